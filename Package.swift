@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+// Maeil — a spaced-repetition engine for the terminal.
+//
+// Modules are layers; a module imports only modules below it:
+//   maeil (executable, swift-argument-parser) · MaeilREPL
+//   MaeilSession · MaeilFocus · MaeilSpeech
+//   MaeilStore · MaeilDecks · MaeilSimulator
+//   MaeilCore (pure scheduling: value types, no I/O, no clock, no global randomness)
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "Maeil",
+    products: [
+        .executable(name: "maeil", targets: ["maeil"]),
+        .library(name: "MaeilCore", targets: ["MaeilCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "MaeilCore", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "maeil",
+            dependencies: [
+                "MaeilCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilCoreTests",
+            dependencies: [
+                "MaeilCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,37 @@
+/// Relearning cards (Anki's relearning.rs): a lapsed review card working through its
+/// relearning steps. `intervalDays` holds the interval it will return to review with.
+extension AnkiScheduler {
+    func relearningNextStates(_ card: CardState, _ answer: AnswerContext) -> NextStates {
+        let steps = settings.relearningSteps
+        let fsrs = answer.fsrs
+
+        func stay(_ rating: Rating, step: Int, delay: Int, intervalDays: Int? = nil) -> Outcome {
+            Transition(phase: .relearning, step: step, delaySeconds: delay,
+                       intervalDays: intervalDays ?? card.intervalDays, easePermille: card.easePermille,
+                       memory: fsrs?[rating].memory, lapses: card.lapses)
+                .finish(from: card, passed: rating.isPass, context: answer.context)
+        }
+
+        func returnToReview(_ rating: Rating, days: Int) -> Outcome {
+            Transition(phase: .review, intervalDays: days, easePermille: card.easePermille,
+                       memory: fsrs?[rating].memory, lapses: card.lapses)
+                .finish(from: card, passed: rating.isPass, context: answer.context)
+        }
+
+        /// Without a step left: SM-2 returns with the stored lapse interval, FSRS with its own.
+        func returningDays(_ rating: Rating) -> Int {
+            fsrs.map { answer.reviewInterval(Float($0[rating].interval)) } ?? card.intervalDays
+        }
+
+        // Again restarts the steps; ease and lapses were already charged when the card lapsed.
+        let againDays = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
+        let again = steps.againDelay.map { stay(.again, step: 0, delay: $0, intervalDays: againDays) }
+            ?? returnToReview(.again, days: returningDays(.again))
+        let hard = steps.hardDelay(atStep: card.step).map { stay(.hard, step: card.step, delay: $0) }
+            ?? returnToReview(.hard, days: returningDays(.hard))
+        let good = steps.goodDelay(atStep: card.step).map { stay(.good, step: steps.stepAfterGood(card.step), delay: $0) }
+            ?? returnToReview(.good, days: returningDays(.good))
+        let easyDays = fsrs.map(answer.fsrsEasyInterval) ?? card.intervalDays + 1
+        return NextStates(current: card, again: again, hard: hard, good: good, easy: returnToReview(.easy, days: easyDays))
+    }
+}

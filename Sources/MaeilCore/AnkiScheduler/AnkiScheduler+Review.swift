@@ -1,0 +1,101 @@
+/// Review cards (Anki's review.rs).
+extension AnkiScheduler {
+    static let minimumEasePermille = 1300
+
+    func reviewNextStates(_ card: CardState, _ answer: AnswerContext) -> NextStates {
+        let elapsed = card.lastReview.map { answer.context.clock.elapsedDays(from: $0, to: answer.context.now) } ?? card.intervalDays
+        let (hardDays, goodDays, easyDays) = passingIntervals(card, elapsedDays: elapsed, answer)
+
+        func pass(_ rating: Rating, days: Int, easeChange: Int) -> Outcome {
+            Transition(phase: .review, intervalDays: days,
+                       easePermille: max(card.easePermille + easeChange, easeChange < 0 ? Self.minimumEasePermille : 0),
+                       memory: answer.fsrs?[rating].memory, lapses: card.lapses)
+                .finish(from: card, passed: true, context: answer.context)
+        }
+
+        return NextStates(
+            current: card,
+            again: lapse(card, answer),
+            hard: pass(.hard, days: hardDays, easeChange: -150),
+            good: pass(.good, days: goodDays, easeChange: 0),
+            easy: pass(.easy, days: easyDays, easeChange: 150))
+    }
+
+    /// "Again" on a review: a lapse. The ease drops by 0.20 (never below 1.30), the card gets its
+    /// lapse interval and enters relearning, or stays in review when there are no relearning steps.
+    private func lapse(_ card: CardState, _ answer: AnswerContext) -> Outcome {
+        let lapses = card.lapses + 1
+        let days = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
+        var transition = Transition(
+            phase: .review, intervalDays: days,
+            easePermille: max(card.easePermille - 200, Self.minimumEasePermille),
+            memory: answer.fsrs?.again.memory, lapses: lapses,
+            leech: Leech.thresholdMet(lapses: lapses, threshold: settings.leechThreshold))
+        if let delay = settings.relearningSteps.againDelay {
+            transition.phase = .relearning
+            transition.step = 0
+            transition.delaySeconds = delay
+        }
+        return transition.finish(from: card, passed: false, context: answer.context)
+    }
+
+    /// The interval a failed card returns with. SM-2: the old interval × the new-interval
+    /// multiplier (the interval modifier does not apply), at least the minimum lapse interval,
+    /// fuzzed. FSRS: its own interval for "again", fuzzed only when the card leaves relearning.
+    func failingInterval(intervalDays: Int, _ answer: AnswerContext) -> Float {
+        if let fsrs = answer.fsrs { return Float(fsrs.again.interval) }
+        let (minimum, maximum) = settings.reviewIntervalBounds(minimum: settings.minimumLapseInterval)
+        return Float(answer.fuzzed(Float(max(intervalDays, 1)) * settings.lapseNewInterval, minimum: minimum, maximum: maximum))
+    }
+
+    /// Hard, good and easy, each at least a day beyond the one before.
+    private func passingIntervals(_ card: CardState, elapsedDays: Int, _ answer: AnswerContext) -> (Int, Int, Int) {
+        if let fsrs = answer.fsrs {
+            return fsrsPassingIntervals(card, fsrs, answer)
+        }
+        let daysLate = elapsedDays - card.intervalDays
+        return daysLate < 0
+            ? earlyPassingIntervals(card, elapsedDays: elapsedDays, answer)
+            : onTimePassingIntervals(card, daysLate: daysLate, answer)
+    }
+
+    /// FSRS intervals with Anki's minimums; an interval that grew may not be fuzzed back to
+    /// the old one or below.
+    private func fsrsPassingIntervals(_ card: CardState, _ fsrs: FSRSNextStates, _ answer: AnswerContext) -> (Int, Int, Int) {
+        func beyondLast(_ interval: Double) -> Int {
+            ReviewFuzz.roundedDays(Float(interval)) > card.intervalDays ? card.intervalDays + 1 : 0
+        }
+        let hard = answer.passingInterval(Float(fsrs.hard.interval), minimum: max(beyondLast(fsrs.hard.interval), 1))
+        let good = answer.passingInterval(Float(fsrs.good.interval), minimum: max(beyondLast(fsrs.good.interval), hard + 1))
+        let easy = answer.passingInterval(Float(fsrs.easy.interval), minimum: max(beyondLast(fsrs.easy.interval), good + 1))
+        return (hard, good, easy)
+    }
+
+    /// SM-2 on or after the due day, in 32-bit arithmetic left to right as Anki does it:
+    /// hard = cur × 1.2, good = (cur + late/2) × ease, easy = (cur + late) × ease × 1.3.
+    private func onTimePassingIntervals(_ card: CardState, daysLate: Int, _ answer: AnswerContext) -> (Int, Int, Int) {
+        let current = Float(max(card.intervalDays, 1))
+        let late = Float(max(daysLate, 0))
+        let ease = Float(card.easePermille) / 1000
+        let hardFactor = settings.hardInterval
+        let hardMinimum = hardFactor <= 1 ? 0 : card.intervalDays + 1
+        let hard = answer.passingInterval(current * hardFactor, minimum: hardMinimum)
+        let goodMinimum = hardFactor <= 1 ? card.intervalDays + 1 : hard + 1
+        let good = answer.passingInterval((current + late / 2) * ease, minimum: goodMinimum)
+        let easy = answer.passingInterval((current + late) * ease * settings.easyBonus, minimum: good + 1)
+        return (hard, good, easy)
+    }
+
+    /// SM-2 before the due day (reviewing ahead): Anki's early-review formulas, unfuzzed.
+    private func earlyPassingIntervals(_ card: CardState, elapsedDays: Int, _ answer: AnswerContext) -> (Int, Int, Int) {
+        let scheduled = Float(max(card.intervalDays, 1))
+        let elapsed = Float(elapsedDays)
+        let ease = Float(card.easePermille) / 1000
+        let hardFactor = settings.hardInterval
+        let hard = answer.passingInterval(max(elapsed * hardFactor, scheduled * (hardFactor / 2)), minimum: 0, fuzz: false)
+        let good = answer.passingInterval(max(elapsed * ease, scheduled), minimum: 0, fuzz: false)
+        let reducedBonus = settings.easyBonus - (settings.easyBonus - 1) / 2
+        let easy = answer.passingInterval(max(elapsed * ease, scheduled) * reducedBonus, minimum: 0, fuzz: false)
+        return (hard, good, easy)
+    }
+}

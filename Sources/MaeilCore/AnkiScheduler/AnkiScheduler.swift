@@ -1,0 +1,85 @@
+import Foundation
+
+/// Anki's v3 scheduler, in both of its modes: SM-2 intervals (`anki-sm2`) or FSRS intervals
+/// (`fsrs`). As in Anki's rslib, one set of state transitions serves both; when FSRS is on,
+/// its proposed memory states and intervals replace the SM-2 formulas.
+///
+/// One file per card state, as in rslib's `scheduler/states/`: learning (new cards included),
+/// review and relearning. Each returns all four outcomes at once.
+struct AnkiScheduler: Scheduler {
+    let settings: SchedulerSettings
+    let fsrs: FSRS?
+
+    var kind: SchedulerKind { fsrs == nil ? .ankiSM2 : .fsrs }
+
+    func nextStates(for card: CardState, context: SchedulingContext) -> NextStates {
+        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context), context: context)
+        switch card.phase {
+        case .new, .learning: return learningNextStates(card, answer)
+        case .review: return reviewNextStates(card, answer)
+        case .relearning: return relearningNextStates(card, answer)
+        }
+    }
+
+    /// FSRS's proposal for each answer, from the days since the last answer (0 on the same
+    /// study day, which selects the short-term formula).
+    private func fsrsProposal(for card: CardState, context: SchedulingContext) -> FSRSNextStates? {
+        guard let fsrs else { return nil }
+        var memory = card.memory
+        if memory == nil, card.phase == .review || card.phase == .relearning {
+            // A card reviewed under SM-2 (or imported) gets a memory state from its interval
+            // and ease, as Anki does when FSRS is switched on.
+            memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
+        }
+        let elapsed = card.lastReview.map { context.clock.elapsedDays(from: $0, to: context.now) } ?? 0
+        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, desiredRetention: settings.desiredRetention)
+    }
+}
+
+/// The settings, FSRS proposal and fuzz factor one answer is computed with (Anki's StateContext).
+struct AnswerContext {
+    let settings: SchedulerSettings
+    let fsrs: FSRSNextStates?
+    let context: SchedulingContext
+
+    var fuzzFactor: Double? { context.fuzzFactor }
+
+    /// Fuzzes an interval inside [minimum, maximum] (Anki's `with_review_fuzz`).
+    func fuzzed(_ interval: Float, minimum: Int, maximum: Int) -> Int {
+        ReviewFuzz.apply(factor: fuzzFactor, interval: interval, minimum: min(minimum, maximum), maximum: maximum)
+    }
+
+    /// A graduating or returning interval: rounded, at least a day, fuzzed, at most the maximum.
+    func reviewInterval(_ interval: Float, minimum: Int = 1) -> Int {
+        let (minimum, maximum) = settings.reviewIntervalBounds(minimum: minimum)
+        return fuzzed(max(interval.rounded(.toNearestOrAwayFromZero), 1), minimum: minimum, maximum: maximum)
+    }
+
+    /// A passing review interval (Anki's `constrain_passing_interval`): the interval modifier
+    /// (SM-2 only, never on the minimum), then fuzz inside [minimum, maximum].
+    func passingInterval(_ interval: Float, minimum: Int, fuzz: Bool = true) -> Int {
+        let scaled = fsrs == nil ? interval * settings.intervalModifier : interval
+        let (minimum, maximum) = settings.reviewIntervalBounds(minimum: minimum)
+        if fuzz { return fuzzed(scaled, minimum: minimum, maximum: maximum) }
+        return min(max(ReviewFuzz.roundedDays(scaled), minimum), maximum)
+    }
+
+    /// Under FSRS, easy must beat good by a day; good is computed (and fuzzed) first.
+    func fsrsEasyInterval(_ fsrs: FSRSNextStates) -> Int {
+        let (minimum, maximum) = settings.reviewIntervalBounds(minimum: 1)
+        let good = fuzzed(Float(fsrs.good.interval), minimum: minimum, maximum: maximum)
+        return fuzzed(max(Float(fsrs.easy.interval).rounded(.toNearestOrAwayFromZero), 1), minimum: good + 1, maximum: maximum)
+    }
+}
+
+extension FSRS {
+    /// The memory state an SM-2 card would have, assuming its interval was set for 90 %
+    /// recall and its ease was the growth FSRS would give a good answer at that recall.
+    public func memoryFromSM2(ease: Double, intervalDays: Double, retention: Double = 0.9) -> MemoryState {
+        let stability = clampStability(intervalDays * factor / (pow(retention, 1 / decay) - 1))
+        let w = parameters.weights
+        let growthPerDifficulty = exp(w[8]) * pow(stability, -w[9]) * (exp(w[10] * (1 - retention)) - 1)
+        let difficulty = clampDifficulty(11 - (ease - 1) / growthPerDifficulty)
+        return MemoryState(stability: stability, difficulty: difficulty)
+    }
+}

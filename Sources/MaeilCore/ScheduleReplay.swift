@@ -1,0 +1,50 @@
+import Foundation
+
+/// Replays one new card through a list of answers, each given when the card falls due, or a
+/// number of days late for answers given in the review state. This is what `maeil schedule`
+/// prints and what the reference sequences in the tests are checked against.
+public struct ScheduleReplay: Sendable {
+    public struct Step: Sendable, Hashable {
+        public var rating: Rating
+        public var answeredAt: Date
+        public var outcome: Outcome
+        public var state: CardState { outcome.state }
+    }
+
+    public var scheduler: any Scheduler
+    public var clock: DayClock
+    public var start: Date
+    /// Fuzz seed; nil turns fuzz off.
+    public var fuzzSeed: UInt64?
+
+    /// Starts at noon on 2026-01-05 in `clock`'s time zone, far from the rollover, so the
+    /// default steps never cross into the next study day.
+    public init(scheduler: any Scheduler, clock: DayClock = .utc(), start: Date? = nil, fuzzSeed: UInt64? = nil) {
+        self.scheduler = scheduler
+        self.clock = clock
+        self.start = start ?? clock.start(ofDay: CivilDate.daysFromCivil(year: 2026, month: 1, day: 5))
+            .addingTimeInterval(TimeInterval((12 - clock.rolloverHour) * 3600))
+        self.fuzzSeed = fuzzSeed
+    }
+
+    /// `late[i]` days are added to answer i when the card is in review at that point.
+    public func run(ratings: [Rating], late: [Int] = []) -> [Step] {
+        var card = CardState.new
+        var now = start
+        var steps: [Step] = []
+        for (index, rating) in ratings.enumerated() {
+            if let due = card.due {
+                now = max(now, due)
+                if card.phase == .review, index < late.count {
+                    now = now.addingTimeInterval(TimeInterval(late[index] * 86_400))
+                }
+            }
+            let factor = fuzzSeed.map { FuzzFactor.forAnswer(cardID: 1, reps: card.reps, seed: $0) }
+            let context = SchedulingContext(now: now, clock: clock, fuzzFactor: factor)
+            let outcome = scheduler.answer(card, rating, context: context)
+            steps.append(Step(rating: rating, answeredAt: now, outcome: outcome))
+            card = outcome.state
+        }
+        return steps
+    }
+}

@@ -1,0 +1,70 @@
+/// Which scheduling algorithm a preset uses.
+public enum SchedulerKind: String, Sendable, Codable, CaseIterable {
+    /// SuperMemo SM-2 as published in 1990.
+    case sm2
+    /// Anki's SM-2 variant (v3 scheduler): learning steps, ease changes, fuzz.
+    case ankiSM2 = "anki-sm2"
+    /// FSRS-6 memory model, scheduled the way Anki's FSRS mode does it.
+    case fsrs
+}
+
+/// What happens to a card when it becomes a leech.
+public enum LeechAction: String, Sendable, Codable, CaseIterable {
+    case tag
+    case suspend
+}
+
+/// Every scheduling setting of a preset, in one value like Anki's deck options. Each scheduler
+/// reads the fields it needs. Defaults are Anki's defaults.
+///
+/// The SM-2 multipliers are `Float` on purpose: Anki computes intervals in 32-bit floating point,
+/// and doubles give different days in real cases (see the tests).
+public struct SchedulerSettings: Hashable, Sendable, Codable {
+    public var kind: SchedulerKind = .ankiSM2
+    public var learningSteps: LearningSteps = [60, 600]
+    public var relearningSteps: LearningSteps = [600]
+    public var graduatingInterval: Int = 1
+    public var easyInterval: Int = 4
+    public var startingEasePermille: Int = 2500
+    public var easyBonus: Float = 1.3
+    public var hardInterval: Float = 1.2
+    public var intervalModifier: Float = 1.0
+    public var lapseNewInterval: Float = 0.0
+    public var minimumLapseInterval: Int = 1
+    public var maximumInterval: Int = 36500
+    /// Lapses at which a card becomes a leech; 0 turns leech detection off.
+    public var leechThreshold: Int = 8
+    public var leechAction: LeechAction = .tag
+    public var desiredRetention: Double = 0.9
+    public var fsrsParameters: FSRSParameters = .fsrs6Default
+
+    public init(kind: SchedulerKind = .ankiSM2) {
+        self.kind = kind
+    }
+
+    /// The scheduler these settings describe.
+    public func makeScheduler() -> any Scheduler {
+        switch kind {
+        case .sm2: ClassicSM2Scheduler(settings: self)
+        case .ankiSM2: AnkiScheduler(settings: self, fsrs: nil)
+        case .fsrs: AnkiScheduler(settings: self, fsrs: FSRS(parameters: fsrsParameters))
+        }
+    }
+
+    /// `maximum` is the maximum interval but at least 1; `minimum` is raised to 1 and capped
+    /// at `maximum`, so a large minimum can never push an interval past the maximum.
+    func reviewIntervalBounds(minimum: Int) -> (minimum: Int, maximum: Int) {
+        let maximum = max(maximumInterval, 1)
+        return (min(max(minimum, 1), maximum), maximum)
+    }
+}
+
+/// The leech rule: at the threshold, then every half threshold (rounded up) after it.
+/// It is an event of the one "again" that reaches 8, 12, 16… lapses, not a lasting flag.
+public enum Leech {
+    public static func thresholdMet(lapses: Int, threshold: Int) -> Bool {
+        guard threshold > 0 else { return false }
+        let half = max(1, (threshold + 1) / 2)
+        return lapses >= threshold && (lapses - threshold) % half == 0
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Maeil: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "maeil",
+        abstract: "매일 — spaced repetition in your terminal.",
+        discussion: "Run without a subcommand to open the review prompt.",
+        version: MaeilVersion.string,
+        subcommands: [ScheduleCommand.self, BenchCommand.self]
+    )
+
+    /// Bad arguments print one line and exit with status 2, as command-line tools do;
+    /// swift-argument-parser's own default is 64 with the whole usage text.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                let message = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                FileHandle.standardError.write(Data("maeil: \(message.replacingOccurrences(of: "Error: ", with: ""))\n".utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+enum MaeilVersion {
+    static let string = "0.1.0"
+}
+
+/// An error a person can act on: printed as one line, exit status 1.
+struct UserError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

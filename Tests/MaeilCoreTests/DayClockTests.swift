@@ -1,0 +1,75 @@
+import Foundation
+import PropertyBased
+import Testing
+@testable import MaeilCore
+
+@Suite("Study days and rollover")
+struct DayClockTests {
+    @Test func rolloverAtFourInTheMorning() {
+        let seoul = DayClock(timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = seoul.timeZone
+        let evening = calendar.date(from: DateComponents(year: 2026, month: 3, day: 1, hour: 23))!
+        let night = calendar.date(from: DateComponents(year: 2026, month: 3, day: 2, hour: 3, minute: 59))!
+        let morning = calendar.date(from: DateComponents(year: 2026, month: 3, day: 2, hour: 4))!
+        #expect(seoul.dayNumber(of: evening) == seoul.dayNumber(of: night))
+        #expect(seoul.dayNumber(of: morning) == seoul.dayNumber(of: night) + 1)
+        #expect(seoul.start(ofDay: seoul.dayNumber(of: morning)) == morning)
+        #expect(seoul.secondsUntilRollover(from: night) == 60)
+    }
+
+    @Test(arguments: ["UTC", "Asia/Seoul", "Asia/Tokyo", "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Pacific/Chatham"])
+    func startOfDayRoundTrips(zone: String) {
+        for rollover in [0, 4, 23] {
+            let clock = DayClock(timeZone: TimeZone(identifier: zone)!, rolloverHour: rollover)
+            for day in stride(from: 20_000, to: 21_500, by: 7) {
+                let start = clock.start(ofDay: day)
+                #expect(clock.dayNumber(of: start) == day, "\(zone) day \(day)")
+                #expect(clock.dayNumber(of: start.addingTimeInterval(-1)) == day - 1, "\(zone) day \(day)")
+            }
+        }
+    }
+
+    @Test func daylightSavingDaysAreShorterAndLonger() {
+        let newYork = DayClock(timeZone: TimeZone(identifier: "America/New_York")!)
+        // 2026-03-08 02:00 clocks jump to 03:00: the study day from 04:00 on the 7th has 23 hours.
+        let march7 = CivilDate.daysFromCivil(year: 2026, month: 3, day: 7)
+        #expect(newYork.start(ofDay: march7 + 1).timeIntervalSince(newYork.start(ofDay: march7)) == 23 * 3600)
+        #expect(newYork.start(ofDay: march7 + 2).timeIntervalSince(newYork.start(ofDay: march7 + 1)) == 24 * 3600)
+        let october31 = CivilDate.daysFromCivil(year: 2026, month: 10, day: 31)
+        #expect(newYork.start(ofDay: october31 + 1).timeIntervalSince(newYork.start(ofDay: october31)) == 25 * 3600)
+    }
+
+    @Test func civilDaysRoundTrip() async {
+        await propertyCheck(count: 2000, input: Gen.int(in: -1_000_000...1_000_000)) { day in
+            let (year, month, dayOfMonth) = CivilDate.civilFromDays(day)
+            #expect(CivilDate.daysFromCivil(year: year, month: month, day: dayOfMonth) == day)
+        }
+        #expect(CivilDate.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
+        #expect(CivilDate.daysFromCivil(year: 2026, month: 1, day: 5) == TestTime.day0)
+    }
+
+    /// A clock moved back, or a flight to another time zone, must never give a negative
+    /// interval or a due time before the answer.
+    @Test func clockMovedBackOrZoneChanged() async {
+        let zones = ["UTC", "Asia/Seoul", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago"].map { TimeZone(identifier: $0)! }
+        await propertyCheck(count: 300, input: Gen<SchedulerKind>.case, Gen.int(in: -5 * 86_400...86_400).array(of: 1...20),
+                            Gen.int(in: 0...4).array(of: 20), Gen.int(in: 1...4).array(of: 20)) { kind, jumps, zoneIndexes, answers in
+            let scheduler = SchedulerSettings(kind: kind).makeScheduler()
+            var card = CardState.new
+            var now = TestTime.noon()
+            for (index, jump) in jumps.enumerated() {
+                now += TimeInterval(jump)
+                let clock = DayClock(timeZone: zones[zoneIndexes[index]])
+                let next = scheduler.nextStates(for: card, context: SchedulingContext(now: now, clock: clock, fuzzFactor: 0.5))
+                for rating in Rating.allCases {
+                    let state = next[rating].state
+                    #expect(state.due! >= now)
+                    #expect(state.intervalDays >= 0)
+                    #expect(state.scheduledSeconds >= 0)
+                }
+                card = next[Rating(rawValue: answers[index])!].state
+            }
+        }
+    }
+}
