@@ -21,15 +21,32 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
+        .target(
+            name: "MaeilStore",
+            dependencies: ["MaeilCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MaeilSession",
+            dependencies: ["MaeilCore", "MaeilStore"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore",
+                "MaeilCore", "MaeilStore", "MaeilSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilStoreTests",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

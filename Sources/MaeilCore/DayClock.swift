@@ -66,6 +66,16 @@ public struct DayClock: Sendable, Hashable {
         max(0, Int(nextRollover(after: date).timeIntervalSince(date).rounded(.down)))
     }
 
+    /// The calendar date a day number stands for.
+    public static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
+        CivilDate.civilFromDays(day)
+    }
+
+    /// The day number of a calendar date.
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        CivilDate.daysFromCivil(year: year, month: month, day: day)
+    }
+
     /// Whole study days from `earlier` to `later`; never negative, even when the clock went back.
     public func elapsedDays(from earlier: Date, to later: Date) -> Int {
         max(0, dayNumber(of: later) - dayNumber(of: earlier))

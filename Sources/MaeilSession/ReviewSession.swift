@@ -1,0 +1,323 @@
+import Foundation
+import MaeilCore
+import MaeilStore
+
+/// The outside world a session needs, passed in so tests and scripts control time.
+public struct SessionEnvironment: Sendable {
+    public var now: @Sendable () -> Date
+    public var timeZone: TimeZone
+    /// Answer times are capped, as Anki does, so a learner who walked away does not count an hour.
+    public var maximumAnswerSeconds: Int
+    /// Review fuzz, on as in Anki; tests and `--fuzz off` turn it off to get exact days.
+    public var fuzz: Bool
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current, maximumAnswerSeconds: Int = 60,
+                fuzz: Bool = true) {
+        self.now = now
+        self.timeZone = timeZone
+        self.maximumAnswerSeconds = maximumAnswerSeconds
+        self.fuzz = fuzz
+    }
+}
+
+/// A review session over a collection: a state machine driven by `send(_:)`. Every answer is
+/// committed (state and log in one transaction) before the next card is chosen; undo walks
+/// back any number of steps.
+public final class ReviewSession {
+    public private(set) var state: SessionState
+    public let collection: Collection
+    public let environment: SessionEnvironment
+    private var undoStack: [UndoEntry] = []
+
+    enum UndoEntry {
+        case answer(logID: Int64?, presented: PresentedCard, queueBefore: StudyQueue, practiceBefore: [Int64])
+        case star(cardID: Int64, previous: Bool)
+        case suspend(presented: PresentedCard)
+        case bury(presented: PresentedCard, previous: Date?)
+    }
+
+    /// A session of real reviews over today's queue of the given decks (all when nil).
+    public init(collection: Collection, deckIDs: [Int64]? = nil, environment: SessionEnvironment = SessionEnvironment()) throws {
+        self.collection = collection
+        self.environment = environment
+        let now = Self.wholeSeconds(environment.now())
+        let queue = try collection.studyQueue(deckIDs: deckIDs, now: now, timeZone: environment.timeZone)
+        state = SessionState(mode: .review, deckIDs: deckIDs, queue: queue, startedAt: now)
+    }
+
+    /// Goes over the given cards once more without changing their schedule.
+    public init(collection: Collection, practicing cardIDs: [Int64], environment: SessionEnvironment = SessionEnvironment()) {
+        self.collection = collection
+        self.environment = environment
+        state = SessionState(mode: .practice, deckIDs: nil, queue: StudyQueue(), startedAt: Self.wholeSeconds(environment.now()),
+                             practiceQueue: cardIDs)
+    }
+
+    /// The store keeps whole seconds; scheduling from whole seconds keeps the card's state in
+    /// memory identical to the one written.
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Shows the first card. Call once before sending actions.
+    @discardableResult
+    public func start() throws -> [SessionEvent] {
+        try advance()
+    }
+
+    @discardableResult
+    public func send(_ action: SessionAction) throws -> [SessionEvent] {
+        guard !state.finished || action == .undo else { return [] }
+        switch action {
+        case .reveal:
+            guard let current = state.current else { return [] }
+            state.revealed = true
+            return [.revealed(cardID: current.card.id, judgement: judgement())]
+        case .type(let text):
+            guard let current = state.current else { return [] }
+            state.typedAnswer = text.precomposedStringWithCanonicalMapping
+            state.revealed = true
+            return [.revealed(cardID: current.card.id, judgement: judgement())]
+        case .answer(let rating):
+            return try answer(rating)
+        case .undo:
+            return try undo()
+        case .toggleStar:
+            guard var current = state.current else { return [] }
+            let starred = !current.card.starred
+            try collection.setStarred(cardID: current.card.id, starred)
+            undoStack.append(.star(cardID: current.card.id, previous: current.card.starred))
+            current.card.starred = starred
+            state.current = current
+            return [.starred(cardID: current.card.id, starred)]
+        case .suspend:
+            guard let current = state.current else { return [] }
+            try collection.setSuspended(cardID: current.card.id, true)
+            undoStack.append(.suspend(presented: current))
+            return [.suspended(cardID: current.card.id)] + (try advance())
+        case .bury:
+            guard let current = state.current else { return [] }
+            let clock = try dayClock(for: current.deck)
+            let tomorrow = clock.nextRollover(after: environment.now())
+            try collection.bury(cardID: current.card.id, until: tomorrow)
+            undoStack.append(.bury(presented: current, previous: current.card.buriedUntil))
+            state.queue.learning.removeAll { $0.id == current.card.id }
+            return [.buried(cardID: current.card.id)] + (try advance())
+        case .edit(let fields):
+            guard let current = state.current else { return [] }
+            let normalized = fields.map { NoteField(name: $0.name, value: $0.value.precomposedStringWithCanonicalMapping, language: $0.language) }
+            try collection.updateNote(id: current.note.id, fields: normalized, now: environment.now())
+            state.current?.note = try collection.note(id: current.note.id)
+            return [.edited(noteID: current.note.id)]
+        case .leave:
+            return finish()
+        }
+    }
+
+    public func judgement() -> AnswerJudgement? {
+        guard let current = state.current, let typed = state.typedAnswer, let field = current.template.typed,
+              let expected = current.note.fields.value(field) else { return nil }
+        return AnswerJudgement(typed: typed, expected: expected)
+    }
+
+    // MARK: Answering
+
+    private func answer(_ rating: Rating) throws -> [SessionEvent] {
+        guard let current = state.current else { return [] }
+        let now = Self.wholeSeconds(environment.now())
+        let duration = min(max(0, Int(now.timeIntervalSince(current.shownAt) * 1000)), environment.maximumAnswerSeconds * 1000)
+        let queueBefore = state.queue
+        let practiceBefore = state.practiceQueue
+        var events: [SessionEvent] = []
+        var logID: Int64?
+        if state.mode == .review {
+            let preset = try collection.preset(id: current.deck.presetID)
+            // Recompute at the answer time, so a card shown before midnight and answered after
+            // is scheduled from the moment of the answer.
+            let context = try schedulingContext(for: current.card, deck: current.deck, at: now)
+            let scheduler = preset.scheduler.makeScheduler()
+            let outcome = scheduler.nextStates(for: current.card.state, context: context)[rating]
+            let burySiblings = preset.burySiblings ? context.clock.nextRollover(after: now) : nil
+            let receipt = try collection.commitAnswer(
+                cardID: current.card.id, before: current.card.state, outcome: outcome, rating: rating, at: now,
+                durationMilliseconds: duration, scheduler: scheduler.kind, leechAction: preset.scheduler.leechAction,
+                burySiblingsUntil: burySiblings)
+            logID = receipt.logID
+            events.append(.answered(cardID: current.card.id, rating: rating, interval: current.intervals[rating] ?? ""))
+            if receipt.leech { events.append(.leech(cardID: current.card.id, suspended: receipt.suspendedAsLeech)) }
+            let next = receipt.card.state
+            if next.phase.isInSteps, let due = next.due, due < context.clock.nextRollover(after: now), !receipt.suspendedAsLeech {
+                let queued = QueuedCard(id: current.card.id, noteID: current.card.noteID, deckID: current.card.deckID,
+                                        phase: next.phase, due: Int64(due.timeIntervalSince1970))
+                let index = state.queue.learning.firstIndex { $0.due > queued.due } ?? state.queue.learning.endIndex
+                state.queue.learning.insert(queued, at: index)
+            }
+        } else {
+            events.append(.answered(cardID: current.card.id, rating: rating, interval: ""))
+            // In practice a miss comes back at the end of the round.
+            if rating == .again { state.practiceQueue.append(current.card.id) }
+        }
+        undoStack.append(.answer(logID: logID, presented: current, queueBefore: queueBefore, practiceBefore: practiceBefore))
+        state.answers.append(AnsweredCard(cardID: current.card.id, rating: rating, phaseBefore: current.card.state.phase,
+                                          logID: logID, durationMilliseconds: duration))
+        return events + (try advance())
+    }
+
+    // MARK: Undo
+
+    private func undo() throws -> [SessionEvent] {
+        guard let entry = undoStack.popLast() else { throw StoreError.nothingToUndo }
+        state.finished = false
+        switch entry {
+        case .answer(let logID, let presented, let queueBefore, let practiceBefore):
+            if let logID { try collection.undo(logID: logID) }
+            if let last = state.answers.last, last.cardID == presented.card.id { state.answers.removeLast() }
+            state.queue = queueBefore
+            state.practiceQueue = practiceBefore
+            try present(presented.card.id, shownAt: presented.shownAt)
+            return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
+        case .star(let cardID, let previous):
+            try collection.setStarred(cardID: cardID, previous)
+            if state.current?.card.id == cardID { state.current?.card.starred = previous }
+            return [.starred(cardID: cardID, previous)]
+        case .suspend(let presented):
+            try collection.setSuspended(cardID: presented.card.id, false)
+            try present(presented.card.id, shownAt: presented.shownAt)
+            return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
+        case .bury(let presented, let previous):
+            try collection.bury(cardID: presented.card.id, until: previous)
+            try present(presented.card.id, shownAt: presented.shownAt)
+            return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
+        }
+    }
+
+    public var canUndo: Bool { !undoStack.isEmpty }
+
+    // MARK: Choosing the next card
+
+    /// Learning cards that are due come first, then reviews, then new cards; when nothing else
+    /// is left, learning cards due within the learn-ahead limit are shown early.
+    private func advance() throws -> [SessionEvent] {
+        state.current = nil
+        state.revealed = false
+        state.typedAnswer = nil
+        var events: [SessionEvent] = []
+        while let next = nextCandidate() {
+            if let reason = try present(next, shownAt: Self.wholeSeconds(environment.now())) {
+                events.append(.skipped(cardID: next, reason: reason))
+                continue
+            }
+            events.append(.shown(cardID: next))
+            return events
+        }
+        return events + finish()
+    }
+
+    private func nextCandidate() -> Int64? {
+        if state.mode == .practice {
+            return state.practiceQueue.isEmpty ? nil : state.practiceQueue.removeFirst()
+        }
+        let now = Int64(environment.now().timeIntervalSince1970)
+        if let first = state.queue.learning.first, first.due <= now { return state.queue.learning.removeFirst().id }
+        if !state.queue.reviews.isEmpty { return state.queue.reviews.removeFirst().id }
+        if !state.queue.new.isEmpty { return state.queue.new.removeFirst().id }
+        if let first = state.queue.learning.first, first.due <= now + Collection.learnAheadSeconds {
+            return state.queue.learning.removeFirst().id
+        }
+        return nil
+    }
+
+    /// Loads a card and makes it current. Returns why it was skipped instead, if it was: a card
+    /// suspended, buried or answered elsewhere since the queue was built.
+    @discardableResult
+    private func present(_ cardID: Int64, shownAt: Date) throws -> String? {
+        let card: Card
+        do {
+            card = try collection.card(id: cardID)
+        } catch StoreError.noSuchCard {
+            return "deleted"
+        }
+        if state.mode == .review {
+            if card.suspended { return "suspended" }
+            if let buried = card.buriedUntil, buried > environment.now() { return "buried" }
+        }
+        let note = try collection.note(id: card.noteID)
+        let deck = try collection.deck(id: card.deckID)
+        let template = deck.templates.first { $0.name == card.template }
+            ?? CardTemplate(name: card.template, front: note.fields.prefix(1).map(\.name), back: note.fields.dropFirst().map(\.name))
+        let context = try schedulingContext(for: card, deck: deck, at: Self.wholeSeconds(environment.now()))
+        let preset = try collection.preset(id: deck.presetID)
+        let next = preset.scheduler.makeScheduler().nextStates(for: card.state, context: context)
+        state.current = PresentedCard(card: card, note: note, deck: deck, template: template, nextStates: next, shownAt: shownAt,
+                                      intervals: Self.describe(next, context: context))
+        state.revealed = false
+        state.typedAnswer = nil
+        return nil
+    }
+
+    private func dayClock(for deck: Deck) throws -> DayClock {
+        let preset = try collection.preset(id: deck.presetID)
+        return DayClock(timeZone: environment.timeZone, rolloverHour: preset.rolloverHour)
+    }
+
+    private func schedulingContext(for card: Card, deck: Deck, at now: Date) throws -> SchedulingContext {
+        let preset = try collection.preset(id: deck.presetID)
+        let fuzz = environment.fuzz ? FuzzFactor.forAnswer(cardID: card.id, reps: card.state.reps, seed: collection.seed) : nil
+        return SchedulingContext(now: now, clock: DayClock(timeZone: environment.timeZone, rolloverHour: preset.rolloverHour),
+                                 fuzzFactor: fuzz)
+    }
+
+    /// "1m", "10m", "4d": what each button does, as on Anki's buttons.
+    static func describe(_ next: NextStates, context: SchedulingContext) -> [Rating: String] {
+        var result: [Rating: String] = [:]
+        for rating in Rating.allCases {
+            let state = next[rating].state
+            if state.phase.isInSteps, let due = state.due, due < context.clock.nextRollover(after: context.now) {
+                result[rating] = IntervalFormat.seconds(state.scheduledSeconds)
+            } else if let due = state.due {
+                let days = context.clock.dayNumber(of: due) - context.clock.dayNumber(of: context.now)
+                result[rating] = IntervalFormat.days(max(days, 1))
+            }
+        }
+        return result
+    }
+
+    // MARK: Finishing
+
+    private func finish() -> [SessionEvent] {
+        state.finished = true
+        state.current = nil
+        let counted = state.answers
+        let summary = SessionSummary(
+            reviewed: counted.count, correct: counted.filter { $0.rating != .again }.count,
+            seconds: counted.reduce(0) { $0 + $1.durationMilliseconds } / 1000,
+            nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: environment.now()),
+            learningLaterToday: state.queue.learning.count)
+        return [.finished(summary)]
+    }
+
+    /// The cards answered "again" in this session, for a round of practice on just those.
+    public var missedCardIDs: [Int64] {
+        var seen = Set<Int64>()
+        return state.answers.filter { $0.rating == .again }.map(\.cardID).filter { seen.insert($0).inserted }
+    }
+}
+
+public enum IntervalFormat {
+    public static func seconds(_ secs: Int) -> String {
+        switch secs {
+        case ..<60: "\(secs)s"
+        case ..<3600: "\(Int((Double(secs) / 60).rounded()))m"
+        case ..<86_400: "\(Int((Double(secs) / 3600).rounded()))h"
+        default: days(secs / 86_400)
+        }
+    }
+
+    public static func days(_ days: Int) -> String {
+        switch days {
+        case ..<31: "\(days)d"
+        case ..<365: String(format: "%.1fmo", Double(days) / 30.4).replacingOccurrences(of: ".0mo", with: "mo")
+        default: String(format: "%.1fy", Double(days) / 365).replacingOccurrences(of: ".0y", with: "y")
+        }
+    }
+}

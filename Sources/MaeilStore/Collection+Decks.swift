@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+extension Collection {
+    // MARK: Presets
+
+    public func presets() throws -> [Preset] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(Columns.preset) FROM preset ORDER BY id").map(Preset.init(row:)) }
+    }
+
+    public func preset(id: Int64) throws -> Preset {
+        try read { db in try Self.preset(db, id: id) }
+    }
+
+    static func preset(_ db: Database, id: Int64) throws -> Preset {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.preset) FROM preset WHERE id = ?", arguments: [id]) else {
+            throw StoreError.invalid("preset \(id) is missing; run `maeil check`")
+        }
+        return try Preset(row: row)
+    }
+
+    /// Inserts the preset, or updates it when it has an id. Returns it with its id.
+    @discardableResult
+    public func save(_ preset: Preset) throws -> Preset {
+        try transaction { db in try Self.save(db, preset) }
+    }
+
+    static func save(_ db: Database, _ preset: Preset) throws -> Preset {
+        let scheduler = String(decoding: try JSONEncoder().encode(preset.scheduler), as: UTF8.self)
+        let values: [any DatabaseValueConvertible & Sendable] = [
+            preset.name, scheduler, preset.newPerDay, preset.reviewsPerDay, preset.rolloverHour,
+            preset.burySiblings, preset.curriculumGating,
+        ]
+        var saved = preset
+        if let id = preset.id {
+            try db.execute(sql: """
+                UPDATE preset SET name = ?, scheduler = ?, new_per_day = ?, reviews_per_day = ?, rollover_hour = ?,
+                bury_siblings = ?, curriculum_gating = ? WHERE id = ?
+                """, arguments: StatementArguments(values + [id]))
+        } else {
+            try db.execute(sql: """
+                INSERT INTO preset (name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments(values))
+            saved.id = db.lastInsertedRowID
+        }
+        return saved
+    }
+
+    /// The preset named `name`, created with defaults when missing.
+    static func presetNamed(_ db: Database, _ name: String, default preset: Preset? = nil) throws -> Preset {
+        if let row = try Row.fetchOne(db, sql: "SELECT \(Columns.preset) FROM preset WHERE name = ?", arguments: [name]) {
+            return try Preset(row: row)
+        }
+        return try save(db, preset ?? Preset(name: name))
+    }
+
+    // MARK: Decks
+
+    public func decks() throws -> [Deck] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(Columns.deck) FROM deck ORDER BY name").map(Deck.init(row:)) }
+    }
+
+    public func deck(id: Int64) throws -> Deck {
+        try read { db in try Self.deck(db, id: id) }
+    }
+
+    static func deck(_ db: Database, id: Int64) throws -> Deck {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.deck) FROM deck WHERE id = ?", arguments: [id]) else {
+            throw StoreError.invalid("deck \(id) is missing")
+        }
+        return try Deck(row: row)
+    }
+
+    /// The deck named `name` (case-insensitive), or nil.
+    public func deck(named name: String) throws -> Deck? {
+        try read { db in try Self.deck(db, named: name) }
+    }
+
+    static func deck(_ db: Database, named name: String) throws -> Deck? {
+        try Row.fetchOne(db, sql: "SELECT \(Columns.deck) FROM deck WHERE name = ?", arguments: [name]).map(Deck.init(row:))
+    }
+
+    public func requireDeck(named name: String) throws -> Deck {
+        guard let deck = try deck(named: name) else { throw StoreError.noSuchDeck(name) }
+        return deck
+    }
+
+    /// Creates a deck. Without a preset it gets one of its own, named after it, with defaults.
+    @discardableResult
+    public func createDeck(name: String, kind: NoteKind? = nil, description: String = "", templates: [CardTemplate],
+                           preset: Preset? = nil, speak: String? = nil, source: String? = nil, now: Date = Date()) throws -> Deck {
+        try transaction { db in
+            try Self.createDeck(db, name: name, kind: kind, description: description, templates: templates,
+                                preset: preset, speak: speak, source: source, now: now)
+        }
+    }
+
+    static func createDeck(_ db: Database, name: String, kind: NoteKind?, description: String, templates: [CardTemplate],
+                           preset: Preset?, speak: String?, source: String?, now: Date) throws -> Deck {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid("a deck needs a name") }
+        guard try deck(db, named: trimmed) == nil else { throw StoreError.deckExists(trimmed) }
+        let saved = try save(db, preset ?? Preset(name: trimmed))
+        let templatesJSON = String(decoding: try JSONEncoder().encode(templates), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT INTO deck (name, kind, description, preset_id, templates, speak, source, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [trimmed, kind?.rawValue, description, saved.id!, templatesJSON, speak, source, now.unixSeconds])
+        return try deck(db, id: db.lastInsertedRowID)
+    }
+
+    /// Updates a deck's name, description, templates, speech field and preset.
+    public func update(_ deck: Deck) throws {
+        try transaction { db in try Self.update(db, deck) }
+    }
+
+    static func update(_ db: Database, _ deck: Deck) throws {
+        let templatesJSON = String(decoding: try JSONEncoder().encode(deck.templates), as: UTF8.self)
+        try db.execute(sql: """
+            UPDATE deck SET name = ?, kind = ?, description = ?, preset_id = ?, templates = ?, speak = ?, source = ? WHERE id = ?
+            """, arguments: [deck.name, deck.kind?.rawValue, deck.description, deck.presetID, templatesJSON, deck.speak, deck.source, deck.id])
+    }
+
+    /// Deletes a deck with its notes and cards; the review log keeps their history.
+    public func deleteDeck(id: Int64) throws {
+        try transaction { db in try db.execute(sql: "DELETE FROM deck WHERE id = ?", arguments: [id]) }
+    }
+
+    // MARK: Curriculum units
+
+    public func units(deckID: Int64) throws -> [CurriculumUnit] {
+        try read { db in try Self.units(db, deckID: deckID) }
+    }
+
+    static func units(_ db: Database, deckID: Int64) throws -> [CurriculumUnit] {
+        try Row.fetchAll(db, sql: "SELECT id, deck_id, key, title, position FROM unit WHERE deck_id = ? ORDER BY position", arguments: [deckID])
+            .map { CurriculumUnit(id: $0[0], deckID: $0[1], key: $0[2], title: $0[3], position: $0[4]) }
+    }
+
+    /// Inserts or updates a curriculum unit by key; returns its id.
+    @discardableResult
+    public func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
+        try transaction { db in try Self.upsertUnit(db, deckID: deckID, key: key, title: title, position: position) }
+    }
+
+    /// Inserts or updates a unit by key.
+    @discardableResult
+    static func upsertUnit(_ db: Database, deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM unit WHERE deck_id = ? AND key = ?", arguments: [deckID, key]) {
+            try db.execute(sql: "UPDATE unit SET title = ?, position = ? WHERE id = ?", arguments: [title, position, id])
+            return id
+        }
+        try db.execute(sql: "INSERT INTO unit (deck_id, key, title, position) VALUES (?, ?, ?, ?)", arguments: [deckID, key, title, position])
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+/// A note to add or update, before it has an id.
+public struct NoteDraft: Hashable, Sendable {
+    public var guid: String
+    public var kind: NoteKind
+    public var fields: [NoteField]
+    public var tags: [String]
+    public var unitID: Int64?
+    public var position: Int
+    public var source: String?
+
+    public init(guid: String, kind: NoteKind, fields: [NoteField], tags: [String] = [], unitID: Int64? = nil,
+                position: Int = 0, source: String? = nil) {
+        self.guid = guid
+        self.kind = kind
+        self.fields = fields
+        self.tags = tags
+        self.unitID = unitID
+        self.position = position
+        self.source = source
+    }
+}
+
+extension CardTemplate {
+    /// Which cards of this template a note has: none when a front field is empty; one per
+    /// cloze number when the blanks field holds {{c1::…}} deletions; otherwise one (ordinal 0).
+    public func ordinals(for fields: [NoteField]) -> [Int] {
+        let required = front + [blanks].compactMap { $0 }
+        guard required.allSatisfy({ !(fields.value($0) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
+            return []
+        }
+        if let blanks, let text = fields.value(blanks) {
+            let numbers = Cloze.numbers(in: text)
+            if !numbers.isEmpty { return numbers }
+        }
+        return [0]
+    }
+}
+
+extension Collection {
+    public func note(id: Int64) throws -> Note {
+        try read { db in try Self.note(db, id: id) }
+    }
+
+    static func note(_ db: Database, id: Int64) throws -> Note {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE id = ?", arguments: [id]) else {
+            throw StoreError.noSuchNote(id)
+        }
+        return Note(row: row)
+    }
+
+    static func note(_ db: Database, guid: String) throws -> Note? {
+        try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE guid = ?", arguments: [guid]).map(Note.init(row:))
+    }
+
+    public func note(guid: String) throws -> Note? {
+        try read { db in try Self.note(db, guid: guid) }
+    }
+
+    public func notes(deckID: Int64) throws -> [Note] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Columns.note) FROM note WHERE deck_id = ? ORDER BY position, id", arguments: [deckID])
+                .map(Note.init(row:))
+        }
+    }
+
+    /// Adds a note and the cards its deck's templates give it, all new.
+    @discardableResult
+    public func addNote(_ draft: NoteDraft, deckID: Int64, now: Date = Date()) throws -> Note {
+        try transaction { db in
+            let deck = try Self.deck(db, id: deckID)
+            return try Self.addNote(db, draft, deck: deck, unitPosition: Self.unitPosition(db, draft.unitID), now: now)
+        }
+    }
+
+    static func unitPosition(_ db: Database, _ unitID: Int64?) throws -> Int? {
+        guard let unitID else { return nil }
+        return try Int.fetchOne(db, sql: "SELECT position FROM unit WHERE id = ?", arguments: [unitID])
+    }
+
+    /// The next free note position in a deck, for notes added outside a curriculum.
+    static func nextPosition(_ db: Database, deckID: Int64) throws -> Int {
+        (try Int.fetchOne(db, sql: "SELECT max(position) FROM note WHERE deck_id = ?", arguments: [deckID]) ?? 0) + 1
+    }
+
+    static func addNote(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date) throws -> Note {
+        let (names, values, languages) = Note.fieldColumns(draft.fields)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO note (guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [
+            draft.guid, deck.id, draft.kind.rawValue, names, values, languages, Tags.column(draft.tags),
+            draft.unitID, draft.position, draft.source, now.unixSeconds, now.unixSeconds,
+        ])
+        let note = Note(id: db.lastInsertedRowID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields,
+                        tags: Tags.parse(Tags.column(draft.tags)), unitID: draft.unitID, position: draft.position, source: draft.source)
+        try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: [])
+        return note
+    }
+
+    /// Creates the cards a note should have and does not: used on add, and after an edit
+    /// fills a field a template needs. Existing cards keep their schedule.
+    static func addMissingCards(_ db: Database, note: Note, deck: Deck, unitPosition: Int?, existing: Set<String>) throws {
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, \(Columns.state))
+            VALUES (?, ?, ?, ?, ?, ?, 'new', 0, 0, 0, ?, NULL, NULL, NULL, 0, 0, 0, NULL)
+            """)
+        let ease = CardState.new.easePermille
+        for (index, template) in deck.templates.enumerated() {
+            for ordinal in template.ordinals(for: note.fields) where !existing.contains("\(template.name)#\(ordinal)") {
+                let position = newPosition(unit: unitPosition, note: note.position, template: index, ordinal: ordinal)
+                try insert.execute(arguments: [note.id, note.deckID, template.name, ordinal, unitPosition, position, ease])
+            }
+        }
+    }
+
+    /// New cards come unit by unit, then note by note, then template by template.
+    static func newPosition(unit: Int?, note: Int, template: Int, ordinal: Int) -> Int64 {
+        Int64(unit ?? 0) << 40 | Int64(max(0, min(note, 1 << 30))) << 10 | Int64(min(template, 31)) << 5 | Int64(min(ordinal, 31))
+    }
+
+    /// Replaces a note's fields and tags. The schedule of every card is kept; a template the
+    /// new fields satisfy for the first time gets a new card.
+    public func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date = Date()) throws {
+        try transaction { db in
+            var note = try Self.note(db, id: id)
+            note.fields = fields
+            if let tags { note.tags = tags }
+            try Self.updateNote(db, note, now: now)
+        }
+    }
+
+    static func updateNote(_ db: Database, _ note: Note, now: Date) throws {
+        let (names, values, languages) = Note.fieldColumns(note.fields)
+        try db.cachedStatement(sql: """
+            UPDATE note SET kind = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?, position = ?,
+            source = ?, modified_at = ? WHERE id = ?
+            """).execute(arguments: [note.kind.rawValue, names, values, languages, Tags.column(note.tags), note.unitID, note.position,
+                                     note.source, now.unixSeconds, note.id])
+        let deck = try deck(db, id: note.deckID)
+        let unitPosition = try unitPosition(db, note.unitID)
+        let existing = try Row.fetchAll(db, sql: "SELECT template, ordinal FROM card WHERE note_id = ?", arguments: [note.id])
+            .map { "\($0[0] as String)#\($0[1] as Int)" }
+        try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: Set(existing))
+        // Keep the new-card order in step with the note's place in the curriculum.
+        for (index, template) in deck.templates.enumerated() {
+            try db.cachedStatement(sql: """
+                UPDATE card SET unit_position = ?, new_position = (? | ordinal) WHERE note_id = ? AND template = ?
+                """).execute(arguments: [unitPosition, newPosition(unit: unitPosition, note: note.position, template: index, ordinal: 0),
+                                         note.id, template.name])
+        }
+    }
+
+    public func setTags(noteID: Int64, add: [String] = [], remove: [String] = []) throws {
+        try transaction { db in try Self.setTags(db, noteID: noteID, add: add, remove: remove) }
+    }
+
+    static func setTags(_ db: Database, noteID: Int64, add: [String], remove: [String]) throws {
+        let current = Tags.parse(try String.fetchOne(db, sql: "SELECT tags FROM note WHERE id = ?", arguments: [noteID]) ?? "")
+        let removing = Set(remove.map { $0.lowercased() })
+        let tags = current.filter { !removing.contains($0.lowercased()) } + add
+        try db.execute(sql: "UPDATE note SET tags = ? WHERE id = ?", arguments: [Tags.column(tags), noteID])
+    }
+
+    /// Deletes a note and its cards. Their review history stays in the log.
+    public func deleteNote(id: Int64) throws {
+        try transaction { db in
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+            guard db.changesCount > 0 else { throw StoreError.noSuchNote(id) }
+        }
+    }
+
+    // MARK: Cards
+
+    public func card(id: Int64) throws -> Card {
+        try read { db in try Self.card(db, id: id) }
+    }
+
+    static func card(_ db: Database, id: Int64) throws -> Card {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.card) FROM card WHERE id = ?", arguments: [id]) else {
+            throw StoreError.noSuchCard(id)
+        }
+        return Card(row: row)
+    }
+
+    public func cards(noteID: Int64) throws -> [Card] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Columns.card) FROM card WHERE note_id = ? ORDER BY new_position", arguments: [noteID])
+                .map(Card.init(row:))
+        }
+    }
+
+    public func cards(deckID: Int64) throws -> [Card] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Columns.card) FROM card WHERE deck_id = ? ORDER BY new_position", arguments: [deckID])
+                .map(Card.init(row:))
+        }
+    }
+
+    /// Finds notes whose fields or tags contain `text` (case-insensitive for Latin letters),
+    /// optionally within one deck. `tag:NAME` searches tags only.
+    public func findNotes(_ query: String, deckID: Int64? = nil, limit: Int = 100) throws -> [Note] {
+        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        var sql = "SELECT \(Columns.note) FROM note WHERE "
+        var arguments: [any DatabaseValueConvertible & Sendable] = []
+        if trimmed.lowercased().hasPrefix("tag:") {
+            sql += "tags LIKE ? ESCAPE '\\'"
+            arguments.append("% " + Self.likeEscaped(String(trimmed.dropFirst(4))) + " %")
+        } else {
+            sql += "(field_values LIKE ? ESCAPE '\\' OR tags LIKE ? ESCAPE '\\')"
+            let pattern = "%" + Self.likeEscaped(trimmed) + "%"
+            arguments += [pattern, pattern]
+        }
+        if let deckID {
+            sql += " AND deck_id = ?"
+            arguments.append(deckID)
+        }
+        sql += " ORDER BY deck_id, position, id LIMIT ?"
+        arguments.append(limit)
+        return try read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Note.init(row:)) }
+    }
+
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}
+
+/// Anki-style cloze deletions: {{c1::answer}} or {{c1::answer::hint}}.
+public enum Cloze {
+    public static func numbers(in text: String) -> [Int] {
+        var numbers = Set<Int>()
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{c") {
+            rest = rest[open.upperBound...]
+            let digits = rest.prefix(while: \.isNumber)
+            if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix("::") {
+                numbers.insert(number)
+            }
+        }
+        return numbers.sorted()
+    }
+}

@@ -1,0 +1,114 @@
+import GRDB
+
+/// The collection's schema, created and upgraded by one migrator. Add migrations; never edit
+/// a released one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE preset (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    scheduler TEXT NOT NULL,             -- SchedulerSettings as JSON
+                    new_per_day INTEGER NOT NULL,
+                    reviews_per_day INTEGER NOT NULL,
+                    rollover_hour INTEGER NOT NULL,
+                    bury_siblings INTEGER NOT NULL,
+                    curriculum_gating INTEGER NOT NULL
+                );
+                CREATE TABLE deck (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    kind TEXT,
+                    description TEXT NOT NULL DEFAULT '',
+                    preset_id INTEGER NOT NULL REFERENCES preset(id),
+                    templates TEXT NOT NULL,             -- [CardTemplate] as JSON
+                    speak TEXT,                          -- field spoken on the front, if any
+                    source TEXT,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE unit (
+                    id INTEGER PRIMARY KEY,
+                    deck_id INTEGER NOT NULL REFERENCES deck(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    UNIQUE (deck_id, key)
+                );
+                CREATE TABLE note (
+                    id INTEGER PRIMARY KEY,
+                    guid TEXT NOT NULL UNIQUE,
+                    deck_id INTEGER NOT NULL REFERENCES deck(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    field_names TEXT NOT NULL,           -- joined by U+001F, like Anki's fields
+                    field_values TEXT NOT NULL,
+                    field_languages TEXT NOT NULL,
+                    tags TEXT NOT NULL DEFAULT ' ',      -- ' tag1 tag2 ', so LIKE '% tag %' finds one
+                    unit_id INTEGER REFERENCES unit(id) ON DELETE SET NULL,
+                    position INTEGER NOT NULL DEFAULT 0,
+                    source TEXT,
+                    created_at INTEGER NOT NULL,
+                    modified_at INTEGER NOT NULL
+                );
+                CREATE INDEX note_deck ON note(deck_id);
+                CREATE TABLE card (
+                    id INTEGER PRIMARY KEY,
+                    note_id INTEGER NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    deck_id INTEGER NOT NULL REFERENCES deck(id) ON DELETE CASCADE,
+                    template TEXT NOT NULL,
+                    ordinal INTEGER NOT NULL,
+                    unit_position INTEGER,               -- curriculum unit, copied for the queue
+                    new_position INTEGER NOT NULL,       -- order among new cards
+                    phase TEXT NOT NULL,
+                    step INTEGER NOT NULL,
+                    scheduled_seconds INTEGER NOT NULL,
+                    interval_days INTEGER NOT NULL,
+                    ease INTEGER NOT NULL,
+                    stability REAL,
+                    difficulty REAL,
+                    due INTEGER,                         -- unix seconds; NULL while new
+                    reps INTEGER NOT NULL,
+                    lapses INTEGER NOT NULL,
+                    streak INTEGER NOT NULL,
+                    last_review INTEGER,
+                    starred INTEGER NOT NULL DEFAULT 0,
+                    suspended INTEGER NOT NULL DEFAULT 0,
+                    buried_until INTEGER,
+                    UNIQUE (note_id, template, ordinal)
+                );
+                CREATE INDEX card_deck_due ON card(deck_id, phase, due);
+                CREATE INDEX card_deck_new ON card(deck_id, new_position) WHERE phase = 'new';
+                CREATE INDEX card_starred ON card(starred) WHERE starred = 1;
+                -- Append only: rows are removed only by undo. No foreign key, so the history
+                -- outlives a deleted note.
+                CREATE TABLE review_log (
+                    id INTEGER PRIMARY KEY,
+                    card_id INTEGER NOT NULL,
+                    deck_id INTEGER NOT NULL,
+                    time INTEGER NOT NULL,               -- unix milliseconds
+                    kind INTEGER NOT NULL,               -- 0 answer, 1 manual change, 2 imported
+                    rating INTEGER NOT NULL,             -- 1–4; 0 for manual changes
+                    duration_ms INTEGER NOT NULL,
+                    scheduler TEXT NOT NULL,
+                    leech_action TEXT,                   -- what this answer did to a leech
+                    buried_siblings TEXT,                -- 'card:previous buried_until' pairs
+                    b_phase TEXT, b_step INTEGER, b_scheduled_seconds INTEGER, b_interval_days INTEGER,
+                    b_ease INTEGER, b_stability REAL, b_difficulty REAL, b_due INTEGER, b_reps INTEGER,
+                    b_lapses INTEGER, b_streak INTEGER, b_last_review INTEGER,
+                    a_phase TEXT, a_step INTEGER, a_scheduled_seconds INTEGER, a_interval_days INTEGER,
+                    a_ease INTEGER, a_stability REAL, a_difficulty REAL, a_due INTEGER, a_reps INTEGER,
+                    a_lapses INTEGER, a_streak INTEGER, a_last_review INTEGER
+                );
+                CREATE INDEX review_log_card ON review_log(card_id, time);
+                CREATE INDEX review_log_deck_time ON review_log(deck_id, time);
+                CREATE INDEX review_log_time ON review_log(time);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+@testable import MaeilCore
+@testable import MaeilStore
+
+@Suite("Collection file, decks and notes")
+struct CollectionTests {
+    @Test func createsAndReopens() throws {
+        let path = Fixture.temporaryPath()
+        let first = try Collection(path: path)
+        try Fixture.wordDeck(first, count: 3)
+        let second = try Collection(path: path)
+        #expect(try second.counts() == (decks: 1, notes: 3, cards: 6))
+        #expect(first.seed == second.seed)
+        let mode = try second.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func refusesANewerSchema() throws {
+        let path = Fixture.temporaryPath()
+        let collection = try Collection(path: path)
+        try collection.transaction { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        #expect(throws: StoreError.newerSchema(path: path, unknown: ["v99-from-the-future"])) { try Collection(path: path) }
+    }
+
+    @Test func refusesAFileThatIsNotACollection() throws {
+        let path = Fixture.temporaryPath()
+        try Data("hello, not sqlite at all, just some text that goes on for a while".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) { try Collection(path: path) }
+        let other = Fixture.temporaryPath()
+        let queue = try DatabaseQueue(path: other)
+        try queue.write { try $0.execute(sql: "CREATE TABLE recipes (id INTEGER)") }
+        #expect(throws: StoreError.notACollection(path: other, reason: "it has tables recipes")) { try Collection(path: other) }
+    }
+
+    @Test func collectionLocationFollowsXDG() {
+        #expect(CollectionLocation.resolve(explicit: "/tmp/a.sqlite", environment: ["MAEIL_COLLECTION": "/x"]) == "/tmp/a.sqlite")
+        #expect(CollectionLocation.resolve(explicit: nil, environment: ["MAEIL_COLLECTION": "/x.sqlite"]) == "/x.sqlite")
+        #expect(CollectionLocation.resolve(explicit: nil, environment: ["HOME": "/home/u"]) == "/home/u/.local/share/maeil/collection.sqlite")
+        #expect(CollectionLocation.resolve(explicit: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/data"]) == "/data/maeil/collection.sqlite")
+        // A relative XDG path is invalid by the spec and ignored.
+        #expect(CollectionLocation.resolve(explicit: nil, environment: ["HOME": "/h", "XDG_DATA_HOME": "rel"]) == "/h/.local/share/maeil/collection.sqlite")
+        #expect(CollectionLocation.resolve(explicit: "~/c.sqlite", environment: ["HOME": "/h"]) == "/h/c.sqlite")
+        #expect(XDG.stateHome(["HOME": "/h"]) == "/h/.local/state")
+        #expect(XDG.configHome(["HOME": "/h", "XDG_CONFIG_HOME": "/c"]) == "/c")
+    }
+
+    @Test func notesGetOneCardPerSatisfiedTemplate() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 0)
+        let note = try collection.addNote(NoteDraft(guid: "only-word", kind: .word, fields: [
+            NoteField(name: "word", value: "김치", language: "ko"), NoteField(name: "meaning", value: ""),
+        ]), deckID: deck.id)
+        #expect(try collection.cards(noteID: note.id).map(\.template) == ["recognize"])
+        // Filling the empty field adds the missing card and keeps the first one's schedule.
+        let first = try collection.cards(noteID: note.id)[0]
+        var scheduled = CardState.new
+        scheduled.phase = .review
+        scheduled.intervalDays = 9
+        scheduled.due = Fixture.noon
+        try collection.setState(cardID: first.id, scheduled, at: Fixture.noon)
+        try collection.updateNote(id: note.id, fields: [NoteField(name: "word", value: "김치", language: "ko"), NoteField(name: "meaning", value: "kimchi")])
+        let cards = try collection.cards(noteID: note.id)
+        #expect(cards.map(\.template) == ["recognize", "recall"])
+        #expect(cards[0].state.intervalDays == 9)
+        #expect(try collection.note(id: note.id).fields.value("meaning") == "kimchi")
+    }
+
+    @Test func clozeNotesGetACardPerDeletion() throws {
+        let collection = try Fixture.collection()
+        let deck = try collection.createDeck(name: "Cloze", kind: .cloze, templates: [CardTemplate(name: "cloze", front: [], back: ["Extra"], blanks: "Text")])
+        let note = try collection.addNote(NoteDraft(guid: "c", kind: .cloze, fields: [
+            NoteField(name: "Text", value: "{{c1::서울}} is the capital of {{c2::Korea}}, {{c1::yes}}"), NoteField(name: "Extra", value: ""),
+        ]), deckID: deck.id)
+        #expect(try collection.cards(noteID: note.id).map(\.ordinal) == [1, 2])
+    }
+
+    @Test func deletingANoteKeepsItsHistory() throws {
+        let collection = try Fixture.collection()
+        let clock = TestClock(Fixture.noon)
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        let session = try Fixture.session(collection, clock: clock, deckIDs: [deck.id])
+        let cardID = session.state.current!.card.id
+        try session.send(.answer(.good))
+        let noteID = try collection.card(id: cardID).noteID
+        try collection.deleteNote(id: noteID)
+        #expect(throws: StoreError.noSuchCard(cardID)) { try collection.card(id: cardID) }
+        #expect(try collection.reviewLog(cardID: cardID).count == 1)
+        #expect(try collection.counts().notes == 1)
+    }
+
+    @Test func findsNotesByTextAndTag() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 12)
+        try collection.setTags(noteID: collection.notes(deckID: deck.id)[3].id, add: ["food", "spicy"])
+        #expect(try collection.findNotes("단어1").count == 3)  // 단어1, 단어10, 단어11
+        #expect(try collection.findNotes("tag:spicy").map(\.position) == [3])
+        #expect(try collection.findNotes("100%").isEmpty)
+    }
+
+    @Test func deckNamesAreUniqueIgnoringCase() throws {
+        let collection = try Fixture.collection()
+        try Fixture.wordDeck(collection, name: "Korean", count: 1)
+        #expect(throws: StoreError.deckExists("korean")) {
+            try collection.createDeck(name: "korean", templates: Fixture.wordTemplates)
+        }
+        #expect(try collection.deck(named: "KOREAN")?.name == "Korean")
+    }
+}
