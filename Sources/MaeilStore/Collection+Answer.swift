@@ -43,10 +43,10 @@ extension Collection {
             }
             var buried: [String] = []
             if let until = burySiblingsUntil {
-                let siblings = try Row.fetchAll(db, sql: """
+                let siblings = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT id, buried_until FROM card WHERE note_id = ? AND id != ? AND suspended = 0
                     AND phase IN ('new', 'review') AND (buried_until IS NULL OR buried_until < ?)
-                    """, arguments: [card.noteID, cardID, until.unixSeconds])
+                    """), arguments: [card.noteID, cardID, until.unixSeconds])
                 for sibling in siblings {
                     let previous: Int64? = sibling[1]
                     buried.append("\(sibling[0] as Int64):\(previous.map(String.init) ?? "")")

@@ -14,7 +14,7 @@ extension Collection {
     }
 
     static func preset(_ db: Database, id: Int64) throws -> Preset {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.preset) FROM preset WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.preset) FROM preset WHERE id = ?"), arguments: [id]) else {
             throw StoreError.invalid("preset \(id) is missing; run `maeil check`")
         }
         return try Preset(row: row)
@@ -67,7 +67,7 @@ extension Collection {
     }
 
     static func deck(_ db: Database, id: Int64) throws -> Deck {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.deck) FROM deck WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.deck) FROM deck WHERE id = ?"), arguments: [id]) else {
             throw StoreError.invalid("deck \(id) is missing")
         }
         return try Deck(row: row)

@@ -46,7 +46,7 @@ extension Collection {
     }
 
     static func note(_ db: Database, id: Int64) throws -> Note {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.note) FROM note WHERE id = ?"), arguments: [id]) else {
             throw StoreError.noSuchNote(id)
         }
         return Note(row: row)
@@ -181,7 +181,7 @@ extension Collection {
     }
 
     static func card(_ db: Database, id: Int64) throws -> Card {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.card) FROM card WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.card) FROM card WHERE id = ?"), arguments: [id]) else {
             throw StoreError.noSuchCard(id)
         }
         return Card(row: row)

@@ -63,7 +63,7 @@ extension Collection {
     }
 
     static func clock(for preset: Preset, timeZone: TimeZone) -> DayClock {
-        DayClock(timeZone: timeZone, rolloverHour: min(max(preset.rolloverHour, 0), 23))
+        DecodeCache.clock(timeZone: timeZone, rolloverHour: min(max(preset.rolloverHour, 0), 23))
     }
 
     public func dailyProgress(deckID: Int64, now: Date, timeZone: TimeZone) throws -> DailyProgress {

@@ -53,7 +53,9 @@ extension Collection {
         let today = clock.dayNumber(of: now)
         let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
         return try read { db in
-            let deckFilter = deckIDs.map { "deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
+            // Always name the decks, so the per-deck answer index serves every query.
+            let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
+            let deckFilter = "deck_id IN (\(decks.map(String.init).joined(separator: ",")))"
             var forecast: [CollectionStats.Day] = []
             for offset in 1...30 {
                 let start = clock.start(ofDay: today + offset).unixSeconds, end = clock.start(ofDay: today + offset + 1).unixSeconds

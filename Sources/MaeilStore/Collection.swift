@@ -22,8 +22,12 @@ public final class Collection: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(15)
+        // One user, one or two readers at a time: few connections keep their statement caches warm.
+        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A collection is tens of megabytes: keep its pages in memory.
+            try db.execute(sql: "PRAGMA cache_size = -32000")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

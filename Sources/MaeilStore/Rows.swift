@@ -83,7 +83,7 @@ extension Note {
 
 extension Deck {
     init(row: Row) throws {
-        let templates = try JSONDecoder().decode([CardTemplate].self, from: Data((row[5] as String).utf8))
+        let templates = try DecodeCache.templates(row[5])
         self.init(
             id: row[0], name: row[1], kind: (row[2] as String?).flatMap(NoteKind.init(rawValue:)),
             description: row[3], presetID: row[4], templates: templates, speak: row[6], source: row[7])
@@ -92,7 +92,7 @@ extension Deck {
 
 extension Preset {
     init(row: Row) throws {
-        let scheduler = try JSONDecoder().decode(SchedulerSettings.self, from: Data((row[2] as String).utf8))
+        let scheduler = try DecodeCache.settings(row[2])
         self.init(
             id: row[0], name: row[1], scheduler: scheduler, newPerDay: row[3], reviewsPerDay: row[4],
             rolloverHour: row[5], burySiblings: row[6], curriculumGating: row[7])

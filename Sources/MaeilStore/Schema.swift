@@ -81,7 +81,8 @@ enum Schema {
                     buried_until INTEGER,
                     UNIQUE (note_id, template, ordinal)
                 );
-                CREATE INDEX card_deck_due ON card(deck_id, phase, due);
+                -- Covers the queue's queries, so building it never touches the card rows.
+                CREATE INDEX card_deck_due ON card(deck_id, phase, due, note_id, suspended, buried_until);
                 CREATE INDEX card_deck_new ON card(deck_id, new_position) WHERE phase = 'new';
                 CREATE INDEX card_starred ON card(starred) WHERE starred = 1;
                 -- Append only: rows are removed only by undo. No foreign key, so the history
@@ -105,8 +106,8 @@ enum Schema {
                     a_lapses INTEGER, a_streak INTEGER, a_last_review INTEGER
                 );
                 CREATE INDEX review_log_card ON review_log(card_id, time);
-                CREATE INDEX review_log_deck_time ON review_log(deck_id, time);
-                CREATE INDEX review_log_time ON review_log(time);
+                -- Today's answers per deck (the daily limits) without wading through imported history.
+                CREATE INDEX review_log_answers ON review_log(deck_id, time) WHERE kind = 0;
                 """)
         }
         return migrator

@@ -50,7 +50,7 @@ struct Benchmark {
 
 enum Benchmarks {
     static var all: [Benchmark] {
-        SchedulerBenchmarks.all
+        SchedulerBenchmarks.all + StoreBenchmarks.all
     }
 
     /// Wall time of `body` in seconds, best of `repeats` runs.

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+/// Writes many changes in one transaction: an import, a benchmark fixture. Everything done
+/// through one writer is committed together or not at all.
+public struct CollectionWriter {
+    let db: Database
+    public let now: Date
+
+    public func deck(named name: String) throws -> Deck? {
+        try Collection.deck(db, named: name)
+    }
+
+    public func deck(id: Int64) throws -> Deck {
+        try Collection.deck(db, id: id)
+    }
+
+    public func createDeck(name: String, kind: NoteKind?, description: String = "", templates: [CardTemplate],
+                           preset: Preset?, speak: String? = nil, source: String? = nil) throws -> Deck {
+        try Collection.createDeck(db, name: name, kind: kind, description: description, templates: templates,
+                                  preset: preset, speak: speak, source: source, now: now)
+    }
+
+    public func update(_ deck: Deck) throws {
+        try Collection.update(db, deck)
+    }
+
+    public func preset(id: Int64) throws -> Preset {
+        try Collection.preset(db, id: id)
+    }
+
+    @discardableResult
+    public func save(_ preset: Preset) throws -> Preset {
+        try Collection.save(db, preset)
+    }
+
+    public func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
+        try Collection.upsertUnit(db, deckID: deckID, key: key, title: title, position: position)
+    }
+
+    public func note(guid: String) throws -> Note? {
+        try Collection.note(db, guid: guid)
+    }
+
+    /// All notes of a deck by guid, for an importer deciding what to add and what to update.
+    public func notesByGUID(deckID: Int64) throws -> [String: Note] {
+        var notes: [String: Note] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(Columns.note) FROM note WHERE deck_id = ?", arguments: [deckID])
+        while let row = try rows.next() {
+            let note = Note(row: row)
+            notes[note.guid] = note
+        }
+        return notes
+    }
+
+    public func nextNotePosition(deckID: Int64) throws -> Int {
+        try Collection.nextPosition(db, deckID: deckID)
+    }
+
+    @discardableResult
+    public func addNote(_ draft: NoteDraft, deck: Deck, unitPosition: Int? = nil) throws -> Note {
+        try Collection.addNote(db, draft, deck: deck, unitPosition: unitPosition, now: now)
+    }
+
+    /// Replaces a note's content, keeping every card's schedule.
+    public func updateNote(_ note: Note) throws {
+        try Collection.updateNote(db, note, now: now)
+    }
+
+    public func cards(noteID: Int64) throws -> [Card] {
+        try Row.fetchAll(db, sql: "SELECT \(Columns.card) FROM card WHERE note_id = ? ORDER BY new_position", arguments: [noteID])
+            .map(Card.init(row:))
+    }
+
+    /// Sets a card's scheduling state and flags, logging the change.
+    public func setState(cardID: Int64, _ state: CardState, kind: ReviewLog.Kind = .imported) throws {
+        _ = try Collection.setState(db, cardID: cardID, state, at: now, kind: kind)
+    }
+
+    public func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
+        if let suspended { try db.execute(sql: "UPDATE card SET suspended = ? WHERE id = ?", arguments: [suspended, cardID]) }
+        if let starred { try db.execute(sql: "UPDATE card SET starred = ? WHERE id = ?", arguments: [starred, cardID]) }
+        if let buriedUntil { try db.execute(sql: "UPDATE card SET buried_until = ? WHERE id = ?", arguments: [buriedUntil.unixSeconds, cardID]) }
+    }
+
+    /// Adds one answer of history (from an Anki package's review log). Only what Anki kept is
+    /// known: the rating, the time, the interval and ease after.
+    public func appendImportedReview(cardID: Int64, deckID: Int64, time: Date, rating: Rating, durationMilliseconds: Int,
+                                     scheduler: String, before: CardState?, after: CardState?) throws {
+        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: time, kind: .imported, rating: rating.rawValue,
+                                 durationMilliseconds: durationMilliseconds, scheduler: scheduler, leechAction: nil,
+                                 buriedSiblings: nil, before: before, after: after)
+    }
+}
+
+extension Collection {
+    /// Runs `body` with a writer in one transaction.
+    public func batch<T>(now: Date = Date(), _ body: (CollectionWriter) throws -> T) throws -> T {
+        try transaction { db in try body(CollectionWriter(db: db, now: now)) }
+    }
+}
