@@ -31,6 +31,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MaeilREPL",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MaeilSession",
             dependencies: ["MaeilCore", "MaeilStore"],
             swiftSettings: swiftSettings
@@ -38,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore", "MaeilStore", "MaeilSession",
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -47,6 +52,11 @@ let package = Package(
             name: "MaeilStoreTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilEndToEndTests",
+            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

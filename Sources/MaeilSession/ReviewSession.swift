@@ -138,10 +138,16 @@ public final class ReviewSession {
             let scheduler = preset.scheduler.makeScheduler()
             let outcome = scheduler.nextStates(for: current.card.state, context: context)[rating]
             let burySiblings = preset.burySiblings ? context.clock.nextRollover(after: now) : nil
-            let receipt = try collection.commitAnswer(
-                cardID: current.card.id, before: current.card.state, outcome: outcome, rating: rating, at: now,
-                durationMilliseconds: duration, scheduler: scheduler.kind, leechAction: preset.scheduler.leechAction,
-                burySiblingsUntil: burySiblings)
+            let receipt: AnswerReceipt
+            do {
+                receipt = try collection.commitAnswer(
+                    cardID: current.card.id, before: current.card.state, outcome: outcome, rating: rating, at: now,
+                    durationMilliseconds: duration, scheduler: scheduler.kind, leechAction: preset.scheduler.leechAction,
+                    burySiblingsUntil: burySiblings)
+            } catch StoreError.cardChanged(let id) {
+                // Another process answered this card first; its answer stands and this one is dropped.
+                return [.skipped(cardID: id, reason: "answered elsewhere")] + (try advance())
+            }
             logID = receipt.logID
             events.append(.answered(cardID: current.card.id, rating: rating, interval: current.intervals[rating] ?? ""))
             if receipt.leech { events.append(.leech(cardID: current.card.id, suspended: receipt.suspendedAsLeech)) }

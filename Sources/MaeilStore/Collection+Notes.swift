@@ -228,19 +228,3 @@ extension Collection {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
 }
-
-/// Anki-style cloze deletions: {{c1::answer}} or {{c1::answer::hint}}.
-public enum Cloze {
-    public static func numbers(in text: String) -> [Int] {
-        var numbers = Set<Int>()
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{c") {
-            rest = rest[open.upperBound...]
-            let digits = rest.prefix(while: \.isNumber)
-            if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix("::") {
-                numbers.insert(number)
-            }
-        }
-        return numbers.sorted()
-    }
-}

@@ -8,7 +8,8 @@ struct Maeil: ParsableCommand {
         abstract: "매일 — spaced repetition in your terminal.",
         discussion: "Run without a subcommand to open the review prompt.",
         version: MaeilVersion.string,
-        subcommands: [ScheduleCommand.self, BenchCommand.self]
+        subcommands: [ReviewCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
+                      ScheduleCommand.self, BenchCommand.self]
     )
 
     /// Bad arguments print one line and exit with status 2, as command-line tools do;

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilREPL
 
 enum JSONOutput {
     static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
@@ -18,22 +19,6 @@ enum TextTable {
                 cell + String(repeating: " ", count: widths[column] - TerminalWidth.of(cell))
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
-    }
-}
-
-enum TerminalWidth {
-    /// Cells a string takes in a terminal: East Asian wide characters take two.
-    static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { width, scalar in
-            let value = scalar.value
-            if scalar.properties.generalCategory == .nonspacingMark || value == 0x200B { return width }
-            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
-                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
-                || (0x20000...0x3FFFD).contains(value)
-            return width + (wide ? 2 : 1)
-        }
     }
 }
 

@@ -1,0 +1,120 @@
+/// A text with words blanked out: Anki-style {{c1::…}} deletions when the text has them,
+/// otherwise key words chosen from the text itself (for a verse to memorize).
+public struct Blanks: Hashable, Sendable {
+    /// The text with each blank shown as "[…]" (or its hint).
+    public var question: String
+    /// The text with the blanked words marked, for the back.
+    public var answerText: String
+    /// The missing words, in order.
+    public var answers: [String]
+
+    public static let placeholder = "[…]"
+
+    /// `ordinal` picks the deletion number for cloze markup; automatic blanks ignore it.
+    public init(text: String, ordinal: Int) {
+        if !Cloze.numbers(in: text).isEmpty {
+            self = Self.cloze(text, ordinal: ordinal)
+        } else {
+            self = Self.automatic(text)
+        }
+    }
+
+    private init(question: String, answerText: String, answers: [String]) {
+        self.question = question
+        self.answerText = answerText
+        self.answers = answers
+    }
+
+    /// {{cN::answer}} or {{cN::answer::hint}}: deletion N is blanked, the others shown.
+    static func cloze(_ text: String, ordinal: Int) -> Blanks {
+        var question = "", answerText = "", answers: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{c") {
+            question += rest[..<open.lowerBound]
+            answerText += rest[..<open.lowerBound]
+            let afterOpen = rest[open.upperBound...]
+            let digits = afterOpen.prefix(while: \.isNumber)
+            guard let number = Int(digits), afterOpen.dropFirst(digits.count).hasPrefix("::"),
+                  let close = afterOpen.range(of: "}}") else {
+                question += "{{c"
+                answerText += "{{c"
+                rest = afterOpen
+                continue
+            }
+            let body = afterOpen[afterOpen.index(afterOpen.startIndex, offsetBy: digits.count + 2)..<close.lowerBound]
+            let parts = body.components(separatedBy: "::")
+            let answer = parts[0]
+            if number == ordinal {
+                question += parts.count > 1 ? "[\(parts[1])]" : placeholder
+                answerText += "[\(answer)]"
+                answers.append(answer)
+            } else {
+                question += answer
+                answerText += answer
+            }
+            rest = afterOpen[close.upperBound...]
+        }
+        question += rest
+        answerText += rest
+        return Blanks(question: question, answerText: answerText, answers: answers)
+    }
+
+    /// Blanks about a third of the words that carry meaning (four letters or more, not a
+    /// common function word), spread evenly through the text, at least one.
+    static func automatic(_ text: String) -> Blanks {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let candidates = words.indices.filter { index in
+            let core = Self.core(of: words[index])
+            return core.count >= 4 && !Self.functionWords.contains(core.lowercased())
+        }
+        guard !candidates.isEmpty else { return Blanks(question: text, answerText: text, answers: []) }
+        let count = max(1, candidates.count / 3)
+        let stride = Double(candidates.count) / Double(count)
+        let chosen = Set((0..<count).map { candidates[min(candidates.count - 1, Int(Double($0) * stride + stride / 2))] })
+        var question: [String] = [], answerText: [String] = [], answers: [String] = []
+        for (index, word) in words.enumerated() {
+            guard chosen.contains(index) else {
+                question.append(word)
+                answerText.append(word)
+                continue
+            }
+            let core = Self.core(of: word)
+            let range = word.range(of: core)!
+            question.append(word.replacingCharacters(in: range, with: placeholder))
+            answerText.append(word.replacingCharacters(in: range, with: "[\(core)]"))
+            answers.append(core)
+        }
+        return Blanks(question: question.joined(separator: " "), answerText: answerText.joined(separator: " "), answers: answers)
+    }
+
+    /// The word without surrounding punctuation: "world," → "world".
+    static func core(of word: String) -> String {
+        let scalars = word.unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }),
+              let last = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return "" }
+        return String(scalars[first...last])
+    }
+
+    static let functionWords: Set<String> = [
+        "that", "this", "with", "from", "have", "your", "they", "them", "their", "were", "which", "will", "into", "unto",
+        "shall", "there", "these", "those", "what", "when", "then", "than", "also", "upon", "been", "being", "hath", "thee",
+        "thou", "thine", "thy", "whom", "whose", "because", "about", "even", "over", "such", "every", "should", "would",
+        "could", "does", "doth", "made", "make", "said", "says", "saith", "things", "before", "after", "through",
+    ]
+}
+
+/// Anki-style cloze deletions: {{c1::answer}} or {{c1::answer::hint}}.
+public enum Cloze {
+    public static func numbers(in text: String) -> [Int] {
+        var numbers = Set<Int>()
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{c") {
+            rest = rest[open.upperBound...]
+            let digits = rest.prefix(while: \.isNumber)
+            if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix("::") {
+                numbers.insert(number)
+            }
+        }
+        return numbers.sorted()
+    }
+}

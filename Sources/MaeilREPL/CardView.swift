@@ -1,0 +1,123 @@
+import Foundation
+import MaeilCore
+import MaeilSession
+import MaeilStore
+
+/// How a card looks, by the kind of note: a jamo large and alone, a word with its reading
+/// held back, a kanji with readings and examples on demand, a verse by reference or with
+/// blanks. Every piece of card text is sanitized here, once.
+public struct CardView {
+    public let card: PresentedCard
+    public let style: Style
+
+    public init(_ card: PresentedCard, style: Style) {
+        self.card = card
+        self.style = style
+    }
+
+    var fields: [NoteField] { card.note.fields }
+    var template: CardTemplate { card.template }
+
+    func value(_ name: String) -> String {
+        TerminalText.sanitize(fields.value(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func label(_ name: String) -> String {
+        name.replacingOccurrences(of: "_", with: " ")
+    }
+
+    var blanks: Blanks? {
+        template.blanks.map { Blanks(text: value($0), ordinal: card.card.ordinal) }
+    }
+
+    /// The question side.
+    public var front: String {
+        var lines: [String] = []
+        if let blanks {
+            lines += template.front.map { style.bold(value($0)) }
+            lines.append(blanks.question)
+            return lines.joined(separator: "\n")
+        }
+        let shown = template.front.map(value).filter { !$0.isEmpty }
+        let large = (card.note.kind == .jamo || card.note.kind == .kanji) && shown.count == 1 && TerminalWidth.of(shown[0]) <= 4
+        if large {
+            lines += Self.boxed(shown[0], style: style)
+        } else {
+            if let first = shown.first { lines.append(style.bold(first)) }
+            lines += shown.dropFirst()
+        }
+        if template.typed != nil {
+            lines.append(style.dim("(type the \(label(template.typed!)))"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What "h" shows before the answer: a word's reading, a kanji's readings and examples.
+    public var hints: String? {
+        let shown = template.hints.compactMap { name -> String? in
+            let text = value(name)
+            return text.isEmpty ? nil : "\(style.dim(label(name) + ":")) \(text)"
+        }
+        return shown.isEmpty ? nil : shown.joined(separator: "\n")
+    }
+
+    /// The answer side, under the front.
+    public var back: String {
+        var lines: [String] = []
+        if let blanks {
+            lines.append(style.green(blanks.answerText))
+        }
+        for name in template.back {
+            let text = value(name)
+            guard !text.isEmpty else { continue }
+            if template.back.count == 1 && blanks == nil {
+                lines.append(style.bold(style.green(text)))
+            } else {
+                lines.append("\(style.dim(label(name) + ":")) \(text)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The field spoken for this card: the deck's speech field when it is on the front,
+    /// otherwise the first front field in a language other than English.
+    public var spoken: (text: String, language: String?)? {
+        let candidates = (card.deck.speak.map { [$0] } ?? []) + template.front
+        for name in candidates {
+            guard let field = fields[field: name], !field.value.isEmpty else { continue }
+            if card.deck.speak == name || (field.language != nil && field.language != "en") {
+                return (TerminalText.sanitize(field.value), field.language)
+            }
+        }
+        return nil
+    }
+
+    /// A short letter or kanji, drawn large in a frame: terminals cannot change the font size,
+    /// so give it room and weight instead.
+    static func boxed(_ text: String, style: Style) -> [String] {
+        let inner = max(TerminalWidth.of(text) + 8, 12)
+        let left = (inner - TerminalWidth.of(text)) / 2
+        let right = inner - TerminalWidth.of(text) - left
+        let blank = "│" + String(repeating: " ", count: inner) + "│"
+        return [
+            "┌" + String(repeating: "─", count: inner) + "┐", blank,
+            "│" + String(repeating: " ", count: left) + style.bold(text) + String(repeating: " ", count: right) + "│",
+            blank, "└" + String(repeating: "─", count: inner) + "┘",
+        ]
+    }
+
+    /// A typed answer against the expected one. Extra letters are marked [like this] and
+    /// missing ones (like this); with colour, red and yellow as well.
+    public static func diff(_ judgement: AnswerJudgement, style: Style) -> String {
+        let typed = TerminalText.sanitize(judgement.typed)
+        if judgement.correct { return style.green("✓ " + typed) }
+        let pieces = judgement.diff.map { piece -> String in
+            switch piece {
+            case .same(let text): TerminalText.sanitize(text)
+            case .extra(let text): style.red("[" + TerminalText.sanitize(text) + "]")
+            case .missing(let text): style.yellow("(" + TerminalText.sanitize(text) + ")")
+            }
+        }
+        return style.red("✗ ") + pieces.joined() + "\n" + style.dim("expected: ") + TerminalText.sanitize(judgement.expected)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where the REPL writes. Standard output flushes every write, so a script reading the other
+/// end of a pipe sees each acknowledgement as soon as the answer is committed.
+public protocol Console: AnyObject {
+    var style: Style { get }
+    /// True at an interactive terminal: prompts, colour and line editing.
+    var isInteractive: Bool { get }
+    func write(_ text: String)
+}
+
+extension Console {
+    public func line(_ text: String = "") { write(text + "\n") }
+    public func error(_ text: String) { line(style.red("maeil: ") + text) }
+}
+
+public final class StandardConsole: Console {
+    public let style: Style
+    public let isInteractive: Bool
+
+    public init(style: Style = .forStandardOutput(), isInteractive: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1) {
+        self.style = style
+        self.isInteractive = isInteractive
+    }
+
+    public func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+/// A console that keeps what is written, for tests.
+public final class RecordingConsole: Console {
+    public let style: Style
+    public let isInteractive: Bool
+    public private(set) var output = ""
+
+    public init(style: Style = .plain, isInteractive: Bool = false) {
+        self.style = style
+        self.isInteractive = isInteractive
+    }
+
+    public func write(_ text: String) { output += text }
+}

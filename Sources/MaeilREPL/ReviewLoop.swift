@@ -1,0 +1,227 @@
+import Foundation
+import MaeilCore
+import MaeilSession
+import MaeilStore
+
+/// Drives a review session from lines of input: the same loop serves a learner at the
+/// terminal and a script on a pipe. Every answer is committed by the session before its
+/// acknowledgement is printed and before the next card is shown.
+public final class ReviewLoop {
+    let session: ReviewSession
+    let console: Console
+    let input: LineReader
+    let speaker: Speaking?
+    /// Called after each answer and when the session ends (the focus list re-export).
+    let afterAnswers: (() -> Void)?
+    let autoSpeak: Bool
+    private var style: Style { console.style }
+
+    public init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaking? = nil, autoSpeak: Bool = false,
+                afterAnswers: (() -> Void)? = nil) {
+        self.session = session
+        self.console = console
+        self.input = input
+        self.speaker = speaker
+        self.autoSpeak = autoSpeak
+        self.afterAnswers = afterAnswers
+    }
+
+    /// Runs until the queue is empty or the learner leaves; returns the summary.
+    @discardableResult
+    public func run() throws -> SessionSummary? {
+        var summary = try show(session.start())
+        while summary == nil, let current = session.state.current {
+            switch input.readLine(prompt: prompt(for: current)) {
+            case .end, .interrupted:
+                summary = try show(session.send(.leave))
+            case .line(let text):
+                summary = try handle(text.trimmingCharacters(in: .whitespaces), current: current)
+            }
+        }
+        afterAnswers?()
+        try offerPracticeOfMissed()
+        return summary
+    }
+
+    /// At a terminal, offers one more round over just the cards missed in this session
+    /// (their schedule is not touched again).
+    private func offerPracticeOfMissed() throws {
+        let missed = session.missedCardIDs
+        guard console.isInteractive, session.state.mode == .review, !missed.isEmpty else { return }
+        let count = "\(missed.count) card\(missed.count == 1 ? "" : "s")"
+        guard case .line(let answer) = input.readLine(prompt: "Go over the \(count) you missed once more? [y/N] "),
+              answer.lowercased().hasPrefix("y") else { return }
+        let practice = ReviewSession(collection: session.collection, practicing: missed, environment: session.environment)
+        try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, autoSpeak: autoSpeak).run()
+    }
+
+    private func prompt(for current: PresentedCard) -> String {
+        guard console.isInteractive else { return "" }
+        if !session.state.revealed {
+            return current.template.typed != nil ? style.cyan("answer› ") : style.dim("⏎ show") + " › "
+        }
+        let buttons = Rating.allCases.map { rating in
+            "\(style.bold("\(rating.rawValue)")) \(rating.name) \(style.dim(current.intervals[rating] ?? ""))"
+        }
+        return buttons.joined(separator: " · ") + " › "
+    }
+
+    private func handle(_ text: String, current: PresentedCard) throws -> SessionSummary? {
+        let revealed = session.state.revealed
+        if let rating = Self.rating(text) {
+            if !revealed { try show(session.send(.reveal)) }
+            return try show(session.send(.answer(rating)))
+        }
+        switch text.lowercased() {
+        case "":
+            if !revealed { return try show(session.send(.reveal)) }
+            return try show(session.send(.answer(.good)))  // Enter on the answer is "good", as in Anki
+        case "u", "undo":
+            do { return try show(session.send(.undo)) } catch StoreError.nothingToUndo { console.line(style.dim("nothing to undo")) }
+        case "s", "star":
+            return try show(session.send(.toggleStar))
+        case "!", "suspend":
+            return try show(session.send(.suspend))
+        case "b", "bury":
+            return try show(session.send(.bury))
+        case "e", "edit":
+            return try edit(current)
+        case "p", "say", "speak":
+            speak(current)
+        case "h", "hint":
+            console.line(CardView(current, style: style).hints ?? style.dim("no hints for this card"))
+        case "q", "quit", "leave":
+            return try show(session.send(.leave))
+        case "?", "help":
+            console.line(Self.help)
+        default:
+            if !revealed, current.template.typed != nil {
+                return try show(session.send(.type(text)))
+            }
+            console.line(style.dim("1 again · 2 hard · 3 good · 4 easy — ? for more"))
+        }
+        return nil
+    }
+
+    static let help = """
+        ⏎ show the answer (then ⏎ again is "good")   1 again · 2 hard · 3 good · 4 easy
+        h hint   p speak   s star   e edit   b bury until tomorrow   ! suspend   u undo   q leave
+        """
+
+    static func rating(_ text: String) -> Rating? {
+        switch text.lowercased() {
+        case "1", "again": .again
+        case "2", "hard": .hard
+        case "3", "good": .good
+        case "4", "easy": .easy
+        default: nil
+        }
+    }
+
+    /// Prints what the session did; returns the summary when it finished.
+    @discardableResult
+    private func show(_ events: [SessionEvent]) throws -> SessionSummary? {
+        for event in events {
+            switch event {
+            case .shown:
+                guard let current = session.state.current else { continue }
+                console.line()
+                console.line(header(current))
+                console.line(CardView(current, style: style).front)
+                if autoSpeak { speak(current) }
+            case .revealed(_, let judgement):
+                guard let current = session.state.current else { continue }
+                if let judgement { console.line(CardView.diff(judgement, style: style)) }
+                console.line(style.dim(String(repeating: "─", count: 24)))
+                console.line(CardView(current, style: style).back)
+            case .answered(_, let rating, let interval):
+                console.line(style.dim("\(rating.name)\(interval.isEmpty ? "" : " · " + interval)"))
+                afterAnswers?()
+            case .leech(_, let suspended):
+                console.line(style.yellow("⚠ leech: this card keeps slipping — tagged “leech”\(suspended ? " and suspended" : "")"))
+            case .undone:
+                console.line(style.dim("↶ undone"))
+            case .starred(_, let starred):
+                console.line(starred ? style.yellow("★ starred") : style.dim("☆ unstarred"))
+            case .suspended:
+                console.line(style.dim("suspended"))
+            case .buried:
+                console.line(style.dim("buried until tomorrow"))
+            case .edited:
+                console.line(style.dim("saved"))
+            case .skipped:
+                continue
+            case .finished(let summary):
+                console.line()
+                console.line(Self.describe(summary, style: style, now: session.environment.now()))
+                return summary
+            }
+        }
+        return nil
+    }
+
+    private func header(_ current: PresentedCard) -> String {
+        var (new, learning, review) = session.state.remaining
+        switch current.card.state.phase {
+        case .new: new += 1
+        case .learning, .relearning: learning += 1
+        case .review: review += 1
+        }
+        let counts = session.state.mode == .practice
+            ? "practice · \(session.state.practiceQueue.count + 1) left"
+            : "\(style.blue("\(new) new")) · \(style.red("\(learning) learning")) · \(style.green("\(review) review"))"
+        let star = current.card.starred ? style.yellow(" ★") : ""
+        return style.dim("── ") + TerminalText.sanitize(current.deck.name) + style.dim(" · ") + counts + star
+    }
+
+    private func edit(_ current: PresentedCard) throws -> SessionSummary? {
+        var fields = current.note.fields
+        console.line(style.dim("Edit each field; ⏎ keeps it."))
+        for index in fields.indices {
+            let shown = TerminalText.sanitize(fields[index].value)
+            switch input.readLine(prompt: console.isInteractive ? "\(fields[index].name) [\(shown)]: " : "") {
+            case .line(let text) where !text.isEmpty:
+                fields[index].value = text
+            case .interrupted, .end:
+                console.line(style.dim("edit cancelled"))
+                return nil
+            default:
+                continue
+            }
+        }
+        return try show(session.send(.edit(fields)))
+    }
+
+    private func speak(_ current: PresentedCard) {
+        guard let speaker, let spoken = CardView(current, style: style).spoken else { return }
+        speaker.speak(spoken.text, language: spoken.language)
+    }
+
+    public static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {
+        guard summary.reviewed > 0 else {
+            return "Nothing due right now." + (summary.nextDue.map { " Next card \(relative($0, from: now))." } ?? "")
+        }
+        let minutes = summary.seconds / 60, seconds = summary.seconds % 60
+        var text = style.bold("Reviewed \(summary.reviewed)") + " · \(summary.correctPercent)% correct · \(minutes)m \(seconds)s"
+        if summary.learningLaterToday > 0 {
+            text += "\n\(summary.learningLaterToday) learning card\(summary.learningLaterToday == 1 ? "" : "s") due again later today."
+        }
+        if let next = summary.nextDue { text += "\nNext due \(relative(next, from: now))." }
+        return text
+    }
+
+    static func relative(_ date: Date, from now: Date) -> String {
+        let seconds = Int(date.timeIntervalSince(now))
+        switch seconds {
+        case ..<60: return "now"
+        case ..<3600: return "in \(seconds / 60) min"
+        case ..<86_400: return "in \(seconds / 3600) h"
+        default: return "in \(seconds / 86_400) d"
+        }
+    }
+}
+
+/// Something that can say a text aloud (the speech module provides it).
+public protocol Speaking: AnyObject {
+    func speak(_ text: String, language: String?)
+}
