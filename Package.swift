@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
@@ -35,15 +37,26 @@ let package = Package(
             dependencies: ["MaeilCore", "MaeilStore", "MaeilSession"],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .target(
+            name: "MaeilDecks",
+            dependencies: [
+                "MaeilCore", "CZstd",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "MaeilSession",
-            dependencies: ["MaeilCore", "MaeilStore"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL",
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -52,6 +65,12 @@ let package = Package(
             name: "MaeilStoreTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilDecksTests",
+            dependencies: ["MaeilCore", "MaeilDecks", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

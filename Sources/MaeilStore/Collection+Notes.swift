@@ -11,9 +11,11 @@ public struct NoteDraft: Hashable, Sendable {
     public var unitID: Int64?
     public var position: Int
     public var source: String?
+    public var noteType: String?
 
     public init(guid: String, kind: NoteKind, fields: [NoteField], tags: [String] = [], unitID: Int64? = nil,
-                position: Int = 0, source: String? = nil) {
+                position: Int = 0, source: String? = nil, noteType: String? = nil) {
+        self.noteType = noteType
         self.guid = guid
         self.kind = kind
         self.fields = fields
@@ -25,9 +27,11 @@ public struct NoteDraft: Hashable, Sendable {
 }
 
 extension CardTemplate {
-    /// Which cards of this template a note has: none when a front field is empty; one per
-    /// cloze number when the blanks field holds {{c1::…}} deletions; otherwise one (ordinal 0).
-    public func ordinals(for fields: [NoteField]) -> [Int] {
+    /// Which cards of this template a note has: none when a front field is empty (or the
+    /// template is for another note type); one per cloze number when the blanks field holds
+    /// {{c1::…}} deletions; otherwise one (ordinal 0).
+    public func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
+        if let required = self.noteType, required != noteType { return [] }
         let required = front + [blanks].compactMap { $0 }
         guard required.allSatisfy({ !(fields.value($0) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
             return []
@@ -89,15 +93,17 @@ extension Collection {
     static func addNote(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date) throws -> Note {
         let (names, values, languages) = Note.fieldColumns(draft.fields)
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO note (guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
+                              created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.execute(arguments: [
-            draft.guid, deck.id, draft.kind.rawValue, names, values, languages, Tags.column(draft.tags),
+            draft.guid, deck.id, draft.kind.rawValue, draft.noteType, names, values, languages, Tags.column(draft.tags),
             draft.unitID, draft.position, draft.source, now.unixSeconds, now.unixSeconds,
         ])
         let note = Note(id: db.lastInsertedRowID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields,
-                        tags: Tags.parse(Tags.column(draft.tags)), unitID: draft.unitID, position: draft.position, source: draft.source)
+                        tags: Tags.parse(Tags.column(draft.tags)), unitID: draft.unitID, position: draft.position, source: draft.source,
+                        noteType: draft.noteType)
         try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: [])
         return note
     }
@@ -111,7 +117,7 @@ extension Collection {
             """)
         let ease = CardState.new.easePermille
         for (index, template) in deck.templates.enumerated() {
-            for ordinal in template.ordinals(for: note.fields) where !existing.contains("\(template.name)#\(ordinal)") {
+            for ordinal in template.ordinals(for: note.fields, noteType: note.noteType) where !existing.contains("\(template.name)#\(ordinal)") {
                 let position = newPosition(unit: unitPosition, note: note.position, template: index, ordinal: ordinal)
                 try insert.execute(arguments: [note.id, note.deckID, template.name, ordinal, unitPosition, position, ease])
             }
@@ -137,10 +143,10 @@ extension Collection {
     static func updateNote(_ db: Database, _ note: Note, now: Date) throws {
         let (names, values, languages) = Note.fieldColumns(note.fields)
         try db.cachedStatement(sql: """
-            UPDATE note SET kind = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?, position = ?,
-            source = ?, modified_at = ? WHERE id = ?
-            """).execute(arguments: [note.kind.rawValue, names, values, languages, Tags.column(note.tags), note.unitID, note.position,
-                                     note.source, now.unixSeconds, note.id])
+            UPDATE note SET kind = ?, note_type = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?,
+            position = ?, source = ?, modified_at = ? WHERE id = ?
+            """).execute(arguments: [note.kind.rawValue, note.noteType, names, values, languages, Tags.column(note.tags), note.unitID,
+                                     note.position, note.source, now.unixSeconds, note.id])
         let deck = try deck(db, id: note.deckID)
         let unitPosition = try unitPosition(db, note.unitID)
         let existing = try Row.fetchAll(db, sql: "SELECT template, ordinal FROM card WHERE note_id = ?", arguments: [note.id])

@@ -67,7 +67,7 @@ extension Collection {
             var perDay: [Int: Int] = [:]
             var secondsByDay: [Int: Int] = [:]
             let since = clock.start(ofDay: today - 365).unixMilliseconds
-            let rows = try Row.fetchCursor(db, sql: "SELECT time, duration_ms FROM review_log WHERE \(deckFilter) AND kind = 0 AND time >= ?",
+            let rows = try Row.fetchCursor(db, sql: "SELECT time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?",
                                            arguments: [since])
             while let row = try rows.next() {
                 let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row[0] as Int64) / 1000))
@@ -87,12 +87,12 @@ extension Collection {
                 let start = clock.start(ofDay: today - days + 1).unixMilliseconds
                 let row = try Row.fetchOne(db, sql: """
                     SELECT count(*), coalesce(sum(rating > 1), 0) FROM review_log
-                    WHERE \(deckFilter) AND kind = 0 AND b_phase = 'review' AND time >= ?
+                    WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND b_phase = 'review' AND time >= ?
                     """, arguments: [start])!
                 let reviews: Int = row[0], passed: Int = row[1]
                 return .init(days: days, reviews: reviews, passed: passed, rate: reviews == 0 ? nil : Double(passed) / Double(reviews))
             }
-            let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(duration_ms), 0) / 1000 FROM review_log WHERE \(deckFilter) AND kind = 0") ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(duration_ms), 0) / 1000 FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0") ?? 0
             let counts = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(suspended), 0), coalesce(sum(starred), 0) FROM card WHERE \(deckFilter)")!
             return CollectionStats(
                 dueToday: queue.reviews.count, newToday: queue.new.count, learningToday: queue.learning.count,

@@ -64,6 +64,8 @@ public struct Note: Hashable, Sendable {
     public var unitID: Int64?
     public var position: Int
     public var source: String?
+    /// The Anki note type it came from, if any.
+    public var noteType: String?
 }
 
 public struct Card: Hashable, Sendable {

@@ -6,7 +6,7 @@ import MaeilCore
 enum Columns {
     static let state = "phase, step, scheduled_seconds, interval_days, ease, stability, difficulty, due, reps, lapses, streak, last_review"
     static let card = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, " + state
-    static let note = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source"
+    static let note = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type"
     static let deck = "id, name, kind, description, preset_id, templates, speak, source"
     static let preset = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating"
 }
@@ -71,7 +71,7 @@ extension Note {
         }
         self.init(
             id: row[0], guid: row[1], deckID: row[2], kind: NoteKind(rawValue: row[3]) ?? .basic,
-            fields: fields, tags: Tags.parse(row[7]), unitID: row[8], position: row[9], source: row[10])
+            fields: fields, tags: Tags.parse(row[7]), unitID: row[8], position: row[9], source: row[10], noteType: row[11])
     }
 
     static func fieldColumns(_ fields: [NoteField]) -> (names: String, values: String, languages: String) {

@@ -45,6 +45,7 @@ enum Schema {
                     guid TEXT NOT NULL UNIQUE,
                     deck_id INTEGER NOT NULL REFERENCES deck(id) ON DELETE CASCADE,
                     kind TEXT NOT NULL,
+                    note_type TEXT,                      -- the Anki note type it came from, if any
                     field_names TEXT NOT NULL,           -- joined by U+001F, like Anki's fields
                     field_values TEXT NOT NULL,
                     field_languages TEXT NOT NULL,

@@ -8,7 +8,7 @@ struct Maeil: ParsableCommand {
         abstract: "매일 — spaced repetition in your terminal.",
         discussion: "Run without a subcommand to open the review prompt.",
         version: MaeilVersion.string,
-        subcommands: [ReviewCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
+        subcommands: [ReviewCommand.self, ImportCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
                       ScheduleCommand.self, BenchCommand.self]
     )
 
@@ -18,6 +18,9 @@ struct Maeil: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let error as UserError {
+            FileHandle.standardError.write(Data("maeil: \(error.description)\n".utf8))
+            Foundation.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -53,17 +53,22 @@ public struct CardTemplate: Hashable, Sendable, Codable {
     public var blanks: String?
     /// Fields shown on demand before the answer (a kanji's readings, example words).
     public var hints: [String]
+    /// When set, only notes of this note type get cards from this template (a deck imported
+    /// from Anki can mix "Basic" and "Basic (and reversed card)" notes).
+    public var noteType: String?
 
-    public init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = []) {
+    public init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
+                noteType: String? = nil) {
         self.name = name
         self.front = front
         self.back = back
         self.typed = typed
         self.blanks = blanks
         self.hints = hints
+        self.noteType = noteType
     }
 
-    enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints }
+    enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints, noteType = "note_type" }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -73,5 +78,6 @@ public struct CardTemplate: Hashable, Sendable, Codable {
         typed = try container.decodeIfPresent(String.self, forKey: .typed)
         blanks = try container.decodeIfPresent(String.self, forKey: .blanks)
         hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
+        noteType = try container.decodeIfPresent(String.self, forKey: .noteType)
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import MaeilCore
+import ZIPFoundation
+
+/// Anki packages: .apkg (decks) and .colpkg (a whole collection), legacy and current.
+///
+/// - Legacy: `collection.anki2` or `collection.anki21`, plain SQLite (schema 11) with note
+///   types, decks and options as JSON in the `col` table; `media` maps "0", "1"… to names.
+/// - Current: `collection.anki21b`, zstd-compressed SQLite (schema 18) with note types and
+///   templates in their own tables as protobuf; media zstd-compressed, named by a protobuf list.
+///   Such packages also hold a dummy `collection.anki2` that must be ignored.
+///
+/// Nothing is extracted by its entry path: only the known entries are read, into memory, and
+/// the total unpacked size is capped. Media names are checked to be plain file names.
+public enum AnkiPackage {
+    public struct Contents: Sendable {
+        public var decks: [ImportedDeck] = []
+        public var media: [MediaFile] = []
+        public var skipped: [ImportProblem] = []
+    }
+
+    public enum Version: Int, Sendable {
+        case legacy1 = 1, legacy2 = 2, latest = 3
+    }
+
+    public static func read(path: String, options: ImportOptions) throws -> Contents {
+        let file = (path as NSString).lastPathComponent
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw ImportProblem(file: file, message: "not a readable zip archive (corrupt or truncated), so not an Anki package")
+        }
+        var entries: [String: Entry] = [:]
+        for entry in archive {
+            let name = entry.path
+            if name.hasPrefix("/") || name.split(separator: "/").contains("..") || name.contains("\\") {
+                throw ImportProblem(file: file, entry: name, message: "an entry's path would escape its folder; refusing the package")
+            }
+            entries[name] = entry
+        }
+        var budget = UnpackBudget(limit: options.maximumUnpackedBytes, file: file)
+        let version = try packageVersion(archive, entries, &budget, file: file)
+        let collectionEntry: String
+        switch version {
+        case .latest: collectionEntry = "collection.anki21b"
+        case .legacy2: collectionEntry = "collection.anki21"
+        case .legacy1: collectionEntry = "collection.anki2"
+        }
+        guard let entry = entries[collectionEntry] else {
+            throw ImportProblem(file: file, message: "no \(collectionEntry) inside, so this is not an Anki package")
+        }
+        var database = try budget.extract(entry, from: archive)
+        if version == .latest {
+            database = try budget.zstd(database, entry: collectionEntry)
+        }
+        guard database.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
+        }
+        var contents = try readCollection(database, version: version, file: file, options: options)
+        contents.media = try readMedia(archive, entries, version: version, budget: &budget, file: file)
+        return contents
+    }
+
+    static func packageVersion(_ archive: Archive, _ entries: [String: Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {
+        guard let meta = entries["meta"] else {
+            return entries["collection.anki21"] != nil ? .legacy2 : .legacy1
+        }
+        let data = try budget.extract(meta, from: archive)
+        guard let raw = try? ProtobufReader.varint(data, field: 1), let version = Version(rawValue: Int(raw)) else {
+            throw ImportProblem(file: file, entry: "meta", message: "unknown Anki package version; export it again from Anki, or update Maeil")
+        }
+        return version
+    }
+
+    // MARK: Media
+
+    /// A media name must be a plain file name: no folders, no "..", nothing hidden or empty.
+    static func isSafeMediaName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
+            && name != "." && name != ".." && !name.hasPrefix(".")
+    }
+
+    static func readMedia(_ archive: Archive, _ entries: [String: Entry], version: Version, budget: inout UnpackBudget,
+                          file: String) throws -> [MediaFile] {
+        guard let mapEntry = entries["media"] else { return [] }
+        var raw = try budget.extract(mapEntry, from: archive)
+        var names: [(entry: String, name: String)] = []
+        if version == .latest {
+            raw = try budget.zstd(raw, entry: "media")
+            let list: [Data]
+            do { list = try ProtobufReader.messages(raw, field: 1) } catch {
+                throw ImportProblem(file: file, entry: "media", message: "the media list is corrupt")
+            }
+            for (index, item) in list.enumerated() {
+                let name = (try? ProtobufReader.string(item, field: 1)) ?? nil
+                names.append(("\(index)", name ?? ""))
+            }
+        } else {
+            guard let object = try? JSONSerialization.jsonObject(with: raw) as? [String: String] else {
+                throw ImportProblem(file: file, entry: "media", message: "the media list is not valid JSON")
+            }
+            names = object.map { ($0.key, $0.value) }.sorted { (Int($0.entry) ?? 0) < (Int($1.entry) ?? 0) }
+        }
+        var media: [MediaFile] = []
+        for (entryName, name) in names {
+            let normalized = name.precomposedStringWithCanonicalMapping
+            guard isSafeMediaName(normalized) else {
+                throw ImportProblem(file: file, entry: entryName, message: "the media name '\(name)' would escape the media folder; refusing the package")
+            }
+            guard let entry = entries[entryName] else { continue }
+            var data = try budget.extract(entry, from: archive)
+            if version == .latest, data.starts(with: Zstd.magic) { data = try budget.zstd(data, entry: entryName) }
+            media.append(MediaFile(name: normalized, data: data))
+        }
+        return media
+    }
+}
+
+/// Counts every byte unpacked from one package, across entries and zstd frames, and stops
+/// at the limit: a zip bomb fails with a message instead of filling the disk or memory.
+struct UnpackBudget {
+    let limit: Int64
+    let file: String
+    var used: Int64 = 0
+
+    init(limit: Int64, file: String) {
+        self.limit = limit
+        self.file = file
+    }
+
+    private func tooLarge(_ entry: String) -> ImportProblem {
+        ImportProblem(file: file, entry: entry, message: "unpacks to more than \(limit >> 20) MB; refusing it (a zip bomb, or a package too large to import)")
+    }
+
+    mutating func extract(_ entry: Entry, from archive: Archive) throws -> Data {
+        var data = Data()
+        let name = entry.path
+        let start = used
+        let limit = self.limit
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                data.append(chunk)
+                if start + Int64(data.count) > limit { throw Zstd.TooLarge() }
+            }
+        } catch is Zstd.TooLarge {
+            throw tooLarge(name)
+        } catch {
+            throw ImportProblem(file: file, entry: name, message: "this entry is corrupt (\(error))")
+        }
+        used += Int64(data.count)
+        return data
+    }
+
+    mutating func zstd(_ data: Data, entry: String) throws -> Data {
+        do {
+            let output = try Zstd.decompress(data, limit: limit - used)
+            used += Int64(output.count)
+            return output
+        } catch is Zstd.TooLarge {
+            throw tooLarge(entry)
+        } catch {
+            throw ImportProblem(file: file, entry: entry, message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MaeilCore
+
+/// Anki's text import format (Anki 2.1.54 and later): header lines such as `#separator:tab`,
+/// `#html:true`, `#notetype:Basic`, `#deck:Korean`, `#columns:…`, `#guid column:1`, then one
+/// note per record. ../shared/notes/formats.md lists the header lines.
+public enum AnkiTextFormat {
+    static let headerKeys: Set<String> = [
+        "separator", "html", "tags", "columns", "notetype", "deck", "notetype column", "deck column", "tags column",
+        "guid column", "match scope", "if matches",
+    ]
+
+    /// True when the text starts with at least one of Anki's header lines.
+    public static func hasHeaderLines(_ text: String) -> Bool {
+        guard let first = text.split(separator: "\n", maxSplits: 1).first, first.hasPrefix("#") else { return false }
+        return parseHeader(first) != nil
+    }
+
+    static func parseHeader(_ line: Substring) -> (key: String, value: String)? {
+        guard line.hasPrefix("#"), let colon = line.firstIndex(of: ":") else { return nil }
+        let key = line[line.index(after: line.startIndex)..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        guard headerKeys.contains(key) else { return nil }
+        var value = String(line[line.index(after: colon)...])
+        if value.hasSuffix("\r") { value.removeLast() }
+        return (key, value)
+    }
+
+    struct Header {
+        var separator: Character?
+        var html = false
+        var tags: [String] = []
+        var columns: [String]?
+        var notetype = "Basic"
+        var deck: String?
+        var notetypeColumn: Int?
+        var deckColumn: Int?
+        var tagsColumn: Int?
+        var guidColumn: Int?
+        var ifMatches = "update current"
+    }
+
+    public static func read(path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
+        let text = try InputFile.readText(path, options: options)
+        var header = Header()
+        var bodyStart = text.startIndex
+        var line = 1
+        // Header lines come first; the body starts at the first line that is not one.
+        while bodyStart < text.endIndex {
+            let end = text[bodyStart...].firstIndex(of: "\n") ?? text.endIndex
+            let current = text[bodyStart..<end]
+            guard let (key, value) = parseHeader(current) else { break }
+            try apply(key, value, to: &header, file: path, line: line)
+            bodyStart = end < text.endIndex ? text.index(after: end) : end
+            line += 1
+        }
+        let body = text[bodyStart...]
+        let separator = header.separator ?? DelimitedText.guessSeparator(body.prefix { $0 != "\n" })
+        let splitter = DelimitedText(body)
+        let records: [DelimitedText.Record]
+        do {
+            records = try splitter.records(separator: separator, startLine: line)
+        } catch let error as DelimitedText.UnterminatedQuote {
+            throw ImportProblem(file: path, line: error.line, column: splitter.column(lineStart: error.lineStart, offset: error.offset),
+                                message: "this quoted field never ends: a \" is missing")
+        }
+        var sink = ProblemSink(skipInvalid: options.skipInvalid)
+        guard let first = records.first else { return ([], []) }
+        let width = first.fields.count
+        let special = Set([header.notetypeColumn, header.deckColumn, header.tagsColumn, header.guidColumn].compactMap { $0 })
+        for column in special where column < 1 || column > width {
+            throw ImportProblem(file: path, message: "a #… column header names column \(column), but the rows have \(width) columns")
+        }
+        // Field columns are the ones not given to notetype, deck, tags or guid.
+        var fieldColumns = (1...width).filter { !special.contains($0) }
+        var tagsColumn = header.tagsColumn
+        var labels = header.columns
+        if let columns = labels, let tagIndex = columns.firstIndex(where: { $0.lowercased() == "tags" }), tagsColumn == nil {
+            tagsColumn = tagIndex + 1
+            fieldColumns.removeAll { $0 == tagIndex + 1 }
+            labels?.remove(at: tagIndex)
+        }
+        var decks: [String: ImportedDeck] = [:]
+        var order: [String] = []
+        for record in records {
+            guard record.fields.count == width else {
+                let field = record.fields.count > width ? record.fields[width] : record.fields.last!
+                sink.record(ImportProblem(file: path, line: record.line, column: splitter.column(of: field),
+                                          message: "expected \(width) columns, like the first row, found \(record.fields.count)"))
+                continue
+            }
+            func cell(_ column: Int) -> String { record.fields[column - 1].text.precomposedStringWithCanonicalMapping }
+            let notetype = header.notetypeColumn.map(cell) ?? header.notetype
+            let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
+            let defaultFields = AnkiNoteTypes.defaultFields(for: notetype)
+            // Columns map to the note type's fields in order; labels rename them.
+            var values = fieldColumns.map { cell($0) }
+            var tagText = tagsColumn.map(cell) ?? ""
+            var names = labels.map { Array($0.prefix(values.count)) } ?? Array(defaultFields.prefix(values.count))
+            if names.count < values.count {
+                if header.tagsColumn == nil, labels == nil, values.count == names.count + 1 {
+                    // The first unused column after the fields holds tags.
+                    tagText = values.removeLast()
+                } else {
+                    names += (names.count..<values.count).map { "Field \($0 + 1)" }
+                }
+            }
+            if header.html { values = values.map(HTMLText.plain) }
+            var effectiveType = notetype
+            if notetype.lowercased().contains("optional reversed") {
+                let reverse = names.firstIndex(of: "Add Reverse").map { values[$0] } ?? ""
+                effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
+            }
+            let mapping = AnkiNoteTypes.mapping(for: effectiveType, fields: names)
+            guard let firstValue = values.first, !firstValue.trimmingCharacters(in: .whitespaces).isEmpty else {
+                sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
+                continue
+            }
+            let guid: String
+            if let column = header.guidColumn, !cell(column).isEmpty {
+                guid = cell(column)
+            } else if header.ifMatches == "keep both" {
+                guid = "txt-" + UUID().uuidString
+            } else {
+                // Without a guid, a note is matched by its note type and first field, as Anki does.
+                guid = "txt-" + StableHash.hex("\(notetype)\u{1f}\(firstValue)")
+            }
+            let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
+            var note = ImportedNote(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
+                                    tags: header.tags + tagText.split(separator: " ").map(String.init),
+                                    origin: "\((path as NSString).lastPathComponent):\(record.line)")
+            note.keepExisting = header.ifMatches == "keep current"
+            if decks[deckName] == nil {
+                decks[deckName] = ImportedDeck(name: deckName, kind: nil, templates: [], source: path)
+                order.append(deckName)
+            }
+            for template in mapping.templates where !decks[deckName]!.templates.contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
+                decks[deckName]!.templates.append(template)
+            }
+            decks[deckName]!.notes.append(note)
+        }
+        let skipped = try sink.finish()
+        return (order.map { decks[$0]! }.map(uniqueTemplateNames), skipped)
+    }
+
+    /// Two note types both have a "card 1": name them apart, keeping the plain name for the first.
+    static func uniqueTemplateNames(_ deck: ImportedDeck) -> ImportedDeck {
+        var deck = deck
+        var used = Set<String>()
+        for index in deck.templates.indices {
+            var template = deck.templates[index]
+            if used.contains(template.name) { template.name = "\(template.name) (\(template.noteType ?? "?"))" }
+            used.insert(template.name)
+            deck.templates[index] = template
+        }
+        // Cards are matched to templates by name, so notes carry no template names: nothing else to fix.
+        return deck
+    }
+
+    static func apply(_ key: String, _ value: String, to header: inout Header, file: String, line: Int) throws {
+        func column() throws -> Int {
+            guard let number = Int(value.trimmingCharacters(in: .whitespaces)), number >= 1 else {
+                throw ImportProblem(file: file, line: line, column: key.count + 3, message: "#\(key) needs a column number (1 is the first)")
+            }
+            return number
+        }
+        switch key {
+        case "separator":
+            guard let separator = DelimitedText.separator(named: value.trimmingCharacters(in: .init(charactersIn: "\r"))) else {
+                throw ImportProblem(file: file, line: line, column: 12,
+                                    message: "unknown separator '\(value)'; use Tab, Comma, Semicolon, Space, Pipe, Colon or one character")
+            }
+            header.separator = separator
+        case "html": header.html = value.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+        case "tags": header.tags = value.split(separator: " ").map(String.init)
+        case "columns":
+            let separator = header.separator ?? DelimitedText.guessSeparator(Substring(value))
+            header.columns = value.split(separator: separator, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        case "notetype": header.notetype = value.trimmingCharacters(in: .whitespaces)
+        case "deck": header.deck = value.trimmingCharacters(in: .whitespaces)
+        case "notetype column": header.notetypeColumn = try column()
+        case "deck column": header.deckColumn = try column()
+        case "tags column": header.tagsColumn = try column()
+        case "guid column": header.guidColumn = try column()
+        case "if matches": header.ifMatches = value.trimmingCharacters(in: .whitespaces).lowercased()
+        default: break
+        }
+    }
+}
+
+/// FNV-1a: a stable hash for guids made from content (Swift's own hash is seeded per run).
+enum StableHash {
+    static func hex(_ text: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+}

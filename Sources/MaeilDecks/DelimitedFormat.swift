@@ -1,0 +1,66 @@
+import Foundation
+import MaeilCore
+
+/// Plain CSV or TSV with a header row. Columns become fields by name; `--map column=field`
+/// renames them; a column named "tags" holds tags and one named "id" or "guid" a stable id.
+/// The first two fields make a front-and-back card; a `--map` to "front"/"back" chooses them.
+public enum DelimitedFormat {
+    public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
+        let text = try InputFile.readText(path, options: options)
+        let separator: Character = path.lowercased().hasSuffix(".tsv") ? "\t" : DelimitedText.guessSeparator(text.prefix { $0 != "\n" })
+        let splitter = DelimitedText(text[...])
+        let records: [DelimitedText.Record]
+        do {
+            records = try splitter.records(separator: separator, comments: false)
+        } catch let error as DelimitedText.UnterminatedQuote {
+            throw ImportProblem(file: path, line: error.line, column: splitter.column(lineStart: error.lineStart, offset: error.offset),
+                                message: "this quoted field never ends: a \" is missing")
+        }
+        guard let header = records.first else {
+            throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first row must name the columns")
+        }
+        var names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping }
+        for (from, to) in options.columnMap {
+            guard let index = names.firstIndex(where: { $0.lowercased() == from.lowercased() }) else {
+                throw ImportProblem(file: path, line: header.line, message: "--map names column '\(from)', but the columns are: \(names.joined(separator: ", "))")
+            }
+            names[index] = to
+        }
+        for (index, name) in names.enumerated() where name.isEmpty {
+            throw ImportProblem(file: path, line: header.line, column: splitter.column(of: header.fields[index]), message: "column \(index + 1) has no name")
+        }
+        let lowered = names.map { $0.lowercased() }
+        let tagsIndex = lowered.firstIndex(of: "tags")
+        let idIndex = lowered.firstIndex(of: "id") ?? lowered.firstIndex(of: "guid")
+        let fieldIndexes = names.indices.filter { $0 != tagsIndex && $0 != idIndex }
+        guard !fieldIndexes.isEmpty else { throw ImportProblem(file: path, line: header.line, message: "no columns left for fields") }
+        let fieldNames = fieldIndexes.map { names[$0] }
+        let front = fieldNames.first { $0.lowercased() == "front" } ?? fieldNames[0]
+        let back = fieldNames.filter { $0 != front }
+        let deckName = options.deckName ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var deck = ImportedDeck(name: deckName, kind: .word, templates: [
+            CardTemplate(name: "recognize", front: [front], back: back),
+        ], source: path)
+        var sink = ProblemSink(skipInvalid: options.skipInvalid)
+        for record in records.dropFirst() {
+            guard record.fields.count == names.count else {
+                let field = record.fields.count > names.count ? record.fields[names.count] : record.fields.last!
+                sink.record(ImportProblem(file: path, line: record.line, column: splitter.column(of: field),
+                                          message: "expected \(names.count) columns (\(names.joined(separator: ", "))), found \(record.fields.count)"))
+                continue
+            }
+            let values = record.fields.map { $0.text.precomposedStringWithCanonicalMapping }
+            let fields = fieldIndexes.map { NoteField(name: names[$0], value: values[$0]) }
+            guard !(fields.first { $0.name == front }?.value ?? "").trimmingCharacters(in: .whitespaces).isEmpty else {
+                sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the '\(front)' column is empty"))
+                continue
+            }
+            let id = idIndex.map { values[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+            let guid = id.map { "\(deckName)/\($0)" } ?? "csv-" + StableHash.hex("\(deckName)\u{1f}\(fields.first { $0.name == front }!.value)")
+            deck.notes.append(ImportedNote(guid: guid, kind: .word, fields: fields,
+                                           tags: tagsIndex.map { values[$0].split(separator: " ").map(String.init) } ?? [],
+                                           origin: "\((path as NSString).lastPathComponent):\(record.line)"))
+        }
+        return (deck, try sink.finish())
+    }
+}

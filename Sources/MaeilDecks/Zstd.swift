@@ -1,0 +1,44 @@
+import CZstd
+import Foundation
+
+/// zstd decompression through Debian's libzstd. Anki writes frames without a content size,
+/// so this streams, and it stops at `limit` bytes: a small file must not unpack into gigabytes.
+enum Zstd {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct TooLarge: Error {}
+
+    static let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+
+    static func decompress(_ input: Data, limit: Int64) throws -> Data {
+        guard let stream = ZSTD_createDStream() else { throw Failure(description: "cannot start zstd") }
+        defer { ZSTD_freeDStream(stream) }
+        ZSTD_initDStream(stream)
+        var output = Data()
+        let chunk = ZSTD_DStreamOutSize()
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        try input.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var inBuffer = ZSTD_inBuffer(src: raw.baseAddress, size: raw.count, pos: 0)
+            var finished = false
+            while !finished {
+                let result = buffer.withUnsafeMutableBytes { outRaw -> Int in
+                    var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: chunk, pos: 0)
+                    let code = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
+                    if ZSTD_isError(code) != 0 { return -1 }
+                    output.append(outRaw.bindMemory(to: UInt8.self).baseAddress!, count: outBuffer.pos)
+                    // Done when a frame ended and all input is used, or no progress is possible.
+                    if code == 0 && inBuffer.pos == inBuffer.size { return 1 }
+                    if outBuffer.pos == 0 && inBuffer.pos == inBuffer.size { return 2 }
+                    return 0
+                }
+                if result == -1 { throw Failure(description: "the zstd data is corrupt") }
+                if result == 2 { throw Failure(description: "the zstd data ends early") }
+                if Int64(output.count) > limit { throw TooLarge() }
+                finished = result == 1
+            }
+        }
+        return output
+    }
+}
