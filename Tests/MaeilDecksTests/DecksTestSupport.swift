@@ -1,0 +1,74 @@
+import Foundation
+import MaeilCore
+import MaeilDecks
+import MaeilStore
+import ZIPFoundation
+
+enum DeckFiles {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func directory() -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-decks-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Writes `files` (name → text) into a new folder and returns the folder's path.
+    static func write(_ files: [String: String]) throws -> String {
+        let folder = directory()
+        for (name, text) in files {
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        return folder.path
+    }
+
+    static func collection() throws -> Collection {
+        try Collection(path: directory().appendingPathComponent("collection.sqlite").path)
+    }
+
+    /// A zip made entry by entry, for packages that must not import.
+    static func zip(_ entries: [(String, Data)]) throws -> String {
+        let url = directory().appendingPathComponent("package.apkg")
+        let archive = try Archive(url: url, accessMode: .create)
+        for (name, data) in entries {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        return url.path
+    }
+}
+
+/// A small but complete deck manifest.
+let wordsManifest = """
+    format: 1
+    id: test-words
+    name: Test Words
+    kind: word
+    speak: word
+    fields:
+      - {name: word, language: ko}
+      - {name: meaning, language: en}
+      - {name: note}
+    templates:
+      - name: recognize
+        front: word
+        back: [meaning, note]
+      - name: recall
+        front: meaning
+        back: word
+        typed: word
+    preset:
+      scheduler: fsrs
+      new_per_day: 5
+      learning_steps: 1m 10m
+      desired_retention: 0.85
+      curriculum_gating: true
+    units:
+      - {id: day-1, title: Day 1}
+      - {id: day-2, title: Day 2}
+    items:
+      - {id: kimchi, unit: day-1, word: 김치, meaning: kimchi, tags: [food]}
+      - {id: rice, unit: day-1, word: 밥, meaning: rice}
+      - {id: water, unit: day-2, word: 물, meaning: water}
+    """

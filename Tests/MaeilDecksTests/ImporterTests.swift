@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import MaeilCore
+@testable import MaeilDecks
+@testable import MaeilSession
+@testable import MaeilStore
+
+@Suite("Importing into a collection")
+struct ImporterTests {
+    func bundle(_ paths: [String], options: ImportOptions = ImportOptions()) throws -> ImportBundle {
+        try DeckReader.read(paths, options: options)
+    }
+
+    @Test func reimportUpdatesFieldsAndKeepsSchedules() throws {
+        let collection = try DeckFiles.collection()
+        let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
+        let first = try Importer(collection: collection).apply(try bundle([folder]))
+        #expect(first.decks.map(\.added) == [3])
+        #expect(first.decks[0].created)
+        let deck = try collection.requireDeck(named: "Test Words")
+        #expect(try collection.cards(deckID: deck.id).count == 6)
+        let preset = try collection.preset(id: deck.presetID)
+        #expect(preset.scheduler.kind == .fsrs)
+        #expect(preset.curriculumGating)
+        // Schedule one card, then change the file: a field edited, an item removed, one added.
+        let kimchi = try #require(try collection.note(guid: "test-words/kimchi"))
+        let card = try collection.cards(noteID: kimchi.id)[0]
+        let scheduled = CardState(phase: .review, intervalDays: 12, due: Date(timeIntervalSince1970: 1_800_000_000),
+                                  reps: 3, lastReview: Date(timeIntervalSince1970: 1_799_000_000))
+        try collection.setState(cardID: card.id, scheduled, at: Date())
+        let changed = wordsManifest.replacingOccurrences(of: "meaning: kimchi,", with: "meaning: fermented cabbage,")
+            .replacingOccurrences(of: "  - {id: rice, unit: day-1, word: 밥, meaning: rice}\n", with: "")
+            + "\n  - {id: tea, unit: day-2, word: 차, meaning: tea}\n"
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: folder + "/deck.yaml"))
+        let second = try Importer(collection: collection).apply(try bundle([folder]))
+        #expect(second.decks[0].added == 1)
+        #expect(second.decks[0].updated >= 1)
+        #expect(second.decks[0].gone == ["test-words/rice"])
+        #expect(try collection.note(guid: "test-words/kimchi")?.fields.value("meaning") == "fermented cabbage")
+        #expect(try collection.card(id: card.id).state == scheduled.storedForm)
+        #expect(try collection.note(guid: "test-words/rice") != nil)  // kept until the learner removes it
+        // A third import of the same file changes nothing.
+        let third = try Importer(collection: collection).apply(try bundle([folder]))
+        #expect(third.decks[0].added == 0)
+        #expect(third.decks[0].updated == 0)
+        #expect(third.decks[0].unchanged == 3)
+        #expect(third.decks[0].gone == ["test-words/rice"])
+    }
+
+    @Test func aProblemInAnyFileChangesNothing() throws {
+        let collection = try DeckFiles.collection()
+        let good = try DeckFiles.write(["deck.yaml": wordsManifest])
+        let bad = try DeckFiles.write(["words.txt": "#separator:tab\n김치\tkimchi\n밥\trice\textra\n"])
+        #expect(throws: ImportFailure.self) { _ = try bundle([good, bad + "/words.txt"]) }
+        #expect(try collection.counts().notes == 0)
+        // With --skip-invalid the good rows go in and the bad one is reported.
+        let options = ImportOptions(skipInvalid: true)
+        let summary = try Importer(collection: collection).apply(try bundle([good, bad + "/words.txt"], options: options))
+        #expect(summary.added == 4)
+        #expect(summary.skipped.count == 1)
+        #expect(summary.skipped[0].hasSuffix("words.txt:3:8: expected 2 columns, like the first row, found 3"))
+    }
+
+    @Test func dryRunChangesNothing() throws {
+        let collection = try DeckFiles.collection()
+        let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
+        let summary = try Importer(collection: collection).apply(try bundle([folder]), dryRun: true)
+        #expect(summary.dryRun)
+        #expect(summary.added == 3)
+        #expect(try collection.counts() == (decks: 0, notes: 0, cards: 0))
+        #expect(try collection.presets().isEmpty)
+    }
+
+    @Test(arguments: ["korean-latest.apkg", "korean-legacy.apkg"])
+    func packagesBringSchedulingHistoryAndMedia(_ name: String) throws {
+        let collection = try DeckFiles.collection()
+        let path = DeckFiles.fixtures.appendingPathComponent(name).path
+        let importer = Importer(collection: collection)
+        let summary = try importer.apply(try bundle([path]))
+        #expect(summary.added == 7)
+        #expect(summary.decks[0].cardsWithHistory == 7)
+        #expect(summary.media == 1)
+        #expect(FileManager.default.fileExists(atPath: importer.mediaDirectory.appendingPathComponent("hello.png").path))
+        let deck = try collection.requireDeck(named: "Korean::Food")
+        let cards = try collection.cards(deckID: deck.id)
+        #expect(cards.count == 10)
+        #expect(cards.filter(\.suspended).count == 1)
+        #expect(cards.filter { $0.state.phase == .relearning }.count == 1)
+        // The collection is consistent: every scheduled card's state agrees with its log.
+        #expect(try collection.check(repair: false).isHealthy)
+        // Importing again leaves the schedules alone.
+        let again = try importer.apply(try bundle([path]))
+        #expect(again.unchanged == 7)
+        #expect(try collection.cards(deckID: deck.id) == cards)
+    }
+
+    @Test func importedCardsCanBeReviewed() throws {
+        let collection = try DeckFiles.collection()
+        _ = try Importer(collection: collection).apply(try bundle([DeckFiles.fixtures.appendingPathComponent("korean-latest.apkg").path]))
+        let later = Date(timeIntervalSince1970: 1_795_233_600 + 10 * 86_400 + 3600 * 8)
+        let session = try ReviewSession(collection: collection, environment: SessionEnvironment(now: { later }, timeZone: TimeZone(identifier: "UTC")!))
+        try session.start()
+        var answered = 0
+        while session.state.current != nil, answered < 50 {
+            try session.send(.answer(.good))
+            answered += 1
+        }
+        #expect(answered >= 5)
+        #expect(try collection.check(repair: false).isHealthy)
+    }
+}
