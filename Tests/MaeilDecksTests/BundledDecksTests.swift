@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import MaeilCore
+@testable import MaeilDecks
+@testable import MaeilSession
+@testable import MaeilStore
+
+/// The decks shipped in Decks/ import cleanly and hold what they promise.
+@Suite("Bundled decks")
+struct BundledDecksTests {
+    static let decks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Decks")
+
+    func deck(_ name: String) throws -> ImportedDeck {
+        let (deck, skipped) = try MaeilDeckFormat.read(path: Self.decks.appendingPathComponent(name).path, options: ImportOptions())
+        #expect(skipped.isEmpty)
+        return deck
+    }
+
+    @Test func hangulJamo() throws {
+        let deck = try deck("hangul-jamo")
+        let units = Dictionary(grouping: deck.notes, by: { $0.unit ?? "" })
+        #expect(deck.units.map(\.title) == ["Basic consonants", "Basic vowels", "Double consonants", "Compound vowels", "Batchim (final consonants)"])
+        #expect(units["basic-consonants"]?.count == 14)
+        #expect(units["double-consonants"]?.count == 5)
+        #expect(units["basic-vowels"]?.count == 10)
+        #expect(units["compound-vowels"]?.count == 11)
+        #expect(units["batchim"]?.count == 27)
+        // The 27 finals reduce to the seven sounds.
+        let sounds = Set(units["batchim"]!.compactMap { $0.fields.value("ipa") })
+        #expect(sounds == ["[k̚]", "[n]", "[t̚]", "[l]", "[m]", "[p̚]", "[ŋ]"])
+        for note in deck.notes {
+            for field in ["jamo", "name", "romanization", "ipa", "mnemonic", "example", "example_meaning"] {
+                #expect(!(note.fields.value(field) ?? "").isEmpty, "\(note.guid) has no \(field)")
+            }
+        }
+        // Every basic consonant and vowel has its own mnemonic.
+        let basics = (units["basic-consonants"] ?? []) + (units["basic-vowels"] ?? [])
+        #expect(Set(basics.compactMap { $0.fields.value("mnemonic") }).count == 24)
+        #expect(units["basic-consonants"]!.first { $0.fields.value("jamo") == "ㄱ" }?.fields.value("romanization") == "g / k")
+        #expect(units["compound-vowels"]!.first { $0.fields.value("jamo") == "ㅝ" }?.fields.value("romanization") == "wo")
+        #expect(units["compound-vowels"]!.first { $0.fields.value("jamo") == "ㅢ" }?.fields.value("romanization") == "ui")
+    }
+
+    @Test func koreanPractice() throws {
+        let deck = try deck("korean-practice")
+        #expect(deck.notes.count >= 60)
+        #expect(Set(deck.notes.compactMap(\.unit)) == ["foods", "places", "expressions"])
+        #expect(deck.notes.first { $0.fields.value("korean") == "경복궁" }?.fields.value("romanization") == "Gyeongbokgung")
+        #expect(deck.notes.first { $0.fields.value("korean") == "감사합니다" }?.fields.value("romanization") == "gamsahamnida")
+    }
+
+    @Test func jlptVocabularyInDays() throws {
+        let deck = try deck("jlpt-n5-vocabulary")
+        #expect((640...680).contains(deck.notes.count))
+        let days = Dictionary(grouping: deck.notes, by: { $0.unit ?? "" })
+        #expect(days.values.allSatisfy { (20...30).contains($0.count) })
+        #expect(deck.units.first?.title == "Day 1")
+        // The common reading, not the first EDICT lists.
+        #expect(deck.notes.first { $0.fields.value("word") == "一日" }?.fields.value("kana") == "いちにち")
+        #expect(deck.notes.allSatisfy { !($0.fields.value("meaning") ?? "").isEmpty })
+    }
+
+    @Test func jlptKanji() throws {
+        let deck = try deck("jlpt-n5-kanji")
+        #expect(deck.notes.count == 79)
+        let sun = try #require(deck.notes.first { $0.fields.value("kanji") == "日" })
+        #expect(sun.fields.value("onyomi") == "ニチ、ジツ")
+        #expect(sun.fields.value("kunyomi")?.contains("ひ") == true)
+        #expect(deck.notes.allSatisfy { note in
+            let examples = (note.fields.value("examples") ?? "").components(separatedBy: "  ").filter { !$0.isEmpty }
+            return examples.count <= 3 && !(note.fields.value("meaning") ?? "").isEmpty
+        })
+    }
+
+    @Test func memoryVerses() throws {
+        let deck = try deck("memory-verses")
+        #expect(deck.notes.count >= 50)
+        #expect(deck.templates.map(\.name) == ["recite", "fill-in"])
+        let john = try #require(deck.notes.first { $0.fields.value("reference") == "John 3:16" })
+        #expect(john.fields.value("text")?.hasPrefix("For God so loved the world") == true)
+        #expect(john.fields.value("text")?.contains("[") == false)  // footnotes left out
+        let blanks = Blanks(text: john.fields.value("text")!, ordinal: 0)
+        #expect(!blanks.answers.isEmpty)
+        #expect(blanks.question.contains(Blanks.placeholder))
+    }
+
+    @Test func everyBundledDeckImportsAndCanBeReviewed() throws {
+        let collection = try DeckFiles.collection()
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.decks.path)
+            .filter { FileManager.default.fileExists(atPath: Self.decks.appendingPathComponent($0).appendingPathComponent("deck.yaml").path) }
+            .sorted()
+        #expect(folders == ["hangul-jamo", "jlpt-n5-kanji", "jlpt-n5-vocabulary", "korean-practice", "memory-verses"])
+        let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
+        let summary = try Importer(collection: collection).apply(bundle)
+        #expect(summary.added == 67 + 79 + bundle.decks.first { $0.name == "JLPT N5 Vocabulary" }!.notes.count + 66 + 60)
+        let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
+        try session.start()
+        // Hangul comes unit by unit: the first new card is a basic consonant.
+        let hangul = try collection.requireDeck(named: "Hangul Jamo")
+        let first = try collection.studyQueue(deckIDs: [hangul.id], now: Date(), timeZone: .current).new.first
+        #expect(try first.map { try collection.note(id: $0.noteID).fields.value("jamo") } == "ㄱ")
+    }
+}
