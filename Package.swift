@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
         .target(
             name: "MaeilStore",
-            dependencies: ["MaeilCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["MaeilCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -71,6 +71,8 @@ let package = Package(
             name: "MaeilDecksTests",
             dependencies: ["MaeilCore", "MaeilDecks", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            // The tests read the fixtures from the source tree by path.
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -57,15 +57,17 @@ private struct CollectionReading {
         var deckOrder: [Int64] = []
         var templateNames: [Int64: [String]] = [:]  // per Maeil deck id: template names in use
         var skipped: [ImportProblem] = []
-        var noteRows: [(note: Row, firstNew: Int64)] = []
+        var templatesByType: [Int64: [CardTemplate]] = [:]
+        var noteRows: [(note: Row, id: Int64, firstNew: Int64)] = []
         for row in try Row.fetchAll(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id") {
-            let cards = cardsByNote[row[0] as Int64] ?? []
+            let id: Int64 = row[0]
+            let cards = cardsByNote[id] ?? []
             let firstNew = cards.filter { ($0[4] as Int) == 0 }.map { $0[6] as Int64 }.min() ?? Int64.max
-            noteRows.append((row, firstNew))
+            noteRows.append((row, id, firstNew))
         }
         // New cards keep Anki's order; notes with no new card keep their creation order.
-        noteRows.sort { ($0.firstNew, $0.note[0] as Int64) < ($1.firstNew, $1.note[0] as Int64) }
-        for (row, _) in noteRows {
+        noteRows.sort { ($0.firstNew, $0.id) < ($1.firstNew, $1.id) }
+        for (row, _, _) in noteRows {
             let noteID: Int64 = row[0]
             guard let type = noteTypes[row[2] as Int64] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
@@ -83,7 +85,8 @@ private struct CollectionReading {
                 deckOrder.append(deckKey)
             }
             // Templates of this note type, named apart from other note types' in the same deck.
-            let mapped = maeilTemplates(for: type)
+            let mapped = templatesByType[type.id] ?? maeilTemplates(for: type)
+            templatesByType[type.id] = mapped
             var names: [String] = []
             for template in mapped {
                 var candidate = template
@@ -96,7 +99,7 @@ private struct CollectionReading {
                 names.append(candidate.name)
             }
             templateNames[deckKey] = names
-            let values = (row[4] as String).components(separatedBy: "\u{1f}").map { HTMLText.plain($0).precomposedStringWithCanonicalMapping }
+            let values = (row[4] as String).split(separator: "\u{1f}", omittingEmptySubsequences: false).map { HTMLText.plain(String($0)).nfc }
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
             }

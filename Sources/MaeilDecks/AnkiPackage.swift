@@ -105,7 +105,7 @@ public enum AnkiPackage {
         }
         var media: [MediaFile] = []
         for (entryName, name) in names {
-            let normalized = name.precomposedStringWithCanonicalMapping
+            let normalized = name.nfc
             guard isSafeMediaName(normalized) else {
                 throw ImportProblem(file: file, entry: entryName, message: "the media name '\(name)' would escape the media folder; refusing the package")
             }

@@ -81,6 +81,9 @@ public enum AnkiTextFormat {
         }
         var decks: [String: ImportedDeck] = [:]
         var order: [String] = []
+        let fileName = (path as NSString).lastPathComponent
+        var mappings: [String: AnkiNoteTypes.Mapping] = [:]
+        var optionalReversed: [String: Bool] = [:]
         for record in records {
             guard record.fields.count == width else {
                 let field = record.fields.count > width ? record.fields[width] : record.fields.last!
@@ -88,7 +91,7 @@ public enum AnkiTextFormat {
                                           message: "expected \(width) columns, like the first row, found \(record.fields.count)"))
                 continue
             }
-            func cell(_ column: Int) -> String { record.fields[column - 1].text.precomposedStringWithCanonicalMapping }
+            func cell(_ column: Int) -> String { record.fields[column - 1].text.nfc }
             let notetype = header.notetypeColumn.map(cell) ?? header.notetype
             let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
             let defaultFields = AnkiNoteTypes.defaultFields(for: notetype)
@@ -106,12 +109,16 @@ public enum AnkiTextFormat {
             }
             if header.html { values = values.map(HTMLText.plain) }
             var effectiveType = notetype
-            if notetype.lowercased().contains("optional reversed") {
+            let isOptionalReversed = optionalReversed[notetype] ?? notetype.lowercased().contains("optional reversed")
+            optionalReversed[notetype] = isOptionalReversed
+            if isOptionalReversed {
                 let reverse = names.firstIndex(of: "Add Reverse").map { values[$0] } ?? ""
                 effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
             }
-            let mapping = AnkiNoteTypes.mapping(for: effectiveType, fields: names)
-            guard let firstValue = values.first, !firstValue.trimmingCharacters(in: .whitespaces).isEmpty else {
+            let mappingKey = effectiveType + "\u{1f}" + names.joined(separator: "\u{1f}")
+            let mapping = mappings[mappingKey] ?? AnkiNoteTypes.mapping(for: effectiveType, fields: names)
+            mappings[mappingKey] = mapping
+            guard let firstValue = values.first, firstValue.contains(where: { !$0.isWhitespace }) else {
                 sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
                 continue
             }
@@ -127,7 +134,7 @@ public enum AnkiTextFormat {
             let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
             var note = ImportedNote(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
                                     tags: header.tags + tagText.split(separator: " ").map(String.init),
-                                    origin: "\((path as NSString).lastPathComponent):\(record.line)")
+                                    origin: "\(fileName):\(record.line)")
             note.keepExisting = header.ifMatches == "keep current"
             if decks[deckName] == nil {
                 decks[deckName] = ImportedDeck(name: deckName, kind: nil, templates: [], source: path)

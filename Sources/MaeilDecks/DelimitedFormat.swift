@@ -19,7 +19,7 @@ public enum DelimitedFormat {
         guard let header = records.first else {
             throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first row must name the columns")
         }
-        var names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping }
+        var names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).nfc }
         for (from, to) in options.columnMap {
             guard let index = names.firstIndex(where: { $0.lowercased() == from.lowercased() }) else {
                 throw ImportProblem(file: path, line: header.line, message: "--map names column '\(from)', but the columns are: \(names.joined(separator: ", "))")
@@ -42,6 +42,7 @@ public enum DelimitedFormat {
             CardTemplate(name: "recognize", front: [front], back: back),
         ], source: path)
         var sink = ProblemSink(skipInvalid: options.skipInvalid)
+        let fileName = (path as NSString).lastPathComponent
         for record in records.dropFirst() {
             guard record.fields.count == names.count else {
                 let field = record.fields.count > names.count ? record.fields[names.count] : record.fields.last!
@@ -49,9 +50,9 @@ public enum DelimitedFormat {
                                           message: "expected \(names.count) columns (\(names.joined(separator: ", "))), found \(record.fields.count)"))
                 continue
             }
-            let values = record.fields.map { $0.text.precomposedStringWithCanonicalMapping }
+            let values = record.fields.map { $0.text.nfc }
             let fields = fieldIndexes.map { NoteField(name: names[$0], value: values[$0]) }
-            guard !(fields.first { $0.name == front }?.value ?? "").trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard (fields.first { $0.name == front }?.value ?? "").contains(where: { !$0.isWhitespace }) else {
                 sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the '\(front)' column is empty"))
                 continue
             }
@@ -59,7 +60,7 @@ public enum DelimitedFormat {
             let guid = id.map { "\(deckName)/\($0)" } ?? "csv-" + StableHash.hex("\(deckName)\u{1f}\(fields.first { $0.name == front }!.value)")
             deck.notes.append(ImportedNote(guid: guid, kind: .word, fields: fields,
                                            tags: tagsIndex.map { values[$0].split(separator: " ").map(String.init) } ?? [],
-                                           origin: "\((path as NSString).lastPathComponent):\(record.line)"))
+                                           origin: "\(fileName):\(record.line)"))
         }
         return (deck, try sink.finish())
     }

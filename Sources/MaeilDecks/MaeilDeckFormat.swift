@@ -73,14 +73,14 @@ struct ManifestReader {
     func string(_ node: Node?, _ what: String, in parent: Node) throws -> String {
         guard let node else { throw problem(parent, "missing \(what)") }
         guard case .scalar(let scalar) = node else { throw problem(node, "\(what) must be text") }
-        return scalar.string.precomposedStringWithCanonicalMapping
+        return scalar.string.nfc
     }
 
     func strings(_ node: Node?, _ what: String) throws -> [String] {
         guard let node else { return [] }
         switch node {
         case .scalar(let scalar):
-            return scalar.string.split(whereSeparator: { $0 == " " || $0 == "," }).map { String($0).precomposedStringWithCanonicalMapping }
+            return scalar.string.split(whereSeparator: { $0 == " " || $0 == "," }).map { String($0).nfc }
         case .sequence(let sequence):
             return try sequence.map { try string($0, what, in: node) }
         default:
@@ -424,7 +424,7 @@ enum TSV {
             var column = 1
             for cell in line.split(separator: "\t", omittingEmptySubsequences: false) {
                 columns.append(column)
-                cells.append(unescape(cell).precomposedStringWithCanonicalMapping)
+                cells.append(unescape(cell).nfc)
                 column += cell.count + 1
             }
             let row = Row(line: lineNumber, cells: cells, columns: columns)

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 
 /// One line of input, or why there is none.
 public enum LineInput: Equatable, Sendable {
@@ -20,7 +21,7 @@ public final class PipedLineReader: LineReader {
 
     public func readLine(prompt: String) -> LineInput {
         guard let line = Swift.readLine(strippingNewline: true) else { return .end }
-        return .line(line.precomposedStringWithCanonicalMapping)
+        return .line(line.nfc)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 
 /// A typed answer compared with the expected one. Both are NFC-normalized and compared with
 /// case and spacing folded, so decomposed Hangul from some input methods, "Seoul" vs "seoul"
@@ -19,8 +20,8 @@ public struct AnswerJudgement: Equatable, Sendable {
     }
 
     public init(typed: String, expected: String) {
-        self.typed = typed.precomposedStringWithCanonicalMapping
-        self.expected = expected.precomposedStringWithCanonicalMapping
+        self.typed = typed.nfc
+        self.expected = expected.nfc
         let acceptable = Self.alternatives(self.expected).map(Self.folded)
         correct = acceptable.contains(Self.folded(self.typed))
         diff = Self.diff(Array(Self.spaced(self.typed)), Array(Self.spaced(self.expected)))
@@ -37,7 +38,7 @@ public struct AnswerJudgement: Equatable, Sendable {
     }
 
     static func spaced(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        text.nfc.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// Longest common subsequence over characters (grapheme clusters, so a Hangul syllable is one).

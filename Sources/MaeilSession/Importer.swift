@@ -114,6 +114,8 @@ public struct Importer {
             unitIDs[unit.key] = (try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1), index + 1)
         }
         let existing = try writer.notesByGUID(deckID: deck.id)
+        // Guids are unique in the whole collection: a note may already live in another deck.
+        let elsewhere = try writer.allGUIDs().subtracting(existing.keys)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         let base = imported.units.isEmpty ? try writer.nextNotePosition(deckID: deck.id) : 0
         var seen = Set<String>()
@@ -122,7 +124,8 @@ public struct Importer {
             let unit = item.unit.flatMap { unitIDs[$0] }
             let position = imported.units.isEmpty ? (existing[item.guid]?.position ?? base + index) : index
             let noteWithHistory: Note
-            if var note = try existing[item.guid] ?? writer.note(guid: item.guid) {
+            var createdCards: [NewCard]?
+            if var note = try existing[item.guid] ?? (elsewhere.contains(item.guid) ? writer.note(guid: item.guid) : nil) {
                 let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
                     || note.position != position || note.kind != item.kind || note.noteType != item.noteType
                 if changed {
@@ -141,11 +144,12 @@ public struct Importer {
             } else {
                 let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
                                       position: position, source: item.origin, noteType: item.noteType)
-                noteWithHistory = try writer.addNote(draft, deck: deck, unitPosition: unit?.position)
+                (noteWithHistory, createdCards) = try writer.addNoteWithCards(draft, deck: deck, unitPosition: unit?.position)
                 summary.added += 1
             }
             if !item.cards.isEmpty {
-                summary.cardsWithHistory += try applyScheduling(item.cards, to: noteWithHistory, deckID: deck.id, writer: writer)
+                summary.cardsWithHistory += try applyScheduling(item.cards, to: noteWithHistory, created: createdCards, deckID: deck.id,
+                                                                writer: writer)
             }
             noteWritten()
         }
@@ -156,8 +160,12 @@ public struct Importer {
     /// Carries another program's scheduling over: each card's state, suspension and burial,
     /// and its review history (as imported log entries). A card already reviewed in Maeil
     /// keeps Maeil's state.
-    private func applyScheduling(_ cards: [ImportedCard], to note: Note, deckID: Int64, writer: CollectionWriter) throws -> Int {
-        let stored = try writer.cards(noteID: note.id)
+    private func applyScheduling(_ cards: [ImportedCard], to note: Note, created: [NewCard]?, deckID: Int64,
+                                 writer: CollectionWriter) throws -> Int {
+        // Cards just created are known to be new; only an existing note's cards are read back.
+        let stored: [(id: Int64, template: String, ordinal: Int, state: CardState)] = try created.map {
+            $0.map { ($0.id, $0.template, $0.ordinal, CardState.new) }
+        } ?? writer.cards(noteID: note.id).map { ($0.id, $0.template, $0.ordinal, $0.state) }
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
@@ -170,7 +178,7 @@ public struct Importer {
                                                     durationMilliseconds: review.durationMilliseconds, scheduler: "anki",
                                                     before: before, after: after)
                 }
-                try writer.setState(cardID: card.id, imported.state, kind: .imported)
+                try writer.setState(cardID: card.id, deckID: deckID, from: card.state, to: imported.state, kind: .imported)
                 applied += 1
             }
             if imported.suspended || imported.buriedUntil != nil {

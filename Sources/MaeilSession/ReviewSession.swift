@@ -75,7 +75,7 @@ public final class ReviewSession {
             return [.revealed(cardID: current.card.id, judgement: judgement())]
         case .type(let text):
             guard let current = state.current else { return [] }
-            state.typedAnswer = text.precomposedStringWithCanonicalMapping
+            state.typedAnswer = text.nfc
             state.revealed = true
             return [.revealed(cardID: current.card.id, judgement: judgement())]
         case .answer(let rating):
@@ -105,7 +105,7 @@ public final class ReviewSession {
             return [.buried(cardID: current.card.id)] + (try advance())
         case .edit(let fields):
             guard let current = state.current else { return [] }
-            let normalized = fields.map { NoteField(name: $0.name, value: $0.value.precomposedStringWithCanonicalMapping, language: $0.language) }
+            let normalized = fields.map { NoteField(name: $0.name, value: $0.value.nfc, language: $0.language) }
             try collection.updateNote(id: current.note.id, fields: normalized, now: environment.now())
             state.current?.note = try collection.note(id: current.note.id)
             return [.edited(noteID: current.note.id)]

@@ -66,10 +66,10 @@ extension Collection {
     }
 
     static func writeState(_ db: Database, cardID: Int64, _ state: CardState) throws {
-        try db.cachedStatement(sql: """
+        try FastStatement(db, sql: """
             UPDATE card SET phase = ?, step = ?, scheduled_seconds = ?, interval_days = ?, ease = ?, stability = ?, difficulty = ?,
             due = ?, reps = ?, lapses = ?, streak = ?, last_review = ? WHERE id = ?
-            """).execute(arguments: StatementArguments(state.databaseValues + [cardID]))
+            """).run(state.fastValues + [.int(cardID)])
     }
 
     @discardableResult
@@ -77,16 +77,17 @@ extension Collection {
         _ db: Database, cardID: Int64, deckID: Int64, time: Date, kind: ReviewLog.Kind, rating: Int, durationMilliseconds: Int,
         scheduler: String, leechAction: String?, buriedSiblings: String?, before: CardState?, after: CardState?
     ) throws -> Int64 {
-        let nulls = [any DatabaseValueConvertible & Sendable](repeating: String?.none, count: 12)
-        let values: [any DatabaseValueConvertible & Sendable] =
-            [cardID, deckID, time.unixMilliseconds, kind.rawValue, rating, durationMilliseconds, scheduler, leechAction, buriedSiblings]
-            + (before?.databaseValues ?? nulls) + (after?.databaseValues ?? nulls)
-        try db.cachedStatement(sql: """
+        let nulls = [FastStatement.Value](repeating: .null, count: 12)
+        let values: [FastStatement.Value] =
+            [.int(cardID), .int(deckID), .int(time.unixMilliseconds), .int(kind.rawValue), .int(rating), .int(durationMilliseconds),
+             .text(scheduler), .text(leechAction), .text(buriedSiblings)]
+            + (before?.fastValues ?? nulls) + (after?.fastValues ?? nulls)
+        try FastStatement(db, sql: """
             INSERT INTO review_log (card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings,
             b_phase, b_step, b_scheduled_seconds, b_interval_days, b_ease, b_stability, b_difficulty, b_due, b_reps, b_lapses, b_streak, b_last_review,
             a_phase, a_step, a_scheduled_seconds, a_interval_days, a_ease, a_stability, a_difficulty, a_due, a_reps, a_lapses, a_streak, a_last_review)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(values))
+            """).run(values)
         return db.lastInsertedRowID
     }
 

@@ -2,6 +2,13 @@ import Foundation
 import GRDB
 import MaeilCore
 
+/// A card just created for a note: new, with no history.
+public struct NewCard: Hashable, Sendable {
+    public var id: Int64
+    public var template: String
+    public var ordinal: Int
+}
+
 /// A note to add or update, before it has an id.
 public struct NoteDraft: Hashable, Sendable {
     public var guid: String
@@ -33,7 +40,7 @@ extension CardTemplate {
     public func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
         if let required = self.noteType, required != noteType { return [] }
         let required = front + [blanks].compactMap { $0 }
-        guard required.allSatisfy({ !(fields.value($0) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
+        guard required.allSatisfy({ (fields.value($0) ?? "").contains { !$0.isWhitespace } }) else {
             return []
         }
         if let blanks, let text = fields.value(blanks) {
@@ -57,7 +64,7 @@ extension Collection {
     }
 
     static func note(_ db: Database, guid: String) throws -> Note? {
-        try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE guid = ?", arguments: [guid]).map(Note.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.note) FROM note WHERE guid = ?"), arguments: [guid]).map(Note.init(row:))
     }
 
     public func note(guid: String) throws -> Note? {
@@ -82,7 +89,7 @@ extension Collection {
 
     static func unitPosition(_ db: Database, _ unitID: Int64?) throws -> Int? {
         guard let unitID else { return nil }
-        return try Int.fetchOne(db, sql: "SELECT position FROM unit WHERE id = ?", arguments: [unitID])
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM unit WHERE id = ?"), arguments: [unitID])
     }
 
     /// The next free note position in a deck, for notes added outside a curriculum.
@@ -90,28 +97,38 @@ extension Collection {
         (try Int.fetchOne(db, sql: "SELECT max(position) FROM note WHERE deck_id = ?", arguments: [deckID]) ?? 0) + 1
     }
 
+    @discardableResult
     static func addNote(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date) throws -> Note {
+        try addNoteWithCards(db, draft, deck: deck, unitPosition: unitPosition, now: now).note
+    }
+
+    /// Adds a note; returns it with the cards made for it (all new).
+    static func addNoteWithCards(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date)
+        throws -> (note: Note, cards: [NewCard]) {
         let (names, values, languages) = Note.fieldColumns(draft.fields)
-        let insert = try db.cachedStatement(sql: """
+        let tags = Tags.column(draft.tags)
+        try FastStatement(db, sql: """
             INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
                               created_at, modified_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try insert.execute(arguments: [
-            draft.guid, deck.id, draft.kind.rawValue, draft.noteType, names, values, languages, Tags.column(draft.tags),
-            draft.unitID, draft.position, draft.source, now.unixSeconds, now.unixSeconds,
+            """).run([
+            .text(draft.guid), .int(deck.id), .text(draft.kind.rawValue), .text(draft.noteType), .text(names), .text(values),
+            .text(languages), .text(tags), .int(draft.unitID), .int(draft.position), .text(draft.source),
+            .int(now.unixSeconds), .int(now.unixSeconds),
         ])
         let note = Note(id: db.lastInsertedRowID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields,
-                        tags: Tags.parse(Tags.column(draft.tags)), unitID: draft.unitID, position: draft.position, source: draft.source,
+                        tags: draft.tags, unitID: draft.unitID, position: draft.position, source: draft.source,
                         noteType: draft.noteType)
-        try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: [])
-        return note
+        let cards = try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: [])
+        return (note, cards)
     }
 
     /// Creates the cards a note should have and does not: used on add, and after an edit
     /// fills a field a template needs. Existing cards keep their schedule.
-    static func addMissingCards(_ db: Database, note: Note, deck: Deck, unitPosition: Int?, existing: Set<String>) throws {
-        let insert = try db.cachedStatement(sql: """
+    @discardableResult
+    static func addMissingCards(_ db: Database, note: Note, deck: Deck, unitPosition: Int?, existing: Set<String>) throws -> [NewCard] {
+        var added: [NewCard] = []
+        let insert = try FastStatement(db, sql: """
             INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, \(Columns.state))
             VALUES (?, ?, ?, ?, ?, ?, 'new', 0, 0, 0, ?, NULL, NULL, NULL, 0, 0, 0, NULL)
             """)
@@ -119,9 +136,12 @@ extension Collection {
         for (index, template) in deck.templates.enumerated() {
             for ordinal in template.ordinals(for: note.fields, noteType: note.noteType) where !existing.contains("\(template.name)#\(ordinal)") {
                 let position = newPosition(unit: unitPosition, note: note.position, template: index, ordinal: ordinal)
-                try insert.execute(arguments: [note.id, note.deckID, template.name, ordinal, unitPosition, position, ease])
+                try insert.run([.int(note.id), .int(note.deckID), .text(template.name), .int(ordinal), .int(unitPosition), .int(position),
+                                .int(ease)])
+                added.append(NewCard(id: db.lastInsertedRowID, template: template.name, ordinal: ordinal))
             }
         }
+        return added
     }
 
     /// New cards come unit by unit, then note by note, then template by template.

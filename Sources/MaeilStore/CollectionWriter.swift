@@ -54,6 +54,14 @@ public struct CollectionWriter {
         return notes
     }
 
+    /// Every note's guid, for an importer to tell new notes from ones that are elsewhere.
+    public func allGUIDs() throws -> Set<String> {
+        var guids = Set<String>()
+        let cursor = try String.fetchCursor(db, sql: "SELECT guid FROM note")
+        while let guid = try cursor.next() { guids.insert(guid) }
+        return guids
+    }
+
     public func nextNotePosition(deckID: Int64) throws -> Int {
         try Collection.nextPosition(db, deckID: deckID)
     }
@@ -63,14 +71,19 @@ public struct CollectionWriter {
         try Collection.addNote(db, draft, deck: deck, unitPosition: unitPosition, now: now)
     }
 
+    /// Adds a note and returns the cards made for it.
+    public func addNoteWithCards(_ draft: NoteDraft, deck: Deck, unitPosition: Int? = nil) throws -> (note: Note, cards: [NewCard]) {
+        try Collection.addNoteWithCards(db, draft, deck: deck, unitPosition: unitPosition, now: now)
+    }
+
     /// Replaces a note's content, keeping every card's schedule.
     public func updateNote(_ note: Note) throws {
         try Collection.updateNote(db, note, now: now)
     }
 
     public func cards(noteID: Int64) throws -> [Card] {
-        try Row.fetchAll(db, sql: "SELECT \(Columns.card) FROM card WHERE note_id = ? ORDER BY new_position", arguments: [noteID])
-            .map(Card.init(row:))
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.card) FROM card WHERE note_id = ? ORDER BY new_position"),
+                         arguments: [noteID]).map(Card.init(row:))
     }
 
     /// Sets a card's scheduling state and flags, logging the change.
@@ -78,10 +91,21 @@ public struct CollectionWriter {
         _ = try Collection.setState(db, cardID: cardID, state, at: now, kind: kind)
     }
 
+    /// Sets the state of a card whose current state and deck the caller already knows (one it
+    /// just created), logging the change.
+    public func setState(cardID: Int64, deckID: Int64, from before: CardState, to state: CardState, kind: ReviewLog.Kind = .imported) throws {
+        let stored = state.storedForm
+        try Collection.writeState(db, cardID: cardID, stored)
+        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: now, kind: kind, rating: 0, durationMilliseconds: 0,
+                                 scheduler: "manual", leechAction: nil, buriedSiblings: nil, before: before, after: stored)
+    }
+
     public func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
-        if let suspended { try db.execute(sql: "UPDATE card SET suspended = ? WHERE id = ?", arguments: [suspended, cardID]) }
-        if let starred { try db.execute(sql: "UPDATE card SET starred = ? WHERE id = ?", arguments: [starred, cardID]) }
-        if let buriedUntil { try db.execute(sql: "UPDATE card SET buried_until = ? WHERE id = ?", arguments: [buriedUntil.unixSeconds, cardID]) }
+        if let suspended { try db.cachedStatement(sql: "UPDATE card SET suspended = ? WHERE id = ?").execute(arguments: [suspended, cardID]) }
+        if let starred { try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE id = ?").execute(arguments: [starred, cardID]) }
+        if let buriedUntil {
+            try db.cachedStatement(sql: "UPDATE card SET buried_until = ? WHERE id = ?").execute(arguments: [buriedUntil.unixSeconds, cardID])
+        }
     }
 
     /// Adds one answer of history (from an Anki package's review log). Only what Anki kept is

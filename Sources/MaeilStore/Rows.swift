@@ -75,9 +75,13 @@ extension Note {
     }
 
     static func fieldColumns(_ fields: [NoteField]) -> (names: String, values: String, languages: String) {
-        (fields.map(\.name).joined(separator: FieldSeparator.unit),
-         fields.map { $0.value.replacingOccurrences(of: FieldSeparator.unit, with: " ") }.joined(separator: FieldSeparator.unit),
-         fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit))
+        // The separator cannot appear inside a value; it is a control character, so rare.
+        func clean(_ value: String) -> String {
+            value.utf8.contains(0x1F) ? String(value.map { $0 == "\u{1f}" ? " " : $0 }) : value
+        }
+        return (fields.map(\.name).joined(separator: FieldSeparator.unit),
+                fields.map { clean($0.value) }.joined(separator: FieldSeparator.unit),
+                fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit))
     }
 }
 
@@ -106,9 +110,13 @@ public enum Tags {
     }
 
     public static func column(_ tags: [String]) -> String {
-        let cleaned = tags.map { $0.replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
+        guard !tags.isEmpty else { return " " }
+        let cleaned = tags.compactMap { tag -> String? in
+            guard !tag.isEmpty else { return nil }
+            return tag.utf8.contains(0x20) ? String(tag.map { $0 == " " ? "_" : $0 }) : tag
+        }
         var seen = Set<String>()
-        let unique = cleaned.filter { seen.insert($0.lowercased()).inserted }
+        let unique = cleaned.count < 2 ? cleaned : cleaned.filter { seen.insert($0.lowercased()).inserted }
         return " " + unique.joined(separator: " ") + " "
     }
 }

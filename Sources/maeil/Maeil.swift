@@ -8,7 +8,7 @@ struct Maeil: ParsableCommand {
         abstract: "매일 — spaced repetition in your terminal.",
         discussion: "Run without a subcommand to open the review prompt.",
         version: MaeilVersion.string,
-        subcommands: [ReviewCommand.self, ImportCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
+        subcommands: [ReviewCommand.self, ImportCommand.self, ExportCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
                       ScheduleCommand.self, BenchCommand.self]
     )
 
