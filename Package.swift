@@ -90,3 +90,14 @@ let package = Package(
         ),
     ]
 )
+
+// `MAEIL_FUZZ=1 swift build --product maeil-fuzz -Xswiftc -sanitize=fuzzer,address` builds a libFuzzer
+// target for the deck parsers (scripts/fuzz). It exists only then: libFuzzer supplies its own main.
+if Context.environment["MAEIL_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "maeil-fuzz",
+        dependencies: ["MaeilDecks", "MaeilCore"],
+        path: "Fuzz",
+        swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

@@ -40,7 +40,10 @@ public enum AnkiTextFormat {
     }
 
     public static func read(path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
-        let text = try InputFile.readText(path, options: options)
+        try parse(text: InputFile.readText(path, options: options), path: path, options: options)
+    }
+
+    public static func parse(text: String, path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
         var header = Header()
         var bodyStart = text.startIndex
         var line = 1

@@ -6,7 +6,10 @@ import MaeilCore
 /// The first two fields make a front-and-back card; a `--map` to "front"/"back" chooses them.
 public enum DelimitedFormat {
     public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
-        let text = try InputFile.readText(path, options: options)
+        try parse(text: InputFile.readText(path, options: options), path: path, options: options)
+    }
+
+    public static func parse(text: String, path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         let separator: Character = path.lowercased().hasSuffix(".tsv") ? "\t" : DelimitedText.guessSeparator(text.prefix { $0 != "\n" })
         let splitter = DelimitedText(text[...])
         let records: [DelimitedText.Record]

@@ -16,6 +16,11 @@ public enum MaeilDeckFormat {
         let manifestPath = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             ? (path as NSString).appendingPathComponent(manifestName) : path
         let text = try InputFile.readText(manifestPath, options: options)
+        return try parse(text: text, file: manifestPath, options: options)
+    }
+
+    /// Parses manifest text; a TSV file it names is read from beside `file`.
+    public static func parse(text: String, file manifestPath: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

@@ -59,8 +59,8 @@ public struct Blanks: Hashable, Sendable {
         return Blanks(question: question, answerText: answerText, answers: answers)
     }
 
-    /// Blanks about a third of the words that carry meaning (four letters or more, not a
-    /// common function word), spread evenly through the text, at least one.
+    /// Blanks about one word in five, chosen among the words that carry meaning (four letters
+    /// or more, not a common function word) and spread evenly through the text; at least one.
     static func automatic(_ text: String) -> Blanks {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let candidates = words.indices.filter { index in
@@ -68,7 +68,8 @@ public struct Blanks: Hashable, Sendable {
             return core.count >= 4 && !Self.functionWords.contains(core.lowercased())
         }
         guard !candidates.isEmpty else { return Blanks(question: text, answerText: text, answers: []) }
-        let count = max(1, candidates.count / 3)
+        // About one blank in five words, spread over the words that carry meaning.
+        let count = max(1, min(candidates.count, (words.count + 2) / 5))
         let stride = Double(candidates.count) / Double(count)
         let chosen = Set((0..<count).map { candidates[min(candidates.count - 1, Int(Double($0) * stride + stride / 2))] })
         var question: [String] = [], answerText: [String] = [], answers: [String] = []
@@ -78,21 +79,26 @@ public struct Blanks: Hashable, Sendable {
                 answerText.append(word)
                 continue
             }
-            let core = Self.core(of: word)
-            let range = word.range(of: core)!
-            question.append(word.replacingCharacters(in: range, with: placeholder))
-            answerText.append(word.replacingCharacters(in: range, with: "[\(core)]"))
+            let (before, core, after) = Self.split(word)
+            question.append(before + placeholder + after)
+            answerText.append(before + "[\(core)]" + after)
             answers.append(core)
         }
         return Blanks(question: question.joined(separator: " "), answerText: answerText.joined(separator: " "), answers: answers)
     }
 
     /// The word without surrounding punctuation: "world," → "world".
-    static func core(of word: String) -> String {
+    static func core(of word: String) -> String { split(word).core }
+
+    /// A word as (leading punctuation, core, trailing punctuation), cut at scalar boundaries:
+    /// the core can start inside a grapheme (a combining mark after a quote), where a search
+    /// for it by characters would fail.
+    static func split(_ word: String) -> (before: String, core: String, after: String) {
         let scalars = word.unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }),
-              let last = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return "" }
-        return String(scalars[first...last])
+        func isCore(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+        guard let first = scalars.firstIndex(where: isCore), let last = scalars.lastIndex(where: isCore) else { return (word, "", "") }
+        let end = scalars.index(after: last)
+        return (String(scalars[..<first]), String(scalars[first..<end]), String(scalars[end...]))
     }
 
     static let functionWords: Set<String> = [

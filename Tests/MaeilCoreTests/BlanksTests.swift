@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import MaeilCore
+
+@Suite("Blanks: cloze deletions and verses with missing words")
+struct BlanksTests {
+    @Test func clozeDeletions() {
+        let text = "{{c1::서울}} is the capital of {{c2::Korea::country}}."
+        let first = Blanks(text: text, ordinal: 1)
+        #expect(first.question == "[…] is the capital of Korea.")
+        #expect(first.answers == ["서울"])
+        let second = Blanks(text: text, ordinal: 2)
+        #expect(second.question == "서울 is the capital of [country].")
+        #expect(second.answerText == "서울 is the capital of [Korea].")
+        #expect(Cloze.numbers(in: text) == [1, 2])
+    }
+
+    @Test func automaticBlanksForAVerse() {
+        let text = "For God so loved the world, that he gave his only born Son."
+        let blanks = Blanks(text: text, ordinal: 0)
+        // Thirteen words, so three blanks, spread over loved, world, gave, only, born.
+        #expect(blanks.answers == ["loved", "gave", "born"])
+        #expect(blanks.question == "For God so […] the world, that he […] his only […] Son.")
+        // Filling the blanks back in gives the verse.
+        var filled = blanks.question
+        for answer in blanks.answers { filled = filled.replacingOccurrences(of: Blanks.placeholder, with: answer, options: [], range: filled.range(of: Blanks.placeholder)) }
+        #expect(filled == text)
+        #expect(Blanks(text: "Jesus wept.", ordinal: 0).answers == ["wept"])
+    }
+
+    /// Found by the fuzzer: a combining mark right after punctuation made the word's core start
+    /// inside a grapheme, and looking it up by characters crashed.
+    @Test func punctuationFollowedByACombiningMark() {
+        let word = "\u{9A}{c is1::\u{EC}{::\u{EC}\u{84} {{c1:\u{A3}\u{EC}\u{84}\u{9C}\u{CC}\u{9A}} H"
+        _ = Blanks(text: word, ordinal: 1)
+        let tricky = Blanks(text: "\"\u{301}abcdef and more words here", ordinal: 0)
+        #expect(!tricky.answers.isEmpty)
+        #expect(Blanks.split("\"\u{301}abc\"!") == ("\"\u{301}", "abc", "\"!"))
+    }
+}
