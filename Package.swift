@@ -33,11 +33,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MaeilFocus",
+            dependencies: ["MaeilCore", "MaeilStore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MaeilSpeech",
+            dependencies: ["MaeilCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MaeilREPL",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "CEdit"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .target(
             name: "MaeilDecks",
             dependencies: [
@@ -56,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks",
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import Foundation
 import MaeilCore
 import MaeilSession
+import MaeilSpeech
 import MaeilStore
 
 /// Drives a review session from lines of input: the same loop serves a learner at the
@@ -10,19 +11,19 @@ public final class ReviewLoop {
     let session: ReviewSession
     let console: Console
     let input: LineReader
-    let speaker: Speaking?
-    /// Called after each answer and when the session ends (the focus list re-export).
+    let speaker: Speaker?
+    /// Called after each answer (the focus list's re-export).
     let afterAnswers: (() -> Void)?
-    let autoSpeak: Bool
+    let speech: UserConfig.Speech
     private var style: Style { console.style }
 
-    public init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaking? = nil, autoSpeak: Bool = false,
+    public init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaker? = nil, speech: UserConfig.Speech = .off,
                 afterAnswers: (() -> Void)? = nil) {
         self.session = session
         self.console = console
         self.input = input
         self.speaker = speaker
-        self.autoSpeak = autoSpeak
+        self.speech = speech
         self.afterAnswers = afterAnswers
     }
 
@@ -38,7 +39,6 @@ public final class ReviewLoop {
                 summary = try handle(text.trimmingCharacters(in: .whitespaces), current: current)
             }
         }
-        afterAnswers?()
         try offerPracticeOfMissed()
         return summary
     }
@@ -52,7 +52,7 @@ public final class ReviewLoop {
         guard case .line(let answer) = input.readLine(prompt: "Go over the \(count) you missed once more? [y/N] "),
               answer.lowercased().hasPrefix("y") else { return }
         let practice = ReviewSession(collection: session.collection, practicing: missed, environment: session.environment)
-        try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, autoSpeak: autoSpeak).run()
+        try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, speech: speech).run()
     }
 
     private func prompt(for current: PresentedCard) -> String {
@@ -128,7 +128,8 @@ public final class ReviewLoop {
                 console.line()
                 console.line(header(current))
                 console.line(CardView(current, style: style).front)
-                if autoSpeak { speak(current) }
+                // With speech on, every front is spoken; with auto, fronts of decks that name a field to speak.
+                if speech == .on || (speech == .auto && current.deck.speak != nil) { speak(current) }
             case .revealed(_, let judgement):
                 guard let current = session.state.current else { continue }
                 if let judgement { console.line(CardView.diff(judgement, style: style)) }
@@ -194,7 +195,7 @@ public final class ReviewLoop {
 
     private func speak(_ current: PresentedCard) {
         guard let speaker, let spoken = CardView(current, style: style).spoken else { return }
-        speaker.speak(spoken.text, language: spoken.language)
+        _ = speaker.say(spoken.text, language: spoken.language)
     }
 
     public static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {
@@ -219,9 +220,4 @@ public final class ReviewLoop {
         default: return "in \(seconds / 86_400) d"
         }
     }
-}
-
-/// Something that can say a text aloud (the speech module provides it).
-public protocol Speaking: AnyObject {
-    func speak(_ text: String, language: String?)
 }

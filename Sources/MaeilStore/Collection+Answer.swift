@@ -179,6 +179,11 @@ extension Collection {
 
     // MARK: The log
 
+    /// The newest answer in the log, for `undo` at the prompt.
+    public func lastAnswerLogID() throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE kind = 0") }
+    }
+
     public func reviewLog(cardID: Int64) throws -> [ReviewLog] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.logColumns) FROM review_log WHERE card_id = ? ORDER BY id", arguments: [cardID])

@@ -64,7 +64,7 @@ extension Collection {
     }
 
     static func note(_ db: Database, guid: String) throws -> Note? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.note) FROM note WHERE guid = ?"), arguments: [guid]).map(Note.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.note) FROM note WHERE guid = ?"), arguments: [guid]).map({ Note(row: $0) })
     }
 
     public func note(guid: String) throws -> Note? {
@@ -74,7 +74,7 @@ extension Collection {
     public func notes(deckID: Int64) throws -> [Note] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT \(Columns.note) FROM note WHERE deck_id = ? ORDER BY position, id", arguments: [deckID])
-                .map(Note.init(row:))
+                .map({ Note(row: $0) })
         }
     }
 
@@ -192,6 +192,12 @@ extension Collection {
         try db.execute(sql: "UPDATE note SET tags = ? WHERE id = ?", arguments: [Tags.column(tags), noteID])
     }
 
+    /// Every tag in use, for completion.
+    public func allTags() throws -> [String] {
+        let columns = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT tags FROM note WHERE tags != ' '") }
+        return Array(Set(columns.flatMap(Tags.parse))).sorted()
+    }
+
     /// Deletes a note and its cards. Their review history stays in the log.
     public func deleteNote(id: Int64) throws {
         try transaction { db in
@@ -247,7 +253,7 @@ extension Collection {
         }
         sql += " ORDER BY deck_id, position, id LIMIT ?"
         arguments.append(limit)
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Note.init(row:)) }
+        return try read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map({ Note(row: $0) }) }
     }
 
     static func likeEscaped(_ text: String) -> String {

@@ -131,3 +131,48 @@ public struct MissedCard: Hashable, Sendable {
     public var lapses: Int
     public var recentAgains: Int
 }
+
+/// A card the focus list may name, with what it needs to decide and to show it.
+public struct FocusCandidate: Sendable {
+    public var cardID: Int64
+    public var noteID: Int64
+    public var deck: String
+    public var front: String
+    public var back: String
+    public var state: CardState
+    public var starred: Bool
+    public var leech: Bool
+    public var missedToday: Bool
+}
+
+extension Collection {
+    /// Unsuspended cards that are starred, leeches, missed since `since`, or learned (for
+    /// predicted recall), with their fronts and backs rendered as plain text.
+    public func focusCandidates(deckIDs: [Int64]?, since: Date) throws -> [FocusCandidate] {
+        try read { db in
+            let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
+            let missed = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT card_id FROM review_log WHERE kind = 0 AND rating = 1 AND time >= ?",
+                                                arguments: [since.unixMilliseconds]))
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Columns.card.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                       d.name, d.templates, \(Columns.note.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                FROM card c JOIN note n ON n.id = c.note_id JOIN deck d ON d.id = c.deck_id
+                WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR n.tags LIKE '% leech %' OR c.phase != 'new')
+                ORDER BY c.id
+                """)
+            return try rows.compactMap { row in
+                let card = Card(row: row)
+                let templates = try DecodeCache.templates(row[21])
+                let note = Note(row: row, from: 22)
+                let template = templates.first { $0.name == card.template }
+                let front = (template?.front ?? []).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+                let back = (template?.back ?? []).prefix(2).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " · ")
+                let blanks = template?.blanks.flatMap { note.fields.value($0) }
+                return FocusCandidate(
+                    cardID: card.id, noteID: card.noteID, deck: row[20], front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
+                    back: back.isEmpty ? (blanks ?? "") : back, state: card.state, starred: card.starred,
+                    leech: note.tags.contains { $0.lowercased() == "leech" }, missedToday: missed.contains(card.id))
+            }
+        }
+    }
+}

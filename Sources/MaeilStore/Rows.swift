@@ -60,18 +60,20 @@ extension Card {
 }
 
 extension Note {
-    init(row: Row) {
-        let names = (row[4] as String).components(separatedBy: FieldSeparator.unit)
-        let values = (row[5] as String).components(separatedBy: FieldSeparator.unit)
-        let languages = (row[6] as String).components(separatedBy: FieldSeparator.unit)
+    /// Decodes the `Columns.note` columns starting at column `start`.
+    init(row: Row, from start: Int = 0) {
+        let names = (row[start + 4] as String).components(separatedBy: FieldSeparator.unit)
+        let values = (row[start + 5] as String).components(separatedBy: FieldSeparator.unit)
+        let languages = (row[start + 6] as String).components(separatedBy: FieldSeparator.unit)
         let fields = names.indices.map { index in
             NoteField(
                 name: names[index], value: index < values.count ? values[index] : "",
                 language: index < languages.count && !languages[index].isEmpty ? languages[index] : nil)
         }
         self.init(
-            id: row[0], guid: row[1], deckID: row[2], kind: NoteKind(rawValue: row[3]) ?? .basic,
-            fields: fields, tags: Tags.parse(row[7]), unitID: row[8], position: row[9], source: row[10], noteType: row[11])
+            id: row[start], guid: row[start + 1], deckID: row[start + 2], kind: NoteKind(rawValue: row[start + 3]) ?? .basic,
+            fields: fields, tags: Tags.parse(row[start + 7]), unitID: row[start + 8], position: row[start + 9], source: row[start + 10],
+            noteType: row[start + 11])
     }
 
     static func fieldColumns(_ fields: [NoteField]) -> (names: String, values: String, languages: String) {

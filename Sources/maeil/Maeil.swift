@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import Foundation
 
 @main
@@ -8,13 +11,19 @@ struct Maeil: ParsableCommand {
         abstract: "매일 — spaced repetition in your terminal.",
         discussion: "Run without a subcommand to open the review prompt.",
         version: MaeilVersion.string,
-        subcommands: [ReviewCommand.self, ImportCommand.self, ExportCommand.self, DecksCommand.self, StatsCommand.self, MissedCommand.self, CheckCommand.self,
-                      ScheduleCommand.self, BenchCommand.self]
+        subcommands: [ReplCommand.self, ReviewCommand.self, DecksCommand.self, AddCommand.self, FindCommand.self, ShowCommand.self,
+                      EditCommand.self, StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UndoCommand.self,
+                      StatsCommand.self, MissedCommand.self, FocusCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,
+                      ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, BenchCommand.self, AboutCommand.self],
+        defaultSubcommand: ReplCommand.self
     )
 
     /// Bad arguments print one line and exit with status 2, as command-line tools do;
     /// swift-argument-parser's own default is 64 with the whole usage text.
     static func main() {
+        // Subcommands print() while the prompt writes to the file handle: line buffering keeps
+        // their output in order on a pipe.
+        setvbuf(stdout, nil, _IOLBF, 0)
         do {
             var command = try parseAsRoot()
             try command.run()

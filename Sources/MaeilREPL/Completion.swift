@@ -1,0 +1,65 @@
+import Foundation
+import MaeilStore
+
+/// What tab completes: command names, each command's options, deck names (as slugs, so no
+/// quoting is needed) and tags.
+public final class Completer {
+    public struct Command {
+        public var name: String
+        public var options: [String]
+        /// Complete deck names after it.
+        public var takesDecks: Bool
+
+        public init(name: String, options: [String] = [], takesDecks: Bool = false) {
+            self.name = name
+            self.options = options
+            self.takesDecks = takesDecks
+        }
+    }
+
+    let commands: [Command]
+    let decks: () -> [String]
+    let tags: () -> [String]
+
+    public init(commands: [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
+        self.commands = commands
+        self.decks = decks
+        self.tags = tags
+    }
+
+    /// Candidates for `word`, the word under the cursor, given the line before it.
+    public func candidates(before prefix: String, word: String) -> [String] {
+        let words = prefix.split(separator: " ").map(String.init)
+        guard let first = words.first else {
+            return commands.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+        }
+        if first == "help" {
+            return commands.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+        }
+        guard let command = commands.first(where: { $0.name == first }) else { return [] }
+        if word.hasPrefix("-") {
+            return command.options.filter { $0.hasPrefix(word) }.sorted()
+        }
+        if word.hasPrefix("tag:") {
+            return tags().map { "tag:" + $0 }.filter { $0.hasPrefix(word) }.sorted()
+        }
+        if command.takesDecks {
+            return decks().map(DeckNames.slug).filter { $0.hasPrefix(word.lowercased()) }.sorted()
+        }
+        return []
+    }
+}
+
+/// Decks can be named by their name (any case) or by a slug: "Korean Practice" is also
+/// "korean-practice", which needs no quotes at a prompt.
+public enum DeckNames {
+    public static func slug(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
+    }
+
+    public static func find(_ name: String, in collection: Collection) throws -> Deck? {
+        if let deck = try collection.deck(named: name) { return deck }
+        let wanted = slug(name)
+        return try collection.decks().first { slug($0.name) == wanted }
+    }
+}

@@ -1,0 +1,34 @@
+/// Splits a command line into words: spaces separate, "double" or 'single' quotes group, a
+/// backslash escapes the next character.
+public enum ShellWords {
+    public static func split(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var escaped = false
+        var started = false
+        for character in line {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+                started = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                started = true
+            } else if character == " " || character == "\t" {
+                if started || !current.isEmpty { words.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(character)
+                started = true
+            }
+        }
+        if started || !current.isEmpty { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MaeilStore
+
+/// The learner's settings, in `$XDG_CONFIG_HOME/maeil/config` as `key = value` lines.
+public struct UserConfig: Sendable {
+    public enum Speech: String, Sendable, CaseIterable {
+        /// Fronts are spoken for decks that name a field to speak.
+        case auto
+        case on
+        case off
+    }
+
+    public static let keys: [String: String] = [
+        "speech": "auto, on or off — read card fronts aloud (auto: for decks that ask for it)",
+        "focus.export": "files the focus list is kept in, e.g. json:~/.local/state/maeil/focus.json waybar:/tmp/maeil-waybar.json",
+        "focus.limit": "how many items the focus list holds (default 10)",
+    ]
+
+    public let path: String
+    public private(set) var values: [String: String]
+
+    public init(path: String) {
+        self.path = path
+        values = [:]
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+    }
+
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
+        UserConfig(path: (XDG.configHome(environment) as NSString).appendingPathComponent("maeil/config"))
+    }
+
+    public var speech: Speech { values["speech"].flatMap(Speech.init(rawValue:)) ?? .auto }
+
+    public subscript(key: String) -> String? { values[key] }
+
+    /// Sets a value and writes the file (atomically). Unknown keys and bad values are refused.
+    public mutating func set(_ key: String, _ value: String?) throws {
+        guard Self.keys[key] != nil else {
+            throw ConfigError("no setting '\(key)'; the settings are: \(Self.keys.keys.sorted().joined(separator: ", "))")
+        }
+        if key == "speech", let value, Speech(rawValue: value) == nil { throw ConfigError("speech takes auto, on or off") }
+        if key == "focus.limit", let value, (Int(value) ?? 0) < 1 { throw ConfigError("focus.limit takes a number from 1") }
+        values[key] = value
+        let text = "# Maeil settings: `maeil config KEY VALUE` changes them.\n"
+            + values.keys.sorted().map { "\($0) = \(values[$0]!)" }.joined(separator: "\n") + "\n"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+public struct ConfigError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Something that says a text aloud.
+public protocol Speaker: AnyObject {
+    /// Says `text` in `language` ("ko", "ja", "en"…). Never throws: a speaker that cannot speak
+    /// reports it through `lastFailure` and the fallback takes over.
+    func say(_ text: String, language: String?) -> Bool
+    var name: String { get }
+}
+
+/// Always works: it prints what it would say ("🔊 ko: 한글") and keeps a record for tests.
+public final class StubSpeaker: Speaker {
+    public private(set) var spoken: [(text: String, language: String?)] = []
+    private let output: (String) -> Void
+    public let name = "stub"
+
+    public init(output: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }) {
+        self.output = output
+    }
+
+    public func say(_ text: String, language: String?) -> Bool {
+        spoken.append((text, language))
+        output("🔊 \(language ?? "?"): \(text)")
+        return true
+    }
+}
+
+/// espeak-ng, when installed: the voice follows the field's language. Japanese is spoken from
+/// its kana reading (espeak-ng spells kanji out as "Chinese letter"); free text with kanji goes
+/// through kakasi first when it is installed.
+public final class EspeakSpeaker: Speaker {
+    public let name = "espeak-ng"
+    let executable: String
+    let kakasi: String?
+    /// Play in the background, so the prompt comes back at once.
+    let wait: Bool
+
+    public init?(wait: Bool = false, searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
+        guard let found = Self.find("espeak-ng", in: searchPath) else { return nil }
+        executable = found
+        kakasi = Self.find("kakasi", in: searchPath)
+        self.wait = wait
+    }
+
+    static func find(_ program: String, in searchPath: String) -> String? {
+        searchPath.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    public func say(_ text: String, language: String?) -> Bool {
+        var spoken = text
+        if language == "ja", let kakasi, spoken.unicodeScalars.contains(where: { (0x4E00...0x9FFF).contains($0.value) }) {
+            spoken = (try? run(kakasi, ["-JH", "-i", "utf8", "-o", "utf8"], input: spoken)) ?? spoken
+        }
+        var arguments = ["-v", Self.voice(for: language)]
+        if let output = ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] { arguments += ["-w", output] }
+        arguments.append(spoken)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        if wait || ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] != nil {
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        return true
+    }
+
+    static func voice(for language: String?) -> String {
+        switch language?.lowercased().prefix(2) {
+        case "ko": "ko"
+        case "ja": "ja"
+        case "zh": "cmn"
+        case .some(let code) where !code.isEmpty: String(code)
+        default: "en"
+        }
+    }
+
+    func run(_ program: String, _ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Tries the real engine and falls back to the stub, with one notice the first time, so a
+/// missing or broken engine never interrupts a review.
+public final class FallbackSpeaker: Speaker {
+    let primary: Speaker?
+    let fallback: StubSpeaker
+    let notice: (String) -> Void
+    private var failed = false
+    public var name: String { failed || primary == nil ? fallback.name : primary!.name }
+
+    public init(primary: Speaker?, fallback: StubSpeaker, notice: @escaping (String) -> Void) {
+        self.primary = primary
+        self.fallback = fallback
+        self.notice = notice
+    }
+
+    public func say(_ text: String, language: String?) -> Bool {
+        if let primary, !failed {
+            if primary.say(text, language: language) { return true }
+            failed = true
+            notice("speech: \(primary.name) failed; showing what would be said instead")
+        } else if primary == nil, !failed {
+            failed = true
+            notice("speech: espeak-ng is not installed (sudo apt-get install espeak-ng); showing what would be said instead")
+        }
+        return fallback.say(text, language: language)
+    }
+}
