@@ -21,23 +21,32 @@ public final class EditLineReader: LineReader {
             CompletionState.prepare(line: rl_line_buffer.map { String(cString: $0) } ?? "", start: Int(start))
             return rl_completion_matches(text) { _, state in CompletionState.next(state) }
         }
+        // libedit retries a read a signal interrupted once before giving up, which would make
+        // Ctrl-C work only the second time. Reading the bytes ourselves, an interrupted read
+        // ends the line at once; the flag tells that apart from Ctrl-D.
+        // libedit takes what this returns as a whole (wide) character, so UTF-8 is decoded here.
+        rl_getc_function = { _ in TerminalInput.readScalar() }
         try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = read_history(historyPath)
         SignalHandling.installInterruptHandler()
     }
 
+    /// A Ctrl-C pressed while no line was being read (during an answer, say) still counts:
+    /// the flag is cleared only when the interruption is reported.
     public func readLine(prompt: String) -> LineInput {
-        SignalHandling.interrupted = false
         guard let raw = readline(prompt) else {
+            FileHandle.standardOutput.write(Data("\n".utf8))
             if SignalHandling.interrupted {
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                SignalHandling.interrupted = false
                 return .interrupted
             }
-            FileHandle.standardOutput.write(Data("\n".utf8))
             return .end
         }
         defer { free(raw) }
-        if SignalHandling.interrupted { return .interrupted }
+        if SignalHandling.interrupted {
+            SignalHandling.interrupted = false
+            return .interrupted
+        }
         let line = String(cString: raw)
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
             add_history(line)
@@ -79,5 +88,45 @@ enum SignalHandling {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
+        // A parent may have left SIGINT blocked (the mask survives exec); then Ctrl-C would do nothing.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+}
+
+/// Reads one character from the terminal for libedit: a whole UTF-8 sequence as its code
+/// point, or -1 at the end of input or when Ctrl-C interrupted the read.
+enum TerminalInput {
+    static func readByte() -> Int32 {
+        var byte: UInt8 = 0
+        while true {
+            if SignalHandling.interrupted { return -1 }
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 { return Int32(byte) }
+            if count < 0, errno == EINTR, !SignalHandling.interrupted { continue }
+            return -1
+        }
+    }
+
+    static func readScalar() -> Int32 {
+        let lead = readByte()
+        guard lead >= 0x80 else { return lead }
+        let length: Int
+        var value: Int32
+        switch lead {
+        case 0xC0...0xDF: (length, value) = (1, lead & 0x1F)
+        case 0xE0...0xEF: (length, value) = (2, lead & 0x0F)
+        case 0xF0...0xF7: (length, value) = (3, lead & 0x07)
+        default: return 0xFFFD
+        }
+        for _ in 0..<length {
+            let next = readByte()
+            guard next >= 0 else { return -1 }
+            guard next & 0xC0 == 0x80 else { return 0xFFFD }
+            value = value << 6 | (next & 0x3F)
+        }
+        return value
     }
 }

@@ -26,7 +26,8 @@ enum Binary {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TZ": Fixtures.middayTimeZone]) { $1 }
+            .merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -51,6 +52,16 @@ enum Binary {
 }
 
 enum Fixtures {
+    /// A POSIX TZ in which it is now about midday, so learning steps never cross the 04:00
+    /// rollover whatever time the tests run ("UTC-5" is five hours east of UTC).
+    static var middayTimeZone: String {
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
+        var offset = 12 - hour
+        if offset > 14 { offset -= 24 }
+        if offset < -12 { offset += 24 }
+        return "Etc/GMT\(offset >= 0 ? "-" : "+")\(abs(offset))"
+    }
+
     static func temporaryDirectory() -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-e2e-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

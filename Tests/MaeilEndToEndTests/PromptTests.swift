@@ -1,0 +1,182 @@
+import Foundation
+import MaeilCore
+import MaeilStore
+import Testing
+
+/// The real binary at a terminal (tmux) and on a pipe.
+@Suite("The prompt, end to end", .serialized)
+struct PromptTests {
+    /// A collection with a small Korean deck whose recall card is typed.
+    static func koreanCollection(count: Int = 3) throws -> String {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
+        let collection = try Collection(path: path)
+        let words = [("김치", "kimchi"), ("물", "water"), ("밥", "rice"), ("집", "house"), ("책", "book")]
+        try collection.batch { writer in
+            let deck = try writer.createDeck(name: "Korean Words", kind: .word, templates: [
+                CardTemplate(name: "recall", front: ["english"], back: ["korean"], typed: "korean"),
+            ], preset: Preset(name: "Korean Words", burySiblings: false))
+            for (index, word) in words.prefix(count).enumerated() {
+                try writer.addNote(NoteDraft(guid: "k\(index)", kind: .word, fields: [
+                    NoteField(name: "korean", value: word.0, language: "ko"), NoteField(name: "english", value: word.1, language: "en"),
+                ], position: index), deck: deck)
+            }
+        }
+        return path
+    }
+
+    @Test func tabCompletesCommandsOptionsAndDecks() throws {
+        let path = try Self.koreanCollection()
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path])
+        try tmux.wait(for: "review to start")
+        try tmux.type("rev")
+        try tmux.press("Tab")
+        try tmux.wait(for: "› review")
+        try tmux.type("kor")
+        try tmux.press("Tab")
+        #expect(try tmux.wait(for: "review korean-words").contains("review korean-words"))
+        try tmux.press("C-u")
+        try tmux.type("import --dry")
+        try tmux.press("Tab")
+        #expect(try tmux.wait(for: "import --dry-run").contains("import --dry-run"))
+    }
+
+    @Test func historyIsKeptAcrossRuns() throws {
+        let path = try Self.koreanCollection()
+        let home = Fixtures.temporaryDirectory()
+        let first = Tmux(home: home)
+        try first.start(["--collection", path])
+        try first.wait(for: "review to start")
+        try first.type("stats")
+        try first.press("Enter")
+        try first.wait(for: "True retention")
+        try first.press("C-d")
+        usleep(300_000)
+        let history = home.appendingPathComponent("state/maeil/history")
+        #expect(FileManager.default.fileExists(atPath: history.path))
+        let second = Tmux(home: home)
+        try second.start(["--collection", path])
+        try second.wait(for: "review to start")
+        try second.press("Up")
+        #expect(try second.wait(for: "› stats").contains("› stats"))
+    }
+
+    @Test func aKoreanAnswerIsTypedAndJudged() throws {
+        let path = try Self.koreanCollection(count: 1)
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path])
+        try tmux.wait(for: "review to start")
+        try tmux.type("review")
+        try tmux.press("Enter")
+        try tmux.wait(for: "kimchi")
+        try tmux.type("김치")
+        try tmux.press("Enter")
+        let judged = try tmux.wait(for: "✓ 김치")
+        #expect(judged.contains("✓ 김치"))
+        try tmux.type("3")
+        try tmux.press("Enter")
+        #expect(try tmux.wait(for: "good · ").contains("good · 10m"))
+        // And a wrong answer shows what differs.
+        try tmux.type("김지")
+        try tmux.press("Enter")
+        let wrong = try tmux.wait(for: "expected")
+        #expect(wrong.contains("✗ 김[지](치)"))
+    }
+
+    @Test func aSessionReviewedToTheEndWithUndo() throws {
+        let path = try Self.koreanCollection(count: 2)
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path])
+        try tmux.wait(for: "review to start")
+        try tmux.type("review")
+        try tmux.press("Enter")
+        try tmux.wait(for: "kimchi")
+        try tmux.press("Enter")       // show the answer
+        try tmux.wait(for: "1 again")
+        try tmux.type("4")
+        try tmux.press("Enter")
+        try tmux.wait(for: "water")
+        try tmux.type("u")
+        try tmux.press("Enter")
+        #expect(try tmux.wait(for: "↶ undone").contains("↶ undone"))
+        #expect(try tmux.lastLines(6).joined().contains("kimchi"))  // the same card is back
+        for _ in 0..<2 {
+            try tmux.press("Enter")
+            try tmux.type("4")
+            try tmux.press("Enter")
+            usleep(200_000)
+        }
+        let end = try tmux.wait(for: "Reviewed 2")
+        #expect(end.contains("Reviewed 2 · 100% correct"))
+        let collection = try Collection(path: path)
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 2)
+    }
+
+    @Test func ctrlCCancelsALineAndLeavesAReviewKeepingAnswers() throws {
+        let path = try Self.koreanCollection(count: 3)
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path])
+        try tmux.wait(for: "review to start")
+        try tmux.type("some half-typed line")
+        try tmux.press("C-c")
+        usleep(200_000)
+        try tmux.type("decks")
+        try tmux.press("Enter")
+        #expect(try tmux.wait(for: "Korean Words  3").contains("Korean Words"))
+        try tmux.type("review")
+        try tmux.press("Enter")
+        try tmux.wait(for: "kimchi")
+        try tmux.press("Enter")
+        try tmux.type("3")
+        try tmux.press("Enter")
+        try tmux.wait(for: "good · ")
+        try tmux.press("C-c")
+        let left = try tmux.wait(for: "Reviewed 1")
+        #expect(left.contains("Reviewed 1"), "\(left)")
+        try tmux.type("decks")
+        try tmux.press("Enter")
+        usleep(300_000)
+        let collection = try Collection(path: path)
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 1)
+    }
+
+    @Test func aFirstRunOffersTheBundledDecks() throws {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("new.sqlite").path
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path])
+        try tmux.wait(for: "Add the bundled decks")
+        try tmux.press("Enter")
+        try tmux.wait(for: "Start with Hangul now?")
+        try tmux.press("Enter")
+        #expect(try tmux.wait(for: "ㄱ").contains("Hangul Jamo"))
+    }
+
+    @Test func pipedSessionsNeedNoTerminal() throws {
+        let path = try Self.koreanCollection(count: 3)
+        let result = try Binary.run(["--collection", path], input: "decks\nreview\n김치\n3\n\n4\nq\nfind 물\nquit\n",
+                                    environment: ["MAEIL_SPEECH": "stub"])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\u{1B}["))  // no colour on a pipe
+        #expect(result.stdout.contains("✓ 김치"))
+        #expect(result.stdout.contains("good · 10m"))
+        #expect(result.stdout.contains("Reviewed 2"))
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("물 · water") })
+        // The same actions as subcommands.
+        let star = try Binary.run(["star", "--collection", path, "1"])
+        #expect(star.stdout.contains("★ starred note 1"))
+        let shown = try Binary.run(["show", "--collection", path, "1"])
+        #expect(shown.stdout.contains("★"))
+        let focus = try Binary.run(["focus", "--collection", path, "--format", "json"])
+        #expect(focus.stdout.contains("\"schema\" : 1"))
+    }
+
+    @Test func badCommandsExitWithStatusTwo() throws {
+        let result = try Binary.run(["schedule", "--ratings", "nope"])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let missing = try Binary.run(["review", "--collection", Fixtures.temporaryDirectory().appendingPathComponent("c.sqlite").path, "no-such-deck"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no deck named “no-such-deck”"))
+    }
+}
