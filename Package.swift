@@ -87,6 +87,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MaeilFocusTests",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MaeilEndToEndTests",
             dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession"],
             swiftSettings: swiftSettings

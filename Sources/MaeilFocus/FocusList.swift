@@ -71,7 +71,8 @@ public enum FocusListBuilder {
         for candidate in candidates where candidate.leech { add(candidate, .leech) }
         for candidate in candidates where candidate.missedToday { add(candidate, .missed) }
         let atRisk = candidates.compactMap { candidate in recall(candidate.state).map { (candidate, $0) } }.sorted { $0.1 < $1.1 }
-        for (candidate, _) in atRisk { add(candidate, .atRisk) }
+        // Recall only fills the list: an item already there for another reason is not marked again.
+        for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
         let learned = stats.reviewsPerDay.last?.count ?? 0
         return FocusList(generated: now, counts: .init(due: stats.dueToday + stats.learningToday, new: stats.newToday, learned: learned,
                                                        streak: stats.streak),

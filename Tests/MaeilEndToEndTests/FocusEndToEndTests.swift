@@ -1,0 +1,62 @@
+import Foundation
+import MaeilStore
+import Testing
+
+@Suite("Focus list, end to end", .serialized)
+struct FocusEndToEndTests {
+    /// Exports from separate `maeil` processes while this one polls the file as a widget would.
+    @Test func aWidgetPollingDuringExportsNeverSeesAPartialFile() throws {
+        let path = try PromptTests.koreanCollection(count: 5)
+        _ = try Binary.run(["star", "--collection", path, "1"])
+        let out = Fixtures.temporaryDirectory().appendingPathComponent("waybar.json").path
+        #expect(try Binary.run(["focus", "export", "--collection", path, "--format", "waybar", "--out", out]).status == 0)
+        let stop = StopFlag()
+        nonisolated(unsafe) var reads = 0, bad = 0
+        let reader = Thread {
+            while !stop.isSet {
+                guard let data = FileManager.default.contents(atPath: out) else { bad += 1; continue }
+                reads += 1
+                if (try? JSONSerialization.jsonObject(with: data)) == nil { bad += 1 }
+            }
+        }
+        reader.start()
+        for _ in 0..<25 {
+            let result = try Binary.run(["focus", "export", "--collection", path, "--format", "waybar", "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        stop.set()
+        usleep(100_000)
+        #expect(bad == 0)
+        #expect(reads > 50)
+        let waybar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as! [String: Any]
+        #expect((waybar["tooltip"] as? String)?.contains("김치") == true)
+    }
+
+    @Test func reviewFocusGoesOverTheFocusList() throws {
+        let path = try PromptTests.koreanCollection(count: 5)
+        _ = try Binary.run(["star", "--collection", path, "3"])
+        let result = try Binary.run(["--collection", path], input: "review --focus\n\n3\nquit\n", environment: ["MAEIL_SPEECH": "stub"])
+        #expect(result.stdout.contains("practice"))
+        #expect(result.stdout.contains("rice"))
+        // Practice leaves the schedule alone.
+        let collection = try Collection(path: path)
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 0)
+    }
+
+    @Test func theDefaultExportIsJSONInTheStateFolder() throws {
+        let path = try PromptTests.koreanCollection(count: 2)
+        let state = Fixtures.temporaryDirectory()
+        let result = try Binary.run(["focus", "export", "--collection", path], environment: ["XDG_STATE_HOME": state.path])
+        #expect(result.status == 0)
+        let written = try Data(contentsOf: state.appendingPathComponent("maeil/focus.json"))
+        let json = try JSONSerialization.jsonObject(with: written) as! [String: Any]
+        #expect(json["schema"] as? Int == 1)
+    }
+}
+
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    var isSet: Bool { lock.withLock { stopped } }
+    func set() { lock.withLock { stopped = true } }
+}

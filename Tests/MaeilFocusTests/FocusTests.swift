@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import MaeilCore
+@testable import MaeilFocus
+@testable import MaeilSession
+@testable import MaeilStore
+
+@Suite("Focus list")
+struct FocusTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let noon = Date(timeIntervalSince1970: 1_767_614_400)
+
+    /// Ten word notes, some reviewed long ago (at risk), one starred, one a leech, one missed today.
+    static func collection() throws -> (Collection, [Note]) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-focus-\(UUID().uuidString)/c.sqlite").path
+        let collection = try Collection(path: path)
+        let deck = try collection.createDeck(name: "Words", kind: .word, templates: [
+            CardTemplate(name: "recognize", front: ["word"], back: ["meaning"]),
+        ], preset: Preset(name: "Words", reviewsPerDay: 1000, burySiblings: false))
+        var notes: [Note] = []
+        for index in 0..<10 {
+            notes.append(try collection.addNote(NoteDraft(guid: "n\(index)", kind: .word, fields: [
+                NoteField(name: "word", value: "단어\(index)", language: "ko"), NoteField(name: "meaning", value: "word \(index)"),
+            ], position: index), deckID: deck.id, now: noon))
+        }
+        // Cards 2…7 were reviewed; card 2 long ago with a short interval (most at risk).
+        for index in 2..<8 {
+            let card = try collection.cards(noteID: notes[index].id)[0]
+            let days = index == 2 ? 60 : index
+            try collection.setState(cardID: card.id, CardState(
+                phase: .review, intervalDays: index, easePermille: 2500, stability: Double(index), difficulty: 5,
+                due: noon.addingTimeInterval(Double(index - days) * 86_400), reps: 3, lastReview: noon.addingTimeInterval(-Double(days) * 86_400)),
+                at: noon.addingTimeInterval(-Double(days) * 86_400))
+        }
+        try collection.setStarred(cardID: try collection.cards(noteID: notes[5].id)[0].id, true)
+        try collection.setTags(noteID: notes[6].id, add: ["leech"])
+        // Note 7 is answered "again" today.
+        let missed = try collection.cards(noteID: notes[7].id)[0]
+        let outcome = SchedulerSettings().makeScheduler().answer(missed.state, .again, context: SchedulingContext(now: noon, clock: DayClock(timeZone: utc)))
+        _ = try collection.commitAnswer(cardID: missed.id, before: missed.state, outcome: outcome, rating: .again, at: noon,
+                                        durationMilliseconds: 4000, scheduler: .ankiSM2, leechAction: .tag, burySiblingsUntil: nil)
+        return (collection, notes)
+    }
+
+    @Test func holdsStarredLeechesMissesThenTheMostAtRisk() throws {
+        let (collection, notes) = try Self.collection()
+        let list = try FocusListBuilder.build(collection, limit: 5, now: Self.noon, timeZone: Self.utc)
+        #expect(list.items.count == 5)
+        #expect(list.items[0].note == notes[5].id)
+        #expect(list.items[0].reasons == [.starred])
+        #expect(list.items[1].note == notes[6].id)
+        #expect(list.items[1].reasons.contains(.leech))
+        #expect(list.items[2].note == notes[7].id)
+        #expect(list.items[2].reasons.contains(.missed))
+        #expect(list.items[3].note == notes[2].id)  // reviewed 60 days ago: lowest recall
+        #expect(list.items[3].reasons == [.atRisk])
+        #expect(list.items.dropFirst(3).allSatisfy { $0.recall != nil })
+        #expect(list.items[3].recall! < list.items[4].recall!)
+        #expect(list.items[0].front == "단어5")
+        #expect(list.items[0].back == "word 5")
+        #expect(list.items[0].deck == "Words")
+        #expect(Set(list.items.map(\.note)).count == list.items.count)
+        #expect(list.counts.learned >= 1)
+        #expect(list.counts.streak == 1)
+        #expect(list.schema == 1)
+    }
+
+    @Test func everyFormatIsWhatItsWidgetReads() throws {
+        let (collection, _) = try Self.collection()
+        let list = try FocusListBuilder.build(collection, limit: 4, now: Self.noon, timeZone: Self.utc)
+        let json = try JSONSerialization.jsonObject(with: Data(FocusFormat.json.render(list).utf8)) as! [String: Any]
+        #expect(json["schema"] as? Int == 1)
+        #expect((json["items"] as? [[String: Any]])?.first?["reasons"] as? [String] == ["starred"])
+        #expect((json["counts"] as? [String: Any])?["due"] != nil)
+        let waybarText = FocusFormat.waybar.render(list)
+        #expect(waybarText.split(separator: "\n").count == 1)
+        let waybar = try JSONSerialization.jsonObject(with: Data(waybarText.utf8)) as! [String: Any]
+        #expect(Set(waybar.keys) == ["text", "alt", "tooltip", "class", "percentage"])
+        #expect((waybar["tooltip"] as? String)?.contains("★ 단어5 — word 5") == true)
+        let i3 = try JSONSerialization.jsonObject(with: Data(FocusFormat.i3status.render(list).utf8)) as! [String: Any]
+        #expect(Set(i3.keys) == ["icon", "state", "text", "short_text"])
+        #expect(["Idle", "Info", "Good", "Warning", "Critical"].contains(i3["state"] as! String))
+        let xbar = FocusFormat.xbar.render(list).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(xbar[0].hasPrefix("매일 "))
+        #expect(xbar[1] == "---")
+        #expect(xbar.contains { $0.contains("bash=maeil param1=review param2=--focus") })
+        let text = FocusFormat.text.render(list).split(separator: "\n")
+        #expect(text[0].hasPrefix("매일 "))
+        #expect(text.count == 1 + list.items.count)
+    }
+
+    @Test func widgetTextCarriesNoControlSequences() {
+        let item = FocusList.Item(card: 1, note: 1, deck: "d", front: "bad\u{1B}]0;owned\u{07}\nline", back: "b\tc", reasons: [.starred],
+                                  due: nil, recall: nil)
+        let list = FocusList(generated: Self.noon, counts: .init(due: 0, new: 0, learned: 0, streak: 0), items: [item])
+        for format in FocusFormat.allCases where format != .json {
+            #expect(!format.render(list).contains("\u{1B}"), "\(format)")
+        }
+    }
+
+    @Test func targetsComeFromTheSetting() {
+        let targets = FocusTarget.parse("json:~/f.json waybar:/tmp/w.json, nope:/x", defaultPath: "/d.json", home: "/home/u")
+        #expect(targets == [FocusTarget(format: .json, path: "/home/u/f.json"), FocusTarget(format: .waybar, path: "/tmp/w.json")])
+        #expect(FocusTarget.parse(nil, defaultPath: "/d.json", home: "/h") == [FocusTarget(format: .json, path: "/d.json")])
+    }
+
+    /// A widget polls the file while it is rewritten: it must only ever see a whole file.
+    @Test func aReaderPollingTheFileNeverSeesAPart() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-atomic-\(UUID().uuidString)/focus.json").path
+        try AtomicFile.write("{\"schema\": 1, \"items\": []}", to: path)
+        let done = ManagedFlag()
+        let reader = Task.detached { () -> (reads: Int, bad: Int) in
+            var reads = 0, bad = 0
+            while !done.value {
+                guard let data = FileManager.default.contents(atPath: path) else { bad += 1; continue }
+                reads += 1
+                if (try? JSONSerialization.jsonObject(with: data)) == nil { bad += 1 }
+            }
+            return (reads, bad)
+        }
+        for round in 0..<400 {
+            let items = (0..<(round % 50 * 20)).map { "{\"front\": \"단어 \($0)\", \"back\": \"\(String(repeating: "x", count: $0 % 97))\"}" }
+            try AtomicFile.write("{\"schema\": 1, \"items\": [\(items.joined(separator: ","))]}", to: path)
+        }
+        done.value = true
+        let result = await reader.value
+        #expect(result.bad == 0)
+        #expect(result.reads > 100, "the reader barely ran: \(result.reads) reads")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(leftovers == ["focus.json"])
+    }
+}
+
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
+    }
+}
