@@ -60,6 +60,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MaeilSimulator",
+            dependencies: ["MaeilCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MaeilSession",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks"],
             swiftSettings: swiftSettings
@@ -67,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus",
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -25,6 +25,10 @@ public struct ClassicSM2Scheduler: Scheduler {
             easy: answer(card, quality: Quality(.easy), context: context))
     }
 
+    public func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome {
+        answer(card, quality: Quality(rating), context: context)
+    }
+
     /// EF' = EF + (0.1 − (5 − q)(0.08 + (5 − q)·0.02)), in thousandths so it stays exact:
     /// q = 5 → +100, 4 → 0, 3 → −140, 2 → −320, 1 → −540, 0 → −800.
     static func easeChange(_ quality: Quality) -> Int {

@@ -39,7 +39,9 @@ public enum ReviewFuzz {
             return min(max(roundedDays(interval), minimum), maximum)
         }
         let (lower, upper) = bounds(interval: interval, minimum: minimum, maximum: maximum)
-        return Int((Float(lower) + Float(factor) * Float(1 + upper - lower)).rounded(.down))
+        // In 32 bits, lower + f·(n + 1) can round up to upper + 1 when f is close to 1 and the
+        // interval is large (36497 + 0.9995 × 4 = 36501.0): keep the result inside the range.
+        return min(Int((Float(lower) + Float(factor) * Float(1 + upper - lower)).rounded(.down)), upper)
     }
 
     /// Rounds half away from zero, saturating at zero like Rust's `as u32`.

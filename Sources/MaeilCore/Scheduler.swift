@@ -52,6 +52,9 @@ public protocol Scheduler: Sendable {
     var kind: SchedulerKind { get }
     var settings: SchedulerSettings { get }
     func nextStates(for card: CardState, context: SchedulingContext) -> NextStates
+    /// The outcome of one answer; the same as `nextStates(…)[rating]`, computed alone (the
+    /// simulator answers millions of times and needs only the one).
+    func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome
 }
 
 extension Scheduler {

@@ -14,7 +14,7 @@ struct Maeil: ParsableCommand {
         subcommands: [ReplCommand.self, ReviewCommand.self, DecksCommand.self, AddCommand.self, FindCommand.self, ShowCommand.self,
                       EditCommand.self, StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UndoCommand.self,
                       StatsCommand.self, MissedCommand.self, FocusCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,
-                      ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, BenchCommand.self, AboutCommand.self],
+                      ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, SimCommand.self, BenchCommand.self, AboutCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 

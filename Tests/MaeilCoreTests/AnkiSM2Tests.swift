@@ -233,6 +233,8 @@ struct AnkiSM2Tests {
         #expect([0, 0.5, 0.99].map { fuzz(100, 1, 99, $0) } == [92, 96, 99])
         #expect([0, 0.5, 0.99].map { fuzz(100, 97, 103, $0) } == [97, 100, 103])
         #expect([0, 0.5, 0.99].map { fuzz(19.9, 3, 1000, $0) } == [17, 20, 23])
+        // Found by a property test: 32-bit rounding must not carry past the maximum.
+        #expect(fuzz(40_000, 36_497, 36_500, 0.9995116889476776) == 36_500)
     }
 
     @Test func oneFuzzFactorServesHardGoodAndEasy() {

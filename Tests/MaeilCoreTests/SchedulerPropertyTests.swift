@@ -101,6 +101,18 @@ struct SchedulerPropertyTests {
         }
     }
 
+    /// The simulator answers one rating at a time; that must be exactly the prompt's offer.
+    @Test func answeringAloneGivesTheOfferedOutcome() async {
+        await propertyCheck(count: 300, input: Self.kinds, Self.answers, Self.lateness, Self.fuzz) { kind, answers, late, fuzz in
+            let scheduler = SchedulerSettings(kind: kind).makeScheduler()
+            Self.walk(kind, answers, late, fuzz) { card, context, next in
+                for rating in Rating.allCases {
+                    #expect(scheduler.answer(card, rating, context: context) == next[rating], "\(kind) \(card.phase) \(rating)")
+                }
+            }
+        }
+    }
+
     @Test func fuzzStaysInsideItsBounds() async {
         await propertyCheck(count: 1000, input: Gen.float(in: 0...40_000), Gen.int(in: 1...500), Gen.double(in: 0..<1)) { interval, minimum, factor in
             let (lower, upper) = ReviewFuzz.bounds(interval: interval, minimum: minimum, maximum: 36500)

@@ -1,6 +1,6 @@
 /// New and learning cards (Anki's learning.rs; a new card is a learning card on step 0).
 extension AnkiScheduler {
-    func learningNextStates(_ card: CardState, _ answer: AnswerContext) -> NextStates {
+    func learningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
         let step = card.phase == .new ? 0 : card.step
         let steps = settings.learningSteps
         let fsrs = answer.fsrs
@@ -23,14 +23,17 @@ extension AnkiScheduler {
             answer.reviewInterval(fsrs.map { Float($0[rating].interval) } ?? Float(settings.graduatingInterval))
         }
 
-        let again = steps.againDelay.map { stay(.again, step: 0, delay: $0) }
-            ?? graduate(.again, days: graduatingDays(.again))
-        let hard = steps.hardDelay(atStep: step).map { stay(.hard, step: step, delay: $0) }
-            ?? graduate(.hard, days: graduatingDays(.hard))
-        let good = steps.goodDelay(atStep: step).map { stay(.good, step: steps.stepAfterGood(step), delay: $0) }
-            ?? graduate(.good, days: graduatingDays(.good))
-        let easyDays = fsrs.map(answer.fsrsEasyInterval)
-            ?? answer.reviewInterval(Float(settings.easyInterval))
-        return NextStates(current: card, again: again, hard: hard, good: good, easy: graduate(.easy, days: easyDays))
+        switch rating {
+        case .again:
+            return steps.againDelay.map { stay(.again, step: 0, delay: $0) } ?? graduate(.again, days: graduatingDays(.again))
+        case .hard:
+            return steps.hardDelay(atStep: step).map { stay(.hard, step: step, delay: $0) } ?? graduate(.hard, days: graduatingDays(.hard))
+        case .good:
+            return steps.goodDelay(atStep: step).map { stay(.good, step: steps.stepAfterGood(step), delay: $0) }
+                ?? graduate(.good, days: graduatingDays(.good))
+        case .easy:
+            let days = fsrs.map(answer.fsrsEasyInterval) ?? answer.reviewInterval(Float(settings.easyInterval))
+            return graduate(.easy, days: days)
+        }
     }
 }

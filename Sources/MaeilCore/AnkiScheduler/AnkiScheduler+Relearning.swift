@@ -1,7 +1,7 @@
 /// Relearning cards (Anki's relearning.rs): a lapsed review card working through its
 /// relearning steps. `intervalDays` holds the interval it will return to review with.
 extension AnkiScheduler {
-    func relearningNextStates(_ card: CardState, _ answer: AnswerContext) -> NextStates {
+    func relearningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
         let steps = settings.relearningSteps
         let fsrs = answer.fsrs
 
@@ -23,15 +23,20 @@ extension AnkiScheduler {
             fsrs.map { answer.reviewInterval(Float($0[rating].interval)) } ?? card.intervalDays
         }
 
-        // Again restarts the steps; ease and lapses were already charged when the card lapsed.
-        let againDays = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
-        let again = steps.againDelay.map { stay(.again, step: 0, delay: $0, intervalDays: againDays) }
-            ?? returnToReview(.again, days: returningDays(.again))
-        let hard = steps.hardDelay(atStep: card.step).map { stay(.hard, step: card.step, delay: $0) }
-            ?? returnToReview(.hard, days: returningDays(.hard))
-        let good = steps.goodDelay(atStep: card.step).map { stay(.good, step: steps.stepAfterGood(card.step), delay: $0) }
-            ?? returnToReview(.good, days: returningDays(.good))
-        let easyDays = fsrs.map(answer.fsrsEasyInterval) ?? card.intervalDays + 1
-        return NextStates(current: card, again: again, hard: hard, good: good, easy: returnToReview(.easy, days: easyDays))
+        switch rating {
+        case .again:
+            // Again restarts the steps; ease and lapses were already charged when the card lapsed.
+            guard let delay = steps.againDelay else { return returnToReview(.again, days: returningDays(.again)) }
+            let againDays = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
+            return stay(.again, step: 0, delay: delay, intervalDays: againDays)
+        case .hard:
+            return steps.hardDelay(atStep: card.step).map { stay(.hard, step: card.step, delay: $0) }
+                ?? returnToReview(.hard, days: returningDays(.hard))
+        case .good:
+            return steps.goodDelay(atStep: card.step).map { stay(.good, step: steps.stepAfterGood(card.step), delay: $0) }
+                ?? returnToReview(.good, days: returningDays(.good))
+        case .easy:
+            return returnToReview(.easy, days: fsrs.map(answer.fsrsEasyInterval) ?? card.intervalDays + 1)
+        }
     }
 }

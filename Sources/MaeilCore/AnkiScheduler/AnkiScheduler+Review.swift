@@ -2,23 +2,19 @@
 extension AnkiScheduler {
     static let minimumEasePermille = 1300
 
-    func reviewNextStates(_ card: CardState, _ answer: AnswerContext) -> NextStates {
+    func reviewOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
+        guard rating != .again else { return lapse(card, answer) }
         let elapsed = card.lastReview.map { answer.context.clock.elapsedDays(from: $0, to: answer.context.now) } ?? card.intervalDays
-        let (hardDays, goodDays, easyDays) = passingIntervals(card, elapsedDays: elapsed, answer)
-
-        func pass(_ rating: Rating, days: Int, easeChange: Int) -> Outcome {
-            Transition(phase: .review, intervalDays: days,
-                       easePermille: max(card.easePermille + easeChange, easeChange < 0 ? Self.minimumEasePermille : 0),
-                       memory: answer.fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: true, context: answer.context)
+        let days = passingInterval(rating, card, elapsedDays: elapsed, answer)
+        // Additive ease changes: hard −0.15 (not below 1.30), good none, easy +0.15.
+        let ease: Int
+        switch rating {
+        case .hard: ease = max(card.easePermille - 150, Self.minimumEasePermille)
+        case .easy: ease = card.easePermille + 150
+        default: ease = card.easePermille
         }
-
-        return NextStates(
-            current: card,
-            again: lapse(card, answer),
-            hard: pass(.hard, days: hardDays, easeChange: -150),
-            good: pass(.good, days: goodDays, easeChange: 0),
-            easy: pass(.easy, days: easyDays, easeChange: 150))
+        return Transition(phase: .review, intervalDays: days, easePermille: ease, memory: answer.fsrs?[rating].memory, lapses: card.lapses)
+            .finish(from: card, passed: true, context: answer.context)
     }
 
     /// "Again" on a review: a lapse. The ease drops by 0.20 (never below 1.30), the card gets its
@@ -48,27 +44,30 @@ extension AnkiScheduler {
         return Float(answer.fuzzed(Float(max(intervalDays, 1)) * settings.lapseNewInterval, minimum: minimum, maximum: maximum))
     }
 
-    /// Hard, good and easy, each at least a day beyond the one before.
-    private func passingIntervals(_ card: CardState, elapsedDays: Int, _ answer: AnswerContext) -> (Int, Int, Int) {
+    /// The interval of a passing answer. Hard, good and easy each beat the one before by a day,
+    /// so an answer's interval is computed after the ones below it.
+    private func passingInterval(_ rating: Rating, _ card: CardState, elapsedDays: Int, _ answer: AnswerContext) -> Int {
         if let fsrs = answer.fsrs {
-            return fsrsPassingIntervals(card, fsrs, answer)
+            return fsrsPassingInterval(rating, card, fsrs, answer)
         }
         let daysLate = elapsedDays - card.intervalDays
-        return daysLate < 0
+        let (hard, good, easy) = daysLate < 0
             ? earlyPassingIntervals(card, elapsedDays: elapsedDays, answer)
             : onTimePassingIntervals(card, daysLate: daysLate, answer)
+        return rating == .hard ? hard : (rating == .good ? good : easy)
     }
 
     /// FSRS intervals with Anki's minimums; an interval that grew may not be fuzzed back to
     /// the old one or below.
-    private func fsrsPassingIntervals(_ card: CardState, _ fsrs: FSRSNextStates, _ answer: AnswerContext) -> (Int, Int, Int) {
+    private func fsrsPassingInterval(_ rating: Rating, _ card: CardState, _ fsrs: FSRSNextStates, _ answer: AnswerContext) -> Int {
         func beyondLast(_ interval: Double) -> Int {
             ReviewFuzz.roundedDays(Float(interval)) > card.intervalDays ? card.intervalDays + 1 : 0
         }
         let hard = answer.passingInterval(Float(fsrs.hard.interval), minimum: max(beyondLast(fsrs.hard.interval), 1))
+        guard rating != .hard else { return hard }
         let good = answer.passingInterval(Float(fsrs.good.interval), minimum: max(beyondLast(fsrs.good.interval), hard + 1))
-        let easy = answer.passingInterval(Float(fsrs.easy.interval), minimum: max(beyondLast(fsrs.easy.interval), good + 1))
-        return (hard, good, easy)
+        guard rating != .good else { return good }
+        return answer.passingInterval(Float(fsrs.easy.interval), minimum: max(beyondLast(fsrs.easy.interval), good + 1))
     }
 
     /// SM-2 on or after the due day, in 32-bit arithmetic left to right as Anki does it:

@@ -13,17 +13,40 @@ struct AnkiScheduler: Scheduler {
     var kind: SchedulerKind { fsrs == nil ? .ankiSM2 : .fsrs }
 
     func nextStates(for card: CardState, context: SchedulingContext) -> NextStates {
-        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context), context: context)
+        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context, ratings: Rating.allCases),
+                                   context: context)
+        return NextStates(current: card, again: outcome(card, .again, answer), hard: outcome(card, .hard, answer),
+                          good: outcome(card, .good, answer), easy: outcome(card, .easy, answer))
+    }
+
+    func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome {
+        let needed = Self.proposalsNeeded(for: rating, phase: card.phase)
+        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context, ratings: needed), context: context)
+        return outcome(card, rating, answer)
+    }
+
+    /// The FSRS proposals one answer depends on: a review's good interval must beat hard's,
+    /// easy must beat good's; graduating with easy must beat good.
+    static func proposalsNeeded(for rating: Rating, phase: CardPhase) -> [Rating] {
+        switch (phase, rating) {
+        case (.review, .good): [.hard, .good]
+        case (.review, .easy): [.hard, .good, .easy]
+        case (_, .easy): [.good, .easy]
+        default: [rating]
+        }
+    }
+
+    func outcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
         switch card.phase {
-        case .new, .learning: return learningNextStates(card, answer)
-        case .review: return reviewNextStates(card, answer)
-        case .relearning: return relearningNextStates(card, answer)
+        case .new, .learning: learningOutcome(card, rating, answer)
+        case .review: reviewOutcome(card, rating, answer)
+        case .relearning: relearningOutcome(card, rating, answer)
         }
     }
 
     /// FSRS's proposal for each answer, from the days since the last answer (0 on the same
     /// study day, which selects the short-term formula).
-    private func fsrsProposal(for card: CardState, context: SchedulingContext) -> FSRSNextStates? {
+    private func fsrsProposal(for card: CardState, context: SchedulingContext, ratings: [Rating]) -> FSRSNextStates? {
         guard let fsrs else { return nil }
         var memory = card.memory
         if memory == nil, card.phase == .review || card.phase == .relearning {
@@ -32,7 +55,7 @@ struct AnkiScheduler: Scheduler {
             memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
         }
         let elapsed = card.lastReview.map { context.clock.elapsedDays(from: $0, to: context.now) } ?? 0
-        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, desiredRetention: settings.desiredRetention)
+        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, desiredRetention: settings.desiredRetention, ratings: ratings)
     }
 }
 

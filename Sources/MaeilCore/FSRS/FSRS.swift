@@ -13,9 +13,13 @@ public struct FSRS: Sendable, Hashable {
     public let decay: Double
     /// Chosen so that R(S, S) = 0.9: F = 0.9^(1/decay) − 1.
     public let factor: Double
+    /// Same-day answers at or above this rating never lower stability. fsrs-rs's model (and
+    /// Anki) floor from hard; its review simulator from good.
+    public let sameDayFloor: Rating
 
-    public init(parameters: FSRSParameters = .fsrs6Default) {
+    public init(parameters: FSRSParameters = .fsrs6Default, sameDayFloor: Rating = .hard) {
         self.parameters = parameters
+        self.sameDayFloor = sameDayFloor
         w = parameters.weights
         decay = -w[20]
         factor = pow(0.9, 1 / decay) - 1
@@ -65,11 +69,11 @@ public struct FSRS: Sendable, Hashable {
         return clampStability(min(longTerm, ceiling))
     }
 
-    /// Same-day answers: S·e^(w17·(G − 3 + w18))·S^(−w19). A pass (hard or better) never
-    /// lowers stability, as in fsrs-rs's model.
+    /// Same-day answers: S·e^(w17·(G − 3 + w18))·S^(−w19). A pass (hard or better, see
+    /// `sameDayFloor`) never lowers stability, as in fsrs-rs's model.
     public func stabilityShortTerm(_ stability: Double, rating: Rating) -> Double {
         var growth = exp(w[17] * (Double(rating.rawValue) - 3 + w[18])) * pow(stability, -w[19])
-        if rating.isPass { growth = max(growth, 1) }
+        if rating >= sameDayFloor { growth = max(growth, 1) }
         return clampStability(stability * growth)
     }
 
@@ -98,32 +102,30 @@ public struct FSRS: Sendable, Hashable {
     }
 }
 
-/// The memory state and unrounded interval FSRS proposes for each answer.
+/// The memory state and unrounded interval FSRS proposes for the answers asked for (all four
+/// for the prompt's buttons; only those an answer depends on when answering).
 struct FSRSNextStates {
     struct Item {
         var memory: MemoryState
         var interval: Double
     }
 
-    var again: Item, hard: Item, good: Item, easy: Item
+    private var items: [Item?] = [nil, nil, nil, nil]
 
-    init(fsrs: FSRS, memory: MemoryState?, elapsedDays: Int, desiredRetention: Double) {
-        func item(_ rating: Rating) -> Item {
+    init(fsrs: FSRS, memory: MemoryState?, elapsedDays: Int, desiredRetention: Double, ratings: [Rating] = Rating.allCases) {
+        for rating in ratings {
             let next = fsrs.nextMemory(memory, elapsedDays: elapsedDays, rating: rating)
-            return Item(memory: next, interval: fsrs.interval(stability: next.stability, desiredRetention: desiredRetention))
+            items[rating.rawValue - 1] = Item(memory: next, interval: fsrs.interval(stability: next.stability, desiredRetention: desiredRetention))
         }
-        again = item(.again)
-        hard = item(.hard)
-        good = item(.good)
-        easy = item(.easy)
     }
 
     subscript(rating: Rating) -> Item {
-        switch rating {
-        case .again: again
-        case .hard: hard
-        case .good: good
-        case .easy: easy
-        }
+        guard let item = items[rating.rawValue - 1] else { preconditionFailure("FSRS proposal for \(rating) was not computed") }
+        return item
     }
+
+    var again: Item { self[.again] }
+    var hard: Item { self[.hard] }
+    var good: Item { self[.good] }
+    var easy: Item { self[.easy] }
 }

@@ -1,0 +1,52 @@
+import MaeilCore
+
+/// A simulated learner, as the fsrs-rs simulator models one (../shared/notes/simulation.md):
+/// true memory follows FSRS-6, recall at a review is drawn from the true retrievability,
+/// ratings and learning steps follow measured probabilities, and each answer costs seconds.
+public struct LearnerModel: Sendable, Hashable, Codable {
+    /// The learner's true memory model (FSRS-6 defaults unless a scenario says otherwise).
+    public var parameters: FSRSParameters = .fsrs6Default
+    /// P(again, hard, good, easy) for a new card's first answer.
+    public var firstRatingWeights: [Double] = [0.24, 0.094, 0.495, 0.171]
+    /// P(hard, good, easy) given a successful review.
+    public var reviewRatingWeights: [Double] = [0.224, 0.631, 0.145]
+    /// Learning steps: the next rating, given the previous (rows again, hard, good; columns again…easy).
+    public var learningTransitions: [[Double]] = [
+        [0.3686, 0.0628, 0.5108, 0.0577], [0.0442, 0.4553, 0.4457, 0.0549], [0.0519, 0.0470, 0.8462, 0.0550],
+    ]
+    public var relearningTransitions: [[Double]] = [
+        [0.2157, 0.0643, 0.6595, 0.0604], [0.0500, 0.4638, 0.4475, 0.0387], [0.1057, 0.1434, 0.7266, 0.0244],
+    ]
+    /// Seconds per answer (columns again, hard, good, easy) when learning, reviewing, relearning.
+    public var learningCosts: [Double] = [19.58, 18.79, 13.78, 10.71]
+    public var reviewCosts: [Double] = [19.38, 17.59, 12.38, 8.94]
+    public var relearningCosts: [Double] = [16.44, 15.25, 12.32, 8.03]
+    /// A learner stops stepping after this many step answers and the card graduates anyway.
+    public var maximumSteps = 5
+
+    public init() {}
+}
+
+/// What to simulate.
+public struct SimulationConfig: Sendable, Hashable {
+    public var items = 10_000
+    public var days = 365
+    /// nil: no limit.
+    public var newPerDay: Int? = 20
+    public var reviewsPerDay: Int? = 200
+    /// Seconds of study a day; nil: no limit. A day may overshoot by one card, as in fsrs-rs.
+    public var secondsPerDay: Double?
+    /// Whether new cards count against the review limit (fsrs-rs's new_cards_ignore_review_limit, inverted).
+    public var newCardsCountAsReviews = false
+    /// Cards with this many lapses leave the simulation (suspended), if set.
+    public var suspendAfterLapses: Int?
+    public var scheduler = SchedulerSettings(kind: .fsrs)
+    public var learner = LearnerModel()
+    public var seed: UInt64 = 42
+    public var runs = 1
+
+    public init() {
+        // The fsrs-rs simulator schedules without fuzz, with steps of 1m 10m and 10m.
+        scheduler.maximumInterval = 36_500
+    }
+}

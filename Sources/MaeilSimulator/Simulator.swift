@@ -1,0 +1,270 @@
+import Foundation
+import MaeilCore
+
+/// What a run produced, day by day.
+public struct SimulationResult: Sendable, Codable {
+    public struct Day: Sendable, Codable, Equatable {
+        public var reviews = 0
+        public var correct = 0
+        public var new = 0
+        public var seconds = 0.0
+        /// Expected number of items remembered: the sum of true retrievability.
+        public var memorized = 0.0
+
+        /// Share of the day's reviews recalled; nil on a day without reviews.
+        public var retention: Double? { reviews == 0 ? nil : Double(correct) / Double(reviews) }
+    }
+
+    public var days: [Day]
+    public var elapsedMilliseconds: Double
+
+    public var memorizedAtEnd: Double { days.last?.memorized ?? 0 }
+    public var reviewsTotal: Int { days.reduce(0) { $0 + $1.reviews } }
+    public var newTotal: Int { days.reduce(0) { $0 + $1.new } }
+    public var secondsTotal: Double { days.reduce(0) { $0 + $1.seconds } }
+    public var correctTotal: Int { days.reduce(0) { $0 + $1.correct } }
+}
+
+/// Runs study schedules on simulated learners. Every interval comes from the same `Scheduler`
+/// the review sessions use, answered with the ratings the learner model draws; the learner's
+/// true memory follows FSRS-6. Memory grows with the number of items, not items × days.
+public struct Simulator: Sendable {
+    public let config: SimulationConfig
+
+    public init(config: SimulationConfig) { self.config = config }
+
+    /// The simulation day `d` is study day `firstDay + d` of a UTC clock.
+    static let clock = DayClock.utc(rolloverHour: 0)
+    static let firstDay = 20_000
+
+    struct Card {
+        /// The learner's true memory.
+        var stability: Double
+        var difficulty: Double
+        /// Day of the last answer; −1 while new.
+        var lastDay: Int32
+        var dueDay: Int32
+        var lapses: Int16
+        var state: CardState
+    }
+
+    public func run(seed: UInt64? = nil) -> SimulationResult {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var engine = Engine(config: config, seed: seed ?? config.seed)
+        let days = engine.run()
+        return SimulationResult(days: days, elapsedMilliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+    }
+
+    /// `runs` runs with seeds seed, seed+1, …, on every core.
+    public func runAll() -> [SimulationResult] {
+        let count = max(1, config.runs)
+        let results = ResultSlots(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            results.set(index, run(seed: config.seed &+ UInt64(index)))
+        }
+        return results.values
+    }
+}
+
+/// Results written from several threads, each to its own slot.
+final class ResultSlots: @unchecked Sendable {
+    private var slots: [SimulationResult?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: SimulationResult) { lock.withLock { slots[index] = result } }
+    var values: [SimulationResult] { lock.withLock { slots.map { $0! } } }
+}
+
+/// One run's mutable state.
+struct Engine {
+    let config: SimulationConfig
+    let scheduler: any Scheduler
+    let fsrs: FSRS
+    let recallTable: RecallTable
+    var random: SeededGenerator
+    var cards: [Simulator.Card] = []
+    var days: [SimulationResult.Day]
+    /// Cards due on each day: the queue, bucketed by day instead of a heap.
+    var dueOn: [[Int32]]
+
+    init(config: SimulationConfig, seed: UInt64) {
+        self.config = config
+        var settings = config.scheduler
+        settings.maximumInterval = max(1, settings.maximumInterval)
+        scheduler = settings.makeScheduler()
+        // The learner's memory, as fsrs-rs's simulator models it: same-day answers below good may lower stability.
+        fsrs = FSRS(parameters: config.learner.parameters, sameDayFloor: .good)
+        recallTable = RecallTable(fsrs: fsrs)
+        random = SeededGenerator(seed: seed)
+        days = Array(repeating: SimulationResult.Day(), count: config.days)
+        dueOn = Array(repeating: [], count: config.days)
+        // New card i is due on day i / newPerDay; cards beyond the span are never queued.
+        let perDay = config.newPerDay ?? Int.max
+        cards.reserveCapacity(config.items)
+        if perDay > 0 {
+            for index in 0..<config.items {
+                let day = perDay == Int.max ? 0 : index / perDay
+                cards.append(Simulator.Card(stability: 0, difficulty: 0, lastDay: -1, dueDay: Int32(day), lapses: 0, state: .new))
+                if day < config.days { dueOn[day].append(Int32(index)) }
+            }
+        }
+    }
+
+    mutating func run() -> [SimulationResult.Day] {
+        var memorizedDelta = [Double](repeating: 0, count: config.days + 1)
+        for day in 0..<config.days {
+            let due = dueOn[day]
+            dueOn[day] = []
+            // Reviews first, easiest (lowest difficulty) first; then the day's new cards.
+            var reviews = due.filter { cards[Int($0)].lastDay >= 0 }
+            reviews.sort { Int(cards[Int($0)].difficulty * 100) < Int(cards[Int($1)].difficulty * 100) }
+            let new = due.filter { cards[Int($0)].lastDay < 0 }
+            for index in reviews + new {
+                process(Int(index), day: day, memorized: &memorizedDelta)
+            }
+        }
+        // Cards keep counting after their last answer, with decaying recall, to the end.
+        for card in cards where card.lastDay >= 0 {
+            addRecall(from: Int(card.lastDay), to: config.days - 1, stability: card.stability, into: &memorizedDelta)
+        }
+        for day in 0..<config.days { days[day].memorized = memorizedDelta[day] }
+        return days
+    }
+
+    /// Adds R(i − from, S) to each day i in from…to.
+    func addRecall(from: Int, to: Int, stability: Double, into memorized: inout [Double]) {
+        guard from <= to else { return }
+        for day in from...to {
+            memorized[day] += recallTable.recall(elapsedDays: Double(day - from), stability: stability)
+        }
+    }
+
+    mutating func process(_ index: Int, day: Int, memorized: inout [Double]) {
+        let card = cards[index]
+        let isNew = card.lastDay < 0
+        if let limit = config.suspendAfterLapses, Int(card.lapses) >= limit { return }
+        // Admission: limits and the time budget; a blocked card waits for tomorrow.
+        var blocked = false
+        if isNew {
+            blocked = days[day].new + 1 > (config.newPerDay ?? Int.max)
+            if config.newCardsCountAsReviews { blocked = blocked || days[day].new + days[day].reviews + 1 > (config.reviewsPerDay ?? Int.max) }
+        } else {
+            blocked = days[day].reviews + 1 > (config.reviewsPerDay ?? Int.max)
+        }
+        if let budget = config.secondsPerDay, days[day].seconds > budget { blocked = true }
+        if blocked {
+            cards[index].dueDay = Int32(day + 1)
+            if day + 1 < config.days { dueOn[day + 1].append(Int32(index)) }
+            return
+        }
+        if isNew {
+            learn(index, day: day)
+        } else {
+            review(index, day: day, memorized: &memorized)
+        }
+        let next = cards[index]
+        if Int(next.dueDay) < config.days { dueOn[Int(next.dueDay)].append(Int32(index)) }
+    }
+
+    /// The moment of the `step`-th answer on day `day`: steps a minute apart stay within the
+    /// day, so the scheduler sees same-day answers as the learner model does.
+    func moment(day: Int, step: Int) -> Date {
+        Simulator.clock.start(ofDay: Simulator.firstDay + day).addingTimeInterval(TimeInterval(8 * 3600 + step * 60))
+    }
+
+    mutating func answer(_ index: Int, _ rating: Rating, day: Int, step: Int) {
+        let context = SchedulingContext(now: moment(day: day, step: step), clock: Simulator.clock)
+        cards[index].state = scheduler.answer(cards[index].state, rating, context: context).state
+    }
+
+    mutating func learn(_ index: Int, day: Int) {
+        let learner = config.learner
+        let first = Rating(rawValue: draw(learner.firstRatingWeights) + 1)!
+        var memory = fsrs.initialMemory(first)
+        var cost = learner.learningCosts[first.rawValue - 1]
+        answer(index, first, day: day, step: 0)
+        cost += steps(index, &memory, previous: first, transitions: learner.learningTransitions, costs: learner.learningCosts, day: day)
+        cards[index].stability = memory.stability
+        cards[index].difficulty = memory.difficulty
+        days[day].new += 1
+        days[day].seconds += cost
+        schedule(index, day: day)
+    }
+
+    mutating func review(_ index: Int, day: Int, memorized: inout [Double]) {
+        let learner = config.learner
+        let card = cards[index]
+        let elapsed = day - Int(card.lastDay)
+        let memory = MemoryState(stability: card.stability, difficulty: card.difficulty)
+        let recall = fsrs.retrievability(elapsedDays: Double(elapsed), stability: card.stability)
+        // The days since the last answer count with the old stability.
+        addRecall(from: Int(card.lastDay), to: day - 1, stability: card.stability, into: &memorized)
+        var next: MemoryState
+        var cost: Double
+        if random.nextUnit() < recall {
+            let rating = Rating(rawValue: draw(learner.reviewRatingWeights) + 2)!
+            next = MemoryState(stability: fsrs.stabilityAfterSuccess(memory, retrievability: recall, rating: rating),
+                               difficulty: fsrs.nextDifficulty(memory.difficulty, rating))
+            cost = learner.reviewCosts[rating.rawValue - 1]
+            days[day].correct += 1
+            answer(index, rating, day: day, step: 0)
+        } else {
+            cards[index].lapses += 1
+            next = MemoryState(stability: fsrs.stabilityAfterFailure(memory, retrievability: recall),
+                               difficulty: fsrs.nextDifficulty(memory.difficulty, .again))
+            cost = learner.reviewCosts[0]
+            answer(index, .again, day: day, step: 0)
+            cost += steps(index, &next, previous: .again, transitions: learner.relearningTransitions, costs: learner.relearningCosts, day: day)
+        }
+        cards[index].stability = next.stability
+        cards[index].difficulty = next.difficulty
+        days[day].reviews += 1
+        days[day].seconds += cost
+        schedule(index, day: day)
+    }
+
+    /// Same-day steps while the scheduler keeps the card in (re)learning: each answer drawn
+    /// from the transition row of the one before, the true memory moved by FSRS's short-term
+    /// formula. A learner who has stepped `maximumSteps` times graduates the card with good.
+    mutating func steps(_ index: Int, _ memory: inout MemoryState, previous first: Rating, transitions: [[Double]], costs: [Double],
+                        day: Int) -> Double {
+        var previous = first
+        var cost = 0.0
+        var step = 0
+        while cards[index].state.phase.isInSteps, step < config.learner.maximumSteps, previous != .easy {
+            step += 1
+            let rating = Rating(rawValue: draw(transitions[min(previous.rawValue, 3) - 1]) + 1)!
+            memory = MemoryState(stability: fsrs.stabilityShortTerm(memory.stability, rating: rating),
+                                 difficulty: fsrs.nextDifficulty(memory.difficulty, rating))
+            cost += costs[rating.rawValue - 1]
+            answer(index, rating, day: day, step: step)
+            previous = rating
+        }
+        var extra = 0
+        while cards[index].state.phase.isInSteps, extra < 10 {
+            extra += 1
+            answer(index, .good, day: day, step: step + extra)
+        }
+        return cost
+    }
+
+    /// The scheduler's due date, as a simulation day.
+    mutating func schedule(_ index: Int, day: Int) {
+        cards[index].lastDay = Int32(day)
+        let dueDay = cards[index].state.due.map { Simulator.clock.dayNumber(of: $0) - Simulator.firstDay } ?? day + 1
+        cards[index].dueDay = Int32(max(dueDay, day + 1))
+    }
+
+    /// A weighted draw; the weights need not sum to one.
+    mutating func draw(_ weights: [Double]) -> Int {
+        let total = weights.reduce(0, +)
+        var target = random.nextUnit() * total
+        for (index, weight) in weights.enumerated() {
+            if target < weight { return index }
+            target -= weight
+        }
+        return weights.count - 1
+    }
+}
