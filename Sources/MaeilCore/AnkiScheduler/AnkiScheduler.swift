@@ -6,14 +6,24 @@ import Foundation
 ///
 /// One file per card state, as in rslib's `scheduler/states/`: learning (new cards included),
 /// review and relearning. Each returns all four outcomes at once.
-struct AnkiScheduler: Scheduler {
+/// A class so the settings and FSRS weights (arrays) are shared by every answer's context
+/// instead of copied into it: the simulator answers millions of times.
+final class AnkiScheduler: Scheduler {
     let settings: SchedulerSettings
     let fsrs: FSRS?
+    /// Interval per day of stability at the desired retention, computed once.
+    let intervalPerStability: Double?
+
+    init(settings: SchedulerSettings, fsrs: FSRS?) {
+        self.settings = settings
+        self.fsrs = fsrs
+        intervalPerStability = fsrs?.interval(stability: 1, desiredRetention: settings.desiredRetention)
+    }
 
     var kind: SchedulerKind { fsrs == nil ? .ankiSM2 : .fsrs }
 
     func nextStates(for card: CardState, context: SchedulingContext) -> NextStates {
-        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context, ratings: Rating.allCases),
+        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: Rating.allCases),
                                    context: context)
         return NextStates(current: card, again: outcome(card, .again, answer), hard: outcome(card, .hard, answer),
                           good: outcome(card, .good, answer), easy: outcome(card, .easy, answer))
@@ -21,7 +31,7 @@ struct AnkiScheduler: Scheduler {
 
     func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome {
         let needed = Self.proposalsNeeded(for: rating, phase: card.phase)
-        let answer = AnswerContext(settings: settings, fsrs: fsrsProposal(for: card, context: context, ratings: needed), context: context)
+        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: needed), context: context)
         return outcome(card, rating, answer)
     }
 
@@ -55,15 +65,19 @@ struct AnkiScheduler: Scheduler {
             memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
         }
         let elapsed = card.lastReview.map { context.clock.elapsedDays(from: $0, to: context.now) } ?? 0
-        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, desiredRetention: settings.desiredRetention, ratings: ratings)
+        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, intervalPerStability: intervalPerStability ?? 1,
+                              ratings: ratings)
     }
 }
 
 /// The settings, FSRS proposal and fuzz factor one answer is computed with (Anki's StateContext).
 struct AnswerContext {
-    let settings: SchedulerSettings
+    /// The settings are read through the scheduler, not copied into every answer.
+    unowned let scheduler: AnkiScheduler
     let fsrs: FSRSNextStates?
     let context: SchedulingContext
+
+    var settings: SchedulerSettings { scheduler.settings }
 
     var fuzzFactor: Double? { context.fuzzFactor }
 

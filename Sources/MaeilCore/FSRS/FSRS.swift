@@ -110,17 +110,33 @@ struct FSRSNextStates {
         var interval: Double
     }
 
-    private var items: [Item?] = [nil, nil, nil, nil]
+    // Four stored slots, not an array: no allocation per answer.
+    private var againItem, hardItem, goodItem, easyItem: Item?
 
-    init(fsrs: FSRS, memory: MemoryState?, elapsedDays: Int, desiredRetention: Double, ratings: [Rating] = Rating.allCases) {
+    /// The interval is proportional to stability: `intervalPerStability` is
+    /// `fsrs.interval(stability: 1, desiredRetention:)`, computed once by the scheduler.
+    init(fsrs: FSRS, memory: MemoryState?, elapsedDays: Int, intervalPerStability: Double, ratings: [Rating] = Rating.allCases) {
         for rating in ratings {
             let next = fsrs.nextMemory(memory, elapsedDays: elapsedDays, rating: rating)
-            items[rating.rawValue - 1] = Item(memory: next, interval: fsrs.interval(stability: next.stability, desiredRetention: desiredRetention))
+            let item = Item(memory: next, interval: next.stability * intervalPerStability)
+            switch rating {
+            case .again: againItem = item
+            case .hard: hardItem = item
+            case .good: goodItem = item
+            case .easy: easyItem = item
+            }
         }
     }
 
     subscript(rating: Rating) -> Item {
-        guard let item = items[rating.rawValue - 1] else { preconditionFailure("FSRS proposal for \(rating) was not computed") }
+        let item: Item?
+        switch rating {
+        case .again: item = againItem
+        case .hard: item = hardItem
+        case .good: item = goodItem
+        case .easy: item = easyItem
+        }
+        guard let item else { preconditionFailure("FSRS proposal for \(rating) was not computed") }
         return item
     }
 
