@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilSimulator",
-            dependencies: ["MaeilCore"],
+            dependencies: ["MaeilCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -22,7 +22,11 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = try? DelimitedFormat.parse(text: text, path: "fuzz.csv", options: options)
         _ = try? DelimitedFormat.parse(text: text, path: "fuzz.tsv", options: options)
     case "apkg":
-        _ = try? AnkiPackage.read(data: data, file: "fuzz.apkg", options: options)
+        // Through a file, as `maeil import` reads packages. (ZIPFoundation's in-memory archive
+        // traps on some inputs in its own seek callback; Maeil does not use it.)
+        let path = NSTemporaryDirectory() + "maeil-fuzz-\(getpid()).apkg"
+        guard FileManager.default.createFile(atPath: path, contents: data) else { return 0 }
+        _ = try? AnkiPackage.read(path: path, options: options)
     case "steps":
         _ = LearningSteps(parsing: text)
     case "blanks":

@@ -35,17 +35,6 @@ public enum AnkiPackage {
         return try read(archive, file: file, options: options)
     }
 
-    /// Reads a package held in memory.
-    public static func read(data: Data, file: String, options: ImportOptions) throws -> Contents {
-        let archive: Archive
-        do {
-            archive = try Archive(data: data, accessMode: .read)
-        } catch {
-            throw ImportProblem(file: file, message: "not a readable zip archive (corrupt or truncated), so not an Anki package")
-        }
-        return try read(archive, file: file, options: options)
-    }
-
     static func read(_ archive: Archive, file: String, options: ImportOptions) throws -> Contents {
         var entries: [String: Entry] = [:]
         for entry in archive {

@@ -268,3 +268,11 @@ struct Engine {
         return weights.count - 1
     }
 }
+
+extension Simulator {
+    /// The runs one after another, on this thread (sweeps and comparisons spread their
+    /// settings over the cores instead).
+    public func runAllSequentially() -> [SimulationResult] {
+        (0..<max(1, config.runs)).map { run(seed: config.seed &+ UInt64($0)) }
+    }
+}

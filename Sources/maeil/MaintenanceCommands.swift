@@ -81,9 +81,11 @@ enum StatsView {
 enum Sparkline {
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    static func render(_ values: [Double]) -> String {
-        guard let top = values.max(), top > 0 else { return String(repeating: "▁", count: values.count) }
-        return String(values.map { bars[min(bars.count - 1, Int(($0 / top) * Double(bars.count - 1) + 0.5))] })
+    /// Bars from `floor` (0, or the smallest value when `fromMinimum`) to the largest value.
+    static func render(_ values: [Double], fromMinimum: Bool = false) -> String {
+        let floor = fromMinimum ? (values.min() ?? 0) : 0
+        guard let top = values.max(), top > floor else { return String(repeating: "▁", count: values.count) }
+        return String(values.map { bars[min(bars.count - 1, max(0, Int(($0 - floor) / (top - floor) * Double(bars.count - 1) + 0.5)))] })
     }
 }
 

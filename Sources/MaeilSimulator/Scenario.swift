@@ -1,0 +1,187 @@
+import Foundation
+import MaeilCore
+import Yams
+
+/// A simulation scenario file (Sim/*.yaml). Every field is optional and has the fsrs-rs
+/// default; flags on `maeil sim` override any of them.
+public struct Scenario: Sendable {
+    public var name: String
+    public var description = ""
+    public var config = SimulationConfig()
+    /// Take the item count from this bundled deck (its number of cards).
+    public var deck: String?
+
+    public init(name: String) { self.name = name }
+
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    static let keys = ["name", "description", "items", "deck", "days", "new_per_day", "reviews_per_day", "minutes_per_day",
+                       "new_cards_count_as_reviews", "suspend_after_lapses", "scheduler", "desired_retention", "learning_steps",
+                       "relearning_steps", "maximum_interval", "starting_ease", "easy_bonus", "hard_interval", "interval_modifier",
+                       "lapse_new_interval", "graduating_interval", "easy_interval", "learner", "seed", "runs"]
+
+    public static func load(path: String) throws -> Scenario {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(description: "\(path): cannot read the scenario")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> Scenario {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Problem(description: "\(file): not valid YAML: \(error)")
+        }
+        guard let root, case .mapping(let map) = root else { throw Problem(description: "\(file): a scenario is a mapping of settings") }
+        func fail(_ node: Node?, _ message: String) -> Problem {
+            Problem(description: "\(file):\(node?.mark?.line ?? 0):\(node?.mark?.column ?? 0): \(message)")
+        }
+        for (key, _) in map where !keys.contains(key.string ?? "") {
+            throw fail(key, "unknown setting '\(key.string ?? "")'; the settings are: \(keys.joined(separator: ", "))")
+        }
+        var scenario = Scenario(name: map["name"]?.string ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+        scenario.description = map["description"]?.string ?? ""
+        func int(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let node = map[key] else { return nil }
+            guard let value = node.int, range.contains(value) else { throw fail(node, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)") }
+            return value
+        }
+        func double(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let node = map[key] else { return nil }
+            guard let value = node.float, range.contains(value) else { throw fail(node, "\(key) must be a number from \(range.lowerBound) to \(range.upperBound)") }
+            return value
+        }
+        /// A limit: a number, or "none"/null for no limit.
+        func limit(_ key: String) throws -> Int?? {
+            guard let node = map[key] else { return nil }
+            if node.null != nil || node.string == "none" { return .some(nil) }
+            guard let value = node.int, value >= 0 else { throw fail(node, "\(key) must be a whole number, or none") }
+            return .some(value)
+        }
+        var config = SimulationConfig()
+        config.items = try int("items", 0...10_000_000) ?? config.items
+        scenario.deck = map["deck"]?.string
+        config.days = try int("days", 1...36_500) ?? config.days
+        if let value = try limit("new_per_day") { config.newPerDay = value }
+        if let value = try limit("reviews_per_day") { config.reviewsPerDay = value }
+        if let minutes = try double("minutes_per_day", 0...1440) { config.secondsPerDay = minutes * 60 }
+        if let node = map["new_cards_count_as_reviews"] { config.newCardsCountAsReviews = node.bool ?? false }
+        config.suspendAfterLapses = try int("suspend_after_lapses", 1...1000)
+        if let node = map["scheduler"] {
+            guard let kind = node.string.flatMap(SchedulerKind.init(rawValue:)) else { throw fail(node, "scheduler must be sm2, anki-sm2 or fsrs") }
+            config.scheduler.kind = kind
+        }
+        config.scheduler.desiredRetention = try double("desired_retention", 0.5...0.99) ?? config.scheduler.desiredRetention
+        for (key, path) in [("learning_steps", \SchedulerSettings.learningSteps), ("relearning_steps", \SchedulerSettings.relearningSteps)] {
+            guard let node = map[key] else { continue }
+            guard let steps = LearningSteps(parsing: node.string ?? node.array().compactMap(\.string).joined(separator: " ")) else {
+                throw fail(node, "\(key) must be steps such as \"1m 10m\", or none")
+            }
+            config.scheduler[keyPath: path] = steps
+        }
+        config.scheduler.maximumInterval = try int("maximum_interval", 1...36_500) ?? config.scheduler.maximumInterval
+        config.scheduler.graduatingInterval = try int("graduating_interval", 1...365) ?? config.scheduler.graduatingInterval
+        config.scheduler.easyInterval = try int("easy_interval", 1...365) ?? config.scheduler.easyInterval
+        if let ease = try double("starting_ease", 1.3...5) { config.scheduler.startingEasePermille = Int((ease * 1000).rounded()) }
+        if let value = try double("easy_bonus", 1...5) { config.scheduler.easyBonus = Float(value) }
+        if let value = try double("hard_interval", 0.5...2) { config.scheduler.hardInterval = Float(value) }
+        if let value = try double("interval_modifier", 0.1...5) { config.scheduler.intervalModifier = Float(value) }
+        if let value = try double("lapse_new_interval", 0...1) { config.scheduler.lapseNewInterval = Float(value) }
+        if let node = map["seed"] {
+            guard let seed = node.int, seed >= 0 else { throw fail(node, "seed must be a whole number") }
+            config.seed = UInt64(seed)
+        }
+        config.runs = try int("runs", 1...10_000) ?? config.runs
+        if let learner = map["learner"] {
+            guard case .mapping(let model) = learner else { throw fail(learner, "learner is a mapping") }
+            func numbers(_ key: String, count: Int) throws -> [Double]? {
+                guard let node = model[key] else { return nil }
+                let values = node.array().compactMap(\.float)
+                guard values.count == count, values.allSatisfy({ $0 >= 0 }) else { throw fail(node, "learner.\(key) must be \(count) numbers ≥ 0") }
+                return values
+            }
+            if let node = model["parameters"] {
+                do {
+                    config.learner.parameters = try FSRSParameters(weights: node.array().compactMap(\.float))
+                    config.scheduler.fsrsParameters = config.learner.parameters
+                } catch {
+                    throw fail(node, "learner.parameters: \(error.description)")
+                }
+            }
+            config.learner.firstRatingWeights = try numbers("first_ratings", count: 4) ?? config.learner.firstRatingWeights
+            config.learner.reviewRatingWeights = try numbers("review_ratings", count: 3) ?? config.learner.reviewRatingWeights
+            config.learner.learningCosts = try numbers("learning_seconds", count: 4) ?? config.learner.learningCosts
+            config.learner.reviewCosts = try numbers("review_seconds", count: 4) ?? config.learner.reviewCosts
+            config.learner.relearningCosts = try numbers("relearning_seconds", count: 4) ?? config.learner.relearningCosts
+        }
+        scenario.config = config
+        return scenario
+    }
+}
+
+/// Several runs, summed up: means of the totals and of each day.
+public struct SimulationSummary: Sendable, Codable {
+    public var runs: Int
+    public var memorizedEnd: Double
+    public var memorizedEndSD: Double
+    public var reviewsTotal: Double
+    public var reviewsTotalSD: Double
+    public var newTotal: Double
+    public var studySecondsTotal: Double
+    public var retention: Double?
+    /// Compute time of the runs, summed.
+    public var elapsedMilliseconds: Double
+    /// Day by day, the mean over the runs.
+    public var days: [SeriesDay]
+
+    public struct SeriesDay: Sendable, Codable {
+        public var day: Int
+        public var reviews: Double
+        public var new: Double
+        public var seconds: Double
+        /// Share of the day's reviews recalled (all runs together); nil on days without reviews.
+        public var retention: Double?
+        /// Expected items remembered: the sum of true retrievability.
+        public var memorized: Double
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case runs, retention, days
+        case memorizedEnd = "memorized_end", memorizedEndSD = "memorized_end_sd", reviewsTotal = "reviews_total"
+        case reviewsTotalSD = "reviews_total_sd", newTotal = "new_total", studySecondsTotal = "study_seconds_total"
+        case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    public init(_ results: [SimulationResult]) {
+        let count = Double(max(results.count, 1))
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / count }
+        func sd(_ values: [Double]) -> Double {
+            guard values.count > 1 else { return 0 }
+            let m = mean(values)
+            return (values.map { ($0 - m) * ($0 - m) }.reduce(0, +) / (count - 1)).squareRoot()
+        }
+        runs = results.count
+        memorizedEnd = mean(results.map(\.memorizedAtEnd))
+        memorizedEndSD = sd(results.map(\.memorizedAtEnd))
+        reviewsTotal = mean(results.map { Double($0.reviewsTotal) })
+        reviewsTotalSD = sd(results.map { Double($0.reviewsTotal) })
+        newTotal = mean(results.map { Double($0.newTotal) })
+        studySecondsTotal = mean(results.map(\.secondsTotal))
+        let reviews = results.reduce(0) { $0 + $1.reviewsTotal }, correct = results.reduce(0) { $0 + $1.correctTotal }
+        retention = reviews == 0 ? nil : Double(correct) / Double(reviews)
+        elapsedMilliseconds = results.reduce(0) { $0 + $1.elapsedMilliseconds }
+        let dayCount = results.map(\.days.count).max() ?? 0
+        days = (0..<dayCount).map { day in
+            let values = results.compactMap { day < $0.days.count ? $0.days[day] : nil }
+            let reviews = values.reduce(0) { $0 + $1.reviews }, correct = values.reduce(0) { $0 + $1.correct }
+            return SeriesDay(day: day, reviews: Double(reviews) / count, new: Double(values.reduce(0) { $0 + $1.new }) / count,
+                             seconds: values.reduce(0) { $0 + $1.seconds } / count,
+                             retention: reviews == 0 ? nil : Double(correct) / Double(reviews),
+                             memorized: values.reduce(0) { $0 + $1.memorized } / count)
+        }
+    }
+}
