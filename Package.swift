@@ -48,11 +48,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .target(
             name: "MaeilDecks",
             dependencies: [
-                "MaeilCore", "CZstd",
+                "MaeilCore", "CZstd", "CSystemZlib",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),

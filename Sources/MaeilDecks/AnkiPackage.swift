@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import MaeilCore
-import ZIPFoundation
 
 /// Anki packages: .apkg (decks) and .colpkg (a whole collection), legacy and current.
 ///
@@ -11,8 +10,9 @@ import ZIPFoundation
 ///   templates in their own tables as protobuf; media zstd-compressed, named by a protobuf list.
 ///   Such packages also hold a dummy `collection.anki2` that must be ignored.
 ///
-/// Nothing is extracted by its entry path: only the known entries are read, into memory, and
-/// the total unpacked size is capped. Media names are checked to be plain file names.
+/// Nothing is extracted by its entry path: only the known entries are read, into memory (by
+/// `ZipReader`), and the total unpacked size is capped. Media names are checked to be plain
+/// file names.
 public enum AnkiPackage {
     public struct Contents: Sendable {
         public var decks: [ImportedDeck] = []
@@ -26,26 +26,24 @@ public enum AnkiPackage {
 
     public static func read(path: String, options: ImportOptions) throws -> Contents {
         let file = (path as NSString).lastPathComponent
-        let archive: Archive
+        let zip: ZipReader
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            zip = try ZipReader(data: InputFile.readData(path, options: options))
+        } catch let problem as ImportProblem {
+            throw problem
         } catch {
-            throw ImportProblem(file: file, message: "not a readable zip archive (corrupt or truncated), so not an Anki package")
+            throw ImportProblem(file: file, message: "not a readable zip archive (\(error)), so not an Anki package")
         }
-        return try read(archive, file: file, options: options)
-    }
-
-    static func read(_ archive: Archive, file: String, options: ImportOptions) throws -> Contents {
-        var entries: [String: Entry] = [:]
-        for entry in archive {
-            let name = entry.path
+        var entries: [String: ZipReader.Entry] = [:]
+        for entry in zip.entries {
+            let name = entry.name
             if name.hasPrefix("/") || name.split(separator: "/").contains("..") || name.contains("\\") {
                 throw ImportProblem(file: file, entry: name, message: "an entry's path would escape its folder; refusing the package")
             }
             entries[name] = entry
         }
-        var budget = UnpackBudget(limit: options.maximumUnpackedBytes, file: file)
-        let version = try packageVersion(archive, entries, &budget, file: file)
+        var budget = UnpackBudget(limit: options.maximumUnpackedBytes, file: file, zip: zip)
+        let version = try packageVersion(entries, &budget, file: file)
         let collectionEntry: String
         switch version {
         case .latest: collectionEntry = "collection.anki21b"
@@ -55,7 +53,7 @@ public enum AnkiPackage {
         guard let entry = entries[collectionEntry] else {
             throw ImportProblem(file: file, message: "no \(collectionEntry) inside, so this is not an Anki package")
         }
-        var database = try budget.extract(entry, from: archive)
+        var database = try budget.extract(entry)
         if version == .latest {
             database = try budget.zstd(database, entry: collectionEntry)
         }
@@ -63,15 +61,15 @@ public enum AnkiPackage {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
         var contents = try readCollection(database, version: version, file: file, options: options)
-        contents.media = try readMedia(archive, entries, version: version, budget: &budget, file: file)
+        contents.media = try readMedia(entries, version: version, budget: &budget, file: file)
         return contents
     }
 
-    static func packageVersion(_ archive: Archive, _ entries: [String: Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {
+    static func packageVersion(_ entries: [String: ZipReader.Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {
         guard let meta = entries["meta"] else {
             return entries["collection.anki21"] != nil ? .legacy2 : .legacy1
         }
-        let data = try budget.extract(meta, from: archive)
+        let data = try budget.extract(meta)
         guard let raw = try? ProtobufReader.varint(data, field: 1), let version = Version(rawValue: Int(raw)) else {
             throw ImportProblem(file: file, entry: "meta", message: "unknown Anki package version; export it again from Anki, or update Maeil")
         }
@@ -86,10 +84,10 @@ public enum AnkiPackage {
             && name != "." && name != ".." && !name.hasPrefix(".")
     }
 
-    static func readMedia(_ archive: Archive, _ entries: [String: Entry], version: Version, budget: inout UnpackBudget,
+    static func readMedia(_ entries: [String: ZipReader.Entry], version: Version, budget: inout UnpackBudget,
                           file: String) throws -> [MediaFile] {
         guard let mapEntry = entries["media"] else { return [] }
-        var raw = try budget.extract(mapEntry, from: archive)
+        var raw = try budget.extract(mapEntry)
         var names: [(entry: String, name: String)] = []
         if version == .latest {
             raw = try budget.zstd(raw, entry: "media")
@@ -114,7 +112,7 @@ public enum AnkiPackage {
                 throw ImportProblem(file: file, entry: entryName, message: "the media name '\(name)' would escape the media folder; refusing the package")
             }
             guard let entry = entries[entryName] else { continue }
-            var data = try budget.extract(entry, from: archive)
+            var data = try budget.extract(entry)
             if version == .latest, data.starts(with: Zstd.magic) { data = try budget.zstd(data, entry: entryName) }
             media.append(MediaFile(name: normalized, data: data))
         }
@@ -127,34 +125,29 @@ public enum AnkiPackage {
 struct UnpackBudget {
     let limit: Int64
     let file: String
+    let zip: ZipReader
     var used: Int64 = 0
 
-    init(limit: Int64, file: String) {
+    init(limit: Int64, file: String, zip: ZipReader) {
         self.limit = limit
         self.file = file
+        self.zip = zip
     }
 
     private func tooLarge(_ entry: String) -> ImportProblem {
         ImportProblem(file: file, entry: entry, message: "unpacks to more than \(limit >> 20) MB; refusing it (a zip bomb, or a package too large to import)")
     }
 
-    mutating func extract(_ entry: Entry, from archive: Archive) throws -> Data {
-        var data = Data()
-        let name = entry.path
-        let start = used
-        let limit = self.limit
+    mutating func extract(_ entry: ZipReader.Entry) throws -> Data {
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                data.append(chunk)
-                if start + Int64(data.count) > limit { throw Zstd.TooLarge() }
-            }
-        } catch is Zstd.TooLarge {
-            throw tooLarge(name)
+            let data = try zip.extract(entry, limit: limit - used)
+            used += Int64(data.count)
+            return data
+        } catch ZipReader.Failure.tooLarge {
+            throw tooLarge(entry.name)
         } catch {
-            throw ImportProblem(file: file, entry: name, message: "this entry is corrupt (\(error))")
+            throw ImportProblem(file: file, entry: entry.name, message: "this entry is corrupt (\(error))")
         }
-        used += Int64(data.count)
-        return data
     }
 
     mutating func zstd(_ data: Data, entry: String) throws -> Data {

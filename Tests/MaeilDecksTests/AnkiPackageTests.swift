@@ -95,6 +95,14 @@ struct AnkiPackageTests {
         #expect(failure(noCollection).contains("no collection.anki2 inside"))
     }
 
+    /// Found by the fuzzer: a deflated entry whose data ends before its stream did made
+    /// ZIPFoundation's reader loop for ever. Packages are now read by ZipReader, which says so.
+    @Test func aTruncatedDeflateStreamFailsAtOnce() throws {
+        let message = failure(DeckFiles.fixtures.appendingPathComponent("fuzz-truncated-deflate.apkg").path)
+        #expect(message.contains("collection.anki21"))
+        #expect(message.contains("ends early") || message.contains("damaged"))
+    }
+
     @Test func aMediaNameThatEscapesIsRefused() throws {
         // A real legacy collection with a hostile media list.
         let original = DeckFiles.directory()

@@ -1,0 +1,146 @@
+import CSystemZlib
+import Foundation
+
+/// Reads entries of a zip archive from memory, defensively: an Anki package is untrusted input.
+///
+/// ZIPFoundation (used for writing exports) loops for ever when a deflated entry's data ends
+/// before its stream does, and cannot be stopped from outside, so packages are read here:
+/// the central directory, each local header, stored or deflated data through the system zlib,
+/// every offset and length checked against the file, and the output capped by the caller.
+struct ZipReader {
+    struct Entry {
+        let name: String
+        let method: UInt16
+        let compressedSize: Int
+        let uncompressedSize: Int
+        let localHeaderOffset: Int
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case notZip
+        case corrupt(String)
+        case tooLarge
+
+        var description: String {
+            switch self {
+            case .notZip: "not a zip archive"
+            case .corrupt(let detail): "corrupt zip: \(detail)"
+            case .tooLarge: "too large"
+            }
+        }
+    }
+
+    let data: Data
+    let entries: [Entry]
+
+    init(data: Data) throws {
+        self.data = data
+        entries = try Self.centralDirectory(data)
+    }
+
+    private static func integer<T: FixedWidthInteger>(_ data: Data, _ offset: Int, _: T.Type = T.self) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard offset >= 0, offset + size <= data.count else { throw Failure.corrupt("a header runs past the end of the file") }
+        var value: T = 0
+        for index in 0..<size { value |= T(data[data.startIndex + offset + index]) << (8 * index) }
+        return value
+    }
+
+    /// The end-of-central-directory record is in the last 64 KiB (its comment can be that long).
+    static func centralDirectory(_ data: Data) throws -> [Entry] {
+        guard data.count >= 22 else { throw Failure.notZip }
+        var end = -1
+        var offset = data.count - 22
+        let lowest = max(0, data.count - 22 - 65_535)
+        while offset >= lowest {
+            if try integer(data, offset, UInt32.self) == 0x0605_4B50 { end = offset; break }
+            offset -= 1
+        }
+        guard end >= 0 else { throw Failure.notZip }
+        let count = Int(try integer(data, end + 10, UInt16.self))
+        let size = Int(try integer(data, end + 12, UInt32.self))
+        let start = Int(try integer(data, end + 16, UInt32.self))
+        guard start == 0xFFFF_FFFF || count != 0xFFFF else { throw Failure.corrupt("zip64 archives are not supported") }
+        guard start >= 0, start + size <= end else { throw Failure.corrupt("the central directory is outside the file") }
+        var entries: [Entry] = []
+        var position = start
+        for _ in 0..<count {
+            guard try integer(data, position, UInt32.self) == 0x0201_4B50 else { throw Failure.corrupt("a central directory entry is damaged") }
+            let method = try integer(data, position + 10, UInt16.self)
+            let compressed = Int(try integer(data, position + 20, UInt32.self))
+            let uncompressed = Int(try integer(data, position + 24, UInt32.self))
+            let nameLength = Int(try integer(data, position + 28, UInt16.self))
+            let extraLength = Int(try integer(data, position + 30, UInt16.self))
+            let commentLength = Int(try integer(data, position + 32, UInt16.self))
+            let local = Int(try integer(data, position + 42, UInt32.self))
+            let nameStart = position + 46
+            guard nameStart + nameLength <= data.count else { throw Failure.corrupt("an entry name runs past the end of the file") }
+            let name = String(decoding: data[(data.startIndex + nameStart)..<(data.startIndex + nameStart + nameLength)], as: UTF8.self)
+            entries.append(Entry(name: name, method: method, compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local))
+            position = nameStart + nameLength + extraLength + commentLength
+        }
+        return entries
+    }
+
+    /// The entry's bytes, at most `limit` of them.
+    func extract(_ entry: Entry, limit: Int64) throws -> Data {
+        let header = entry.localHeaderOffset
+        guard try Self.integer(data, header, UInt32.self) == 0x0403_4B50 else { throw Failure.corrupt("the local header of \(entry.name) is missing") }
+        let nameLength = Int(try Self.integer(data, header + 26, UInt16.self))
+        let extraLength = Int(try Self.integer(data, header + 28, UInt16.self))
+        let start = header + 30 + nameLength + extraLength
+        guard start >= 0, entry.compressedSize >= 0, start + entry.compressedSize <= data.count else {
+            throw Failure.corrupt("the data of \(entry.name) runs past the end of the file")
+        }
+        let compressed = data[(data.startIndex + start)..<(data.startIndex + start + entry.compressedSize)]
+        switch entry.method {
+        case 0:
+            guard Int64(compressed.count) <= limit else { throw Failure.tooLarge }
+            return Data(compressed)
+        case 8:
+            return try Self.inflate(compressed, limit: limit, name: entry.name)
+        default:
+            throw Failure.corrupt("\(entry.name) uses compression method \(entry.method), which Anki does not write")
+        }
+    }
+
+    /// Raw deflate, stopping at `limit` bytes, and failing (not waiting) when the data ends
+    /// before the stream does.
+    static func inflate(_ input: Data, limit: Int64, name: String) throws -> Data {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Failure.corrupt("cannot start zlib")
+        }
+        defer { inflateEnd(&stream) }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var bytes = [UInt8](input)
+        let status: Int32 = bytes.withUnsafeMutableBufferPointer { inputBuffer in
+            stream.next_in = inputBuffer.baseAddress
+            stream.avail_in = UInt32(inputBuffer.count)
+            while true {
+                let produced: (Int32, Int) = buffer.withUnsafeMutableBufferPointer { outputBuffer in
+                    stream.next_out = outputBuffer.baseAddress
+                    stream.avail_out = UInt32(outputBuffer.count)
+                    let result = CSystemZlib.inflate(&stream, Z_NO_FLUSH)
+                    return (result, outputBuffer.count - Int(stream.avail_out))
+                }
+                output.append(contentsOf: buffer.prefix(produced.1))
+                if Int64(output.count) > limit { return -100 }
+                switch produced.0 {
+                case Z_STREAM_END: return Z_STREAM_END
+                case Z_OK: if produced.1 == 0 && stream.avail_in == 0 { return Z_BUF_ERROR }
+                case Z_BUF_ERROR: return Z_BUF_ERROR
+                default: return produced.0
+                }
+            }
+        }
+        bytes.removeAll()
+        switch status {
+        case Z_STREAM_END: return output
+        case -100: throw Failure.tooLarge
+        case Z_BUF_ERROR: throw Failure.corrupt("the compressed data of \(name) ends early")
+        default: throw Failure.corrupt("the compressed data of \(name) is damaged")
+        }
+    }
+}
