@@ -93,6 +93,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MaeilSimulatorTests",
+            dependencies: ["MaeilCore", "MaeilSimulator"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MaeilFocusTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus"],
             swiftSettings: swiftSettings

@@ -58,24 +58,24 @@ private struct CollectionReading {
         var templateNames: [Int64: [String]] = [:]  // per Maeil deck id: template names in use
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
-        var noteRows: [(note: Row, id: Int64, firstNew: Int64)] = []
+        var noteRows: [(note: NoteRow, firstNew: Int64)] = []
         for row in try Row.fetchAll(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id") {
-            let id: Int64 = row[0]
-            let cards = cardsByNote[id] ?? []
-            let firstNew = cards.filter { ($0[4] as Int) == 0 }.map { $0[6] as Int64 }.min() ?? Int64.max
-            noteRows.append((row, id, firstNew))
+            let note = try NoteRow(row, file: file)
+            let cards = cardsByNote[note.id] ?? []
+            let firstNew = cards.filter { $0.type == 0 }.map(\.due).min() ?? Int64.max
+            noteRows.append((note, firstNew))
         }
         // New cards keep Anki's order; notes with no new card keep their creation order.
-        noteRows.sort { ($0.firstNew, $0.id) < ($1.firstNew, $1.id) }
-        for (row, _, _) in noteRows {
-            let noteID: Int64 = row[0]
-            guard let type = noteTypes[row[2] as Int64] else {
+        noteRows.sort { ($0.firstNew, $0.note.id) < ($1.firstNew, $1.note.id) }
+        for (row, _) in noteRows {
+            let noteID = row.id
+            guard let type = noteTypes[row.noteType] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
                 continue
             }
             let cards = cardsByNote[noteID] ?? []
             guard let firstCard = cards.first else { continue }
-            let homeDeck: Int64 = (firstCard[13] as Int64) != 0 ? firstCard[13] : firstCard[2]
+            let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? deckNames[homeDeck] ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
             if decks[deckKey] == nil {
@@ -99,20 +99,20 @@ private struct CollectionReading {
                 names.append(candidate.name)
             }
             templateNames[deckKey] = names
-            let values = (row[4] as String).split(separator: "\u{1f}", omittingEmptySubsequences: false).map { HTMLText.plain(String($0)).nfc }
+            let values = row.fields.split(separator: "\u{1f}", omittingEmptySubsequences: false).map { HTMLText.plain(String($0)).nfc }
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
             }
-            var note = ImportedNote(guid: row[1], kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
-                                    tags: (row[3] as String).split(separator: " ").map(String.init), origin: "\(file): note \(noteID)")
+            var note = ImportedNote(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
+                                    tags: row.tags.split(separator: " ").map(String.init), origin: "\(file): note \(noteID)")
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards {
-                let ordinal: Int = card[3]
+                let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 var imported = ImportedCard(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
-                                            state: state(card, created: created, steps: steps, reviews: reviews[card[0] as Int64] ?? []))
-                imported.suspended = (card[5] as Int) == -1
-                imported.reviews = reviews[card[0] as Int64] ?? []
+                                            state: state(card, created: created, steps: steps, reviews: reviews[card.id] ?? []))
+                imported.suspended = card.queue == -1
+                imported.reviews = reviews[card.id] ?? []
                 note.cards.append(imported)
             }
             decks[deckKey]!.notes.append(note)
@@ -130,7 +130,7 @@ private struct CollectionReading {
             (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
         }
         var types: [Int64: AnkiPackage.NoteType] = [:]
-        for (key, value) in json(row[0]) {
+        for (key, value) in json(try row.decode(String?.self, atIndex: 0) ?? "") {
             guard let model = value as? [String: Any], let id = Int64(key) else { continue }
             let fields = ((model["flds"] as? [[String: Any]]) ?? []).sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
                 .compactMap { $0["name"] as? String }
@@ -141,12 +141,12 @@ private struct CollectionReading {
         }
         var names: [Int64: String] = [:]
         var configOfDeck: [Int64: String] = [:]
-        for (key, value) in json(row[1]) {
+        for (key, value) in json(try row.decode(String?.self, atIndex: 1) ?? "") {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
             names[id] = deck["name"] as? String
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
-        let configs = json(row[2])
+        let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
             if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config) }
@@ -154,33 +154,49 @@ private struct CollectionReading {
         return (types, names, options)
     }
 
-    /// Anki's legacy deck options JSON, as a Maeil preset.
+    /// Anki's legacy deck options JSON, as a Maeil preset. The JSON is untrusted: every number is
+    /// clamped into the range a Maeil deck file may hold, so no option can reach the scheduler
+    /// that it could not get from a deck Maeil validated.
     func deckOptions(_ config: [String: Any]) -> AnkiPackage.DeckOptions {
         var options = AnkiPackage.DeckOptions()
         let new = config["new"] as? [String: Any] ?? [:]
         let review = config["rev"] as? [String: Any] ?? [:]
         let lapse = config["lapse"] as? [String: Any] ?? [:]
-        func seconds(_ minutes: [Double]) -> LearningSteps { LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()) }.filter { $0 > 0 }) }
-        if let delays = new["delays"] as? [Double] { options.learningSteps = delays }
-        if let delays = lapse["delays"] as? [Double] { options.relearningSteps = delays }
+        func number(_ value: Any?) -> Double? { (value as? Double).flatMap { $0.isFinite ? $0 : nil } }
+        func whole(_ value: Any?, _ range: ClosedRange<Int>) -> Int? {
+            number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
+        }
+        func fraction(_ value: Any?, _ range: ClosedRange<Double>) -> Float? { number(value).map { Float($0.clamped(to: range)) } }
+        func minutes(_ value: Any?) -> [Double]? {
+            guard let list = value as? [Any] else { return nil }
+            let limit = Double(PresetLimits.stepSeconds.upperBound) / 60
+            return list.prefix(64).compactMap(number).filter { $0 > 0 }.map { min($0, limit) }
+        }
+        func seconds(_ minutes: [Double]) -> LearningSteps {
+            LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()).clamped(to: PresetLimits.stepSeconds) })
+        }
+        if let delays = minutes(new["delays"]) { options.learningSteps = delays }
+        if let delays = minutes(lapse["delays"]) { options.relearningSteps = delays }
         var preset = ImportedPreset()
         preset.scheduler.learningSteps = seconds(options.learningSteps)
         preset.scheduler.relearningSteps = seconds(options.relearningSteps)
-        if let perDay = new["perDay"] as? Int { preset.newPerDay = perDay }
-        if let perDay = review["perDay"] as? Int { preset.reviewsPerDay = perDay }
-        if let ints = new["ints"] as? [Int], ints.count >= 2 {
-            preset.scheduler.graduatingInterval = max(1, ints[0])
-            preset.scheduler.easyInterval = max(1, ints[1])
+        if let perDay = whole(new["perDay"], PresetLimits.newPerDay) { preset.newPerDay = perDay }
+        if let perDay = whole(review["perDay"], PresetLimits.reviewsPerDay) { preset.reviewsPerDay = perDay }
+        if let ints = new["ints"] as? [Any], ints.count >= 2 {
+            if let days = whole(ints[0], PresetLimits.graduatingInterval) { preset.scheduler.graduatingInterval = days }
+            if let days = whole(ints[1], PresetLimits.easyInterval) { preset.scheduler.easyInterval = days }
         }
-        if let factor = new["initialFactor"] as? Int, factor >= 1300 { preset.scheduler.startingEasePermille = factor }
-        if let bonus = review["ease4"] as? Double { preset.scheduler.easyBonus = Float(bonus) }
-        if let hard = review["hardFactor"] as? Double { preset.scheduler.hardInterval = Float(hard) }
-        if let modifier = review["ivlFct"] as? Double, modifier > 0 { preset.scheduler.intervalModifier = Float(modifier) }
-        if let maximum = review["maxIvl"] as? Int, maximum > 0 { preset.scheduler.maximumInterval = maximum }
-        if let multiplier = lapse["mult"] as? Double { preset.scheduler.lapseNewInterval = Float(multiplier) }
-        if let minimum = lapse["minInt"] as? Int, minimum > 0 { preset.scheduler.minimumLapseInterval = minimum }
-        if let fails = lapse["leechFails"] as? Int { preset.scheduler.leechThreshold = fails }
-        if let action = lapse["leechAction"] as? Int { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
+        if let factor = number(new["initialFactor"]), factor >= 1300 {
+            preset.scheduler.startingEasePermille = Int((factor / 1000).clamped(to: PresetLimits.startingEase) * 1000)
+        }
+        if let bonus = fraction(review["ease4"], PresetLimits.easyBonus) { preset.scheduler.easyBonus = bonus }
+        if let hard = fraction(review["hardFactor"], PresetLimits.hardInterval) { preset.scheduler.hardInterval = hard }
+        if let modifier = fraction(review["ivlFct"], PresetLimits.intervalModifier) { preset.scheduler.intervalModifier = modifier }
+        if let maximum = whole(review["maxIvl"], PresetLimits.maximumInterval) { preset.scheduler.maximumInterval = maximum }
+        if let multiplier = fraction(lapse["mult"], PresetLimits.lapseNewInterval) { preset.scheduler.lapseNewInterval = multiplier }
+        if let minimum = whole(lapse["minInt"], PresetLimits.minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
+        if let fails = whole(lapse["leechFails"], PresetLimits.leechThreshold) { preset.scheduler.leechThreshold = fails }
+        if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
         options.preset = preset
         return options
     }
@@ -188,24 +204,24 @@ private struct CollectionReading {
     func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
         var fields: [Int64: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT ntid, name FROM fields ORDER BY ntid, ord") {
-            fields[row[0], default: []].append(row[1])
+            fields[try row.decode(Int64.self, atIndex: 0), default: []].append(try row.decode(String.self, atIndex: 1))
         }
         var templates: [Int64: [(name: String, question: String, answer: String)]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT ntid, name, config FROM templates ORDER BY ntid, ord") {
-            let config = (row[2] as Data?) ?? Data()
-            templates[row[0], default: []].append((
-                name: row[1], question: (try? ProtobufReader.string(config, field: 1)) ?? nil ?? "",
+            let config = try row.decode(Data?.self, atIndex: 2) ?? Data()
+            templates[try row.decode(Int64.self, atIndex: 0), default: []].append((
+                name: try row.decode(String.self, atIndex: 1), question: (try? ProtobufReader.string(config, field: 1)) ?? nil ?? "",
                 answer: (try? ProtobufReader.string(config, field: 2)) ?? nil ?? ""))
         }
         var types: [Int64: AnkiPackage.NoteType] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, name, config FROM notetypes") {
-            let id: Int64 = row[0]
-            let kind = (try? ProtobufReader.varint((row[2] as Data?) ?? Data(), field: 1)) ?? nil
-            types[id] = AnkiPackage.NoteType(id: id, name: row[1], isCloze: kind == 1, fields: fields[id] ?? [], templates: templates[id] ?? [])
+            let id = try row.decode(Int64.self, atIndex: 0)
+            let kind = (try? ProtobufReader.varint(try row.decode(Data?.self, atIndex: 2) ?? Data(), field: 1)) ?? nil
+            types[id] = AnkiPackage.NoteType(id: id, name: try row.decode(String.self, atIndex: 1), isCloze: kind == 1, fields: fields[id] ?? [], templates: templates[id] ?? [])
         }
         var names: [Int64: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, name FROM decks") {
-            names[row[0]] = (row[1] as String).replacingOccurrences(of: "\u{1f}", with: "::")
+            names[try row.decode(Int64.self, atIndex: 0)] = try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::")
         }
         return (types, names, [:])
     }
@@ -252,13 +268,13 @@ private struct CollectionReading {
 
     // MARK: Cards and reviews
 
-    /// Card rows by note: id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data.
-    func cards() throws -> [Int64: [Row]] {
-        var result: [Int64: [Row]] = [:]
+    func cards() throws -> [Int64: [CardRow]] {
+        var result: [Int64: [CardRow]] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data FROM cards ORDER BY nid, ord
             """) {
-            result[row[1], default: []].append(row)
+            let card = try CardRow(row, file: file)
+            result[card.note, default: []].append(card)
         }
         return result
     }
@@ -266,16 +282,16 @@ private struct CollectionReading {
     func reviewsByCard() throws -> [Int64: [ImportedReview]] {
         var result: [Int64: [ImportedReview]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id") {
-            let type: Int = row[7]
-            guard let rating = Rating(rawValue: row[2]), type <= 3 else { continue }  // manual and rescheduled entries carry no answer
+            let review = try RevlogRow(row, file: file)
+            let type = review.type
+            guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else { continue }  // manual and rescheduled entries carry no answer
             let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
-            let interval: Int = row[3]
-            let after: CardPhase = interval > 0 ? .review : (before == .review ? .relearning : before)
-            let factor: Int = row[5]
-            result[row[1], default: []].append(ImportedReview(
-                time: Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000), rating: rating,
-                durationMilliseconds: max(0, row[6]), phaseBefore: before, phaseAfter: after,
-                intervalBefore: max(0, row[4] as Int), intervalAfter: max(0, interval), easePermille: factor > 0 ? factor : 2500))
+            let after: CardPhase = review.interval > 0 ? .review : (before == .review ? .relearning : before)
+            result[review.card, default: []].append(ImportedReview(
+                time: sane(Double(review.id) / 1000), rating: rating,
+                durationMilliseconds: Int(review.milliseconds.clamped(to: 0...86_400_000)), phaseBefore: before, phaseAfter: after,
+                intervalBefore: Int(review.lastInterval.clamped(to: 0...36_500)), intervalAfter: Int(review.interval.clamped(to: 0...36_500)),
+                easePermille: review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500))
         }
         return result
     }
@@ -283,40 +299,109 @@ private struct CollectionReading {
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted
     /// from the collection's creation day (col.crt, which falls on a rollover); learning due
     /// times are epoch seconds; a card in a filtered deck keeps its original due in odue.
-    func state(_ card: Row, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ImportedReview]) -> CardState {
-        let type: Int = card[4], queue: Int = card[5]
-        let due: Int64 = (card[13] as Int64) != 0 && (card[12] as Int64) != 0 ? card[12] : card[6]
-        let interval: Int = card[7]
-        let factor: Int = card[8]
-        let data = (card[14] as String?) ?? ""
-        let memory = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any]
+    func state(_ card: CardRow, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ImportedReview]) -> CardState {
+        let type = card.type, queue = card.queue
+        let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
+        let memory = (try? JSONSerialization.jsonObject(with: Data(card.data.utf8))) as? [String: Any]
         guard type != 0 else { return .new }
-        var state = CardState(phase: .review, intervalDays: max(interval, 0), easePermille: factor >= 1300 ? factor : 2500,
-                              reps: card[9], lapses: card[10], streak: 0)
-        if let stability = memory?["s"] as? Double, let difficulty = memory?["d"] as? Double {
-            state.stability = stability
-            state.difficulty = difficulty
+        var state = CardState(phase: .review, intervalDays: Int(card.interval.clamped(to: 0...36_500)),
+                              easePermille: card.factor >= 1300 ? Int(card.factor.clamped(to: 1300...10_000)) : 2500,
+                              reps: Int(card.reps.clamped(to: 0...1_000_000)), lapses: Int(card.lapses.clamped(to: 0...1_000_000)), streak: 0)
+        if let stability = memory?["s"] as? Double, let difficulty = memory?["d"] as? Double,
+           stability.isFinite, stability > 0, difficulty.isFinite {
+            state.stability = min(stability, 36_500)
+            state.difficulty = difficulty.clamped(to: 1...10)
         }
-        func dayStart(_ day: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(created + day * 86_400)) }
+        // Seconds since the epoch, in Double: a corrupt day number must not overflow Int64.
+        func dayStart(_ day: Int64) -> Date { sane(Double(created) + Double(day) * 86_400) }
         let intraday = queue == 1 || (queue < 0 && due > 1_000_000_000)
         switch type {
         case 1, 3:
             state.phase = type == 1 ? .learning : .relearning
             let stepMinutes = type == 1 ? steps.learningSteps : steps.relearningSteps
-            let remaining = (card[11] as Int) % 1000
+            let remaining = Int(card.left % 1000)
             state.step = max(0, min(stepMinutes.count - remaining, max(stepMinutes.count - 1, 0)))
             state.scheduledSeconds = stepMinutes.isEmpty ? 600 : Int(stepMinutes[min(state.step, stepMinutes.count - 1)] * 60)
-            state.due = intraday ? Date(timeIntervalSince1970: TimeInterval(due)) : dayStart(due)
+            state.due = intraday ? sane(Double(due)) : dayStart(due)
             if type == 1 { state.intervalDays = 0 }
         default:
             state.due = dayStart(due)
         }
-        if let lastReview = (memory?["lrt"] as? Double) ?? reviews.last.map({ $0.time.timeIntervalSince1970 }) {
-            state.lastReview = Date(timeIntervalSince1970: lastReview)
+        if let lastReview = (memory?["lrt"] as? Double).flatMap({ $0.isFinite ? $0 : nil }) ?? reviews.last.map({ $0.time.timeIntervalSince1970 }) {
+            state.lastReview = sane(lastReview)
         } else if let due = state.due {
             state.lastReview = due.addingTimeInterval(-Double(state.intervalDays) * 86_400)
         }
         state.streak = reviews.reversed().prefix { $0.rating != .again }.count
         return state
+    }
+}
+
+// GRDB's row subscripts trap on NULL or on a value of another type; a package is untrusted, so
+// its rows are decoded once, with errors, into these.
+
+/// A time from the package, kept between 1970 and 9999 so that no later conversion overflows.
+private func sane(_ secondsSince1970: Double) -> Date {
+    Date(timeIntervalSince1970: secondsSince1970.isFinite ? secondsSince1970.clamped(to: 0...253_402_300_799) : 0)
+}
+
+private func decoded<T: DatabaseValueConvertible>(_ row: Row, _ index: Int, _ table: String, _ file: String) throws -> T {
+    do {
+        return try row.decode(T.self, atIndex: index)
+    } catch {
+        let column = Array(row.columnNames)[index]
+        throw ImportProblem(file: file, message: "the package's \(table) table holds a value that is not \(T.self) in column \(column) (\(row[index] as DatabaseValue))")
+    }
+}
+
+struct NoteRow {
+    var id: Int64, guid: String, noteType: Int64, tags: String, fields: String
+
+    init(_ row: Row, file: String) throws {
+        id = try decoded(row, 0, "notes", file)
+        guid = try decoded(row, 1, "notes", file)
+        noteType = try decoded(row, 2, "notes", file)
+        tags = try decoded(row, 3, "notes", file)
+        fields = try decoded(row, 4, "notes", file)
+    }
+}
+
+struct CardRow {
+    var id: Int64, note: Int64, deck: Int64, ordinal: Int, type: Int64, queue: Int64, due: Int64, interval: Int64, factor: Int64
+    var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String
+
+    init(_ row: Row, file: String) throws {
+        func value(_ index: Int) throws -> Int64 { try decoded(row, index, "cards", file) }
+        id = try value(0)
+        note = try value(1)
+        deck = try value(2)
+        ordinal = Int(try value(3).clamped(to: 0...10_000))
+        type = try value(4)
+        queue = try value(5)
+        due = try value(6)
+        interval = try value(7)
+        factor = try value(8)
+        reps = try value(9)
+        lapses = try value(10)
+        left = try value(11)
+        originalDue = try value(12)
+        originalDeck = try value(13)
+        data = (try decoded(row, 14, "cards", file) as String?) ?? ""
+    }
+}
+
+struct RevlogRow {
+    var id: Int64, card: Int64, ease: Int64, interval: Int64, lastInterval: Int64, factor: Int64, milliseconds: Int64, type: Int64
+
+    init(_ row: Row, file: String) throws {
+        func value(_ index: Int) throws -> Int64 { try decoded(row, index, "revlog", file) }
+        id = try value(0)
+        card = try value(1)
+        ease = try value(2)
+        interval = try value(3)
+        lastInterval = try value(4)
+        factor = try value(5)
+        milliseconds = try value(6)
+        type = try value(7)
     }
 }

@@ -36,6 +36,31 @@ public struct ImportedUnit: Hashable, Sendable {
     }
 }
 
+/// The values a preset may hold, in one place: Maeil deck files reject anything outside them with
+/// a message, and Anki packages, whose options are untrusted JSON, are clamped into them.
+public enum PresetLimits {
+    public static let newPerDay = 0...9999
+    public static let reviewsPerDay = 0...99_999
+    public static let rolloverHour = 0...23
+    public static let desiredRetention = 0.7...0.99
+    public static let maximumInterval = 1...36_500
+    public static let leechThreshold = 0...99
+    public static let graduatingInterval = 1...365
+    public static let easyInterval = 1...365
+    public static let minimumLapseInterval = 1...365
+    public static let startingEase = 1.31...5.0
+    public static let easyBonus = 1.0...5.0
+    public static let hardInterval = 0.5...2.0
+    public static let intervalModifier = 0.5...2.0
+    public static let lapseNewInterval = 0.0...1.0
+    /// A learning step, in seconds: one second to a year.
+    public static let stepSeconds = 1...31_536_000
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}
+
 public struct ImportedPreset: Hashable, Sendable {
     public var scheduler = SchedulerSettings()
     public var newPerDay = 20

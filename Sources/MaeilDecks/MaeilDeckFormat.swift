@@ -264,24 +264,24 @@ struct ManifestReader {
                 throw problem(value, error.description)
             }
         }
-        preset.newPerDay = try int("new_per_day", 0...9999) ?? preset.newPerDay
-        preset.reviewsPerDay = try int("reviews_per_day", 0...99_999) ?? preset.reviewsPerDay
-        preset.rolloverHour = try int("rollover_hour", 0...23) ?? preset.rolloverHour
+        preset.newPerDay = try int("new_per_day", PresetLimits.newPerDay) ?? preset.newPerDay
+        preset.reviewsPerDay = try int("reviews_per_day", PresetLimits.reviewsPerDay) ?? preset.reviewsPerDay
+        preset.rolloverHour = try int("rollover_hour", PresetLimits.rolloverHour) ?? preset.rolloverHour
         preset.burySiblings = try bool("bury_siblings") ?? preset.burySiblings
         preset.curriculumGating = try bool("curriculum_gating") ?? preset.curriculumGating
         preset.scheduler.learningSteps = try steps("learning_steps") ?? preset.scheduler.learningSteps
         preset.scheduler.relearningSteps = try steps("relearning_steps") ?? preset.scheduler.relearningSteps
-        preset.scheduler.desiredRetention = try double("desired_retention", 0.7...0.99) ?? preset.scheduler.desiredRetention
-        preset.scheduler.maximumInterval = try int("maximum_interval", 1...36_500) ?? preset.scheduler.maximumInterval
-        preset.scheduler.leechThreshold = try int("leech_threshold", 0...99) ?? preset.scheduler.leechThreshold
-        preset.scheduler.graduatingInterval = try int("graduating_interval", 1...365) ?? preset.scheduler.graduatingInterval
-        preset.scheduler.easyInterval = try int("easy_interval", 1...365) ?? preset.scheduler.easyInterval
-        preset.scheduler.minimumLapseInterval = try int("minimum_lapse_interval", 1...365) ?? preset.scheduler.minimumLapseInterval
-        if let ease = try double("starting_ease", 1.31...5) { preset.scheduler.startingEasePermille = Int((ease * 1000).rounded()) }
-        if let value = try double("easy_bonus", 1...5) { preset.scheduler.easyBonus = Float(value) }
-        if let value = try double("hard_interval", 0.5...2) { preset.scheduler.hardInterval = Float(value) }
-        if let value = try double("interval_modifier", 0.5...2) { preset.scheduler.intervalModifier = Float(value) }
-        if let value = try double("lapse_new_interval", 0...1) { preset.scheduler.lapseNewInterval = Float(value) }
+        preset.scheduler.desiredRetention = try double("desired_retention", PresetLimits.desiredRetention) ?? preset.scheduler.desiredRetention
+        preset.scheduler.maximumInterval = try int("maximum_interval", PresetLimits.maximumInterval) ?? preset.scheduler.maximumInterval
+        preset.scheduler.leechThreshold = try int("leech_threshold", PresetLimits.leechThreshold) ?? preset.scheduler.leechThreshold
+        preset.scheduler.graduatingInterval = try int("graduating_interval", PresetLimits.graduatingInterval) ?? preset.scheduler.graduatingInterval
+        preset.scheduler.easyInterval = try int("easy_interval", PresetLimits.easyInterval) ?? preset.scheduler.easyInterval
+        preset.scheduler.minimumLapseInterval = try int("minimum_lapse_interval", PresetLimits.minimumLapseInterval) ?? preset.scheduler.minimumLapseInterval
+        if let ease = try double("starting_ease", PresetLimits.startingEase) { preset.scheduler.startingEasePermille = Int((ease * 1000).rounded()) }
+        if let value = try double("easy_bonus", PresetLimits.easyBonus) { preset.scheduler.easyBonus = Float(value) }
+        if let value = try double("hard_interval", PresetLimits.hardInterval) { preset.scheduler.hardInterval = Float(value) }
+        if let value = try double("interval_modifier", PresetLimits.intervalModifier) { preset.scheduler.intervalModifier = Float(value) }
+        if let value = try double("lapse_new_interval", PresetLimits.lapseNewInterval) { preset.scheduler.lapseNewInterval = Float(value) }
         return preset
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import MaeilCore
 @testable import MaeilDecks
@@ -101,6 +102,65 @@ struct AnkiPackageTests {
         let message = failure(DeckFiles.fixtures.appendingPathComponent("fuzz-truncated-deflate.apkg").path)
         #expect(message.contains("collection.anki21"))
         #expect(message.contains("ends early") || message.contains("damaged"))
+    }
+
+    /// A real legacy package whose collection was changed by `tamper` first.
+    func tamperedPackage(_ tamper: (Database) throws -> Void) throws -> String {
+        let archive = try ZipReading.entries(DeckFiles.fixtures.appendingPathComponent("korean-legacy.apkg"))
+        // Anki 2.1.50+ writes the real collection as collection.anki21 and a stub as collection.anki2.
+        let database = DeckFiles.directory().appendingPathComponent("collection.anki21")
+        try archive["collection.anki21"]!.write(to: database)
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.write(tamper)
+        try queue.close()
+        return try DeckFiles.zip([("collection.anki21", try Data(contentsOf: database)), ("media", Data("{}".utf8))])
+    }
+
+    /// Found by the fuzzer: a NULL where Anki always writes a number trapped inside GRDB's row
+    /// subscript. Every column is now decoded with errors, so a damaged package is refused.
+    @Test func nullsAndWrongTypesInTheCollectionAreRefused() throws {
+        let wrongType = try tamperedPackage { try $0.execute(sql: "UPDATE notes SET mid = 'abc'") }
+        #expect(failure(wrongType).contains("notes table holds a value that is not Int64 in column mid"))
+        let tooLarge = try tamperedPackage { try $0.execute(sql: "UPDATE cards SET ivl = 1e300") }
+        #expect(failure(tooLarge).contains("cards table holds a value that is not Int64 in column ivl"))
+        let null = try tamperedPackage { db in
+            try db.execute(sql: "CREATE TABLE r AS SELECT * FROM revlog; DROP TABLE revlog; ALTER TABLE r RENAME TO revlog")
+            try db.execute(sql: "UPDATE revlog SET ease = NULL")
+        }
+        #expect(failure(null).contains("revlog table holds a value that is not Int64 in column ease (NULL)"))
+    }
+
+    /// Deck options are JSON that anyone can write: out-of-range numbers are clamped into the
+    /// ranges a Maeil deck file allows rather than reaching the scheduler.
+    @Test func hostileDeckOptionsAreClamped() throws {
+        let package = try tamperedPackage { db in
+            let options = try String.fetchOne(db, sql: "SELECT dconf FROM col")!
+            var json = try JSONSerialization.jsonObject(with: Data(options.utf8)) as! [String: Any]
+            for (key, value) in json {
+                guard var config = value as? [String: Any] else { continue }
+                config["new"] = ["delays": [1e300, -5, 1], "perDay": 1e12, "ints": [100_000, -3], "initialFactor": 1e9]
+                config["rev"] = ["perDay": -1, "ease4": 1e308, "hardFactor": 0, "ivlFct": 1e9, "maxIvl": 1e20]
+                config["lapse"] = ["delays": [], "mult": 7, "minInt": 0, "leechFails": 1e9]
+                json[key] = config
+            }
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+            try db.execute(sql: "UPDATE col SET dconf = ?", arguments: [text])
+        }
+        let preset = try #require(try AnkiPackage.read(path: package, options: ImportOptions()).decks[0].preset)
+        #expect(preset.scheduler.learningSteps == [31_536_000, 60])
+        #expect(preset.scheduler.relearningSteps == [])
+        #expect(preset.newPerDay == 9999)
+        #expect(preset.reviewsPerDay == 0)
+        #expect(preset.scheduler.graduatingInterval == 365)
+        #expect(preset.scheduler.easyInterval == 1)
+        #expect(preset.scheduler.startingEasePermille == 5000)
+        #expect(preset.scheduler.easyBonus == 5)
+        #expect(preset.scheduler.hardInterval == 0.5)
+        #expect(preset.scheduler.intervalModifier == 2)
+        #expect(preset.scheduler.maximumInterval == 36_500)
+        #expect(preset.scheduler.lapseNewInterval == 1)
+        #expect(preset.scheduler.minimumLapseInterval == 1)
+        #expect(preset.scheduler.leechThreshold == 99)
     }
 
     @Test func aMediaNameThatEscapesIsRefused() throws {
