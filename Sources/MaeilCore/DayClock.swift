@@ -6,9 +6,12 @@ import Foundation
 /// The core never reads the system clock or time zone: callers pass a `DayClock`, which makes
 /// every result reproducible and lets tests move through time zones and DST changes.
 public struct DayClock: Sendable, Hashable {
-    public let timeZone: TimeZone
+    public var timeZone: TimeZone { zone.timeZone }
     public let rolloverHour: Int
-    private let calendar: Calendar
+    private var calendar: Calendar { zone.calendar }
+    /// The time zone and its calendar behind one reference: every answer's context copies the
+    /// clock, and one retain is cheaper than one per Foundation value.
+    private let zone: Zone
     /// Seconds east of UTC for zones whose offset has not changed since 2000; lets the hot
     /// paths (queue building, simulation) skip Calendar arithmetic.
     private let fixedOffset: Int?
@@ -17,11 +20,10 @@ public struct DayClock: Sendable, Hashable {
 
     public init(timeZone: TimeZone, rolloverHour: Int = 4) {
         precondition((0..<24).contains(rolloverHour), "rollover hour must be 0–23")
-        self.timeZone = timeZone
         self.rolloverHour = rolloverHour
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        self.calendar = calendar
+        zone = Zone(timeZone: timeZone, calendar: calendar)
         if timeZone.nextDaylightSavingTimeTransition(after: Self.fixedOffsetEpoch) == nil {
             fixedOffset = timeZone.secondsFromGMT(for: Self.fixedOffsetEpoch)
         } else {
@@ -104,5 +106,20 @@ enum CivilDate {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension DayClock {
+    final class Zone: Sendable, Hashable {
+        let timeZone: TimeZone
+        let calendar: Calendar
+
+        init(timeZone: TimeZone, calendar: Calendar) {
+            self.timeZone = timeZone
+            self.calendar = calendar
+        }
+
+        static func == (lhs: Zone, rhs: Zone) -> Bool { lhs.timeZone == rhs.timeZone }
+        func hash(into hasher: inout Hasher) { hasher.combine(timeZone) }
     }
 }

@@ -32,6 +32,19 @@ public enum Rating: Int, CaseIterable, Sendable, Codable, Comparable {
     public var isPass: Bool { self != .again }
 }
 
+/// A set of ratings in one byte: the FSRS proposals an answer needs, without an array.
+public struct RatingSet: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ rating: Rating) { self.init(rawValue: 1 << UInt8(rating.rawValue - 1)) }
+
+    public static let again = RatingSet(.again), hard = RatingSet(.hard), good = RatingSet(.good), easy = RatingSet(.easy)
+    public static let passes: RatingSet = [.hard, .good, .easy]
+    public static let all: RatingSet = [.again, .hard, .good, .easy]
+
+    public func contains(_ rating: Rating) -> Bool { rawValue & 1 << UInt8(rating.rawValue - 1) != 0 }
+}
+
 /// SuperMemo's answer quality, 0 (blackout) to 5 (perfect), for classic SM-2.
 public struct Quality: RawRepresentable, Hashable, Sendable, Codable, Comparable {
     public let rawValue: Int

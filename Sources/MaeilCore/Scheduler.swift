@@ -3,18 +3,24 @@ import Foundation
 /// What a scheduler needs besides the card: the answer time, the study-day clock and the
 /// fuzz factor. The core reads no clock and no global generator; all of it comes in here.
 public struct SchedulingContext: Sendable {
-    public var now: Date
-    public var clock: DayClock
+    public var now: Date { didSet { today = clock.dayNumber(of: now) } }
+    public var clock: DayClock { didSet { today = clock.dayNumber(of: now) } }
     /// In [0, 1); nil turns fuzz off.
     public var fuzzFactor: Double?
+    /// The study day `now` falls on, worked out once: an answer needs it several times.
+    public private(set) var today: Int
 
     public init(now: Date, clock: DayClock, fuzzFactor: Double? = nil) {
         self.now = now
         self.clock = clock
         self.fuzzFactor = fuzzFactor
+        today = clock.dayNumber(of: now)
     }
 
-    var today: Int { clock.dayNumber(of: now) }
+    /// Whole study days since `earlier`; never negative, even when the clock went back.
+    public func elapsedDays(since earlier: Date) -> Int {
+        max(0, today - clock.dayNumber(of: earlier))
+    }
 }
 
 /// The result of one answer: the card's next state, and whether this answer made it a leech.
@@ -90,7 +96,8 @@ extension Transition {
             streak: passed ? card.streak + 1 : 0, lastReview: context.now)
         let today = context.today
         if phase.isInSteps {
-            let untilRollover = context.clock.secondsUntilRollover(from: context.now)
+            // As clock.secondsUntilRollover(from: now), with today already known.
+            let untilRollover = max(0, Int(context.clock.start(ofDay: today + 1).timeIntervalSince(context.now).rounded(.down)))
             if delaySeconds >= untilRollover {
                 let days = (delaySeconds - untilRollover) / 86_400 + 1
                 state.due = context.clock.start(ofDay: today + days)

@@ -26,7 +26,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
         return result
     }
 
-    @usableFromInline
+    @inlinable
     func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
     /// A double in [0, 1) from the top 53 bits.

@@ -2,18 +2,44 @@ import MaeilCore
 
 /// R(t, S) depends only on t/S. The daily "memorized" sum needs it for every learned item on
 /// every day, about 1.5 million times for 10,000 items over a year, and `pow` was most of the
-/// run. A table over u = t/S in steps of 1/1024, read with linear interpolation, is exact to
-/// about 1e-6; beyond the table the exact formula is used. Recall draws at reviews stay exact.
+/// run. A table over u = t/S in steps of 1/256, read with linear interpolation, is within
+/// 4e-7 of the formula (the curve's second derivative is at most 0.2, so the error is at most
+/// 0.2/8/256²); beyond u = 64 the formula is used. Reviews draw recall from it too: an error
+/// of 4e-7 in a probability cannot be seen in any figure the simulator reports, and building
+/// the table costs 16,000 `pow` calls instead of 65,000.
 struct RecallTable {
     let fsrs: FSRS
     let values: [Double]
-    static let resolution = 1024.0
+    static let resolution = 256.0
     static let limit = 64.0
 
     init(fsrs: FSRS) {
         self.fsrs = fsrs
         let count = Int(Self.limit * Self.resolution) + 2
         values = (0..<count).map { fsrs.retrievability(elapsedDays: Double($0) / Self.resolution, stability: 1) }
+    }
+
+    /// Adds R(t, S) for t = 0, 1, 2, … to `days` slots from `first` on: the hot loop of the
+    /// daily "memorized" sum, through the table without a division per day.
+    func addRecall(stability: Double, days: Int, into slots: inout [Double], from first: Int) {
+        precondition(first >= 0 && first + days <= slots.count)
+        let step = Self.resolution / stability
+        let inTable = min(days, Int(((Self.limit * Self.resolution - 1) / step).rounded(.down)) + 1)
+        values.withUnsafeBufferPointer { table in
+            slots.withUnsafeMutableBufferPointer { out in
+                // Each position from its own product, not a running sum: no chain from one day
+                // to the next, so the processor overlaps the iterations.
+                for day in 0..<inTable {
+                    let position = Double(day) * step
+                    let index = Int(position)
+                    let fraction = position - Double(index)
+                    out[first + day] += table[index] + (table[index + 1] - table[index]) * fraction
+                }
+            }
+        }
+        for day in inTable..<days {
+            slots[first + day] += fsrs.retrievability(elapsedDays: Double(day), stability: stability)
+        }
     }
 
     @inline(__always)

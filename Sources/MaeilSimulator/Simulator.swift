@@ -84,6 +84,11 @@ struct Engine {
     let fsrs: FSRS
     let recallTable: RecallTable
     var random: SeededGenerator
+    /// The learner model's arrays as plain values, read without reference counting.
+    let odds: LearnerOdds
+    /// One context for every answer; only its `now` changes.
+    var context: SchedulingContext
+    let dayZero: Date
     var cards: [Simulator.Card] = []
     var days: [SimulationResult.Day]
     /// Cards due on each day: the queue, bucketed by day instead of a heap.
@@ -98,6 +103,9 @@ struct Engine {
         fsrs = FSRS(parameters: config.learner.parameters, sameDayFloor: .good)
         recallTable = RecallTable(fsrs: fsrs)
         random = SeededGenerator(seed: seed)
+        odds = LearnerOdds(config.learner)
+        dayZero = Simulator.clock.start(ofDay: Simulator.firstDay)
+        context = SchedulingContext(now: dayZero, clock: Simulator.clock)
         days = Array(repeating: SimulationResult.Day(), count: config.days)
         dueOn = Array(repeating: [], count: config.days)
         // New card i is due on day i / newPerDay; cards beyond the span are never queued.
@@ -114,14 +122,30 @@ struct Engine {
 
     mutating func run() -> [SimulationResult.Day] {
         var memorizedDelta = [Double](repeating: 0, count: config.days + 1)
+        // Reviews first, easiest (lowest difficulty, in hundredths) first, ties in the order
+        // they became due; then the day's new cards. ⌊100·D⌋ is 100…1000, so a counting sort
+        // over 902 ranks (the last for new cards) orders a day in linear time, stably.
+        let newRank = 901
+        var rankCounts = [Int](repeating: 0, count: newRank + 2)
+        var ranks: [Int] = []
+        var order: [Int32] = []
         for day in 0..<config.days {
             let due = dueOn[day]
             dueOn[day] = []
-            // Reviews first, easiest (lowest difficulty) first; then the day's new cards.
-            var reviews = due.filter { cards[Int($0)].lastDay >= 0 }
-            reviews.sort { Int(cards[Int($0)].difficulty * 100) < Int(cards[Int($1)].difficulty * 100) }
-            let new = due.filter { cards[Int($0)].lastDay < 0 }
-            for index in reviews + new {
+            ranks.removeAll(keepingCapacity: true)
+            for index in due {
+                let card = cards[Int(index)]
+                ranks.append(card.lastDay < 0 ? newRank : min(max(Int(card.difficulty * 100) - 100, 0), newRank - 1))
+            }
+            for rank in 0..<rankCounts.count { rankCounts[rank] = 0 }
+            for rank in ranks { rankCounts[rank + 1] += 1 }
+            for rank in 1..<rankCounts.count { rankCounts[rank] += rankCounts[rank - 1] }
+            order = Array(repeating: 0, count: due.count)
+            for (position, rank) in ranks.enumerated() {
+                order[rankCounts[rank]] = due[position]
+                rankCounts[rank] += 1
+            }
+            for index in order {
                 process(Int(index), day: day, memorized: &memorizedDelta)
             }
         }
@@ -136,9 +160,7 @@ struct Engine {
     /// Adds R(i − from, S) to each day i in from…to.
     func addRecall(from: Int, to: Int, stability: Double, into memorized: inout [Double]) {
         guard from <= to else { return }
-        for day in from...to {
-            memorized[day] += recallTable.recall(elapsedDays: Double(day - from), stability: stability)
-        }
+        recallTable.addRecall(stability: stability, days: to - from + 1, into: &memorized, from: from)
     }
 
     mutating func process(_ index: Int, day: Int, memorized: inout [Double]) {
@@ -171,21 +193,20 @@ struct Engine {
     /// The moment of the `step`-th answer on day `day`: steps a minute apart stay within the
     /// day, so the scheduler sees same-day answers as the learner model does.
     func moment(day: Int, step: Int) -> Date {
-        Simulator.clock.start(ofDay: Simulator.firstDay + day).addingTimeInterval(TimeInterval(8 * 3600 + step * 60))
+        dayZero.addingTimeInterval(TimeInterval(day * 86_400 + 8 * 3600 + step * 60))
     }
 
     mutating func answer(_ index: Int, _ rating: Rating, day: Int, step: Int) {
-        let context = SchedulingContext(now: moment(day: day, step: step), clock: Simulator.clock)
+        context.now = moment(day: day, step: step)
         cards[index].state = scheduler.answer(cards[index].state, rating, context: context).state
     }
 
     mutating func learn(_ index: Int, day: Int) {
-        let learner = config.learner
-        let first = Rating(rawValue: draw(learner.firstRatingWeights) + 1)!
+        let first = Rating(rawValue: draw(odds.firstRating) + 1)!
         var memory = fsrs.initialMemory(first)
-        var cost = learner.learningCosts[first.rawValue - 1]
+        var cost = odds.learningCosts[first.rawValue - 1]
         answer(index, first, day: day, step: 0)
-        cost += steps(index, &memory, previous: first, transitions: learner.learningTransitions, costs: learner.learningCosts, day: day)
+        cost += steps(index, &memory, previous: first, transitions: odds.learningSteps, costs: odds.learningCosts, day: day)
         cards[index].stability = memory.stability
         cards[index].difficulty = memory.difficulty
         days[day].new += 1
@@ -194,29 +215,28 @@ struct Engine {
     }
 
     mutating func review(_ index: Int, day: Int, memorized: inout [Double]) {
-        let learner = config.learner
         let card = cards[index]
         let elapsed = day - Int(card.lastDay)
         let memory = MemoryState(stability: card.stability, difficulty: card.difficulty)
-        let recall = fsrs.retrievability(elapsedDays: Double(elapsed), stability: card.stability)
+        let recall = recallTable.recall(elapsedDays: Double(elapsed), stability: card.stability)
         // The days since the last answer count with the old stability.
         addRecall(from: Int(card.lastDay), to: day - 1, stability: card.stability, into: &memorized)
         var next: MemoryState
         var cost: Double
         if random.nextUnit() < recall {
-            let rating = Rating(rawValue: draw(learner.reviewRatingWeights) + 2)!
+            let rating = Rating(rawValue: draw(odds.reviewRating) + 2)!
             next = MemoryState(stability: fsrs.stabilityAfterSuccess(memory, retrievability: recall, rating: rating),
                                difficulty: fsrs.nextDifficulty(memory.difficulty, rating))
-            cost = learner.reviewCosts[rating.rawValue - 1]
+            cost = odds.reviewCosts[rating.rawValue - 1]
             days[day].correct += 1
             answer(index, rating, day: day, step: 0)
         } else {
             cards[index].lapses += 1
             next = MemoryState(stability: fsrs.stabilityAfterFailure(memory, retrievability: recall),
                                difficulty: fsrs.nextDifficulty(memory.difficulty, .again))
-            cost = learner.reviewCosts[0]
+            cost = odds.reviewCosts[0]
             answer(index, .again, day: day, step: 0)
-            cost += steps(index, &next, previous: .again, transitions: learner.relearningTransitions, costs: learner.relearningCosts, day: day)
+            cost += steps(index, &next, previous: .again, transitions: odds.relearningSteps, costs: odds.relearningCosts, day: day)
         }
         cards[index].stability = next.stability
         cards[index].difficulty = next.difficulty
@@ -228,8 +248,8 @@ struct Engine {
     /// Same-day steps while the scheduler keeps the card in (re)learning: each answer drawn
     /// from the transition row of the one before, the true memory moved by FSRS's short-term
     /// formula. A learner who has stepped `maximumSteps` times graduates the card with good.
-    mutating func steps(_ index: Int, _ memory: inout MemoryState, previous first: Rating, transitions: [[Double]], costs: [Double],
-                        day: Int) -> Double {
+    mutating func steps(_ index: Int, _ memory: inout MemoryState, previous first: Rating, transitions: LearnerOdds.Transitions,
+                        costs: SIMD4<Double>, day: Int) -> Double {
         var previous = first
         var cost = 0.0
         var step = 0
@@ -253,19 +273,21 @@ struct Engine {
     /// The scheduler's due date, as a simulation day.
     mutating func schedule(_ index: Int, day: Int) {
         cards[index].lastDay = Int32(day)
-        let dueDay = cards[index].state.due.map { Simulator.clock.dayNumber(of: $0) - Simulator.firstDay } ?? day + 1
+        // The clock is UTC with the rollover at midnight: a day is 86,400 s from dayZero.
+        let dueDay = cards[index].state.due.map { Int(($0.timeIntervalSince(dayZero) / 86_400).rounded(.down)) } ?? day + 1
         cards[index].dueDay = Int32(max(dueDay, day + 1))
     }
 
-    /// A weighted draw; the weights need not sum to one.
-    mutating func draw(_ weights: [Double]) -> Int {
-        let total = weights.reduce(0, +)
-        var target = random.nextUnit() * total
-        for (index, weight) in weights.enumerated() {
-            if target < weight { return index }
-            target -= weight
+    /// A weighted draw from up to four weights (unused ones zero); they need not sum to one.
+    mutating func draw(_ weights: SIMD4<Double>) -> Int {
+        var target = random.nextUnit() * weights.sum()
+        var last = 0
+        for index in 0..<4 where weights[index] > 0 {
+            if target < weights[index] { return index }
+            target -= weights[index]
+            last = index
         }
-        return weights.count - 1
+        return last
     }
 }
 
@@ -274,5 +296,36 @@ extension Simulator {
     /// settings over the cores instead).
     public func runAllSequentially() -> [SimulationResult] {
         (0..<max(1, config.runs)).map { run(seed: config.seed &+ UInt64($0)) }
+    }
+}
+
+/// The learner model's probabilities and costs as fixed-size values (no arrays to retain and
+/// release in the inner loop). Weights missing from a scenario's shorter lists are zero.
+struct LearnerOdds {
+    struct Transitions {
+        let again, hard, good: SIMD4<Double>
+
+        subscript(row: Int) -> SIMD4<Double> { row == 0 ? again : (row == 1 ? hard : good) }
+    }
+
+    let firstRating, reviewRating: SIMD4<Double>
+    let learningSteps, relearningSteps: Transitions
+    let learningCosts, reviewCosts, relearningCosts: SIMD4<Double>
+
+    init(_ learner: LearnerModel) {
+        func four(_ values: [Double]) -> SIMD4<Double> {
+            SIMD4((0..<4).map { $0 < values.count ? values[$0] : 0 })
+        }
+        func rows(_ matrix: [[Double]]) -> Transitions {
+            Transitions(again: four(matrix.count > 0 ? matrix[0] : []), hard: four(matrix.count > 1 ? matrix[1] : []),
+                        good: four(matrix.count > 2 ? matrix[2] : []))
+        }
+        firstRating = four(learner.firstRatingWeights)
+        reviewRating = four(learner.reviewRatingWeights)
+        learningSteps = rows(learner.learningTransitions)
+        relearningSteps = rows(learner.relearningTransitions)
+        learningCosts = four(learner.learningCosts)
+        reviewCosts = four(learner.reviewCosts)
+        relearningCosts = four(learner.relearningCosts)
     }
 }

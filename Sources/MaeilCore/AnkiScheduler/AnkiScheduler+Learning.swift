@@ -1,6 +1,6 @@
 /// New and learning cards (Anki's learning.rs; a new card is a learning card on step 0).
 extension AnkiScheduler {
-    func learningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
+    func learningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
         let step = card.phase == .new ? 0 : card.step
         let steps = settings.learningSteps
         let fsrs = answer.fsrs
@@ -8,13 +8,13 @@ extension AnkiScheduler {
         func stay(_ rating: Rating, step: Int, delay: Int) -> Outcome {
             Transition(phase: .learning, step: step, delaySeconds: delay, intervalDays: 0,
                        easePermille: card.easePermille, memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: answer.context)
+                .finish(from: card, passed: rating.isPass, context: context)
         }
 
         func graduate(_ rating: Rating, days: Int) -> Outcome {
             Transition(phase: .review, intervalDays: days, easePermille: settings.startingEasePermille,
                        memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: answer.context)
+                .finish(from: card, passed: rating.isPass, context: context)
         }
 
         /// With no step left, again, hard and good graduate: SM-2 with the graduating interval,

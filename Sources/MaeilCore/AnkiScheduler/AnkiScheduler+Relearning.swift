@@ -1,7 +1,7 @@
 /// Relearning cards (Anki's relearning.rs): a lapsed review card working through its
 /// relearning steps. `intervalDays` holds the interval it will return to review with.
 extension AnkiScheduler {
-    func relearningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
+    func relearningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
         let steps = settings.relearningSteps
         let fsrs = answer.fsrs
 
@@ -9,13 +9,13 @@ extension AnkiScheduler {
             Transition(phase: .relearning, step: step, delaySeconds: delay,
                        intervalDays: intervalDays ?? card.intervalDays, easePermille: card.easePermille,
                        memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: answer.context)
+                .finish(from: card, passed: rating.isPass, context: context)
         }
 
         func returnToReview(_ rating: Rating, days: Int) -> Outcome {
             Transition(phase: .review, intervalDays: days, easePermille: card.easePermille,
                        memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: answer.context)
+                .finish(from: card, passed: rating.isPass, context: context)
         }
 
         /// Without a step left: SM-2 returns with the stored lapse interval, FSRS with its own.

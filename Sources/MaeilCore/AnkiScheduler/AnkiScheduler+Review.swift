@@ -2,9 +2,9 @@
 extension AnkiScheduler {
     static let minimumEasePermille = 1300
 
-    func reviewOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
-        guard rating != .again else { return lapse(card, answer) }
-        let elapsed = card.lastReview.map { answer.context.clock.elapsedDays(from: $0, to: answer.context.now) } ?? card.intervalDays
+    func reviewOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
+        guard rating != .again else { return lapse(card, answer, context) }
+        let elapsed = card.lastReview.map { context.elapsedDays(since: $0) } ?? card.intervalDays
         let days = passingInterval(rating, card, elapsedDays: elapsed, answer)
         // Additive ease changes: hard −0.15 (not below 1.30), good none, easy +0.15.
         let ease: Int
@@ -14,12 +14,12 @@ extension AnkiScheduler {
         default: ease = card.easePermille
         }
         return Transition(phase: .review, intervalDays: days, easePermille: ease, memory: answer.fsrs?[rating].memory, lapses: card.lapses)
-            .finish(from: card, passed: true, context: answer.context)
+            .finish(from: card, passed: true, context: context)
     }
 
     /// "Again" on a review: a lapse. The ease drops by 0.20 (never below 1.30), the card gets its
     /// lapse interval and enters relearning, or stays in review when there are no relearning steps.
-    private func lapse(_ card: CardState, _ answer: AnswerContext) -> Outcome {
+    private func lapse(_ card: CardState, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
         let lapses = card.lapses + 1
         let days = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
         var transition = Transition(
@@ -32,7 +32,7 @@ extension AnkiScheduler {
             transition.step = 0
             transition.delaySeconds = delay
         }
-        return transition.finish(from: card, passed: false, context: answer.context)
+        return transition.finish(from: card, passed: false, context: context)
     }
 
     /// The interval a failed card returns with. SM-2: the old interval × the new-interval

@@ -10,76 +10,81 @@ import Foundation
 /// instead of copied into it: the simulator answers millions of times.
 final class AnkiScheduler: Scheduler {
     let settings: SchedulerSettings
-    let fsrs: FSRS?
+    /// Not optional, so that proposals read it in place (unwrapping an optional copies it).
+    let fsrs: FSRS
+    let usesFSRS: Bool
     /// Interval per day of stability at the desired retention, computed once.
-    let intervalPerStability: Double?
+    let intervalPerStability: Double
 
     init(settings: SchedulerSettings, fsrs: FSRS?) {
         self.settings = settings
-        self.fsrs = fsrs
-        intervalPerStability = fsrs?.interval(stability: 1, desiredRetention: settings.desiredRetention)
+        self.fsrs = fsrs ?? FSRS(parameters: settings.fsrsParameters)
+        usesFSRS = fsrs != nil
+        intervalPerStability = self.fsrs.interval(stability: 1, desiredRetention: settings.desiredRetention)
     }
 
-    var kind: SchedulerKind { fsrs == nil ? .ankiSM2 : .fsrs }
+    var kind: SchedulerKind { usesFSRS ? .fsrs : .ankiSM2 }
 
     func nextStates(for card: CardState, context: SchedulingContext) -> NextStates {
-        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: Rating.allCases),
-                                   context: context)
-        return NextStates(current: card, again: outcome(card, .again, answer), hard: outcome(card, .hard, answer),
-                          good: outcome(card, .good, answer), easy: outcome(card, .easy, answer))
+        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: .all),
+                                   fuzzFactor: context.fuzzFactor)
+        return NextStates(current: card, again: outcome(card, .again, answer, context), hard: outcome(card, .hard, answer, context),
+                          good: outcome(card, .good, answer, context), easy: outcome(card, .easy, answer, context))
     }
 
     func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome {
         let needed = Self.proposalsNeeded(for: rating, phase: card.phase)
-        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: needed), context: context)
-        return outcome(card, rating, answer)
+        let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: needed),
+                                   fuzzFactor: context.fuzzFactor)
+        return outcome(card, rating, answer, context)
     }
 
     /// The FSRS proposals one answer depends on: a review's good interval must beat hard's,
     /// easy must beat good's; graduating with easy must beat good.
-    static func proposalsNeeded(for rating: Rating, phase: CardPhase) -> [Rating] {
+    static func proposalsNeeded(for rating: Rating, phase: CardPhase) -> RatingSet {
         switch (phase, rating) {
         case (.review, .good): [.hard, .good]
         case (.review, .easy): [.hard, .good, .easy]
         case (_, .easy): [.good, .easy]
-        default: [rating]
+        default: RatingSet(rating)
         }
     }
 
-    func outcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext) -> Outcome {
+    func outcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
         switch card.phase {
-        case .new, .learning: learningOutcome(card, rating, answer)
-        case .review: reviewOutcome(card, rating, answer)
-        case .relearning: relearningOutcome(card, rating, answer)
+        case .new, .learning: learningOutcome(card, rating, answer, context)
+        case .review: reviewOutcome(card, rating, answer, context)
+        case .relearning: relearningOutcome(card, rating, answer, context)
         }
     }
 
     /// FSRS's proposal for each answer, from the days since the last answer (0 on the same
     /// study day, which selects the short-term formula).
-    private func fsrsProposal(for card: CardState, context: SchedulingContext, ratings: [Rating]) -> FSRSNextStates? {
-        guard let fsrs else { return nil }
+    private func fsrsProposal(for card: CardState, context: SchedulingContext, ratings: RatingSet) -> FSRSNextStates? {
+        guard usesFSRS else { return nil }
         var memory = card.memory
         if memory == nil, card.phase == .review || card.phase == .relearning {
             // A card reviewed under SM-2 (or imported) gets a memory state from its interval
             // and ease, as Anki does when FSRS is switched on.
             memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
         }
-        let elapsed = card.lastReview.map { context.clock.elapsedDays(from: $0, to: context.now) } ?? 0
-        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, intervalPerStability: intervalPerStability ?? 1,
+        let elapsed = card.lastReview.map { context.elapsedDays(since: $0) } ?? 0
+        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, intervalPerStability: intervalPerStability,
                               ratings: ratings)
     }
 }
 
 /// The settings, FSRS proposal and fuzz factor one answer is computed with (Anki's StateContext).
+/// The time and clock travel beside it as the caller's `SchedulingContext`, borrowed rather
+/// than copied: a copy would retain the clock's time zone on every answer.
 struct AnswerContext {
-    /// The settings are read through the scheduler, not copied into every answer.
-    unowned let scheduler: AnkiScheduler
+    /// Read through the scheduler, not copied into every answer. Unretained: an AnswerContext
+    /// lives only inside the scheduler's own `answer` or `nextStates` call.
+    unowned(unsafe) let scheduler: AnkiScheduler
     let fsrs: FSRSNextStates?
-    let context: SchedulingContext
+    let fuzzFactor: Double?
 
     var settings: SchedulerSettings { scheduler.settings }
-
-    var fuzzFactor: Double? { context.fuzzFactor }
 
     /// Fuzzes an interval inside [minimum, maximum] (Anki's `with_review_fuzz`).
     func fuzzed(_ interval: Float, minimum: Int, maximum: Int) -> Int {
@@ -114,7 +119,7 @@ extension FSRS {
     /// recall and its ease was the growth FSRS would give a good answer at that recall.
     public func memoryFromSM2(ease: Double, intervalDays: Double, retention: Double = 0.9) -> MemoryState {
         let stability = clampStability(intervalDays * factor / (pow(retention, 1 / decay) - 1))
-        let w = parameters.weights
+        let w = self.w
         let growthPerDifficulty = exp(w[8]) * pow(stability, -w[9]) * (exp(w[10] * (1 - retention)) - 1)
         let difficulty = clampDifficulty(11 - (ease - 1) / growthPerDifficulty)
         return MemoryState(stability: stability, difficulty: difficulty)

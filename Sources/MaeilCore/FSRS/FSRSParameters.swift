@@ -34,7 +34,7 @@ public struct FSRSParameters: Hashable, Sendable, Codable {
         self.weights = weights
     }
 
-    private init(uncheckedWeights: [Double]) { weights = uncheckedWeights }
+    init(uncheckedWeights: [Double]) { weights = uncheckedWeights }
 
     public init(from decoder: any Decoder) throws {
         let weights = try decoder.singleValueContainer().decode([Double].self)

@@ -1,0 +1,76 @@
+import Foundation
+import MaeilSimulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The simulator's targets (issue 7): the fsrs-rs comparison scenario on one core, the
+/// 100,000-item, ten-year stress run, and the peak memory of both.
+enum SimBenchmarks {
+    static var all: [Benchmark] {
+        [
+            Benchmark(name: "sim.10k_365") {
+                var config = SimulationConfig()
+                config.items = 10_000
+                config.days = 365
+                config.newPerDay = 20
+                config.reviewsPerDay = 200
+                let simulator = Simulator(config: config)
+                var reviews = 0
+                let seconds = Benchmarks.bestTime(repeats: 15) { reviews = simulator.run().reviewsTotal }
+                precondition(reviews > 0)
+                return [BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: seconds * 1000, unit: "ms")]
+            },
+            Benchmark(name: "sim.100k_3650") {
+                // In a child process each, so each peak resident set is the run's own.
+                let stress = try child(items: 100_000, days: 3650)
+                let fewerItems = try child(items: 10_000, days: 3650)
+                let fewerDays = try child(items: 100_000, days: 365)
+                return [
+                    BenchFigure(name: "sim.100k_items_3650_days_s", value: stress.seconds, unit: "s"),
+                    BenchFigure(name: "sim.100k_items_3650_days_peak_rss_mb", value: stress.megabytes, unit: "MB"),
+                    BenchFigure(name: "sim.10k_items_3650_days_peak_rss_mb", value: fewerItems.megabytes, unit: "MB"),
+                    BenchFigure(name: "sim.100k_items_365_days_peak_rss_mb", value: fewerDays.megabytes, unit: "MB"),
+                ]
+            },
+        ]
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// Runs `maeil sim` with 30 new cards a day and no review limit in a child process: the
+    /// simulation's own time (elapsed_ms) and the child's peak resident set.
+    static func child(items: Int, days: Int) throws -> (seconds: Double, megabytes: Double) {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let words = [executable, "sim", "--items", "\(items)", "--days", "\(days)", "--new-per-day", "30",
+                     "--reviews-per-day", "\(Int32.max)", "--seed", "11", "--json"]
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "no pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { throw Failure(description: "cannot start \(executable)") }
+        close(pipe[1])
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipe[0], &buffer, buffer.count)
+            guard count > 0 else { break }
+            output.append(contentsOf: buffer.prefix(count))
+        }
+        close(pipe[0])
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        guard let summary = try JSONSerialization.jsonObject(with: output) as? [String: Any],
+              let milliseconds = summary["elapsed_ms"] as? Double else {
+            throw Failure(description: "maeil sim printed no summary: \(String(decoding: output, as: UTF8.self))")
+        }
+        return (milliseconds / 1000, Double(usage.ru_maxrss) / 1024)
+    }
+}
