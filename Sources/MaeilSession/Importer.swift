@@ -49,6 +49,10 @@ public struct Importer {
         let summary: ImportSummary
     }
 
+    /// From this many notes on, an import rebuilds the secondary indexes once at the end
+    /// instead of keeping them up to date row by row.
+    static let bulkThreshold = 2000
+
     public func apply(_ bundle: ImportBundle, dryRun: Bool = false) throws -> ImportSummary {
         // Media go to a staging folder first and are moved in only after the notes commit.
         let staging = dryRun ? nil : try stageMedia(bundle.media)
@@ -59,11 +63,18 @@ public struct Importer {
                 var summary = ImportSummary()
                 let total = bundle.decks.reduce(0) { $0 + $1.notes.count }
                 var done = 0
-                for deck in bundle.decks {
-                    summary.decks.append(try apply(deck, writer: writer) {
-                        done += 1
-                        if done % 500 == 0 || done == total { progress?(done, total) }
-                    })
+                func applyAll() throws {
+                    for deck in bundle.decks {
+                        summary.decks.append(try apply(deck, writer: writer) {
+                            done += 1
+                            if done % 500 == 0 || done == total { progress?(done, total) }
+                        })
+                    }
+                }
+                if total >= Self.bulkThreshold {
+                    try writer.withSecondaryIndexesDeferred(applyAll)
+                } else {
+                    try applyAll()
                 }
                 summary.skipped = bundle.skipped.map(\.description)
                 summary.media = bundle.media.count

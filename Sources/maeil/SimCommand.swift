@@ -242,7 +242,7 @@ struct SimJSON: Encodable {
         case scenario, scheduler, items, days, runs, retention
         case memorizedEnd = "memorized_end", memorizedEndSD = "memorized_end_sd", reviewsTotal = "reviews_total"
         case reviewsTotalSD = "reviews_total_sd", newTotal = "new_total", studySecondsTotal = "study_seconds_total"
-        case elapsedMilliseconds = "elapsed_ms"
+        case elapsedMilliseconds = "elapsed_ms", peakMemory = "peak_memory_mb"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -260,6 +260,18 @@ struct SimJSON: Encodable {
         try container.encode(summary.studySecondsTotal, forKey: .studySecondsTotal)
         try container.encode(summary.retention, forKey: .retention)
         try container.encode(summary.elapsedMilliseconds, forKey: .elapsedMilliseconds)
+        if let megabytes = PeakMemory.megabytes() { try container.encode(megabytes, forKey: .peakMemory) }
+    }
+}
+
+/// This process's peak resident memory so far. Linux's VmHWM counts this program image only;
+/// ru_maxrss would also count the parent's memory when the process was started by posix_spawn.
+enum PeakMemory {
+    static func megabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes / 1024
     }
 }
 

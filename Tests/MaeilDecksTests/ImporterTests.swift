@@ -61,6 +61,31 @@ struct ImporterTests {
         #expect(summary.skipped[0].hasSuffix("words.txt:3:8: expected 2 columns, like the first row, found 3"))
     }
 
+    /// A large import drops the secondary indexes and builds them again at the end; the
+    /// collection must come out with exactly the indexes it had, and they must be used.
+    @Test func aBulkImportRebuildsTheSameIndexes() throws {
+        let collection = try DeckFiles.collection()
+        func indexes() throws -> [String] {
+            try collection.read { db in
+                try String.fetchAll(db, sql: "SELECT name || ': ' || sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            }
+        }
+        let before = try indexes()
+        #expect(before.count >= 6)
+        let rows = (0..<(Importer.bulkThreshold + 10)).map { "단어 \($0)\tword \($0)" }.joined(separator: "\n")
+        let folder = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk\n" + rows + "\n"])
+        let summary = try Importer(collection: collection).apply(try bundle([folder + "/bulk.txt"]))
+        #expect(summary.added == Importer.bulkThreshold + 10)
+        #expect(try indexes() == before)
+        #expect(try collection.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        // A bulk import that is rolled back (a dry run ends in a rollback) leaves them too.
+        let other = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk2\n" + rows.replacingOccurrences(of: "단어", with: "낱말") + "\n"])
+        let dryRun = try Importer(collection: collection).apply(try bundle([other + "/bulk.txt"]), dryRun: true)
+        #expect(dryRun.added == Importer.bulkThreshold + 10)
+        #expect(try indexes() == before)
+        #expect(try collection.counts().notes == Importer.bulkThreshold + 10)
+    }
+
     @Test func dryRunChangesNothing() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
