@@ -26,7 +26,13 @@ public enum DeckReader {
         let text = String(decoding: head.prefix(4096), as: UTF8.self)
         if AnkiTextFormat.hasHeaderLines(text) || lowered.hasSuffix(".txt") { return .ankiText }
         if lowered.hasSuffix(".csv") || lowered.hasSuffix(".tsv") { return .delimited }
-        if head.contains(0) { throw ImportProblem(file: path, message: "this is not a deck: Maeil reads deck.yaml folders, Anki text, CSV/TSV and .apkg/.colpkg") }
+        let notADeck = "this is not a deck: Maeil reads deck.yaml folders, Anki text (.txt), CSV/TSV and .apkg/.colpkg"
+        if head.contains(0) { throw ImportProblem(file: path, message: notADeck) }
+        // Another extension (.md, .json, .html…) is some other kind of file: taking it for a
+        // table would import its lines as cards. A file with no extension is sniffed as one.
+        if !(path as NSString).pathExtension.isEmpty {
+            throw ImportProblem(file: path, message: notADeck + "; rename it if it is one of these")
+        }
         return .delimited
     }
 

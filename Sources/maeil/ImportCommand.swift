@@ -10,8 +10,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import decks: Maeil deck folders (deck.yaml), Anki text files, CSV/TSV, and Anki packages (.apkg, .colpkg).",
         discussion: """
-            An import is all or nothing: any problem stops it with the file, line and column, and the
-            collection is unchanged — unless --skip-invalid is given, which skips bad rows and lists them.
+            An import is all or nothing: any problem stops it with the file, line and column, and the \
+            collection is unchanged — unless --skip-invalid is given, which skips bad rows and lists them. \
             Importing a changed deck again updates its notes and keeps every card's schedule.
             """)
 

@@ -91,6 +91,11 @@ struct PromptAction: ParsableArguments {
     @Argument(parsing: .captureForPassthrough, help: "The command's words.")
     var words: [String] = []
 
+    /// Passthrough parsing would hand --help to the command as a word.
+    func validate() throws {
+        if let first = words.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest() }
+    }
+
     func run(_ name: String) throws {
         let collection = try collection.open()
         let context = ReplContext(collection: collection, collectionPath: self.collection.resolvedPath)

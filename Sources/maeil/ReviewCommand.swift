@@ -10,8 +10,8 @@ struct ReviewCommand: ParsableCommand {
         commandName: "review",
         abstract: "Review today's cards.",
         discussion: """
-            At a terminal: ⏎ shows the answer, 1–4 answer, u undo, s star, e edit, p speak, q leave.
-            From a pipe, the same keys one per line, with no prompts and no colour; each answer is
+            At a terminal: ⏎ shows the answer, 1–4 answer, u undo, s star, e edit, p speak, q leave. \
+            From a pipe, the same keys one per line, with no prompts and no colour; each answer is \
             acknowledged ("good · 4d") once it is committed.
             """)
 

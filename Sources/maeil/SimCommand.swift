@@ -11,8 +11,8 @@ struct SimCommand: ParsableCommand {
         commandName: "sim",
         abstract: "Simulate a study schedule on simulated learners: what it costs, what it gives.",
         discussion: """
-            SCENARIO is a file, or the name of one in Sim/ (hangul-30-days, jlpt-3000-by-day, verses-year,
-            stress-100k-10y, fsrs-rs-reference). Flags override the scenario. The learner model follows the
+            SCENARIO is a file, or the name of one in Sim/ (hangul-30-days, jlpt-3000-by-day, verses-year, \
+            stress-100k-10y, fsrs-rs-reference). Flags override the scenario. The learner model follows the \
             fsrs-rs simulator; every interval comes from the scheduler Maeil reviews with.
             """)
 

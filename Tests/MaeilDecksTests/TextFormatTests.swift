@@ -120,6 +120,7 @@ struct TextFormatTests {
     @Test func detectsFormats() throws {
         let folder = try DeckFiles.write([
             "a.txt": "#separator:tab\nx\ty\n", "b.csv": "a,b\n1,2\n", "c.tsv": "a\tb\n", "deck.yaml": wordsManifest,
+            "words": "word\tmeaning\n밥\trice\n", "README.md": "| a | b |\n|---|---|\n| 1 | 2 |\n",
         ])
         #expect(try DeckReader.format(of: folder + "/a.txt") == .ankiText)
         #expect(try DeckReader.format(of: folder + "/b.csv") == .delimited)
@@ -127,6 +128,9 @@ struct TextFormatTests {
         #expect(try DeckReader.format(of: folder) == .maeil)
         #expect(try DeckReader.format(of: DeckFiles.fixtures.appendingPathComponent("korean-latest.apkg").path) == .ankiPackage)
         #expect(throws: ImportProblem.self) { try DeckReader.format(of: folder + "/missing.txt") }
+        // No extension: sniffed as a table. Another extension: not taken for a deck.
+        #expect(try DeckReader.format(of: folder + "/words") == .delimited)
+        #expect(throws: ImportProblem.self) { try DeckReader.format(of: folder + "/README.md") }
     }
 
     @Test func htmlBecomesText() {

@@ -179,4 +179,13 @@ struct PromptTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no deck named “no-such-deck”"))
     }
+
+    /// Every command answers --help with its usage, including those that pass their words on
+    /// to the prompt's command of the same name.
+    @Test(arguments: ["review", "find", "edit", "config", "focus", "sim", "import"])
+    func everyCommandHasHelp(_ command: String) throws {
+        let result = try Binary.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: maeil \(command)"))
+    }
 }
