@@ -32,7 +32,9 @@ public enum FocusFormat: String, Sendable, CaseIterable {
 
     static func json(_ list: FocusList) -> String { encoded(list, pretty: true) + "\n" }
 
-    static let marks: [FocusList.Reason: String] = [.starred: "★", .leech: "⚠", .missed: "✗", .atRisk: "◔"]
+    /// Marks a widget's font will have: desktop widgets often draw with one CJK or UI font
+    /// and no fallback, and Noto CJK and DejaVu both carry these four (not ✗ or ◔).
+    static let marks: [FocusList.Reason: String] = [.starred: "★", .leech: "⚠", .missed: "×", .atRisk: "△"]
 
     static func line(_ item: FocusList.Item) -> String {
         let mark = item.reasons.compactMap { marks[$0] }.first ?? "·"

@@ -22,14 +22,14 @@ struct FocusOptions: ParsableArguments {
     @Option(help: "Only this deck.")
     var deck: String?
 
-    @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar.", valueName: "format"))
-    var format: FocusFormatArgument = .init(.text)
+    @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar (default: text to print, json to a file).", valueName: "format"))
+    var format: FocusFormatArgument?
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
-    func build() throws -> (FocusList, FocusFormat) {
+    func build() throws -> FocusList {
         let collection = try collection.open()
         let deckIDs = try deck.map { name -> [Int64] in
             guard let deck = try DeckNames.find(name, in: collection) else { throw UserError(StoreError.noSuchDeck(name).description) }
@@ -38,7 +38,7 @@ struct FocusOptions: ParsableArguments {
         let config = UserConfig.standard()
         let list = try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit ?? config["focus.limit"].flatMap(Int.init) ?? 10,
                                               now: Date(), timeZone: .current)
-        return (list, format.format)
+        return list
     }
 }
 
@@ -50,6 +50,7 @@ struct FocusFormatArgument: ExpressibleByArgument {
         self.format = format
     }
     static var allValueStrings: [String] { FocusFormat.allCases.map(\.rawValue) }
+    var defaultValueDescription: String { format.rawValue }
 }
 
 struct FocusShowCommand: ParsableCommand {
@@ -57,29 +58,38 @@ struct FocusShowCommand: ParsableCommand {
     @OptionGroup var options: FocusOptions
 
     func run() throws {
-        let (list, format) = try options.build()
-        FileHandle.standardOutput.write(Data(format.render(list).utf8))
+        let list = try options.build()
+        FileHandle.standardOutput.write(Data((options.format?.format ?? .text).render(list).utf8))
     }
 }
 
 struct FocusExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write the focus list to a file, atomically (default: $XDG_STATE_HOME/maeil/focus.json).")
+        abstract: "Write the focus list for widgets, atomically: to --out, else to every file `config focus.export` names "
+            + "(default: json to $XDG_STATE_HOME/maeil/focus.json).",
+        discussion: "Maeil refreshes those files itself after each review; run this from a timer to keep counts current between sessions.")
     @OptionGroup var options: FocusOptions
 
     @Option(help: "The file to write.", completion: .file())
     var out: String?
 
-    func run() throws {
-        var (list, format) = try options.build()
-        if options.format.format == .text, out == nil { format = .json }
-        let path = out ?? (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/focus.json")
-        do {
-            try AtomicFile.write(format.render(list), to: path)
-        } catch {
-            throw UserError("\(error)")
+    func validate() throws {
+        if options.format != nil, out == nil {
+            throw ValidationError("--format needs --out; the files `config focus.export` names carry their own formats")
         }
-        print("Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(format.rawValue)) to \(path)")
+    }
+
+    func run() throws {
+        let list = try options.build()
+        let targets = out.map { [FocusTarget(format: options.format?.format ?? .json, path: $0)] } ?? FocusExport.targets(config: UserConfig.standard())
+        for target in targets {
+            do {
+                try AtomicFile.write(target.format.render(list), to: target.path)
+            } catch {
+                throw UserError("\(error)")
+            }
+            print("Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(target.format.rawValue)) to \(target.path)")
+        }
     }
 }

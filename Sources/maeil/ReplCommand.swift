@@ -72,10 +72,15 @@ struct ReplContext {
 
 /// Keeps the focus list's files current (`config focus.export`).
 enum FocusExport {
-    static func refresh(_ collection: Collection, config: UserConfig) {
+    /// The files `config focus.export` names, or the default JSON file in the state folder.
+    static func targets(config: UserConfig) -> [FocusTarget] {
         let environment = ProcessInfo.processInfo.environment
         let defaultPath = (XDG.stateHome(environment) as NSString).appendingPathComponent("maeil/focus.json")
-        let targets = FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
+        return FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
+    static func refresh(_ collection: Collection, config: UserConfig) {
+        let targets = targets(config: config)
         let limit = config["focus.limit"].flatMap(Int.init) ?? 10
         guard let list = try? FocusListBuilder.build(collection, limit: limit, now: Date(), timeZone: .current) else { return }
         for target in targets {

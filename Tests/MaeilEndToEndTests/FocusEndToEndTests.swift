@@ -52,6 +52,26 @@ struct FocusEndToEndTests {
         let json = try JSONSerialization.jsonObject(with: written) as! [String: Any]
         #expect(json["schema"] as? Int == 1)
     }
+
+    /// Without --out, an export writes every file `config focus.export` names, each in its format.
+    @Test func anExportWritesTheConfiguredFiles() throws {
+        let path = try PromptTests.koreanCollection(count: 2)
+        let folder = Fixtures.temporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": folder.path]
+        let waybar = folder.appendingPathComponent("bar/maeil.json").path
+        let set = try Binary.run(["config", "--collection", path, "focus.export", "waybar:\(waybar) text:~/focus.txt"], environment: environment)
+        #expect(set.status == 0)
+        let result = try Binary.run(["focus", "export", "--collection", path, "--limit", "3"], environment: environment)
+        #expect(result.status == 0)
+        let bar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: waybar))) as! [String: Any]
+        #expect((bar["text"] as? String)?.hasPrefix("매일 ") == true)
+        let text = try String(contentsOf: folder.appendingPathComponent("focus.txt"), encoding: .utf8)
+        #expect(text.hasPrefix("매일 "))
+        // --format alone would have nowhere to go.
+        let bad = try Binary.run(["focus", "export", "--collection", path, "--format", "waybar"], environment: environment)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--format needs --out"))
+    }
 }
 
 final class StopFlag: @unchecked Sendable {

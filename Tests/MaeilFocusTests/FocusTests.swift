@@ -87,6 +87,8 @@ struct FocusTests {
         let text = FocusFormat.text.render(list).split(separator: "\n")
         #expect(text[0].hasPrefix("매일 "))
         #expect(text.count == 1 + list.items.count)
+        // One mark per reason, from the few glyphs widget fonts carry.
+        #expect(text.dropFirst().map { String($0.prefix(1)) } == ["★", "⚠", "×", "△"])
     }
 
     @Test func widgetTextCarriesNoControlSequences() {
