@@ -62,4 +62,25 @@ public enum DeckNames {
         let wanted = slug(name)
         return try collection.decks().first { slug($0.name) == wanted }
     }
+
+    /// Deck names given as words, where a name may have spaces and arrive unquoted:
+    /// `review Korean Practice Hangul Jamo` is two decks. Each time the longest run of words
+    /// that names a deck wins; a word that starts no deck name is reported.
+    public static func resolve(_ words: [String], in collection: Collection) throws -> [Deck] {
+        var decks: [Deck] = []
+        var start = 0
+        while start < words.count {
+            var found: (deck: Deck, end: Int)?
+            for end in stride(from: words.count, to: start, by: -1) {
+                if let deck = try find(words[start..<end].joined(separator: " "), in: collection) {
+                    found = (deck, end)
+                    break
+                }
+            }
+            guard let found else { throw StoreError.noSuchDeck(words[start...].joined(separator: " ")) }
+            decks.append(found.deck)
+            start = found.end
+        }
+        return decks
+    }
 }

@@ -182,10 +182,7 @@ public final class Repl {
             default: deckNames.append(argument)
             }
         }
-        let decks = try deckNames.map { name -> Deck in
-            guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name) }
-            return deck
-        }
+        let decks = try DeckNames.resolve(deckNames, in: collection)
         let ids = decks.isEmpty ? nil : decks.map(\.id)
         let session: ReviewSession
         if missed {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MaeilStore
+import MaeilREPL
 
 /// `--collection PATH`, shared by every command that opens a collection.
 struct CollectionOptions: ParsableArguments {
@@ -25,11 +26,12 @@ extension StoreError {
     var userError: UserError { UserError(description) }
 }
 
-/// Decks named on the command line, or all of them.
+/// Decks named on the command line (quoted or not, or by slug), or all of them.
 func deckIDs(_ names: [String], in collection: Collection) throws -> [Int64]? {
     guard !names.isEmpty else { return nil }
-    return try names.map { name in
-        guard let deck = try collection.deck(named: name) else { throw StoreError.noSuchDeck(name).userError }
-        return deck.id
+    do {
+        return try DeckNames.resolve(names, in: collection).map(\.id)
+    } catch let error as StoreError {
+        throw error.userError
     }
 }

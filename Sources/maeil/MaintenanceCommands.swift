@@ -65,9 +65,9 @@ enum StatsView {
         var lines: [String] = []
         lines.append(style.bold("Today") + ": \(stats.dueToday) due · \(stats.newToday) new · \(stats.learningToday) learning")
         lines.append("Next 30 days: " + Sparkline.render(stats.forecast.map { Double($0.count) })
-                     + "  (\(stats.forecast.reduce(0) { $0 + $1.count }) reviews)")
+                     + "  (\(counted(stats.forecast.reduce(0) { $0 + $1.count }, "review")))")
         lines.append("Last 30 days: " + Sparkline.render(stats.reviewsPerDay.map { Double($0.count) })
-                     + "  (\(stats.reviewsPerDay.reduce(0) { $0 + $1.count }) answers)")
+                     + "  (\(counted(stats.reviewsPerDay.reduce(0) { $0 + $1.count }, "answer")))")
         let retention = stats.retention.map { item in
             "\(item.days)d " + (item.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "–") + " of \(item.reviews)"
         }
@@ -171,3 +171,6 @@ struct MissedCommand: ParsableCommand {
         }
     }
 }
+
+/// "1 review", "2 reviews".
+func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

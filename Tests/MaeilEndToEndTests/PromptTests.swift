@@ -188,4 +188,17 @@ struct PromptTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: maeil \(command)"))
     }
+
+    /// A deck name with a space works unquoted, quoted or as its slug.
+    @Test func deckNamesNeedNoQuotes() throws {
+        let path = try Self.koreanCollection(count: 2)
+        for words in [["Korean", "Words"], ["Korean Words"], ["korean-words"]] {
+            let result = try Binary.run(["stats", "--collection", path] + words)
+            #expect(result.status == 0, "\(words): \(result.stderr)")
+            #expect(result.stdout.contains("2 new"), "\(words)")
+        }
+        let wrong = try Binary.run(["stats", "--collection", path, "Korean", "Nope"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("no deck named “Korean Nope”"))
+    }
 }
