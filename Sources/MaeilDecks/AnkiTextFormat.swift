@@ -87,6 +87,7 @@ public enum AnkiTextFormat {
         let fileName = (path as NSString).lastPathComponent
         var mappings: [String: AnkiNoteTypes.Mapping] = [:]
         var optionalReversed: [String: Bool] = [:]
+        var fieldsOfType: [String: [String]] = [:]  // per note type, worked out once, not per row
         for record in records {
             guard record.fields.count == width else {
                 let field = record.fields.count > width ? record.fields[width] : record.fields.last!
@@ -97,7 +98,8 @@ public enum AnkiTextFormat {
             func cell(_ column: Int) -> String { record.fields[column - 1].text.nfc }
             let notetype = header.notetypeColumn.map(cell) ?? header.notetype
             let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
-            let defaultFields = AnkiNoteTypes.defaultFields(for: notetype)
+            let defaultFields = fieldsOfType[notetype] ?? AnkiNoteTypes.defaultFields(for: notetype)
+            fieldsOfType[notetype] = defaultFields
             // Columns map to the note type's fields in order; labels rename them.
             var values = fieldColumns.map { cell($0) }
             var tagText = tagsColumn.map(cell) ?? ""
