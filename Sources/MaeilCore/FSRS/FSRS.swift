@@ -128,9 +128,10 @@ public struct FSRS: Sendable, Hashable {
         return ReviewTerms(retrievability: r, successGrowth: passes ? successGrowth(memory, retrievability: r) : 0)
     }
 
-    /// `terms` must come from `reviewTerms` for this memory and elapsed time.
-    func nextMemory(_ memory: MemoryState?, elapsedDays: Int, rating: Rating, terms: ReviewTerms?) -> MemoryState {
-        guard let memory, let terms else { return initialMemory(rating) }
+    /// `terms`, when given, must come from `reviewTerms` for this memory and elapsed time.
+    func nextMemory(_ memory: MemoryState?, elapsedDays: Int, rating: Rating, terms known: ReviewTerms?) -> MemoryState {
+        guard let memory else { return initialMemory(rating) }
+        let terms = known ?? reviewTerms(memory, elapsedDays: elapsedDays, passes: rating.isPass)
         let stability: Double
         if elapsedDays == 0 {
             stability = stabilityShortTerm(memory.stability, rating: rating)
