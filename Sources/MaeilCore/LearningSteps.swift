@@ -16,6 +16,9 @@ public struct LearningSteps: Hashable, Sendable, Codable, ExpressibleByArrayLite
         try container.encode(seconds)
     }
 
+    /// The length a step may have: one second to a year.
+    public static let secondsRange = 1...31_536_000
+
     public var isEmpty: Bool { seconds.isEmpty }
     public var count: Int { seconds.count }
 
@@ -45,7 +48,7 @@ public struct LearningSteps: Hashable, Sendable, Codable, ExpressibleByArrayLite
         }
         guard let value = Double(number), value >= 0, value.isFinite else { return nil }
         let secs = (value * scale).rounded()
-        guard secs >= 1, secs <= 365 * 86_400 else { return nil }
+        guard secs >= Double(Self.secondsRange.lowerBound), secs <= Double(Self.secondsRange.upperBound) else { return nil }
         return Int(secs)
     }
 

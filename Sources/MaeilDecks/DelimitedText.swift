@@ -61,6 +61,16 @@ struct DelimitedText {
             wasQuoted = false
         }
 
+        /// Moves to the line that starts at `index`: a new record and its first field begin there.
+        func startNextLine() {
+            line += 1
+            lineStart = index
+            fieldStart = index
+            fieldLine = line
+            fieldLineStart = index
+            recordLine = line
+        }
+
         while index < count {
             let byte = bytes[index]
             let atFieldStart = index == fieldStart
@@ -96,12 +106,7 @@ struct DelimitedText {
             if atFieldStart, byte == hash, fields.isEmpty, comments {
                 while index < count, bytes[index] != newline { index += 1 }
                 index += 1
-                line += 1
-                lineStart = index
-                fieldStart = index
-                fieldLine = line
-                fieldLineStart = index
-                recordLine = line
+                startNextLine()
                 continue
             }
             if byte == separatorByte {
@@ -122,12 +127,7 @@ struct DelimitedText {
                 wasQuoted = false
                 if byte == carriageReturn, index + 1 < count, bytes[index + 1] == newline { index += 1 }
                 index += 1
-                line += 1
-                lineStart = index
-                fieldStart = index
-                fieldLine = line
-                fieldLineStart = index
-                recordLine = line
+                startNextLine()
                 continue
             }
             buffer.append(byte)

@@ -53,8 +53,7 @@ public enum PresetLimits {
     public static let hardInterval = 0.5...2.0
     public static let intervalModifier = 0.5...2.0
     public static let lapseNewInterval = 0.0...1.0
-    /// A learning step, in seconds: one second to a year.
-    public static let stepSeconds = 1...31_536_000
+    public static let stepSeconds = LearningSteps.secondsRange
 }
 
 extension Comparable {
