@@ -59,7 +59,9 @@ private struct CollectionReading {
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var noteRows: [(note: NoteRow, firstNew: Int64)] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id") {
+        // Cursors, not fetchAll: each row is decoded in place instead of copied first.
+        let notes = try Row.fetchCursor(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id")
+        while let row = try notes.next() {
             let note = try NoteRow(row, file: file)
             let cards = cardsByNote[note.id] ?? []
             let firstNew = cards.filter { $0.type == 0 }.map(\.due).min() ?? Int64.max
@@ -99,12 +101,12 @@ private struct CollectionReading {
                 names.append(candidate.name)
             }
             templateNames[deckKey] = names
-            let values = row.fields.split(separator: "\u{1f}", omittingEmptySubsequences: false).map { HTMLText.plain(String($0)).nfc }
+            let values = row.fields.utf8Split(0x1F).map { HTMLText.plain($0).nfc }
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
             }
             var note = ImportedNote(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
-                                    tags: row.tags.split(separator: " ").map(String.init), origin: "\(file): note \(noteID)")
+                                    tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)")
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards {
                 let ordinal = card.ordinal
@@ -270,9 +272,10 @@ private struct CollectionReading {
 
     func cards() throws -> [Int64: [CardRow]] {
         var result: [Int64: [CardRow]] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchCursor(db, sql: """
             SELECT id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data FROM cards ORDER BY nid, ord
-            """) {
+            """)
+        while let row = try rows.next() {
             let card = try CardRow(row, file: file)
             result[card.note, default: []].append(card)
         }
@@ -281,7 +284,8 @@ private struct CollectionReading {
 
     func reviewsByCard() throws -> [Int64: [ImportedReview]] {
         var result: [Int64: [ImportedReview]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id") {
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id")
+        while let row = try rows.next() {
             let review = try RevlogRow(row, file: file)
             let type = review.type
             guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else { continue }  // manual and rescheduled entries carry no answer
@@ -302,8 +306,9 @@ private struct CollectionReading {
     func state(_ card: CardRow, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ImportedReview]) -> CardState {
         let type = card.type, queue = card.queue
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
-        let memory = (try? JSONSerialization.jsonObject(with: Data(card.data.utf8))) as? [String: Any]
         guard type != 0 else { return .new }
+        // Most cards hold "" or "{}"; parsing JSON for them cost more than the rest of the card.
+        let memory = card.data.utf8.count > 2 ? (try? JSONSerialization.jsonObject(with: Data(card.data.utf8))) as? [String: Any] : nil
         var state = CardState(phase: .review, intervalDays: Int(card.interval.clamped(to: 0...36_500)),
                               easePermille: card.factor >= 1300 ? Int(card.factor.clamped(to: 1300...10_000)) : 2500,
                               reps: Int(card.reps.clamped(to: 0...1_000_000)), lapses: Int(card.lapses.clamped(to: 0...1_000_000)), streak: 0)

@@ -123,7 +123,7 @@ public enum AnkiTextFormat {
             let mappingKey = effectiveType + "\u{1f}" + names.joined(separator: "\u{1f}")
             let mapping = mappings[mappingKey] ?? AnkiNoteTypes.mapping(for: effectiveType, fields: names)
             mappings[mappingKey] = mapping
-            guard let firstValue = values.first, firstValue.contains(where: { !$0.isWhitespace }) else {
+            guard let firstValue = values.first, firstValue.hasVisibleText else {
                 sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
                 continue
             }

@@ -55,7 +55,7 @@ public enum DelimitedFormat {
             }
             let values = record.fields.map { $0.text.nfc }
             let fields = fieldIndexes.map { NoteField(name: names[$0], value: values[$0]) }
-            guard (fields.first { $0.name == front }?.value ?? "").contains(where: { !$0.isWhitespace }) else {
+            guard (fields.first { $0.name == front }?.value ?? "").hasVisibleText else {
                 sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the '\(front)' column is empty"))
                 continue
             }

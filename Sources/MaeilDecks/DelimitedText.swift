@@ -224,3 +224,22 @@ enum HTMLText {
     }
 }
 
+
+extension String {
+    /// The pieces between occurrences of an ASCII byte, empty ones included. Splitting on a
+    /// Character walks grapheme boundaries, which made splitting fields most of reading a package.
+    func utf8Split(_ separator: UInt8) -> [String] {
+        var pieces: [String] = []
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == separator {
+                pieces.append(String(self[start..<index]))
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        pieces.append(String(self[start..<index]))
+        return pieces
+    }
+}

@@ -129,14 +129,23 @@ public struct Importer {
         let elsewhere = try writer.allGUIDs().subtracting(existing.keys)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         let base = imported.units.isEmpty ? try writer.nextNotePosition(deckID: deck.id) : 0
+        var inserter = try writer.noteInserter(deck: deck)
         var seen = Set<String>()
         for (index, item) in imported.notes.enumerated() {
-            seen.insert(item.guid)
+            if !existing.isEmpty { seen.insert(item.guid) }
             let unit = item.unit.flatMap { unitIDs[$0] }
-            let position = imported.units.isEmpty ? (existing[item.guid]?.position ?? base + index) : index
-            let noteWithHistory: Note
-            var createdCards: [NewCard]?
-            if var note = try existing[item.guid] ?? (elsewhere.contains(item.guid) ? writer.note(guid: item.guid) : nil) {
+            let stored = existing.isEmpty ? nil : existing[item.guid]
+            let position = imported.units.isEmpty ? (stored?.position ?? base + index) : index
+            if stored == nil, elsewhere.isEmpty || !elsewhere.contains(item.guid) {
+                let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
+                                      position: position, source: item.origin, noteType: item.noteType)
+                let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Self.seed))
+                summary.added += 1
+                summary.cardsWithHistory += added.scheduled
+                noteWritten()
+                continue
+            }
+            if var note = try stored ?? writer.note(guid: item.guid) {
                 let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
                     || note.position != position || note.kind != item.kind || note.noteType != item.noteType
                 if changed {
@@ -151,16 +160,9 @@ public struct Importer {
                 } else {
                     summary.unchanged += 1
                 }
-                noteWithHistory = note
-            } else {
-                let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
-                                      position: position, source: item.origin, noteType: item.noteType)
-                (noteWithHistory, createdCards) = try writer.addNoteWithCards(draft, deck: deck, unitPosition: unit?.position)
-                summary.added += 1
-            }
-            if !item.cards.isEmpty {
-                summary.cardsWithHistory += try applyScheduling(item.cards, to: noteWithHistory, created: createdCards, deckID: deck.id,
-                                                                writer: writer)
+                if !item.cards.isEmpty {
+                    summary.cardsWithHistory += try applyScheduling(item.cards, to: note, deckID: deck.id, writer: writer)
+                }
             }
             noteWritten()
         }
@@ -168,26 +170,30 @@ public struct Importer {
         return summary
     }
 
-    /// Carries another program's scheduling over: each card's state, suspension and burial,
-    /// and its review history (as imported log entries). A card already reviewed in Maeil
-    /// keeps Maeil's state.
-    private func applyScheduling(_ cards: [ImportedCard], to note: Note, created: [NewCard]?, deckID: Int64,
-                                 writer: CollectionWriter) throws -> Int {
-        // Cards just created are known to be new; only an existing note's cards are read back.
-        let stored: [(id: Int64, template: String, ordinal: Int, state: CardState)] = try created.map {
-            $0.map { ($0.id, $0.template, $0.ordinal, CardState.new) }
-        } ?? writer.cards(noteID: note.id).map { ($0.id, $0.template, $0.ordinal, $0.state) }
+    /// A new note's card with the schedule, flags and history another program gave it.
+    static func seed(_ card: ImportedCard) -> CardSeed {
+        CardSeed(template: card.template, ordinal: card.ordinal, state: card.state, suspended: card.suspended,
+                 buriedUntil: card.buriedUntil, history: card.reviews.map(answer))
+    }
+
+    static func answer(_ review: ImportedReview) -> ImportedAnswer {
+        ImportedAnswer(time: review.time, rating: review.rating, durationMilliseconds: review.durationMilliseconds,
+                       before: CardState(phase: review.phaseBefore, intervalDays: review.intervalBefore, easePermille: review.easePermille),
+                       after: CardState(phase: review.phaseAfter, intervalDays: review.intervalAfter, easePermille: review.easePermille,
+                                        lastReview: review.time))
+    }
+
+    /// Carries another program's scheduling over to the cards of a note already in the
+    /// collection: each card's state, suspension and burial, and its review history (as
+    /// imported log entries). A card already reviewed in Maeil keeps Maeil's state.
+    private func applyScheduling(_ cards: [ImportedCard], to note: Note, deckID: Int64, writer: CollectionWriter) throws -> Int {
+        let stored = try writer.cards(noteID: note.id)
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
             if card.state == .new, imported.state != .new {
-                for review in imported.reviews {
-                    let before = CardState(phase: review.phaseBefore, intervalDays: review.intervalBefore, easePermille: review.easePermille)
-                    let after = CardState(phase: review.phaseAfter, intervalDays: review.intervalAfter, easePermille: review.easePermille,
-                                          lastReview: review.time)
-                    try writer.appendImportedReview(cardID: card.id, deckID: deckID, time: review.time, rating: review.rating,
-                                                    durationMilliseconds: review.durationMilliseconds, scheduler: "anki",
-                                                    before: before, after: after)
+                for answer in imported.reviews.map(Self.answer) {
+                    try writer.appendImportedReview(cardID: card.id, deckID: deckID, answer)
                 }
                 try writer.setState(cardID: card.id, deckID: deckID, from: card.state, to: imported.state, kind: .imported)
                 applied += 1

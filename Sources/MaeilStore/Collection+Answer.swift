@@ -82,14 +82,16 @@ extension Collection {
             [.int(cardID), .int(deckID), .int(time.unixMilliseconds), .int(kind.rawValue), .int(rating), .int(durationMilliseconds),
              .text(scheduler), .text(leechAction), .text(buriedSiblings)]
             + (before?.fastValues ?? nulls) + (after?.fastValues ?? nulls)
-        try FastStatement(db, sql: """
-            INSERT INTO review_log (card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings,
-            b_phase, b_step, b_scheduled_seconds, b_interval_days, b_ease, b_stability, b_difficulty, b_due, b_reps, b_lapses, b_streak, b_last_review,
-            a_phase, a_step, a_scheduled_seconds, a_interval_days, a_ease, a_stability, a_difficulty, a_due, a_reps, a_lapses, a_streak, a_last_review)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run(values)
+        try FastStatement(db, sql: appendLogSQL).run(values)
         return db.lastInsertedRowID
     }
+
+    static let appendLogSQL = """
+        INSERT INTO review_log (card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings,
+        b_phase, b_step, b_scheduled_seconds, b_interval_days, b_ease, b_stability, b_difficulty, b_due, b_reps, b_lapses, b_streak, b_last_review,
+        a_phase, a_step, a_scheduled_seconds, a_interval_days, a_ease, a_stability, a_difficulty, a_due, a_reps, a_lapses, a_streak, a_last_review)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     /// Undoes one logged change: the card gets back its exact previous state, a leech tag or
     /// suspension this answer added is removed, buried siblings get their old burial back,

@@ -39,11 +39,9 @@ extension CardTemplate {
     /// {{c1::…}} deletions; otherwise one (ordinal 0).
     public func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
         if let required = self.noteType, required != noteType { return [] }
-        let required = front + [blanks].compactMap { $0 }
-        guard required.allSatisfy({ (fields.value($0) ?? "").contains { !$0.isWhitespace } }) else {
-            return []
-        }
-        if let blanks, let text = fields.value(blanks) {
+        for name in front where !(fields.value(name)?.hasVisibleText ?? false) { return [] }
+        if let blanks {
+            guard let text = fields.value(blanks), text.hasVisibleText else { return [] }
             let numbers = Cloze.numbers(in: text)
             if !numbers.isEmpty { return numbers }
         }
@@ -105,43 +103,11 @@ extension Collection {
     /// Adds a note; returns it with the cards made for it (all new).
     static func addNoteWithCards(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date)
         throws -> (note: Note, cards: [NewCard]) {
-        let (names, values, languages) = Note.fieldColumns(draft.fields)
-        let tags = Tags.column(draft.tags)
-        try FastStatement(db, sql: """
-            INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
-                              created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([
-            .text(draft.guid), .int(deck.id), .text(draft.kind.rawValue), .text(draft.noteType), .text(names), .text(values),
-            .text(languages), .text(tags), .int(draft.unitID), .int(draft.position), .text(draft.source),
-            .int(now.unixSeconds), .int(now.unixSeconds),
-        ])
-        let note = Note(id: db.lastInsertedRowID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields,
-                        tags: draft.tags, unitID: draft.unitID, position: draft.position, source: draft.source,
-                        noteType: draft.noteType)
-        let cards = try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: [])
-        return (note, cards)
-    }
-
-    /// Creates the cards a note should have and does not: used on add, and after an edit
-    /// fills a field a template needs. Existing cards keep their schedule.
-    @discardableResult
-    static func addMissingCards(_ db: Database, note: Note, deck: Deck, unitPosition: Int?, existing: Set<String>) throws -> [NewCard] {
-        var added: [NewCard] = []
-        let insert = try FastStatement(db, sql: """
-            INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, \(Columns.state))
-            VALUES (?, ?, ?, ?, ?, ?, 'new', 0, 0, 0, ?, NULL, NULL, NULL, 0, 0, 0, NULL)
-            """)
-        let ease = CardState.new.easePermille
-        for (index, template) in deck.templates.enumerated() {
-            for ordinal in template.ordinals(for: note.fields, noteType: note.noteType) where !existing.contains("\(template.name)#\(ordinal)") {
-                let position = newPosition(unit: unitPosition, note: note.position, template: index, ordinal: ordinal)
-                try insert.run([.int(note.id), .int(note.deckID), .text(template.name), .int(ordinal), .int(unitPosition), .int(position),
-                                .int(ease)])
-                added.append(NewCard(id: db.lastInsertedRowID, template: template.name, ordinal: ordinal))
-            }
-        }
-        return added
+        var inserter = try NoteInserter(db: db, deck: deck, now: now)
+        let added = try inserter.add(draft, unitPosition: unitPosition)
+        let note = Note(id: added.noteID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields, tags: draft.tags,
+                        unitID: draft.unitID, position: draft.position, source: draft.source, noteType: draft.noteType)
+        return (note, added.cards)
     }
 
     /// New cards come unit by unit, then note by note, then template by template.
@@ -171,7 +137,9 @@ extension Collection {
         let unitPosition = try unitPosition(db, note.unitID)
         let existing = try Row.fetchAll(db, sql: "SELECT template, ordinal FROM card WHERE note_id = ?", arguments: [note.id])
             .map { "\($0[0] as String)#\($0[1] as Int)" }
-        try addMissingCards(db, note: note, deck: deck, unitPosition: unitPosition, existing: Set(existing))
+        var inserter = try NoteInserter(db: db, deck: deck, now: now)
+        _ = try inserter.addCards(noteID: note.id, fields: note.fields, noteType: note.noteType, position: note.position,
+                                  unitPosition: unitPosition, existing: Set(existing))
         // Keep the new-card order in step with the note's place in the curriculum.
         for (index, template) in deck.templates.enumerated() {
             try db.cachedStatement(sql: """

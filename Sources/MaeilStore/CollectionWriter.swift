@@ -125,11 +125,10 @@ public struct CollectionWriter {
 
     /// Adds one answer of history (from an Anki package's review log). Only what Anki kept is
     /// known: the rating, the time, the interval and ease after.
-    public func appendImportedReview(cardID: Int64, deckID: Int64, time: Date, rating: Rating, durationMilliseconds: Int,
-                                     scheduler: String, before: CardState?, after: CardState?) throws {
-        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: time, kind: .imported, rating: rating.rawValue,
-                                 durationMilliseconds: durationMilliseconds, scheduler: scheduler, leechAction: nil,
-                                 buriedSiblings: nil, before: before, after: after)
+    public func appendImportedReview(cardID: Int64, deckID: Int64, _ answer: ImportedAnswer) throws {
+        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: answer.time, kind: .imported, rating: answer.rating.rawValue,
+                                 durationMilliseconds: answer.durationMilliseconds, scheduler: "anki", leechAction: nil,
+                                 buriedSiblings: nil, before: answer.before, after: answer.after)
     }
 }
 

@@ -77,13 +77,25 @@ extension Note {
     }
 
     static func fieldColumns(_ fields: [NoteField]) -> (names: String, values: String, languages: String) {
-        // The separator cannot appear inside a value; it is a control character, so rare.
-        func clean(_ value: String) -> String {
-            value.utf8.contains(0x1F) ? String(value.map { $0 == "\u{1f}" ? " " : $0 }) : value
+        (fields.map(\.name).joined(separator: FieldSeparator.unit), valuesColumn(fields),
+         fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit))
+    }
+
+    static func valuesColumn(_ fields: [NoteField]) -> String {
+        var bytes: [UInt8] = []
+        appendValues(fields, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The values joined by the field separator, as UTF-8, into a buffer the caller reuses.
+    static func appendValues(_ fields: [NoteField], to bytes: inout [UInt8]) {
+        for index in fields.indices {
+            if index > 0 { bytes.append(0x1F) }
+            let start = bytes.count
+            bytes.append(contentsOf: fields[index].value.utf8)
+            // The separator cannot appear inside a value; it is a control character, so rare.
+            for offset in start..<bytes.count where bytes[offset] == 0x1F { bytes[offset] = 0x20 }
         }
-        return (fields.map(\.name).joined(separator: FieldSeparator.unit),
-                fields.map { clean($0.value) }.joined(separator: FieldSeparator.unit),
-                fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit))
     }
 }
 
@@ -112,13 +124,30 @@ public enum Tags {
     }
 
     public static func column(_ tags: [String]) -> String {
-        guard !tags.isEmpty else { return " " }
-        let cleaned = tags.compactMap { tag -> String? in
-            guard !tag.isEmpty else { return nil }
-            return tag.utf8.contains(0x20) ? String(tag.map { $0 == " " ? "_" : $0 }) : tag
+        var bytes: [UInt8] = []
+        appendColumn(tags, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The column's text as UTF-8, into a buffer the caller reuses: spaces inside a tag
+    /// become underscores, and a tag already there in another case is left out.
+    static func appendColumn(_ tags: [String], to bytes: inout [UInt8]) {
+        bytes.append(0x20)
+        for index in tags.indices where !tags[index].isEmpty {
+            // Lists are short: a scan beats a set.
+            guard !tags[..<index].contains(where: { sameTag($0, tags[index]) }) else { continue }
+            let start = bytes.count
+            bytes.append(contentsOf: tags[index].utf8)
+            for offset in start..<bytes.count where bytes[offset] == 0x20 { bytes[offset] = 0x5F }
+            bytes.append(0x20)
         }
-        var seen = Set<String>()
-        let unique = cleaned.count < 2 ? cleaned : cleaned.filter { seen.insert($0.lowercased()).inserted }
-        return " " + unique.joined(separator: " ") + " "
+    }
+
+    static func sameTag(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        // Lowercasing keeps the length of ASCII text, so ASCII tags of different lengths differ
+        // without the two allocations lowercasing takes.
+        if a.utf8.count != b.utf8.count, a.utf8.allSatisfy({ $0 < 0x80 }), b.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return a.lowercased() == b.lowercased()
     }
 }

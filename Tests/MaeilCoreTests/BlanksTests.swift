@@ -37,4 +37,13 @@ struct BlanksTests {
         #expect(!tricky.answers.isEmpty)
         #expect(Blanks.split("\"\u{301}abc\"!") == ("\"\u{301}", "abc", "\"!"))
     }
+
+    @Test func visibleTextIsAnythingButWhitespace() {
+        #expect("a".hasVisibleText)
+        #expect(" 단어 ".hasVisibleText)
+        #expect("\u{3000}가".hasVisibleText)
+        #expect(!"".hasVisibleText)
+        #expect(!" \t\n".hasVisibleText)
+        #expect(!"\u{3000}\u{a0}".hasVisibleText)
+    }
 }

@@ -138,4 +138,10 @@ struct TextFormatTests {
         #expect(HTMLText.plain("photo <img src=\"cat.jpg\">") == "photo [image: cat.jpg]")
         #expect(HTMLText.plain("&#54620;&#xAE00; &lt;b&gt;") == "한글 <b>")
     }
+
+    @Test func splittingOnAByteKeepsEmptyPieces() {
+        #expect("a\u{1f}\u{1f}단어".utf8Split(0x1F) == ["a", "", "단어"])
+        #expect("".utf8Split(0x1F) == [""])
+        #expect("x\u{1f}".utf8Split(0x1F) == ["x", ""])
+    }
 }

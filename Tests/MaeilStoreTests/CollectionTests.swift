@@ -17,6 +17,27 @@ struct CollectionTests {
         #expect(mode == "wal")
     }
 
+    @Test func tagsKeepTheirFirstSpellingAndNoSpaces() {
+        #expect(Tags.column([]) == " ")
+        #expect(Tags.column(["Food", "food", "", "two words", "FOOD", "day1"]) == " Food two_words day1 ")
+        // Lowercasing changes the length of some letters: those tags are still the same tag.
+        #expect(Tags.column(["İstanbul", "i\u{307}stanbul", "Seoul"]) == " İstanbul Seoul ")
+        #expect(Tags.parse(Tags.column(["a", "b"])) == ["a", "b"])
+    }
+
+    @Test func fieldsSurviveTheStoreWhateverTheyHold() throws {
+        let collection = try Collection(path: Fixture.temporaryPath())
+        let deck = try collection.createDeck(name: "Fields", kind: .word, templates: Fixture.wordTemplates, preset: nil)
+        let fields = [NoteField(name: "word", value: "단어\u{1f}둘", language: "ko"), NoteField(name: "meaning", value: "", language: nil),
+                      NoteField(name: "extra", value: "x", language: "en")]
+        let note = try collection.addNote(NoteDraft(guid: "f", kind: .word, fields: fields, tags: ["t"]), deckID: deck.id)
+        let stored = try collection.note(id: note.id)
+        // The field separator cannot live inside a value; it becomes a space.
+        #expect(stored.fields.map(\.value) == ["단어 둘", "", "x"])
+        #expect(stored.fields.map(\.language) == ["ko", nil, "en"])
+        #expect(stored.tags == ["t"])
+    }
+
     @Test func refusesANewerSchema() throws {
         let path = Fixture.temporaryPath()
         let collection = try Collection(path: path)

@@ -36,7 +36,9 @@ extension Array where Element == NoteField {
     }
 
     public func value(_ name: String) -> String? {
-        first { $0.name == name }?.value
+        // By index: `first(where:)` copies every field it looks at, which showed in large imports.
+        for index in indices where self[index].name == name { return self[index].value }
+        return nil
     }
 }
 

@@ -1,0 +1,225 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import MaeilCore
+
+/// A card to create with a note, carrying a schedule from elsewhere (an Anki package).
+public struct CardSeed: Sendable {
+    public var template: String
+    public var ordinal: Int
+    public var state: CardState
+    public var suspended: Bool
+    public var buriedUntil: Date?
+    /// The answers before `state`, oldest first, kept as imported log entries.
+    public var history: [ImportedAnswer]
+
+    public init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
+                history: [ImportedAnswer] = []) {
+        self.template = template
+        self.ordinal = ordinal
+        self.state = state
+        self.suspended = suspended
+        self.buriedUntil = buriedUntil
+        self.history = history
+    }
+}
+
+/// One answer of another program's history, as the review log keeps it.
+public struct ImportedAnswer: Sendable {
+    public var time: Date
+    public var rating: Rating
+    public var durationMilliseconds: Int
+    public var before: CardState
+    public var after: CardState
+
+    public init(time: Date, rating: Rating, durationMilliseconds: Int, before: CardState, after: CardState) {
+        self.time = time
+        self.rating = rating
+        self.durationMilliseconds = durationMilliseconds
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Adds new notes and their cards to one deck, as fast as SQLite takes them: an import of
+/// 20,000 notes spends most of its time here.
+///
+/// Its statements are prepared once and bound through SQLite's C API, and what every note of
+/// a deck shares (the field names and languages, what each template needs) is worked out once.
+/// Every note and card the store creates is written here.
+public struct NoteInserter {
+    private let db: Database
+    private let deck: Deck
+    private let now: Date
+    private let insertNote: Statement
+    private let insertCard: Statement
+    private let appendLog: Statement
+    private var lastNames: [String] = []
+    private var lastLanguages: [String?] = []
+    private var namesColumn = ""
+    /// Reused for every note: the values and tags columns as UTF-8.
+    private var values: [UInt8] = []
+    private var tags: [UInt8] = []
+    private var languagesColumn = ""
+
+    init(db: Database, deck: Deck, now: Date) throws {
+        self.db = db
+        self.deck = deck
+        self.now = now
+        insertNote = try db.makeStatement(sql: """
+            INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
+                              created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertCard = try db.makeStatement(sql: """
+            INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, \(Columns.state))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        appendLog = try db.makeStatement(sql: Collection.appendLogSQL)
+    }
+
+    /// Adds a note and the cards its deck's templates give it. A card with a seed takes the
+    /// seed's schedule, flags and history; the others are new. `scheduled` counts the cards
+    /// that took a schedule.
+    @discardableResult
+    public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = []) throws
+        -> (noteID: Int64, cards: [NewCard], scheduled: Int) {
+        if !draft.fields.elementsEqual(lastNames, by: { $0.name == $1 }) || !draft.fields.elementsEqual(lastLanguages, by: { $0.language == $1 }) {
+            lastNames = draft.fields.map(\.name)
+            lastLanguages = draft.fields.map(\.language)
+            namesColumn = lastNames.joined(separator: FieldSeparator.unit)
+            languagesColumn = lastLanguages.map { $0 ?? "" }.joined(separator: FieldSeparator.unit)
+        }
+        values.removeAll(keepingCapacity: true)
+        Note.appendValues(draft.fields, to: &values)
+        tags.removeAll(keepingCapacity: true)
+        Tags.appendColumn(draft.tags, to: &tags)
+        var bind = Binder(insertNote.sqliteStatement)
+        bind.text(draft.guid); bind.int(deck.id); bind.text(draft.kind.rawValue); bind.text(draft.noteType)
+        bind.text(namesColumn); bind.utf8(values); bind.text(languagesColumn); bind.utf8(tags)
+        bind.int(draft.unitID); bind.int(Int64(draft.position)); bind.text(draft.source); bind.int(now.unixSeconds); bind.int(now.unixSeconds)
+        try step(insertNote)
+        let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
+        let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
+                                              unitPosition: unitPosition, existing: [], seeds: seeds)
+        return (noteID, cards, scheduled)
+    }
+
+    /// Creates the cards a note should have and does not (`existing` holds "template#ordinal"
+    /// keys): on add, and after an edit fills a field a template needs.
+    mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
+                           existing: Set<String>, seeds: [CardSeed] = []) throws -> (cards: [NewCard], scheduled: Int) {
+        var cards: [NewCard] = []
+        var scheduled = 0
+        for index in deck.templates.indices {
+            let name = deck.templates[index].name
+            for ordinal in deck.templates[index].ordinals(for: fields, noteType: noteType)
+            where existing.isEmpty || !existing.contains("\(name)#\(ordinal)") {
+                let seed = seeds.isEmpty ? nil : seeds.first { $0.template == name && $0.ordinal == ordinal }
+                var bind = Binder(insertCard.sqliteStatement)
+                bind.int(noteID); bind.int(deck.id); bind.text(name); bind.int(Int64(ordinal))
+                bind.int(unitPosition.map(Int64.init))
+                bind.int(Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal))
+                bind.int(seed?.suspended == true ? 1 : 0); bind.int(seed?.buriedUntil?.unixSeconds)
+                bind.state(seed?.state ?? .new)
+                try step(insertCard)
+                let cardID = sqlite3_last_insert_rowid(db.sqliteConnection)
+                if let seed, seed.state != .new {
+                    scheduled += 1
+                    for answer in seed.history {
+                        try log(cardID: cardID, time: answer.time, kind: .imported, rating: answer.rating.rawValue,
+                                durationMilliseconds: answer.durationMilliseconds, scheduler: "anki", before: answer.before, after: answer.after)
+                    }
+                    // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
+                    try log(cardID: cardID, time: now, kind: .imported, rating: 0, durationMilliseconds: 0, scheduler: "manual",
+                            before: .new, after: seed.state.storedForm)
+                }
+                cards.append(NewCard(id: cardID, template: name, ordinal: ordinal))
+            }
+        }
+        return (cards, scheduled)
+    }
+
+    private func log(cardID: Int64, time: Date, kind: ReviewLog.Kind, rating: Int, durationMilliseconds: Int, scheduler: String,
+                     before: CardState, after: CardState) throws {
+        var bind = Binder(appendLog.sqliteStatement)
+        bind.int(cardID); bind.int(deck.id); bind.int(time.unixMilliseconds); bind.int(Int64(kind.rawValue)); bind.int(Int64(rating))
+        bind.int(Int64(durationMilliseconds)); bind.text(scheduler); bind.text(nil); bind.text(nil)
+        bind.state(before); bind.state(after)
+        try step(appendLog)
+    }
+
+    private func step(_ statement: Statement) throws {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                sql: statement.sql)
+        }
+    }
+}
+
+/// Binds values to a statement's parameters in order, straight through SQLite's C API.
+struct Binder {
+    let handle: SQLiteStatement
+    var index: Int32 = 1
+
+    init(_ handle: SQLiteStatement) {
+        self.handle = handle
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    mutating func int(_ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+        index += 1
+    }
+
+    mutating func double(_ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+        index += 1
+    }
+
+    mutating func text(_ value: String?) {
+        if var value {
+            value.withUTF8 { buffer in
+                if let base = buffer.baseAddress {
+                    _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                                          Self.transient)
+                } else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                }
+            }
+        } else {
+            sqlite3_bind_null(handle, index)
+        }
+        index += 1
+    }
+
+    mutating func utf8(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress {
+                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                                      Self.transient)
+            } else {
+                _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+        }
+        index += 1
+    }
+
+    /// The 12 state columns, in `Columns.state` order.
+    mutating func state(_ state: CardState) {
+        text(state.phase.rawValue); int(Int64(state.step)); int(Int64(state.scheduledSeconds)); int(Int64(state.intervalDays))
+        int(Int64(state.easePermille)); double(state.stability); double(state.difficulty); int(state.due?.unixSeconds)
+        int(Int64(state.reps)); int(Int64(state.lapses)); int(Int64(state.streak)); int(state.lastReview?.unixSeconds)
+    }
+}
+
+extension CollectionWriter {
+    /// A fast way to add many new notes to one deck within this writer's transaction.
+    public func noteInserter(deck: Deck) throws -> NoteInserter {
+        try NoteInserter(db: db, deck: deck, now: now)
+    }
+}
