@@ -59,9 +59,9 @@ public struct Importer {
         defer { if let staging { try? FileManager.default.removeItem(at: staging) } }
         var summary: ImportSummary
         do {
-            summary = try collection.batch(now: now) { writer in
+            let total = bundle.decks.reduce(0) { $0 + $1.notes.count }
+            summary = try collection.batch(now: now, bulk: total >= Self.bulkThreshold) { writer in
                 var summary = ImportSummary()
-                let total = bundle.decks.reduce(0) { $0 + $1.notes.count }
                 var done = 0
                 func applyAll() throws {
                     for deck in bundle.decks {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import MaeilCore
 @testable import MaeilDecks
@@ -78,6 +79,13 @@ struct ImporterTests {
         #expect(summary.added == Importer.bulkThreshold + 10)
         #expect(try indexes() == before)
         #expect(try collection.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        // Foreign keys are not checked row by row during a bulk import: every row must still
+        // point at a row that exists, and the checks are back on afterwards.
+        #expect(try collection.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }.isEmpty)
+        #expect(try collection.transaction { try Bool.fetchOne($0, sql: "PRAGMA foreign_keys") } == true)
+        #expect(throws: (any Error).self) {
+            try collection.transaction { try $0.execute(sql: "INSERT INTO card (note_id, deck_id, template, ordinal, new_position, phase, step, scheduled_seconds, interval_days, ease, reps, lapses, streak) VALUES (999999, 999999, 'x', 0, 0, 'new', 0, 0, 0, 2500, 0, 0, 0)") }
+        }
         // A bulk import that is rolled back (a dry run ends in a rollback) leaves them too.
         let other = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk2\n" + rows.replacingOccurrences(of: "단어", with: "낱말") + "\n"])
         let dryRun = try Importer(collection: collection).apply(try bundle([other + "/bulk.txt"]), dryRun: true)
