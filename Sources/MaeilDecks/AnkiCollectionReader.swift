@@ -72,7 +72,8 @@ private struct CollectionReading {
         let reviews = try reviewsByCard()
         var decks: [Int64: ImportedDeck] = [:]
         var deckOrder: [Int64] = []
-        var templateNames: [Int64: [String]] = [:]  // per Maeil deck id: template names in use
+        // Per Maeil deck and note type: the names its templates got in that deck.
+        var templateNames: [DeckAndType: [String]] = [:]
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var noteRows: [(note: NoteRow, firstNew: Int64)] = []
@@ -80,8 +81,8 @@ private struct CollectionReading {
         let notes = try Row.fetchCursor(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id")
         while let row = try notes.next() {
             let note = try NoteRow(row, file: file)
-            let cards = cardsByNote[note.id] ?? []
-            let firstNew = cards.filter { $0.type == 0 }.map(\.due).min() ?? Int64.max
+            var firstNew = Int64.max
+            for card in cardsByNote[note.id] ?? [] where card.type == 0 { firstNew = min(firstNew, card.due) }
             noteRows.append((note, firstNew))
         }
         // New cards keep Anki's order; notes with no new card keep their creation order.
@@ -103,21 +104,28 @@ private struct CollectionReading {
                 decks[deckKey] = deck
                 deckOrder.append(deckKey)
             }
-            // Templates of this note type, named apart from other note types' in the same deck.
-            let mapped = templatesByType[type.id] ?? maeilTemplates(for: type)
-            templatesByType[type.id] = mapped
-            var names: [String] = []
-            for template in mapped {
-                var candidate = template
-                if let existing = decks[deckKey]!.templates.first(where: { $0.name == template.name }), existing.noteType != type.name {
-                    candidate.name = "\(template.name) (\(type.name))"
+            // Templates of this note type, named apart from other note types' in the same deck:
+            // worked out for the first note of a type in a deck, not for every note.
+            let names: [String]
+            if let known = templateNames[DeckAndType(deck: deckKey, type: type.id)] {
+                names = known
+            } else {
+                let mapped = templatesByType[type.id] ?? maeilTemplates(for: type)
+                templatesByType[type.id] = mapped
+                var named: [String] = []
+                for template in mapped {
+                    var candidate = template
+                    if let existing = decks[deckKey]!.templates.first(where: { $0.name == template.name }), existing.noteType != type.name {
+                        candidate.name = "\(template.name) (\(type.name))"
+                    }
+                    if !decks[deckKey]!.templates.contains(where: { $0.name == candidate.name }) {
+                        decks[deckKey]!.templates.append(candidate)
+                    }
+                    named.append(candidate.name)
                 }
-                if !decks[deckKey]!.templates.contains(where: { $0.name == candidate.name }) {
-                    decks[deckKey]!.templates.append(candidate)
-                }
-                names.append(candidate.name)
+                templateNames[DeckAndType(deck: deckKey, type: type.id)] = named
+                names = named
             }
-            templateNames[deckKey] = names
             let values = row.fields.utf8Split(0x1F).map { HTMLText.plain($0).nfc }
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
@@ -137,6 +145,11 @@ private struct CollectionReading {
             decks[deckKey]!.notes.append(note)
         }
         return AnkiPackage.Contents(decks: deckOrder.map { decks[$0]! }, media: [], skipped: skipped)
+    }
+
+    struct DeckAndType: Hashable {
+        var deck: Int64
+        var type: Int64
     }
 
     // MARK: Note types and decks

@@ -82,12 +82,15 @@ public enum AnkiTextFormat {
             fieldColumns.removeAll { $0 == tagIndex + 1 }
             labels?.remove(at: tagIndex)
         }
-        var decks: [String: ImportedDeck] = [:]
-        var order: [String] = []
+        var decks: [ImportedDeck] = []
+        var deckSlots: [String: Int] = [:]
         let fileName = (path as NSString).lastPathComponent
-        var mappings: [String: AnkiNoteTypes.Mapping] = [:]
-        var optionalReversed: [String: Bool] = [:]
-        var fieldsOfType: [String: [String]] = [:]  // per note type, worked out once, not per row
+        // What the rows of one note type in one deck share, worked out for the first of them:
+        // most files have one note type and one deck, and per-row lookups were most of reading.
+        var shapes: [String: RowShape] = [:]
+        var last: RowShape?
+        let tagsFromHeader = header.tags
+        let keepExisting = header.ifMatches == "keep current"
         for record in records {
             guard record.fields.count == width else {
                 let field = record.fields.count > width ? record.fields[width] : record.fields.last!
@@ -98,31 +101,28 @@ public enum AnkiTextFormat {
             func cell(_ column: Int) -> String { record.fields[column - 1].text.nfc }
             let notetype = header.notetypeColumn.map(cell) ?? header.notetype
             let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
-            let defaultFields = fieldsOfType[notetype] ?? AnkiNoteTypes.defaultFields(for: notetype)
-            fieldsOfType[notetype] = defaultFields
+            let shape: RowShape
+            if let last, last.notetype == notetype, last.deckName == deckName {
+                shape = last
+            } else if let known = shapes[notetype + "\u{1f}" + deckName] {
+                shape = known
+            } else {
+                shape = RowShape(notetype: notetype, deckName: deckName, valueCount: fieldColumns.count, header: header, labels: labels)
+                shapes[notetype + "\u{1f}" + deckName] = shape
+            }
+            last = shape
             // Columns map to the note type's fields in order; labels rename them.
             var values = fieldColumns.map { cell($0) }
             var tagText = tagsColumn.map(cell) ?? ""
-            var names = labels.map { Array($0.prefix(values.count)) } ?? Array(defaultFields.prefix(values.count))
-            if names.count < values.count {
-                if header.tagsColumn == nil, labels == nil, values.count == names.count + 1 {
-                    // The first unused column after the fields holds tags.
-                    tagText = values.removeLast()
-                } else {
-                    names += (names.count..<values.count).map { "Field \($0 + 1)" }
-                }
-            }
+            if shape.lastValueIsTags { tagText = values.removeLast() }
             if header.html { values = values.map(HTMLText.plain) }
+            let names = shape.names
             var effectiveType = notetype
-            let isOptionalReversed = optionalReversed[notetype] ?? notetype.lowercased().contains("optional reversed")
-            optionalReversed[notetype] = isOptionalReversed
-            if isOptionalReversed {
+            if shape.isOptionalReversed {
                 let reverse = names.firstIndex(of: "Add Reverse").map { values[$0] } ?? ""
                 effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
             }
-            let mappingKey = effectiveType + "\u{1f}" + names.joined(separator: "\u{1f}")
-            let mapping = mappings[mappingKey] ?? AnkiNoteTypes.mapping(for: effectiveType, fields: names)
-            mappings[mappingKey] = mapping
+            let mapping = shape.mapping(for: effectiveType)
             guard let firstValue = values.first, firstValue.hasVisibleText else {
                 sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
                 continue
@@ -138,20 +138,62 @@ public enum AnkiTextFormat {
             }
             let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
             var note = ImportedNote(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
-                                    tags: header.tags + tagText.split(separator: " ").map(String.init),
-                                    origin: "\(fileName):\(record.line)")
-            note.keepExisting = header.ifMatches == "keep current"
-            if decks[deckName] == nil {
-                decks[deckName] = ImportedDeck(name: deckName, kind: nil, templates: [], source: path)
-                order.append(deckName)
+                                    tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
+                                    origin: fileName + ":" + String(record.line))
+            note.keepExisting = keepExisting
+            let slot: Int
+            if let known = deckSlots[deckName] {
+                slot = known
+            } else {
+                slot = decks.count
+                deckSlots[deckName] = slot
+                decks.append(ImportedDeck(name: deckName, kind: nil, templates: [], source: path))
             }
-            for template in mapping.templates where !decks[deckName]!.templates.contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
-                decks[deckName]!.templates.append(template)
+            for template in mapping.templates where !decks[slot].templates.contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
+                decks[slot].templates.append(template)
             }
-            decks[deckName]!.notes.append(note)
+            decks[slot].notes.append(note)
         }
         let skipped = try sink.finish()
-        return (order.map { decks[$0]! }.map(uniqueTemplateNames), skipped)
+        return (decks.map(uniqueTemplateNames), skipped)
+    }
+
+    /// The field names, tag column and note-type mapping shared by the rows of one note type
+    /// in one deck.
+    final class RowShape {
+        let notetype: String
+        let deckName: String
+        let names: [String]
+        /// With no tags column and no labels, a last column beyond the note type's fields holds tags.
+        let lastValueIsTags: Bool
+        let isOptionalReversed: Bool
+        private var mappings: [String: AnkiNoteTypes.Mapping] = [:]
+
+        init(notetype: String, deckName: String, valueCount: Int, header: Header, labels: [String]?) {
+            self.notetype = notetype
+            self.deckName = deckName
+            let defaultFields = AnkiNoteTypes.defaultFields(for: notetype)
+            var names = labels.map { Array($0.prefix(valueCount)) } ?? Array(defaultFields.prefix(valueCount))
+            var lastValueIsTags = false
+            if names.count < valueCount {
+                if header.tagsColumn == nil, labels == nil, valueCount == names.count + 1 {
+                    lastValueIsTags = true
+                } else {
+                    names += (names.count..<valueCount).map { "Field \($0 + 1)" }
+                }
+            }
+            self.names = names
+            self.lastValueIsTags = lastValueIsTags
+            isOptionalReversed = notetype.lowercased().contains("optional reversed")
+        }
+
+        /// The mapping for a row's effective type: an "optional reversed" row is one of two.
+        func mapping(for type: String) -> AnkiNoteTypes.Mapping {
+            if let known = mappings[type] { return known }
+            let mapping = AnkiNoteTypes.mapping(for: type, fields: names)
+            mappings[type] = mapping
+            return mapping
+        }
     }
 
     /// Two note types both have a "card 1": name them apart, keeping the plain name for the first.
