@@ -20,7 +20,7 @@ extension AnkiPackage {
         var preset = ImportedPreset()
     }
 
-    static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions) throws -> Contents {
+    static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions, emit: ImportEmitter) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Schema 15 and later compare names with Anki's own "unicase" collation.
@@ -29,7 +29,7 @@ extension AnkiPackage {
         do {
             let queue = try DatabaseQueue(configuration: configuration)
             try queue.inDatabase { db in try deserialize(database, into: db) }
-            return try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options).contents() }
+            try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options).contents(emit) }
         } catch let problem as ImportProblem {
             throw problem
         } catch {
@@ -63,15 +63,17 @@ private struct CollectionReading {
     let file: String
     let options: ImportOptions
 
-    func contents() throws -> AnkiPackage.Contents {
+    /// Hands the package's decks and notes on, note by note.
+    func contents(_ emit: ImportEmitter) throws {
         guard let created = try Int64.fetchOne(db, sql: "SELECT crt FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no creation time (col.crt)")
         }
         let (noteTypes, deckNames, deckOptions) = version == .latest ? try currentSchema() : try legacySchema()
         let cardsByNote = try cards()
         let reviews = try reviewsByCard()
-        var decks: [Int64: ImportedDeck] = [:]
-        var deckOrder: [Int64] = []
+        var deckSlots: [Int64: Int] = [:]
+        var deckTemplates: [[CardTemplate]] = []  // per slot: the templates handed on so far
+        var chunks = NoteChunks()
         // Per Maeil deck and note type: the names its templates got in that deck.
         var templateNames: [DeckAndType: [String]] = [:]
         var skipped: [ImportProblem] = []
@@ -87,6 +89,7 @@ private struct CollectionReading {
         }
         // New cards keep Anki's order; notes with no new card keep their creation order.
         noteRows.sort { ($0.firstNew, $0.note.id) < ($1.firstNew, $1.note.id) }
+        try emit(.expecting(notes: noteRows.count))
         for (row, _) in noteRows {
             let noteID = row.id
             guard let type = noteTypes[row.noteType] else {
@@ -98,16 +101,21 @@ private struct CollectionReading {
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? deckNames[homeDeck] ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
-            if decks[deckKey] == nil {
+            let slot: Int
+            if let known = deckSlots[deckKey] {
+                slot = known
+            } else {
+                slot = deckTemplates.count
+                deckSlots[deckKey] = slot
+                deckTemplates.append([])
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 deck.preset = deckOptions[homeDeck]?.preset
-                decks[deckKey] = deck
-                deckOrder.append(deckKey)
+                try emit(.deck(deck))
             }
             // Templates of this note type, named apart from other note types' in the same deck:
             // worked out for the first note of a type in a deck, not for every note.
             let names: [String]
-            if let known = templateNames[DeckAndType(deck: deckKey, type: type.id)] {
+            if let known = templateNames[DeckAndType(deck: Int64(slot), type: type.id)] {
                 names = known
             } else {
                 let mapped = templatesByType[type.id] ?? maeilTemplates(for: type)
@@ -115,15 +123,16 @@ private struct CollectionReading {
                 var named: [String] = []
                 for template in mapped {
                     var candidate = template
-                    if let existing = decks[deckKey]!.templates.first(where: { $0.name == template.name }), existing.noteType != type.name {
+                    if let existing = deckTemplates[slot].first(where: { $0.name == template.name }), existing.noteType != type.name {
                         candidate.name = "\(template.name) (\(type.name))"
                     }
-                    if !decks[deckKey]!.templates.contains(where: { $0.name == candidate.name }) {
-                        decks[deckKey]!.templates.append(candidate)
+                    if !deckTemplates[slot].contains(where: { $0.name == candidate.name }) {
+                        deckTemplates[slot].append(candidate)
+                        chunks.add(candidate, to: slot)
                     }
                     named.append(candidate.name)
                 }
-                templateNames[DeckAndType(deck: deckKey, type: type.id)] = named
+                templateNames[DeckAndType(deck: Int64(slot), type: type.id)] = named
                 names = named
             }
             let values = row.fields.utf8Split(0x1F).map { HTMLText.plain($0).nfc }
@@ -142,9 +151,10 @@ private struct CollectionReading {
                 imported.reviews = reviews[card.id] ?? []
                 note.cards.append(imported)
             }
-            decks[deckKey]!.notes.append(note)
+            try chunks.add(note, to: slot, emit: emit)
         }
-        return AnkiPackage.Contents(decks: deckOrder.map { decks[$0]! }, media: [], skipped: skipped)
+        try chunks.flush(emit)
+        if !skipped.isEmpty { try emit(.skipped(skipped)) }
     }
 
     struct DeckAndType: Hashable {

@@ -25,6 +25,13 @@ public enum AnkiPackage {
     }
 
     public static func read(path: String, options: ImportOptions) throws -> Contents {
+        var bundle = ImportBundle()
+        try stream(path: path, options: options) { bundle.take($0) }
+        return Contents(decks: bundle.decks, media: bundle.media, skipped: bundle.skipped)
+    }
+
+    /// Reads a package and hands its decks, notes and media on as it goes.
+    public static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
         let file = (path as NSString).lastPathComponent
         let zip: ZipReader
         do {
@@ -60,9 +67,9 @@ public enum AnkiPackage {
         guard database.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
-        var contents = try readCollection(database, version: version, file: file, options: options)
-        contents.media = try readMedia(entries, version: version, budget: &budget, file: file)
-        return contents
+        try readCollection(database, version: version, file: file, options: options, emit: emit)
+        let media = try readMedia(entries, version: version, budget: &budget, file: file)
+        if !media.isEmpty { try emit(.media(media)) }
     }
 
     static func packageVersion(_ entries: [String: ZipReader.Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {

@@ -44,6 +44,17 @@ public enum AnkiTextFormat {
     }
 
     public static func parse(text: String, path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
+        var bundle = ImportBundle()
+        try stream(text: text, path: path, options: options) { bundle.take($0) }
+        return (bundle.decks, bundle.skipped)
+    }
+
+    public static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
+        try stream(text: InputFile.readText(path, options: options), path: path, options: options, emit: emit)
+    }
+
+    /// Reads the text and hands its decks and notes on as it goes.
+    public static func stream(text: String, path: String, options: ImportOptions, emit: ImportEmitter) throws {
         var header = Header()
         var bodyStart = text.startIndex
         var line = 1
@@ -67,7 +78,8 @@ public enum AnkiTextFormat {
                                 message: "this quoted field never ends: a \" is missing")
         }
         var sink = ProblemSink(skipInvalid: options.skipInvalid)
-        guard let first = records.first else { return ([], []) }
+        guard let first = records.first else { return }
+        try emit(.expecting(notes: records.count))
         let width = first.fields.count
         let special = Set([header.notetypeColumn, header.deckColumn, header.tagsColumn, header.guidColumn].compactMap { $0 })
         for column in special where column < 1 || column > width {
@@ -82,8 +94,12 @@ public enum AnkiTextFormat {
             fieldColumns.removeAll { $0 == tagIndex + 1 }
             labels?.remove(at: tagIndex)
         }
-        var decks: [ImportedDeck] = []
         var deckSlots: [String: Int] = [:]
+        // Per deck: its templates as note type and name, and the names they were given there
+        // (two note types that both have a "card 1" are named apart; the first keeps the name).
+        var templateIdentities: [[(name: String, noteType: String?)]] = []
+        var templateNames: [Set<String>] = []
+        var chunks = NoteChunks()
         let fileName = (path as NSString).lastPathComponent
         // What the rows of one note type in one deck share, worked out for the first of them:
         // most files have one note type and one deck, and per-row lookups were most of reading.
@@ -145,17 +161,28 @@ public enum AnkiTextFormat {
             if let known = deckSlots[deckName] {
                 slot = known
             } else {
-                slot = decks.count
+                slot = templateNames.count
                 deckSlots[deckName] = slot
-                decks.append(ImportedDeck(name: deckName, kind: nil, templates: [], source: path))
+                templateIdentities.append([])
+                templateNames.append([])
+                try emit(.deck(ImportedDeck(name: deckName, kind: nil, templates: [], source: path)))
             }
-            for template in mapping.templates where !decks[slot].templates.contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
-                decks[slot].templates.append(template)
+            if shape.templatesAdded[slot] != effectiveType {
+                for template in mapping.templates
+                where !templateIdentities[slot].contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
+                    templateIdentities[slot].append((template.name, template.noteType))
+                    var named = template
+                    if templateNames[slot].contains(named.name) { named.name = "\(template.name) (\(template.noteType ?? "?"))" }
+                    templateNames[slot].insert(named.name)
+                    chunks.add(named, to: slot)
+                }
+                shape.templatesAdded[slot] = effectiveType
             }
-            decks[slot].notes.append(note)
+            try chunks.add(note, to: slot, emit: emit)
         }
+        try chunks.flush(emit)
         let skipped = try sink.finish()
-        return (decks.map(uniqueTemplateNames), skipped)
+        if !skipped.isEmpty { try emit(.skipped(skipped)) }
     }
 
     /// The field names, tag column and note-type mapping shared by the rows of one note type
@@ -168,6 +195,9 @@ public enum AnkiTextFormat {
         let lastValueIsTags: Bool
         let isOptionalReversed: Bool
         private var mappings: [String: AnkiNoteTypes.Mapping] = [:]
+        /// Per deck slot, the effective type whose templates were last added there: a row like
+        /// the one before adds nothing.
+        var templatesAdded: [Int: String] = [:]
 
         init(notetype: String, deckName: String, valueCount: Int, header: Header, labels: [String]?) {
             self.notetype = notetype
@@ -194,20 +224,6 @@ public enum AnkiTextFormat {
             mappings[type] = mapping
             return mapping
         }
-    }
-
-    /// Two note types both have a "card 1": name them apart, keeping the plain name for the first.
-    static func uniqueTemplateNames(_ deck: ImportedDeck) -> ImportedDeck {
-        var deck = deck
-        var used = Set<String>()
-        for index in deck.templates.indices {
-            var template = deck.templates[index]
-            if used.contains(template.name) { template.name = "\(template.name) (\(template.noteType ?? "?"))" }
-            used.insert(template.name)
-            deck.templates[index] = template
-        }
-        // Cards are matched to templates by name, so notes carry no template names: nothing else to fix.
-        return deck
     }
 
     static func apply(_ key: String, _ value: String, to header: inout Header, file: String, line: Int) throws {

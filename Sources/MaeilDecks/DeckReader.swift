@@ -40,27 +40,47 @@ public enum DeckReader {
     /// with all of that file's problems; with `skipInvalid`, bad rows are skipped and listed.
     public static func read(_ paths: [String], options: ImportOptions) throws -> ImportBundle {
         var bundle = ImportBundle()
+        try stream(paths, options: options) { bundle.take($0) }
+        return bundle
+    }
+
+    /// Reads every path like `read`, handing decks and notes on as they are read. Anki text
+    /// files and packages, the large ones, come in chunks; the others whole.
+    public static func stream(_ paths: [String], options: ImportOptions, emit: ImportEmitter) throws {
+        var decksBefore = 0
         for path in paths {
-            switch try format(of: path) {
+            let format = try format(of: path)
+            var decksHere = 0
+            // Each file counts its decks from 0; the events count them across files.
+            func forward(_ event: ImportEvent) throws {
+                switch event {
+                case .deck:
+                    decksHere += 1
+                    try emit(event)
+                case .templates(let deck, let templates): try emit(.templates(deck: decksBefore + deck, templates))
+                case .notes(let deck, let notes): try emit(.notes(deck: decksBefore + deck, notes))
+                case .expecting, .skipped, .media: try emit(event)
+                }
+            }
+            switch format {
             case .maeil:
                 let (deck, skipped) = try MaeilDeckFormat.read(path: path, options: options)
-                bundle.decks.append(deck)
-                bundle.skipped += skipped
+                var bundle = ImportBundle()
+                bundle.decks = [deck]
+                bundle.skipped = skipped
+                try bundle.emit(into: forward)
             case .ankiText:
-                let (decks, skipped) = try AnkiTextFormat.read(path: path, options: options)
-                bundle.decks += decks
-                bundle.skipped += skipped
+                try AnkiTextFormat.stream(path: path, options: options, emit: forward)
             case .delimited:
                 let (deck, skipped) = try DelimitedFormat.read(path: path, options: options)
-                bundle.decks.append(deck)
-                bundle.skipped += skipped
+                var bundle = ImportBundle()
+                bundle.decks = [deck]
+                bundle.skipped = skipped
+                try bundle.emit(into: forward)
             case .ankiPackage:
-                let package = try AnkiPackage.read(path: path, options: options)
-                bundle.decks += package.decks
-                bundle.media += package.media
-                bundle.skipped += package.skipped
+                try AnkiPackage.stream(path: path, options: options, emit: forward)
             }
+            decksBefore += decksHere
         }
-        return bundle
     }
 }

@@ -28,6 +28,10 @@ public struct ImportSummary: Sendable, Codable {
 }
 
 /// Applies imported decks to a collection: all of it in one transaction, or nothing.
+///
+/// The file is read on a second thread while this one writes: a reader hands decks and
+/// notes on in chunks (`ImportEvent`), so a large file is written as it is read instead of
+/// after. A problem the reader finds at the end still undoes everything.
 public struct Importer {
     public let collection: Collection
     public var now: Date
@@ -39,6 +43,9 @@ public struct Importer {
         self.now = now
         self.progress = progress
     }
+
+    /// Reads files, handing each event to the importer: `DeckReader.stream` with its arguments.
+    public typealias Reader = @Sendable (_ emit: ImportEmitter) throws -> Void
 
     /// The folder media files go to, beside the collection file.
     public var mediaDirectory: URL {
@@ -54,30 +61,63 @@ public struct Importer {
     static let bulkThreshold = 2000
 
     public func apply(_ bundle: ImportBundle, dryRun: Bool = false) throws -> ImportSummary {
+        try apply(reading: { emit in try bundle.emit(into: emit) }, dryRun: dryRun)
+    }
+
+    /// Runs `read` on another thread and writes what it hands on as it comes.
+    public func apply(reading read: @escaping Reader, dryRun: Bool = false) throws -> ImportSummary {
+        let channel = ImportChannel()
+        Thread.detachNewThread {
+            do {
+                try read { try channel.send($0) }
+                channel.finish(nil)
+            } catch {
+                channel.finish(error)
+            }
+        }
+        defer { channel.close() }
         // Media go to a staging folder first and are moved in only after the notes commit.
-        let staging = dryRun ? nil : try stageMedia(bundle.media)
+        var staging: URL?
         defer { if let staging { try? FileManager.default.removeItem(at: staging) } }
         var summary: ImportSummary
         do {
-            let total = bundle.decks.reduce(0) { $0 + $1.notes.count }
-            summary = try collection.batch(now: now, bulk: total >= Self.bulkThreshold) { writer in
+            summary = try collection.batch(now: now, bulk: true) { writer in
                 var summary = ImportSummary()
+                var decks: [DeckImport] = []
+                var deferredIndexes: [CollectionWriter.SecondaryIndex]?
+                var expected = 0
                 var done = 0
-                func applyAll() throws {
-                    for deck in bundle.decks {
-                        summary.decks.append(try apply(deck, writer: writer) {
-                            done += 1
-                            if done % 500 == 0 || done == total { progress?(done, total) }
-                        })
+                func noteWritten() {
+                    done += 1
+                    if done % 500 == 0 { progress?(done, max(expected, done)) }
+                }
+                reading: while true {
+                    switch channel.next() {
+                    case .finished:
+                        break reading
+                    case .failed(let error):
+                        throw error
+                    case .event(.expecting(let notes)):
+                        expected += notes
+                        if expected >= Self.bulkThreshold, deferredIndexes == nil {
+                            deferredIndexes = try writer.dropSecondaryIndexes()
+                        }
+                    case .event(.deck(let deck)):
+                        decks.append(try DeckImport(deck, writer: writer))
+                    case .event(.templates(let deck, let templates)):
+                        try decks[deck].add(templates, writer: writer)
+                    case .event(.notes(let deck, let notes)):
+                        try decks[deck].add(notes, writer: writer, noteWritten: noteWritten)
+                    case .event(.skipped(let problems)):
+                        summary.skipped += problems.map(\.description)
+                    case .event(.media(let files)):
+                        summary.media += files.count
+                        if !dryRun { staging = try stage(files, in: staging) }
                     }
                 }
-                if total >= Self.bulkThreshold {
-                    try writer.withSecondaryIndexesDeferred(applyAll)
-                } else {
-                    try applyAll()
-                }
-                summary.skipped = bundle.skipped.map(\.description)
-                summary.media = bundle.media.count
+                if let deferredIndexes { try writer.restore(deferredIndexes) }
+                if done > 0 { progress?(done, done) }
+                summary.decks = decks.map { $0.finished() }
                 if dryRun {
                     summary.dryRun = true
                     throw DryRunRollback(summary: summary)
@@ -88,85 +128,6 @@ public struct Importer {
             return rollback.summary
         }
         if let staging { try moveMedia(from: staging) }
-        return summary
-    }
-
-    private func apply(_ imported: ImportedDeck, writer: CollectionWriter, noteWritten: () -> Void) throws -> ImportSummary.DeckSummary {
-        var deck: Deck
-        var created = false
-        if let existing = try writer.deck(named: imported.name) {
-            deck = existing
-            // The file's templates replace ones of the same name; others the learner added stay.
-            var templates = existing.templates
-            for template in imported.templates {
-                if let index = templates.firstIndex(where: { $0.name == template.name }) {
-                    templates[index] = template
-                } else {
-                    templates.append(template)
-                }
-            }
-            deck.templates = templates
-            deck.description = imported.description.isEmpty ? existing.description : imported.description
-            deck.speak = imported.speak ?? existing.speak
-            deck.kind = imported.kind ?? existing.kind
-            try writer.update(deck)
-        } else {
-            let preset = imported.preset.map { spec in
-                Preset(name: imported.name, scheduler: spec.scheduler, newPerDay: spec.newPerDay, reviewsPerDay: spec.reviewsPerDay,
-                       rolloverHour: spec.rolloverHour, burySiblings: spec.burySiblings, curriculumGating: spec.curriculumGating)
-            }
-            deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
-                                         templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source)
-            created = true
-        }
-        var summary = ImportSummary.DeckSummary(name: deck.name, created: created)
-        var unitIDs: [String: (id: Int64, position: Int)] = [:]
-        for (index, unit) in imported.units.enumerated() {
-            unitIDs[unit.key] = (try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1), index + 1)
-        }
-        let existing = try writer.notesByGUID(deckID: deck.id)
-        // Guids are unique in the whole collection: a note may already live in another deck.
-        let elsewhere = try writer.allGUIDs().subtracting(existing.keys)
-        // Curriculum decks order notes by their place in the file; other imports go after what is there.
-        let base = imported.units.isEmpty ? try writer.nextNotePosition(deckID: deck.id) : 0
-        var inserter = try writer.noteInserter(deck: deck)
-        var seen = Set<String>()
-        for (index, item) in imported.notes.enumerated() {
-            if !existing.isEmpty { seen.insert(item.guid) }
-            let unit = item.unit.flatMap { unitIDs[$0] }
-            let stored = existing.isEmpty ? nil : existing[item.guid]
-            let position = imported.units.isEmpty ? (stored?.position ?? base + index) : index
-            if stored == nil, elsewhere.isEmpty || !elsewhere.contains(item.guid) {
-                let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
-                                      position: position, source: item.origin, noteType: item.noteType)
-                let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Self.seed))
-                summary.added += 1
-                summary.cardsWithHistory += added.scheduled
-                noteWritten()
-                continue
-            }
-            if var note = try stored ?? writer.note(guid: item.guid) {
-                let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
-                    || note.position != position || note.kind != item.kind || note.noteType != item.noteType
-                if changed {
-                    note.fields = item.fields
-                    note.tags = item.tags
-                    note.unitID = unit?.id
-                    note.position = position
-                    note.kind = item.kind
-                    note.noteType = item.noteType
-                    try writer.updateNote(note)
-                    summary.updated += 1
-                } else {
-                    summary.unchanged += 1
-                }
-                if !item.cards.isEmpty {
-                    summary.cardsWithHistory += try applyScheduling(item.cards, to: note, deckID: deck.id, writer: writer)
-                }
-            }
-            noteWritten()
-        }
-        summary.gone = existing.keys.filter { !seen.contains($0) }.sorted()
         return summary
     }
 
@@ -183,31 +144,8 @@ public struct Importer {
                                         lastReview: review.time))
     }
 
-    /// Carries another program's scheduling over to the cards of a note already in the
-    /// collection: each card's state, suspension and burial, and its review history (as
-    /// imported log entries). A card already reviewed in Maeil keeps Maeil's state.
-    private func applyScheduling(_ cards: [ImportedCard], to note: Note, deckID: Int64, writer: CollectionWriter) throws -> Int {
-        let stored = try writer.cards(noteID: note.id)
-        var applied = 0
-        for imported in cards {
-            guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
-            if card.state == .new, imported.state != .new {
-                for answer in imported.reviews.map(Self.answer) {
-                    try writer.appendImportedReview(cardID: card.id, deckID: deckID, answer)
-                }
-                try writer.setState(cardID: card.id, deckID: deckID, from: card.state, to: imported.state, kind: .imported)
-                applied += 1
-            }
-            if imported.suspended || imported.buriedUntil != nil {
-                try writer.setFlags(cardID: card.id, suspended: imported.suspended ? true : nil, buriedUntil: imported.buriedUntil)
-            }
-        }
-        return applied
-    }
-
-    private func stageMedia(_ media: [MediaFile]) throws -> URL? {
-        guard !media.isEmpty else { return nil }
-        let staging = mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
+    private func stage(_ media: [MediaFile], in folder: URL?) throws -> URL {
+        let staging = folder ?? mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         for file in media {
             try file.data.write(to: staging.appendingPathComponent(file.name), options: .atomic)

@@ -8,19 +8,27 @@ public struct CollectionWriter {
     let db: Database
     public let now: Date
 
-    /// Runs `body` with the secondary indexes of notes, cards and the review log dropped, and
-    /// builds them again afterwards, all inside the writer's transaction. For a large import
-    /// one sort per index is much cheaper than keeping each index ordered row by row. The
-    /// statements come from the database itself, so the rebuilt indexes are the ones it had.
-    public func withSecondaryIndexesDeferred<T>(_ body: () throws -> T) throws -> T {
+    /// A secondary index as the database defines it, to build again after `dropSecondaryIndexes`.
+    public struct SecondaryIndex: Sendable {
+        let name: String
+        let sql: String
+    }
+
+    /// Drops the secondary indexes of notes, cards and the review log, for a large import to
+    /// build them again at its end with `restore`: one sort per index is much cheaper than
+    /// keeping each index ordered row by row. The statements come from the database itself,
+    /// so the rebuilt indexes are the ones it had; a transaction that fails brings them back.
+    public func dropSecondaryIndexes() throws -> [SecondaryIndex] {
         let indexes = try Row.fetchAll(db, sql: """
             SELECT name, sql FROM sqlite_master
             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('note', 'card', 'review_log')
-            """).map { (name: $0["name"] as String, sql: $0["sql"] as String) }
+            """).map { SecondaryIndex(name: $0["name"], sql: $0["sql"]) }
         for index in indexes { try db.execute(sql: "DROP INDEX \(index.name.quotedDatabaseIdentifier)") }
-        let result = try body()
+        return indexes
+    }
+
+    public func restore(_ indexes: [SecondaryIndex]) throws {
         for index in indexes { try db.execute(sql: index.sql) }
-        return result
     }
 
     public func deck(named name: String) throws -> Deck? {
@@ -135,10 +143,10 @@ public struct CollectionWriter {
 extension Collection {
     /// Runs `body` with a writer in one transaction.
     ///
-    /// `bulk` is for writing thousands of rows: SQLite's foreign-key checks are off for that
-    /// transaction. A writer's rows point at rows it has just written or read in the same
-    /// transaction, so checking each of them again cost a tenth of a large import and found
-    /// nothing; `maeil check` still checks the whole file.
+    /// `bulk` is for an importer: SQLite's foreign-key checks are off for that transaction.
+    /// An importer's rows point at rows it has just written or read in the same transaction,
+    /// so checking each of them again cost a tenth of a large import and found nothing;
+    /// `maeil check` still checks the whole file.
     public func batch<T>(now: Date = Date(), bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
         guard bulk else { return try transaction { db in try body(CollectionWriter(db: db, now: now)) } }
         return try pool.writeWithoutTransaction { db in

@@ -47,19 +47,22 @@ struct ImportCommand: ParsableCommand {
             let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
             options.columnMap[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
-        let bundle: ImportBundle
+        let files = files, readOptions = options
+        let summary: ImportSummary
         do {
-            bundle = try DeckReader.read(files, options: options)
+            // A missing file or one that is no deck is refused before the collection is opened.
+            for file in files { _ = try DeckReader.format(of: file) }
+            let collection = try collection.open()
+            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
+            let importer = Importer(collection: collection, progress: { done, total in bar.update(done, of: total) })
+            // The files are read while the collection is written: see Importer.
+            summary = try importer.apply(reading: { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }, dryRun: dryRun)
+            bar.finish()
         } catch let failure as ImportFailure {
             throw UserError("nothing was imported:\n" + failure.description)
         } catch let problem as ImportProblem {
             throw UserError("nothing was imported: " + problem.description)
         }
-        let collection = try collection.open()
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
-        let importer = Importer(collection: collection, progress: { done, total in bar.update(done, of: total) })
-        let summary = try importer.apply(bundle, dryRun: dryRun)
-        bar.finish()
         if json {
             print(try JSONOutput.string(summary))
         } else {

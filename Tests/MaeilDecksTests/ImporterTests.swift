@@ -94,6 +94,55 @@ struct ImporterTests {
         #expect(try collection.counts().notes == Importer.bulkThreshold + 10)
     }
 
+    /// The importer writes while the file is still being read. A problem the reader finds
+    /// only at the end must still leave the collection as it was, indexes and all.
+    @Test func aProblemAtTheEndOfAStreamedFileUndoesEverything() throws {
+        let collection = try DeckFiles.collection()
+        _ = try Importer(collection: collection).apply(try bundle([try DeckFiles.write(["deck.yaml": wordsManifest])]))
+        let before = try collection.counts()
+        let indexes = try collection.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name") }
+        let rows = (0..<(Importer.bulkThreshold + 1500)).map { "단어 \($0)\tword \($0)" }.joined(separator: "\n")
+        let folder = try DeckFiles.write(["late.txt": "#separator:tab\n#deck:Late\n" + rows + "\nonly one column\n"])
+        var chunks = 0
+        let importer = Importer(collection: collection, progress: { _, _ in chunks += 1 })
+        #expect(throws: ImportFailure.self) {
+            try importer.apply(reading: { emit in try DeckReader.stream([folder + "/late.txt"], options: ImportOptions(), emit: emit) })
+        }
+        #expect(chunks > 1)  // notes were written before the problem turned up
+        #expect(try collection.counts() == before)
+        #expect(try collection.deck(named: "Late") == nil)
+        #expect(try collection.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name") } == indexes)
+    }
+
+    /// A note type first met past the first chunk brings its templates along before its notes.
+    @Test func aNoteTypeFarDownAStreamedFileGetsItsCards() throws {
+        let collection = try DeckFiles.collection()
+        let basic = (0..<(NoteChunks.size + 100)).map { "Basic\t앞 \($0)\tfront \($0)" }
+        let reversed = (0..<5).map { "Basic (and reversed card)\t뒤 \($0)\tback \($0)" }
+        let folder = try DeckFiles.write(["types.txt": "#separator:tab\n#deck:Types\n#notetype column:1\n"
+            + (basic + reversed).joined(separator: "\n") + "\n"])
+        let summary = try Importer(collection: collection).apply(reading: { emit in
+            try DeckReader.stream([folder + "/types.txt"], options: ImportOptions(), emit: emit)
+        })
+        #expect(summary.added == NoteChunks.size + 105)
+        let deck = try collection.requireDeck(named: "Types")
+        #expect(deck.templates.map(\.name) == ["card 1", "card 1 (Basic (and reversed card))", "card 2"])
+        let reversedNote = try #require(try collection.findNotes("뒤 3", deckID: deck.id).first)
+        #expect(try collection.cards(noteID: reversedNote.id).count == 2)
+        #expect(try collection.counts().cards == NoteChunks.size + 100 + 10)
+    }
+
+    /// The same guid twice in one file: the later row updates the note the earlier one made.
+    @Test func aGuidTwiceInOneFileMakesOneNote() throws {
+        let collection = try DeckFiles.collection()
+        let folder = try DeckFiles.write(["twice.txt": "#separator:tab\n#deck:Twice\n#guid column:1\nsame\t처음\tfirst\nsame\t다음\tsecond\n"])
+        let summary = try Importer(collection: collection).apply(try bundle([folder + "/twice.txt"]))
+        #expect(summary.added == 1)
+        #expect(summary.updated == 1)
+        let note = try #require(try collection.note(guid: "same"))
+        #expect(note.fields.map(\.value) == ["다음", "second"])
+    }
+
     @Test func dryRunChangesNothing() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["deck.yaml": wordsManifest])

@@ -180,6 +180,29 @@ struct PromptTests {
         #expect(missing.stderr.contains("no deck named “no-such-deck”"))
     }
 
+    /// `maeil import` reads a file while it writes the collection; a bad file still exits with
+    /// its line and column, a status that is not 0, and nothing imported. A missing file is
+    /// refused before a collection is even made.
+    @Test func aBadImportExitsWithTheLineAndChangesNothing() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let path = folder.appendingPathComponent("c.sqlite").path
+        let missing = try Binary.run(["import", "--collection", path, folder.appendingPathComponent("nope.txt").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nothing was imported"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let file = folder.appendingPathComponent("words.txt")
+        try Data(("#separator:tab\n#deck:Words\n" + (0..<3000).map { "단어 \($0)\tword \($0)\n" }.joined() + "three\tcolumns\there\n").utf8)
+            .write(to: file)
+        let bad = try Binary.run(["import", "--collection", path, file.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("words.txt:3003:"), "\(bad.stderr)")
+        let collection = try Collection(path: path)
+        #expect(try collection.counts() == (decks: 0, notes: 0, cards: 0))
+        let good = try Binary.run(["import", "--collection", path, "--skip-invalid", file.path, "--json"])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(try collection.counts().notes == 3000)
+    }
+
     /// Every command answers --help with its usage, including those that pass their words on
     /// to the prompt's command of the same name.
     @Test(arguments: ["review", "find", "edit", "config", "focus", "sim", "import"])

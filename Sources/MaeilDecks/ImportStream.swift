@@ -1,0 +1,86 @@
+import MaeilCore
+
+/// What a reader hands on as it reads, so that an importer can write the first notes while
+/// the reader is still at work on the rest of the file. A deck comes before anything that
+/// names it, and a template before the notes that need it; events name decks by the order
+/// they arrived in.
+public enum ImportEvent: Sendable {
+    /// How many notes a file holds, as soon as the reader knows: for a progress bar, and for
+    /// an importer to prepare for a large import.
+    case expecting(notes: Int)
+    /// A deck, without its notes.
+    case deck(ImportedDeck)
+    /// Templates a deck gained after it was announced: a note type first met further down.
+    case templates(deck: Int, [CardTemplate])
+    /// The next notes of a deck, in file order.
+    case notes(deck: Int, [ImportedNote])
+    /// Rows left out because `--skip-invalid` was given.
+    case skipped([ImportProblem])
+    case media([MediaFile])
+}
+
+/// Takes a reader's events; throwing stops the reader.
+public typealias ImportEmitter = (ImportEvent) throws -> Void
+
+extension ImportBundle {
+    /// Adds one event of a reader.
+    public mutating func take(_ event: ImportEvent) {
+        switch event {
+        case .expecting: break
+        case .deck(let deck): decks.append(deck)
+        case .templates(let deck, let templates): decks[deck].templates += templates
+        case .notes(let deck, let notes): decks[deck].notes += notes
+        case .skipped(let problems): skipped += problems
+        case .media(let files): media += files
+        }
+    }
+
+    /// The bundle as events: each deck, then its notes.
+    public func emit(into emit: ImportEmitter) throws {
+        try emit(.expecting(notes: decks.reduce(0) { $0 + $1.notes.count }))
+        for (index, deck) in decks.enumerated() {
+            var announced = deck
+            announced.notes = []
+            try emit(.deck(announced))
+            if !deck.notes.isEmpty { try emit(.notes(deck: index, deck.notes)) }
+        }
+        if !skipped.isEmpty { try emit(.skipped(skipped)) }
+        if !media.isEmpty { try emit(.media(media)) }
+    }
+}
+
+/// Hands a reader's notes on in chunks, each after the templates its notes need.
+struct NoteChunks {
+    /// Small enough that an importer starts writing early, large enough that handing a chunk
+    /// over costs nothing next to reading it.
+    static let size = 512
+
+    private var templates: [Int: [CardTemplate]] = [:]
+    private var notes: [Int: [ImportedNote]] = [:]
+    private var order: [Int] = []
+    private var count = 0
+
+    mutating func add(_ template: CardTemplate, to deck: Int) {
+        if !order.contains(deck) { order.append(deck) }
+        templates[deck, default: []].append(template)
+    }
+
+    mutating func add(_ note: ImportedNote, to deck: Int, emit: ImportEmitter) throws {
+        if !order.contains(deck) { order.append(deck) }
+        notes[deck, default: []].append(note)
+        count += 1
+        if count >= Self.size { try flush(emit) }
+    }
+
+    /// Sends what is waiting: every deck's new templates, then its notes.
+    mutating func flush(_ emit: ImportEmitter) throws {
+        for deck in order {
+            if let added = templates[deck], !added.isEmpty { try emit(.templates(deck: deck, added)) }
+            if let waiting = notes[deck], !waiting.isEmpty { try emit(.notes(deck: deck, waiting)) }
+        }
+        templates.removeAll(keepingCapacity: true)
+        notes.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        count = 0
+    }
+}

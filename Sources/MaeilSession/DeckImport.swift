@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import MaeilCore
+import MaeilDecks
+import MaeilStore
+
+/// One deck of an import as its events arrive: the deck is created or updated when it is
+/// announced, templates are added as note types turn up, and each chunk of notes is added,
+/// updated or left alone.
+struct DeckImport {
+    private(set) var deck: Deck
+    private(set) var summary: ImportSummary.DeckSummary
+    private let curriculum: Bool
+    private let unitIDs: [String: (id: Int64, position: Int)]
+    private let existing: [String: Note]
+    /// Guids are unique in the whole collection: a note may already live in another deck.
+    private let elsewhere: Set<String>
+    private let base: Int
+    private var inserter: NoteInserter
+    private var seen = Set<String>()
+    /// Notes of this deck so far, in file order.
+    private var count = 0
+
+    init(_ imported: ImportedDeck, writer: CollectionWriter) throws {
+        var created = false
+        if var existing = try writer.deck(named: imported.name) {
+            existing.templates = Self.merged(existing.templates, imported.templates)
+            existing.description = imported.description.isEmpty ? existing.description : imported.description
+            existing.speak = imported.speak ?? existing.speak
+            existing.kind = imported.kind ?? existing.kind
+            try writer.update(existing)
+            deck = existing
+        } else {
+            let preset = imported.preset.map { spec in
+                Preset(name: imported.name, scheduler: spec.scheduler, newPerDay: spec.newPerDay, reviewsPerDay: spec.reviewsPerDay,
+                       rolloverHour: spec.rolloverHour, burySiblings: spec.burySiblings, curriculumGating: spec.curriculumGating)
+            }
+            deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
+                                         templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source)
+            created = true
+        }
+        summary = ImportSummary.DeckSummary(name: deck.name, created: created)
+        var unitIDs: [String: (id: Int64, position: Int)] = [:]
+        for (index, unit) in imported.units.enumerated() {
+            unitIDs[unit.key] = (try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1), index + 1)
+        }
+        self.unitIDs = unitIDs
+        curriculum = !imported.units.isEmpty
+        existing = try writer.notesByGUID(deckID: deck.id)
+        elsewhere = try writer.allGUIDs().subtracting(existing.keys)
+        // Curriculum decks order notes by their place in the file; other imports go after what is there.
+        base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
+        inserter = try writer.noteInserter(deck: deck)
+    }
+
+    /// The file's templates replace ones of the same name; others the learner added stay.
+    static func merged(_ current: [CardTemplate], _ added: [CardTemplate]) -> [CardTemplate] {
+        var templates = current
+        for template in added {
+            if let index = templates.firstIndex(where: { $0.name == template.name }) {
+                templates[index] = template
+            } else {
+                templates.append(template)
+            }
+        }
+        return templates
+    }
+
+    mutating func add(_ templates: [CardTemplate], writer: CollectionWriter) throws {
+        deck.templates = Self.merged(deck.templates, templates)
+        try writer.update(deck)
+        inserter = try writer.noteInserter(deck: deck)
+    }
+
+    mutating func add(_ notes: [ImportedNote], writer: CollectionWriter, noteWritten: () -> Void) throws {
+        for item in notes {
+            let index = count
+            count += 1
+            if !existing.isEmpty { seen.insert(item.guid) }
+            let unit = item.unit.flatMap { unitIDs[$0] }
+            let stored = existing.isEmpty ? nil : existing[item.guid]
+            let position = curriculum ? index : (stored?.position ?? base + index)
+            if stored == nil, elsewhere.isEmpty || !elsewhere.contains(item.guid) {
+                let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
+                                      position: position, source: item.origin, noteType: item.noteType)
+                do {
+                    let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed))
+                    summary.added += 1
+                    summary.cardsWithHistory += added.scheduled
+                    noteWritten()
+                    continue
+                } catch let error as DatabaseError
+                    where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("note.guid") {
+                    // The guid came earlier in this import (twice in a file, or in another
+                    // deck of it): the later row updates that note, as a second import would.
+                    guard try writer.note(guid: item.guid) != nil else { throw error }
+                }
+            }
+            if var note = try stored ?? writer.note(guid: item.guid) {
+                let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
+                    || note.position != position || note.kind != item.kind || note.noteType != item.noteType
+                if changed {
+                    note.fields = item.fields
+                    note.tags = item.tags
+                    note.unitID = unit?.id
+                    note.position = position
+                    note.kind = item.kind
+                    note.noteType = item.noteType
+                    try writer.updateNote(note)
+                    summary.updated += 1
+                } else {
+                    summary.unchanged += 1
+                }
+                if !item.cards.isEmpty {
+                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, deckID: deck.id, writer: writer)
+                }
+            }
+            noteWritten()
+        }
+    }
+
+    /// The deck's summary, with the notes no longer in the file.
+    func finished() -> ImportSummary.DeckSummary {
+        var summary = summary
+        summary.gone = existing.keys.filter { !seen.contains($0) }.sorted()
+        return summary
+    }
+
+    /// Carries another program's scheduling over to the cards of a note already in the
+    /// collection: each card's state, suspension and burial, and its review history (as
+    /// imported log entries). A card already reviewed in Maeil keeps Maeil's state.
+    private static func applyScheduling(_ cards: [ImportedCard], to note: Note, deckID: Int64, writer: CollectionWriter) throws -> Int {
+        let stored = try writer.cards(noteID: note.id)
+        var applied = 0
+        for imported in cards {
+            guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
+            if card.state == .new, imported.state != .new {
+                for answer in imported.reviews.map(Importer.answer) {
+                    try writer.appendImportedReview(cardID: card.id, deckID: deckID, answer)
+                }
+                try writer.setState(cardID: card.id, deckID: deckID, from: card.state, to: imported.state, kind: .imported)
+                applied += 1
+            }
+            if imported.suspended || imported.buriedUntil != nil {
+                try writer.setFlags(cardID: card.id, suspended: imported.suspended ? true : nil, buriedUntil: imported.buriedUntil)
+            }
+        }
+        return applied
+    }
+}
