@@ -70,29 +70,26 @@ public enum AnkiTextFormat {
         let body = text[bodyStart...]
         let separator = header.separator ?? DelimitedText.guessSeparator(body.prefix { $0 != "\n" })
         let splitter = DelimitedText(body)
-        let records: [DelimitedText.Record]
-        do {
-            records = try splitter.records(separator: separator, startLine: line)
-        } catch let error as DelimitedText.UnterminatedQuote {
-            throw ImportProblem(file: path, line: error.line, column: splitter.column(lineStart: error.lineStart, offset: error.offset),
-                                message: "this quoted field never ends: a \" is missing")
-        }
         var sink = ProblemSink(skipInvalid: options.skipInvalid)
-        guard let first = records.first else { return }
-        try emit(.expecting(notes: records.count))
-        let width = first.fields.count
-        let special = Set([header.notetypeColumn, header.deckColumn, header.tagsColumn, header.guidColumn].compactMap { $0 })
-        for column in special where column < 1 || column > width {
-            throw ImportProblem(file: path, message: "a #… column header names column \(column), but the rows have \(width) columns")
-        }
-        // Field columns are the ones not given to notetype, deck, tags or guid.
-        var fieldColumns = (1...width).filter { !special.contains($0) }
+        // The first record sets the width and which columns are fields.
+        var width = 0
+        var fieldColumns: [Int] = []
         var tagsColumn = header.tagsColumn
         var labels = header.columns
-        if let columns = labels, let tagIndex = columns.firstIndex(where: { $0.lowercased() == "tags" }), tagsColumn == nil {
-            tagsColumn = tagIndex + 1
-            fieldColumns.removeAll { $0 == tagIndex + 1 }
-            labels?.remove(at: tagIndex)
+        func takeLayout(from first: DelimitedText.Record) throws {
+            width = first.fields.count
+            let special = Set([header.notetypeColumn, header.deckColumn, header.tagsColumn, header.guidColumn].compactMap { $0 })
+            for column in special where column < 1 || column > width {
+                throw ImportProblem(file: path, message: "a #… column header names column \(column), but the rows have \(width) columns")
+            }
+            // Field columns are the ones not given to notetype, deck, tags or guid.
+            fieldColumns = (1...width).filter { !special.contains($0) }
+            if let columns = labels, let tagIndex = columns.firstIndex(where: { $0.lowercased() == "tags" }), tagsColumn == nil {
+                tagsColumn = tagIndex + 1
+                fieldColumns.removeAll { $0 == tagIndex + 1 }
+                labels?.remove(at: tagIndex)
+            }
+            try emit(.expecting(notes: splitter.lineCount))
         }
         var deckSlots: [String: Int] = [:]
         // Per deck: its templates as note type and name, and the names they were given there
@@ -107,78 +104,84 @@ public enum AnkiTextFormat {
         var last: RowShape?
         let tagsFromHeader = header.tags
         let keepExisting = header.ifMatches == "keep current"
-        for record in records {
-            guard record.fields.count == width else {
-                let field = record.fields.count > width ? record.fields[width] : record.fields.last!
-                sink.record(ImportProblem(file: path, line: record.line, column: splitter.column(of: field),
-                                          message: "expected \(width) columns, like the first row, found \(record.fields.count)"))
-                continue
-            }
-            func cell(_ column: Int) -> String { record.fields[column - 1].text.nfc }
-            let notetype = header.notetypeColumn.map(cell) ?? header.notetype
-            let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
-            let shape: RowShape
-            if let last, last.notetype == notetype, last.deckName == deckName {
-                shape = last
-            } else if let known = shapes[notetype + "\u{1f}" + deckName] {
-                shape = known
-            } else {
-                shape = RowShape(notetype: notetype, deckName: deckName, valueCount: fieldColumns.count, header: header, labels: labels)
-                shapes[notetype + "\u{1f}" + deckName] = shape
-            }
-            last = shape
-            // Columns map to the note type's fields in order; labels rename them.
-            var values = fieldColumns.map { cell($0) }
-            var tagText = tagsColumn.map(cell) ?? ""
-            if shape.lastValueIsTags { tagText = values.removeLast() }
-            if header.html { values = values.map(HTMLText.plain) }
-            let names = shape.names
-            var effectiveType = notetype
-            if shape.isOptionalReversed {
-                let reverse = names.firstIndex(of: "Add Reverse").map { values[$0] } ?? ""
-                effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
-            }
-            let mapping = shape.mapping(for: effectiveType)
-            guard let firstValue = values.first, firstValue.hasVisibleText else {
-                sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
-                continue
-            }
-            let guid: String
-            if let column = header.guidColumn, !cell(column).isEmpty {
-                guid = cell(column)
-            } else if header.ifMatches == "keep both" {
-                guid = "txt-" + UUID().uuidString
-            } else {
-                // Without a guid, a note is matched by its note type and first field, as Anki does.
-                guid = "txt-" + StableHash.hex("\(notetype)\u{1f}\(firstValue)")
-            }
-            let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
-            var note = ImportedNote(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
-                                    tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
-                                    origin: fileName + ":" + String(record.line))
-            note.keepExisting = keepExisting
-            let slot: Int
-            if let known = deckSlots[deckName] {
-                slot = known
-            } else {
-                slot = templateNames.count
-                deckSlots[deckName] = slot
-                templateIdentities.append([])
-                templateNames.append([])
-                try emit(.deck(ImportedDeck(name: deckName, kind: nil, templates: [], source: path)))
-            }
-            if shape.templatesAdded[slot] != effectiveType {
-                for template in mapping.templates
-                where !templateIdentities[slot].contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
-                    templateIdentities[slot].append((template.name, template.noteType))
-                    var named = template
-                    if templateNames[slot].contains(named.name) { named.name = "\(template.name) (\(template.noteType ?? "?"))" }
-                    templateNames[slot].insert(named.name)
-                    chunks.add(named, to: slot)
+        do {
+            try splitter.forEachRecord(separator: separator, startLine: line) { record in
+                if width == 0 { try takeLayout(from: record) }
+                guard record.fields.count == width else {
+                    let field = record.fields.count > width ? record.fields[width] : record.fields.last!
+                    sink.record(ImportProblem(file: path, line: record.line, column: splitter.column(of: field),
+                                              message: "expected \(width) columns, like the first row, found \(record.fields.count)"))
+                    return
                 }
-                shape.templatesAdded[slot] = effectiveType
+                func cell(_ column: Int) -> String { record.fields[column - 1].text.nfc }
+                let notetype = header.notetypeColumn.map(cell) ?? header.notetype
+                let deckName = options.deckName ?? header.deckColumn.map(cell) ?? header.deck ?? "Imported"
+                let shape: RowShape
+                if let last, last.notetype == notetype, last.deckName == deckName {
+                    shape = last
+                } else if let known = shapes[notetype + "\u{1f}" + deckName] {
+                    shape = known
+                } else {
+                    shape = RowShape(notetype: notetype, deckName: deckName, valueCount: fieldColumns.count, header: header, labels: labels)
+                    shapes[notetype + "\u{1f}" + deckName] = shape
+                }
+                last = shape
+                // Columns map to the note type's fields in order; labels rename them.
+                var values = fieldColumns.map { cell($0) }
+                var tagText = tagsColumn.map(cell) ?? ""
+                if shape.lastValueIsTags { tagText = values.removeLast() }
+                if header.html { values = values.map(HTMLText.plain) }
+                let names = shape.names
+                var effectiveType = notetype
+                if shape.isOptionalReversed {
+                    let reverse = names.firstIndex(of: "Add Reverse").map { values[$0] } ?? ""
+                    effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
+                }
+                let mapping = shape.mapping(for: effectiveType)
+                guard let firstValue = values.first, firstValue.hasVisibleText else {
+                    sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
+                    return
+                }
+                let guid: String
+                if let column = header.guidColumn, !cell(column).isEmpty {
+                    guid = cell(column)
+                } else if header.ifMatches == "keep both" {
+                    guid = "txt-" + UUID().uuidString
+                } else {
+                    // Without a guid, a note is matched by its note type and first field, as Anki does.
+                    guid = "txt-" + StableHash.hex("\(notetype)\u{1f}\(firstValue)")
+                }
+                let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
+                var note = ImportedNote(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
+                                        tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
+                                        origin: fileName + ":" + String(record.line))
+                note.keepExisting = keepExisting
+                let slot: Int
+                if let known = deckSlots[deckName] {
+                    slot = known
+                } else {
+                    slot = templateNames.count
+                    deckSlots[deckName] = slot
+                    templateIdentities.append([])
+                    templateNames.append([])
+                    try emit(.deck(ImportedDeck(name: deckName, kind: nil, templates: [], source: path)))
+                }
+                if shape.templatesAdded[slot] != effectiveType {
+                    for template in mapping.templates
+                    where !templateIdentities[slot].contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
+                        templateIdentities[slot].append((template.name, template.noteType))
+                        var named = template
+                        if templateNames[slot].contains(named.name) { named.name = "\(template.name) (\(template.noteType ?? "?"))" }
+                        templateNames[slot].insert(named.name)
+                        chunks.add(named, to: slot)
+                    }
+                    shape.templatesAdded[slot] = effectiveType
+                }
+                try chunks.add(note, to: slot, emit: emit)
             }
-            try chunks.add(note, to: slot, emit: emit)
+        } catch let error as DelimitedText.UnterminatedQuote {
+            throw ImportProblem(file: path, line: error.line, column: splitter.column(lineStart: error.lineStart, offset: error.offset),
+                                message: "this quoted field never ends: a \" is missing")
         }
         try chunks.flush(emit)
         let skipped = try sink.finish()

@@ -43,9 +43,30 @@ struct DelimitedText {
     func column(of field: Field) -> Int { column(lineStart: field.lineStart, offset: field.offset) }
 
     func records(separator: Character, startLine: Int = 1, comments: Bool = true) throws -> [Record] {
+        var records: [Record] = []
+        try forEachRecord(separator: separator, startLine: startLine, comments: comments) { records.append($0) }
+        return records
+    }
+
+    /// How many lines the text has: an upper bound on its records, known at once.
+    var lineCount: Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard var cursor = buffer.baseAddress else { return 0 }
+            let end = cursor + buffer.count
+            var lines = 1
+            while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
+                lines += 1
+                cursor = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return lines
+        }
+    }
+
+    /// Hands each record to `body` as soon as it is split, so a reader can pass the first
+    /// notes on before the last line is read.
+    func forEachRecord(separator: Character, startLine: Int = 1, comments: Bool = true, _ body: (Record) throws -> Void) throws {
         let separatorByte = separator.asciiValue ?? 9
         let quote: UInt8 = 0x22, newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D, hash: UInt8 = 0x23
-        var records: [Record] = []
         var fields: [Field] = []
         var buffer: [UInt8] = []
         var line = startLine, lineStart = 0
@@ -120,7 +141,7 @@ struct DelimitedText {
             if byte == newline || byte == carriageReturn {
                 if !(fields.isEmpty && buffer.isEmpty && !wasQuoted) {
                     endField()
-                    records.append(Record(line: recordLine, fields: fields))
+                    try body(Record(line: recordLine, fields: fields))
                 }
                 fields = []
                 buffer.removeAll(keepingCapacity: true)
@@ -135,9 +156,8 @@ struct DelimitedText {
         }
         if !(fields.isEmpty && buffer.isEmpty && !wasQuoted) {
             endField()
-            records.append(Record(line: recordLine, fields: fields))
+            try body(Record(line: recordLine, fields: fields))
         }
-        return records
     }
 
     /// Anki's names for separators, or the literal character.

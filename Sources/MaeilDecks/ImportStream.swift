@@ -5,8 +5,8 @@ import MaeilCore
 /// names it, and a template before the notes that need it; events name decks by the order
 /// they arrived in.
 public enum ImportEvent: Sendable {
-    /// How many notes a file holds, as soon as the reader knows: for a progress bar, and for
-    /// an importer to prepare for a large import.
+    /// How many notes a file holds (at most: a text file's lines), as soon as the reader
+    /// knows: for a progress bar, and for an importer to prepare for a large import.
     case expecting(notes: Int)
     /// A deck, without its notes.
     case deck(ImportedDeck)
