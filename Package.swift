@@ -29,9 +29,12 @@ let package = Package(
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
         .target(
             name: "MaeilStore",
-            dependencies: ["MaeilCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["MaeilCore", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // One C function: sqlite3_config is variadic, which Swift cannot call.
+        .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "MaeilFocus",
             dependencies: ["MaeilCore", "MaeilStore"],

@@ -84,7 +84,7 @@ struct DeckImport {
                 let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
                                       position: position, source: item.origin, noteType: item.noteType)
                 do {
-                    let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed))
+                    let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed), listingCards: false)
                     summary.added += 1
                     summary.cardsWithHistory += added.scheduled
                     noteWritten()

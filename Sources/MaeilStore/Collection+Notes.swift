@@ -38,14 +38,25 @@ extension CardTemplate {
     /// template is for another note type); one per cloze number when the blanks field holds
     /// {{c1::…}} deletions; otherwise one (ordinal 0).
     public func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
-        if let required = self.noteType, required != noteType { return [] }
-        for name in front where !(fields.value(name)?.hasVisibleText ?? false) { return [] }
+        var ordinals: [Int] = []
+        forEachOrdinal(for: fields, noteType: noteType) { ordinals.append($0) }
+        return ordinals
+    }
+
+    /// `ordinals(for:noteType:)` without the array, which was an allocation for every note of
+    /// a large import.
+    func forEachOrdinal(for fields: [NoteField], noteType: String?, _ body: (Int) throws -> Void) rethrows {
+        if let required = self.noteType, required != noteType { return }
+        for name in front where !(fields.value(name)?.hasVisibleText ?? false) { return }
         if let blanks {
-            guard let text = fields.value(blanks), text.hasVisibleText else { return [] }
+            guard let text = fields.value(blanks), text.hasVisibleText else { return }
             let numbers = Cloze.numbers(in: text)
-            if !numbers.isEmpty { return numbers }
+            if !numbers.isEmpty {
+                for number in numbers { try body(number) }
+                return
+            }
         }
-        return [0]
+        try body(0)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import CSQLiteSetup
 import GRDB
 import MaeilCore
 
@@ -128,5 +129,15 @@ public enum XDG {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return (home as NSString).appendingPathComponent(relative)
+    }
+}
+
+/// Process-wide SQLite settings, for a program to apply before it opens any collection.
+public enum SQLiteSetup {
+    /// SQLite keeps memory statistics behind a global mutex taken on every allocation; Maeil
+    /// reads none of them, and an import allocates for every row. Only the first call before
+    /// SQLite is used has an effect, so the `maeil` executable makes it first thing.
+    public static func disableMemoryStatistics() {
+        _ = maeil_sqlite_disable_memory_statistics()
     }
 }

@@ -51,6 +51,7 @@ public struct NoteInserter {
     private let db: Database
     private let deck: Deck
     private let now: Date
+    private let nowSeconds: Int64
     private let insertNote: Statement
     private let insertCard: Statement
     private let appendLog: Statement
@@ -67,6 +68,7 @@ public struct NoteInserter {
         self.db = db
         self.deck = deck
         self.now = now
+        nowSeconds = now.unixSeconds
         insertNote = try db.makeStatement(sql: """
             INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
                               created_at, modified_at)
@@ -82,8 +84,9 @@ public struct NoteInserter {
     /// Adds a note and the cards its deck's templates give it. A card with a seed takes the
     /// seed's schedule, flags and history; the others are new. `scheduled` counts the cards
     /// that took a schedule.
+    /// `listingCards: false` leaves `cards` empty, for a caller that has no use for them.
     @discardableResult
-    public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = []) throws
+    public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = [], listingCards: Bool = true) throws
         -> (noteID: Int64, cards: [NewCard], scheduled: Int) {
         if !draft.fields.elementsEqual(lastNames, by: { $0.name == $1 }) || !draft.fields.elementsEqual(lastLanguages, by: { $0.language == $1 }) {
             lastNames = draft.fields.map(\.name)
@@ -98,24 +101,24 @@ public struct NoteInserter {
         bind.begin(insertNote)
         bind.text(draft.guid); bind.int(deck.id); bind.text(draft.kind.rawValue); bind.text(draft.noteType)
         bind.text(namesColumn); bind.utf8(values); bind.text(languagesColumn); bind.utf8(tags)
-        bind.int(draft.unitID); bind.int(Int64(draft.position)); bind.text(draft.source); bind.int(now.unixSeconds); bind.int(now.unixSeconds)
+        bind.int(draft.unitID); bind.int(Int64(draft.position)); bind.text(draft.source); bind.int(nowSeconds); bind.int(nowSeconds)
         try bind.step(db)
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
         let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
-                                              unitPosition: unitPosition, existing: [], seeds: seeds)
+                                              unitPosition: unitPosition, existing: [], seeds: seeds, listingCards: listingCards)
         return (noteID, cards, scheduled)
     }
 
     /// Creates the cards a note should have and does not (`existing` holds "template#ordinal"
     /// keys): on add, and after an edit fills a field a template needs.
     mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
-                           existing: Set<String>, seeds: [CardSeed] = []) throws -> (cards: [NewCard], scheduled: Int) {
+                           existing: Set<String>, seeds: [CardSeed] = [], listingCards: Bool = true) throws -> (cards: [NewCard], scheduled: Int) {
         var cards: [NewCard] = []
         var scheduled = 0
         for index in deck.templates.indices {
             let name = deck.templates[index].name
-            for ordinal in deck.templates[index].ordinals(for: fields, noteType: noteType)
-            where existing.isEmpty || !existing.contains("\(name)#\(ordinal)") {
+            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType) { ordinal in
+                guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
                 let seed = seeds.isEmpty ? nil : seeds.first { $0.template == name && $0.ordinal == ordinal }
                 bind.begin(insertCard)
                 bind.int(noteID); bind.int(deck.id); bind.text(name); bind.int(Int64(ordinal))
@@ -135,7 +138,7 @@ public struct NoteInserter {
                     try log(cardID: cardID, time: now, kind: .imported, rating: 0, durationMilliseconds: 0, scheduler: "manual",
                             before: .new, after: seed.state.storedForm)
                 }
-                cards.append(NewCard(id: cardID, template: name, ordinal: ordinal))
+                if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
             }
         }
         return (cards, scheduled)

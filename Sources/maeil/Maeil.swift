@@ -3,6 +3,7 @@ import ArgumentParser
 @preconcurrency import Glibc
 #endif
 import Foundation
+import MaeilStore
 
 @main
 struct Maeil: ParsableCommand {
@@ -24,6 +25,7 @@ struct Maeil: ParsableCommand {
         // Subcommands print() while the prompt writes to the file handle: line buffering keeps
         // their output in order on a pipe.
         setvbuf(stdout, nil, _IOLBF, 0)
+        SQLiteSetup.disableMemoryStatistics()
         do {
             var command = try parseAsRoot()
             try command.run()
