@@ -15,6 +15,7 @@ final class ImportChannel: Sendable {
         var items: [Item] = []
         var next = 0
         var cancelled = false
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -49,9 +50,13 @@ final class ImportChannel: Sendable {
     }
 
     /// Called by the writer when it is done, whether or not it took everything: stops the
-    /// reader at its next event and waits for it to end.
+    /// reader at its next event and waits for it to end. Closing again does nothing.
     func close() {
-        state.withLock { $0.cancelled = true }
-        readerEnded.wait()
+        let first = state.withLock { state in
+            defer { state.closed = true }
+            state.cancelled = true
+            return !state.closed
+        }
+        if first { readerEnded.wait() }
     }
 }

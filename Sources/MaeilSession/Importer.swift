@@ -66,15 +66,13 @@ public struct Importer {
 
     /// Runs `read` on another thread and writes what it hands on as it comes.
     public func apply(reading read: @escaping Reader, dryRun: Bool = false) throws -> ImportSummary {
-        let channel = ImportChannel()
-        Thread.detachNewThread {
-            do {
-                try read { try channel.send($0) }
-                channel.finish(nil)
-            } catch {
-                channel.finish(error)
-            }
-        }
+        try apply(ImportReading(read), dryRun: dryRun)
+    }
+
+    /// Writes what a reading already under way hands on: a program can start reading the
+    /// files before it opens the collection.
+    public func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
+        let channel = reading.channel
         defer { channel.close() }
         // Media go to a staging folder first and are moved in only after the notes commit.
         var staging: URL?
@@ -160,5 +158,28 @@ public struct Importer {
             try? FileManager.default.removeItem(at: target)
             try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: target)
         }
+    }
+}
+
+/// Files being read on a thread of their own, for an importer to write as they come.
+public final class ImportReading: Sendable {
+    let channel = ImportChannel()
+
+    /// Starts `read` at once.
+    public init(_ read: @escaping Importer.Reader) {
+        let channel = channel
+        Thread.detachNewThread {
+            do {
+                try read { try channel.send($0) }
+                channel.finish(nil)
+            } catch {
+                channel.finish(error)
+            }
+        }
+    }
+
+    /// A reading nobody wrote stops at its next event.
+    deinit {
+        channel.close()
     }
 }

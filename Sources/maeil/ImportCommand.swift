@@ -52,11 +52,12 @@ struct ImportCommand: ParsableCommand {
         do {
             // A missing file or one that is no deck is refused before the collection is opened.
             for file in files { _ = try DeckReader.format(of: file) }
+            // The files are read while the collection is opened and written: see Importer.
+            let reading = ImportReading { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }
             let collection = try collection.open()
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
             let importer = Importer(collection: collection, progress: { done, total in bar.update(done, of: total) })
-            // The files are read while the collection is written: see Importer.
-            summary = try importer.apply(reading: { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }, dryRun: dryRun)
+            summary = try importer.apply(reading, dryRun: dryRun)
             bar.finish()
         } catch let failure as ImportFailure {
             throw UserError("nothing was imported:\n" + failure.description)
