@@ -67,6 +67,7 @@ struct DeckImport {
     }
 
     mutating func add(_ templates: [CardTemplate], writer: CollectionWriter) throws {
+        try inserter.flush()
         deck.templates = Self.merged(deck.templates, templates)
         try writer.update(deck)
         inserter = try writer.noteInserter(deck: deck)
@@ -96,6 +97,8 @@ struct DeckImport {
                     guard try writer.note(guid: item.guid) != nil else { throw error }
                 }
             }
+            // Cards still waiting to be written must be in the table before a note's cards are read.
+            try inserter.flush()
             if var note = try stored ?? writer.note(guid: item.guid) {
                 let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
                     || note.position != position || note.kind != item.kind || note.noteType != item.noteType
@@ -119,8 +122,9 @@ struct DeckImport {
         }
     }
 
-    /// The deck's summary, with the notes no longer in the file.
-    func finished() -> ImportSummary.DeckSummary {
+    /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the file.
+    mutating func finish() throws -> ImportSummary.DeckSummary {
+        try inserter.flush()
         var summary = summary
         summary.gone = existing.keys.filter { !seen.contains($0) }.sorted()
         return summary

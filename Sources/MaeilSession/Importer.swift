@@ -113,9 +113,9 @@ public struct Importer {
                         if !dryRun { staging = try stage(files, in: staging) }
                     }
                 }
+                for index in decks.indices { summary.decks.append(try decks[index].finish()) }
                 if let deferredIndexes { try writer.restore(deferredIndexes) }
                 if done > 0 { progress?(done, done) }
-                summary.decks = decks.map { $0.finished() }
                 if dryRun {
                     summary.dryRun = true
                     throw DryRunRollback(summary: summary)

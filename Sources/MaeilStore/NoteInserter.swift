@@ -63,6 +63,11 @@ public struct NoteInserter {
     private var tags: [UInt8] = []
     private var bind = Binder()
     private var languagesColumn = ""
+    /// New cards waiting to be written `batchSize` to a statement: one statement per card
+    /// cost more in SQLite's per-statement work than in writing the rows.
+    private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64)] = []
+    private var insertCards: Statement?
+    static let batchSize = 32
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -120,10 +125,16 @@ public struct NoteInserter {
             try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
                 let seed = seeds.isEmpty ? nil : seeds.first { $0.template == name && $0.ordinal == ordinal }
+                let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
+                if seed == nil, !listingCards {
+                    pending.append((noteID, name, ordinal, unitPosition, newPosition))
+                    if pending.count == Self.batchSize { try flush() }
+                    return
+                }
                 bind.begin(insertCard)
                 bind.int(noteID); bind.int(deck.id); bind.text(name); bind.int(Int64(ordinal))
                 bind.int(unitPosition.map(Int64.init))
-                bind.int(Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal))
+                bind.int(newPosition)
                 bind.int(seed?.suspended == true ? 1 : 0); bind.int(seed?.buriedUntil?.unixSeconds)
                 bind.state(seed?.state ?? .new)
                 try bind.step(db)
@@ -142,6 +153,44 @@ public struct NoteInserter {
             }
         }
         return (cards, scheduled)
+    }
+
+    /// Writes the new cards still waiting. An importer calls it before it reads or changes
+    /// cards some other way, and when it is done with the deck.
+    public mutating func flush() throws {
+        guard !pending.isEmpty else { return }
+        if pending.count == Self.batchSize {
+            let statement = try insertCards ?? db.makeStatement(sql: Self.newCardsSQL(rows: Self.batchSize, deckID: deck.id))
+            insertCards = statement
+            bind.begin(statement)
+            for card in pending {
+                bind.int(card.noteID); bind.text(card.template); bind.int(Int64(card.ordinal)); bind.int(card.unitPosition.map(Int64.init))
+                bind.int(card.newPosition)
+            }
+            try bind.step(db)
+        } else {
+            for card in pending {
+                bind.begin(insertCard)
+                bind.int(card.noteID); bind.int(deck.id); bind.text(card.template); bind.int(Int64(card.ordinal))
+                bind.int(card.unitPosition.map(Int64.init)); bind.int(card.newPosition); bind.int(0); bind.int(nil)
+                bind.state(.new)
+                try bind.step(db)
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// An INSERT of `rows` new cards: their state is CardState.new, written out as SQL.
+    static func newCardsSQL(rows: Int, deckID: Int64) -> String {
+        let new = CardState.new
+        func literal(_ value: Int?) -> String { value.map(String.init) ?? "NULL" }
+        func literal(_ value: Double?) -> String { value.map { "\($0)" } ?? "NULL" }
+        let state = ["'\(new.phase.rawValue)'", literal(new.step), literal(new.scheduledSeconds), literal(new.intervalDays),
+                     literal(new.easePermille), literal(new.stability), literal(new.difficulty), literal(new.due.map { Int($0.unixSeconds) }),
+                     literal(new.reps), literal(new.lapses), literal(new.streak), literal(new.lastReview.map { Int($0.unixSeconds) })]
+        let row = "(?, \(deckID), ?, ?, ?, ?, 0, NULL, \(state.joined(separator: ", ")))"
+        return "INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, \(Columns.state)) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
     private mutating func log(cardID: Int64, time: Date, kind: ReviewLog.Kind, rating: Int, durationMilliseconds: Int, scheduler: String,

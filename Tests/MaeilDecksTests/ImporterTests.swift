@@ -77,6 +77,13 @@ struct ImporterTests {
         let folder = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk\n" + rows + "\n"])
         let summary = try Importer(collection: collection).apply(try bundle([folder + "/bulk.txt"]))
         #expect(summary.added == Importer.bulkThreshold + 10)
+        // New cards are written several to a statement: every note has its card, in file order.
+        let deck = try collection.requireDeck(named: "Bulk")
+        let cards = try collection.cards(deckID: deck.id)
+        #expect(cards.count == Importer.bulkThreshold + 10)
+        let notes = try collection.notes(deckID: deck.id)
+        #expect(cards.map(\.noteID) == notes.map(\.id))
+        #expect(cards.allSatisfy { $0.state == .new })
         #expect(try indexes() == before)
         #expect(try collection.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
         // Foreign keys are not checked row by row during a bulk import: every row must still
@@ -139,6 +146,7 @@ struct ImporterTests {
         let summary = try Importer(collection: collection).apply(try bundle([folder + "/twice.txt"]))
         #expect(summary.added == 1)
         #expect(summary.updated == 1)
+        #expect(try collection.counts().cards == 1)
         let note = try #require(try collection.note(guid: "same"))
         #expect(note.fields.map(\.value) == ["다음", "second"])
     }
