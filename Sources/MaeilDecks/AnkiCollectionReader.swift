@@ -71,7 +71,7 @@ private struct CollectionReading {
         let (noteTypes, deckNames, deckOptions) = version == .latest ? try currentSchema() : try legacySchema()
         let cardsByNote = try cards()
         let reviews = try reviewsByCard()
-        var deckSlots: [Int64: Int] = [:]
+        var deckSlots = DeckSlots<Int64>()
         var deckTemplates: [[CardTemplate]] = []  // per slot: the templates handed on so far
         var chunks = NoteChunks()
         // Per Maeil deck and note type: the names its templates got in that deck.
@@ -101,17 +101,12 @@ private struct CollectionReading {
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? deckNames[homeDeck] ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
-            let slot: Int
-            if let known = deckSlots[deckKey] {
-                slot = known
-            } else {
-                slot = deckTemplates.count
-                deckSlots[deckKey] = slot
-                deckTemplates.append([])
+            let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 deck.preset = deckOptions[homeDeck]?.preset
-                try emit(.deck(deck))
+                return deck
             }
+            if isNew { deckTemplates.append([]) }
             // Templates of this note type, named apart from other note types' in the same deck:
             // worked out for the first note of a type in a deck, not for every note.
             let names: [String]

@@ -91,7 +91,7 @@ public enum AnkiTextFormat {
             }
             try emit(.expecting(notes: splitter.lineCount))
         }
-        var deckSlots: [String: Int] = [:]
+        var deckSlots = DeckSlots<String>()
         // Per deck: its templates as note type and name, and the names they were given there
         // (two note types that both have a "card 1" are named apart; the first keeps the name).
         var templateIdentities: [[(name: String, noteType: String?)]] = []
@@ -156,15 +156,12 @@ public enum AnkiTextFormat {
                                         tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
                                         origin: fileName + ":" + String(record.line))
                 note.keepExisting = keepExisting
-                let slot: Int
-                if let known = deckSlots[deckName] {
-                    slot = known
-                } else {
-                    slot = templateNames.count
-                    deckSlots[deckName] = slot
+                let (slot, isNew) = try deckSlots.slot(for: deckName, emit: emit) {
+                    ImportedDeck(name: deckName, kind: nil, templates: [], source: path)
+                }
+                if isNew {
                     templateIdentities.append([])
                     templateNames.append([])
-                    try emit(.deck(ImportedDeck(name: deckName, kind: nil, templates: [], source: path)))
                 }
                 if shape.templatesAdded[slot] != effectiveType {
                     for template in mapping.templates

@@ -84,3 +84,18 @@ struct NoteChunks {
         count = 0
     }
 }
+
+/// Gives each deck a reader meets its place in the events, announcing the deck the first
+/// time it is met.
+struct DeckSlots<Key: Hashable> {
+    private var slots: [Key: Int] = [:]
+
+    /// The deck's place, and whether it was just announced.
+    mutating func slot(for key: Key, emit: ImportEmitter, deck: () -> ImportedDeck) throws -> (slot: Int, isNew: Bool) {
+        if let known = slots[key] { return (known, false) }
+        let slot = slots.count
+        slots[key] = slot
+        try emit(.deck(deck()))
+        return (slot, true)
+    }
+}
