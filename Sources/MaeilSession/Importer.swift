@@ -161,7 +161,7 @@ public struct Importer {
     }
 }
 
-/// Files being read on a thread of their own, for an importer to write as they come.
+/// Files being read on a thread of their own, for one importer to write as they come.
 public final class ImportReading: Sendable {
     let channel = ImportChannel()
 

@@ -44,9 +44,9 @@ public struct ImportedAnswer: Sendable {
 /// Adds new notes and their cards to one deck, as fast as SQLite takes them: an import of
 /// 20,000 notes spends most of its time here.
 ///
-/// Its statements are prepared once and bound through SQLite's C API, and what every note of
-/// a deck shares (the field names and languages, what each template needs) is worked out once.
-/// Every note and card the store creates is written here.
+/// Its statements are prepared once and bound through SQLite's C API, and what notes of a deck
+/// share (the field names and languages) is joined once. Every note and card the store creates
+/// is written here.
 public struct NoteInserter {
     private let db: Database
     private let deck: Deck
@@ -58,11 +58,11 @@ public struct NoteInserter {
     private var lastNames: [String] = []
     private var lastLanguages: [String?] = []
     private var namesColumn = ""
+    private var languagesColumn = ""
     /// Reused for every note: the values and tags columns as UTF-8.
     private var values: [UInt8] = []
     private var tags: [UInt8] = []
     private var bind = Binder()
-    private var languagesColumn = ""
     /// New cards waiting to be written `batchSize` to a statement: one statement per card
     /// cost more in SQLite's per-statement work than in writing the rows.
     private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64)] = []
@@ -89,7 +89,10 @@ public struct NoteInserter {
     /// Adds a note and the cards its deck's templates give it. A card with a seed takes the
     /// seed's schedule, flags and history; the others are new. `scheduled` counts the cards
     /// that took a schedule.
-    /// `listingCards: false` leaves `cards` empty, for a caller that has no use for them.
+    ///
+    /// `listingCards: false` is for an importer: `cards` comes back empty, and new cards
+    /// without a seed wait to be written several to a statement, so the caller must `flush`
+    /// before it reads cards and when it is done.
     @discardableResult
     public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = [], listingCards: Bool = true) throws
         -> (noteID: Int64, cards: [NewCard], scheduled: Int) {
