@@ -56,9 +56,16 @@ public struct Importer {
         let summary: ImportSummary
     }
 
-    /// From this many notes on, an import rebuilds the secondary indexes once at the end
+    /// From this many notes on, an import may rebuild the secondary indexes once at the end
     /// instead of keeping them up to date row by row.
     static let bulkThreshold = 2000
+
+    /// Whether to rebuild the indexes at the end. A rebuild sorts the whole collection, not only
+    /// the new rows, so it pays only when the import is large next to what is there: keeping an
+    /// index up to date costs a few times more per row than building it in one sort.
+    static func rebuildsIndexes(expecting notes: Int, collectionNotes: Int) -> Bool {
+        notes >= bulkThreshold && notes * 3 >= collectionNotes
+    }
 
     public func apply(_ bundle: ImportBundle, dryRun: Bool = false) throws -> ImportSummary {
         try apply(reading: { emit in try bundle.emit(into: emit) }, dryRun: dryRun)
@@ -97,7 +104,7 @@ public struct Importer {
                         throw error
                     case .event(.expecting(let notes)):
                         expected += notes
-                        if expected >= Self.bulkThreshold, deferredIndexes == nil {
+                        if deferredIndexes == nil, Self.rebuildsIndexes(expecting: expected, collectionNotes: try writer.noteCountEstimate()) {
                             deferredIndexes = try writer.dropSecondaryIndexes()
                         }
                     case .event(.deck(let deck)):

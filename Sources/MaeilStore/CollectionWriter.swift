@@ -27,6 +27,11 @@ public struct CollectionWriter {
         return indexes
     }
 
+    /// About how many notes the collection holds, at once: the largest note id.
+    public func noteCountEstimate() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT max(id) FROM note") ?? 0
+    }
+
     public func restore(_ indexes: [SecondaryIndex]) throws {
         for index in indexes { try db.execute(sql: index.sql) }
     }

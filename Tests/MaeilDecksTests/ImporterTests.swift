@@ -101,6 +101,15 @@ struct ImporterTests {
         #expect(try collection.counts().notes == Importer.bulkThreshold + 10)
     }
 
+    /// Rebuilding the indexes sorts the whole collection: only a large import next to what
+    /// is there does it.
+    @Test func onlyALargeImportRebuildsTheIndexes() {
+        #expect(Importer.rebuildsIndexes(expecting: 20_000, collectionNotes: 0))
+        #expect(Importer.rebuildsIndexes(expecting: 20_000, collectionNotes: 50_000))
+        #expect(!Importer.rebuildsIndexes(expecting: 1_999, collectionNotes: 0))
+        #expect(!Importer.rebuildsIndexes(expecting: 2_000, collectionNotes: 100_000))
+    }
+
     /// The importer writes while the file is still being read. A problem the reader finds
     /// only at the end must still leave the collection as it was, indexes and all.
     @Test func aProblemAtTheEndOfAStreamedFileUndoesEverything() throws {
