@@ -143,8 +143,8 @@ public enum AnkiTextFormat {
                     return
                 }
                 let guid: String
-                if let column = header.guidColumn, !cell(column).isEmpty {
-                    guid = cell(column)
+                if let given = header.guidColumn.map(cell), !given.isEmpty {
+                    guid = given
                 } else if header.ifMatches == "keep both" {
                     guid = "txt-" + UUID().uuidString
                 } else {
@@ -163,7 +163,7 @@ public enum AnkiTextFormat {
                     templateIdentities.append([])
                     templateNames.append([])
                 }
-                if shape.templatesAdded[slot] != effectiveType {
+                if shape.templatesAddedFor != effectiveType {
                     for template in mapping.templates
                     where !templateIdentities[slot].contains(where: { $0.name == template.name && $0.noteType == template.noteType }) {
                         templateIdentities[slot].append((template.name, template.noteType))
@@ -172,7 +172,7 @@ public enum AnkiTextFormat {
                         templateNames[slot].insert(named.name)
                         chunks.add(named, to: slot)
                     }
-                    shape.templatesAdded[slot] = effectiveType
+                    shape.templatesAddedFor = effectiveType
                 }
                 try chunks.add(note, to: slot, emit: emit)
             }
@@ -195,9 +195,9 @@ public enum AnkiTextFormat {
         let lastValueIsTags: Bool
         let isOptionalReversed: Bool
         private var mappings: [String: AnkiNoteTypes.Mapping] = [:]
-        /// Per deck slot, the effective type whose templates were last added there: a row like
+        /// The effective type whose templates were last added to this shape's deck: a row like
         /// the one before adds nothing.
-        var templatesAdded: [Int: String] = [:]
+        var templatesAddedFor: String?
 
         init(notetype: String, deckName: String, valueCount: Int, header: Header, labels: [String]?) {
             self.notetype = notetype

@@ -62,21 +62,20 @@ public enum DeckReader {
                 case .expecting, .skipped, .media: try emit(event)
                 }
             }
+            /// A format read whole, handed on as one deck.
+            func forwardWhole(_ read: (deck: ImportedDeck, skipped: [ImportProblem])) throws {
+                var bundle = ImportBundle()
+                bundle.decks = [read.deck]
+                bundle.skipped = read.skipped
+                try bundle.emit(into: forward)
+            }
             switch format {
             case .maeil:
-                let (deck, skipped) = try MaeilDeckFormat.read(path: path, options: options)
-                var bundle = ImportBundle()
-                bundle.decks = [deck]
-                bundle.skipped = skipped
-                try bundle.emit(into: forward)
+                try forwardWhole(MaeilDeckFormat.read(path: path, options: options))
             case .ankiText:
                 try AnkiTextFormat.stream(path: path, options: options, emit: forward)
             case .delimited:
-                let (deck, skipped) = try DelimitedFormat.read(path: path, options: options)
-                var bundle = ImportBundle()
-                bundle.decks = [deck]
-                bundle.skipped = skipped
-                try bundle.emit(into: forward)
+                try forwardWhole(DelimitedFormat.read(path: path, options: options))
             case .ankiPackage:
                 try AnkiPackage.stream(path: path, options: options, emit: forward)
             }

@@ -13,8 +13,6 @@ struct DeckImport {
     private let curriculum: Bool
     private let unitIDs: [String: (id: Int64, position: Int)]
     private let existing: [String: Note]
-    /// Guids are unique in the whole collection: a note may already live in another deck.
-    private let elsewhere: Set<String>
     private let base: Int
     private var inserter: NoteInserter
     private var seen = Set<String>()
@@ -47,7 +45,6 @@ struct DeckImport {
         self.unitIDs = unitIDs
         curriculum = !imported.units.isEmpty
         existing = try writer.notesByGUID(deckID: deck.id)
-        elsewhere = try writer.allGUIDs().subtracting(existing.keys)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
         inserter = try writer.noteInserter(deck: deck)
@@ -81,7 +78,7 @@ struct DeckImport {
             let unit = item.unit.flatMap { unitIDs[$0] }
             let stored = existing.isEmpty ? nil : existing[item.guid]
             let position = curriculum ? index : (stored?.position ?? base + index)
-            if stored == nil, elsewhere.isEmpty || !elsewhere.contains(item.guid) {
+            if stored == nil {
                 let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
                                       position: position, source: item.origin, noteType: item.noteType)
                 do {
@@ -92,8 +89,10 @@ struct DeckImport {
                     continue
                 } catch let error as DatabaseError
                     where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("note.guid") {
-                    // The guid came earlier in this import (twice in a file, or in another
-                    // deck of it): the later row updates that note, as a second import would.
+                    // Guids are unique in the whole collection, and the index says when one is
+                    // taken: by a note in another deck, or earlier in this import (twice in a
+                    // file, or in another deck of it). The row updates that note, as a second
+                    // import would; asking the index beats loading every guid for every deck.
                     guard try writer.note(guid: item.guid) != nil else { throw error }
                 }
             }

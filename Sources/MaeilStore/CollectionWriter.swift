@@ -82,14 +82,6 @@ public struct CollectionWriter {
         return notes
     }
 
-    /// Every note's guid, for an importer to tell new notes from ones that are elsewhere.
-    public func allGUIDs() throws -> Set<String> {
-        var guids = Set<String>()
-        let cursor = try String.fetchCursor(db, sql: "SELECT guid FROM note")
-        while let guid = try cursor.next() { guids.insert(guid) }
-        return guids
-    }
-
     public func nextNotePosition(deckID: Int64) throws -> Int {
         try Collection.nextPosition(db, deckID: deckID)
     }

@@ -134,14 +134,8 @@ public struct NoteInserter {
                     if pending.count == Self.batchSize { try flush() }
                     return
                 }
-                bind.begin(insertCard)
-                bind.int(noteID); bind.int(deck.id); bind.text(name); bind.int(Int64(ordinal))
-                bind.int(unitPosition.map(Int64.init))
-                bind.int(newPosition)
-                bind.int(seed?.suspended == true ? 1 : 0); bind.int(seed?.buriedUntil?.unixSeconds)
-                bind.state(seed?.state ?? .new)
-                try bind.step(db)
-                let cardID = sqlite3_last_insert_rowid(db.sqliteConnection)
+                let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
+                                               newPosition: newPosition, seed: seed)
                 if let seed, seed.state != .new {
                     scheduled += 1
                     for answer in seed.history {
@@ -173,14 +167,23 @@ public struct NoteInserter {
             try bind.step(db)
         } else {
             for card in pending {
-                bind.begin(insertCard)
-                bind.int(card.noteID); bind.int(deck.id); bind.text(card.template); bind.int(Int64(card.ordinal))
-                bind.int(card.unitPosition.map(Int64.init)); bind.int(card.newPosition); bind.int(0); bind.int(nil)
-                bind.state(.new)
-                try bind.step(db)
+                try insertOneCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
+                                  newPosition: card.newPosition, seed: nil)
             }
         }
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes one card, new or with a seed's state and flags; returns its id.
+    @discardableResult
+    private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
+                                        seed: CardSeed?) throws -> Int64 {
+        bind.begin(insertCard)
+        bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(Int64(ordinal)); bind.int(unitPosition.map(Int64.init))
+        bind.int(newPosition); bind.int(seed?.suspended == true ? 1 : 0); bind.int(seed?.buriedUntil?.unixSeconds)
+        bind.state(seed?.state ?? .new)
+        try bind.step(db)
+        return sqlite3_last_insert_rowid(db.sqliteConnection)
     }
 
     /// An INSERT of `rows` new cards: their state is CardState.new, written out as SQL.
