@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import MaeilCore
 import MaeilDecks
 import MaeilStore
@@ -81,26 +80,25 @@ struct DeckImport {
             if stored == nil {
                 let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
                                       position: position, source: item.origin, noteType: item.noteType)
-                do {
-                    let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed), listingCards: false)
+                // Guids are unique in the whole collection. A taken one belongs to a note in
+                // another deck, or to one earlier in this import (twice in a file, or in another
+                // deck of it): the insert then does nothing and the row updates that note, as a
+                // second import would.
+                if let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed),
+                                                listingCards: false) {
                     summary.added += 1
                     summary.cardsWithHistory += added.scheduled
                     noteWritten()
                     continue
-                } catch let error as DatabaseError
-                    where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("note.guid") {
-                    // Guids are unique in the whole collection, and the index says when one is
-                    // taken: by a note in another deck, or earlier in this import (twice in a
-                    // file, or in another deck of it). The row updates that note, as a second
-                    // import would; asking the index beats loading every guid for every deck.
-                    guard try writer.note(guid: item.guid) != nil else { throw error }
                 }
             }
             // Cards still waiting to be written must be in the table before a note's cards are read.
             try inserter.flush()
             if var note = try stored ?? writer.note(guid: item.guid) {
-                let changed = !item.keepExisting && note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
-                    || note.position != position || note.kind != item.kind || note.noteType != item.noteType
+                // Anki's "keep current" leaves a stored note exactly as it is.
+                let changed = !item.keepExisting
+                    && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
+                        || note.position != position || note.kind != item.kind || note.noteType != item.noteType)
                 if changed {
                     note.fields = item.fields
                     note.tags = item.tags

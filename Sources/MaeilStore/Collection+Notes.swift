@@ -115,7 +115,7 @@ extension Collection {
     static func addNoteWithCards(_ db: Database, _ draft: NoteDraft, deck: Deck, unitPosition: Int?, now: Date)
         throws -> (note: Note, cards: [NewCard]) {
         var inserter = try NoteInserter(db: db, deck: deck, now: now)
-        let added = try inserter.add(draft, unitPosition: unitPosition)
+        guard let added = try inserter.add(draft, unitPosition: unitPosition) else { throw StoreError.guidTaken(draft.guid) }
         let note = Note(id: added.noteID, guid: draft.guid, deckID: deck.id, kind: draft.kind, fields: draft.fields, tags: draft.tags,
                         unitID: draft.unitID, position: draft.position, source: draft.source, noteType: draft.noteType)
         return (note, added.cards)

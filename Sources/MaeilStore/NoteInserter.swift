@@ -78,6 +78,7 @@ public struct NoteInserter {
             INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
                               created_at, modified_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(guid) DO NOTHING
             """)
         insertCard = try db.makeStatement(sql: """
             INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, \(Columns.state))
@@ -88,14 +89,15 @@ public struct NoteInserter {
 
     /// Adds a note and the cards its deck's templates give it. A card with a seed takes the
     /// seed's schedule, flags and history; the others are new. `scheduled` counts the cards
-    /// that took a schedule.
+    /// that took a schedule. Returns nil, writing nothing, when a note with the draft's guid is
+    /// already in the collection (guids are unique across decks).
     ///
     /// `listingCards: false` is for an importer: `cards` comes back empty, and new cards
     /// without a seed wait to be written several to a statement, so the caller must `flush`
     /// before it reads cards and when it is done.
     @discardableResult
     public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = [], listingCards: Bool = true) throws
-        -> (noteID: Int64, cards: [NewCard], scheduled: Int) {
+        -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
         if !draft.fields.elementsEqual(lastNames, by: { $0.name == $1 }) || !draft.fields.elementsEqual(lastLanguages, by: { $0.language == $1 }) {
             lastNames = draft.fields.map(\.name)
             lastLanguages = draft.fields.map(\.language)
@@ -111,6 +113,7 @@ public struct NoteInserter {
         bind.text(namesColumn); bind.utf8(values); bind.text(languagesColumn); bind.utf8(tags)
         bind.int(draft.unitID); bind.int(Int64(draft.position)); bind.text(draft.source); bind.int(nowSeconds); bind.int(nowSeconds)
         try bind.step(db)
+        guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
         let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
                                               unitPosition: unitPosition, existing: [], seeds: seeds, listingCards: listingCards)

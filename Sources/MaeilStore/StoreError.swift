@@ -7,6 +7,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case noSuchNote(Int64)
     case deckExists(String)
     case cardChanged(Int64)
+    case guidTaken(String)
     case nothingToUndo
     case invalid(String)
 
@@ -26,6 +27,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "a deck named “\(name)” already exists"
         case .cardChanged(let id):
             "card \(id) changed while it was shown (another Maeil running?); it will be shown again"
+        case .guidTaken(let guid):
+            "a note with the id “\(guid)” is already in the collection"
         case .nothingToUndo:
             "nothing to undo"
         case .invalid(let message):

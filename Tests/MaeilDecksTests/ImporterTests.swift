@@ -160,6 +160,30 @@ struct ImporterTests {
         #expect(note.fields.map(\.value) == ["다음", "second"])
     }
 
+    /// Anki's "keep current": a note already in the collection is left exactly as it is, even
+    /// when the file's row differs from it in its tags as well as its fields.
+    @Test func keepCurrentLeavesAStoredNoteAlone() throws {
+        let collection = try DeckFiles.collection()
+        let first = try DeckFiles.write(["words.txt": "#separator:tab\n#deck:Keep\n#guid column:1\n#tags column:4\ng1\t김치\tkimchi\tfood\n"])
+        _ = try Importer(collection: collection).apply(try bundle([first + "/words.txt"]))
+        let before = try #require(try collection.note(guid: "g1"))
+        let second = try DeckFiles.write(["words.txt": """
+            #separator:tab
+            #deck:Keep
+            #guid column:1
+            #tags column:4
+            #if matches:keep current
+            g1\t김치\tfermented cabbage\tfood spicy
+
+            """])
+        let summary = try Importer(collection: collection).apply(try bundle([second + "/words.txt"]))
+        #expect(summary.updated == 0)
+        #expect(summary.unchanged == 1)
+        let after = try #require(try collection.note(guid: "g1"))
+        #expect(after.fields == before.fields)
+        #expect(after.tags == before.tags)
+    }
+
     @Test func dryRunChangesNothing() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
