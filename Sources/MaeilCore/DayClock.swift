@@ -18,9 +18,11 @@ public struct DayClock: Sendable, Hashable {
 
     private static let fixedOffsetEpoch = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
 
+    /// An hour outside 0–23 can only come from a damaged file; it is clamped here, once, so
+    /// every place that asks "what day is it" gets the same answer.
     public init(timeZone: TimeZone, rolloverHour: Int = 4) {
-        precondition((0..<24).contains(rolloverHour), "rollover hour must be 0–23")
-        self.rolloverHour = rolloverHour
+        self.rolloverHour = min(max(rolloverHour, 0), 23)
+        let rolloverHour = self.rolloverHour
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         zone = Zone(timeZone: timeZone, calendar: calendar)

@@ -53,14 +53,7 @@ public struct LearningSteps: Hashable, Sendable, Codable, ExpressibleByArrayLite
     }
 
     public var description: String {
-        isEmpty ? "none" : seconds.map(Self.format).joined(separator: " ")
-    }
-
-    static func format(_ secs: Int) -> String {
-        if secs % 86_400 == 0 { return "\(secs / 86_400)d" }
-        if secs % 3600 == 0 { return "\(secs / 3600)h" }
-        if secs % 60 == 0 { return "\(secs / 60)m" }
-        return "\(secs)s"
+        isEmpty ? "none" : seconds.map { IntervalFormat.seconds($0, .exact) }.joined(separator: " ")
     }
 
     // MARK: Anki's step rules (steps.rs), by step index rather than Anki's "remaining steps".

@@ -17,7 +17,7 @@ extension AnkiPackage {
     struct DeckOptions {
         var learningSteps: [Double] = [1, 10]
         var relearningSteps: [Double] = [10]
-        var preset = ImportedPreset()
+        var preset = Preset(name: "")
     }
 
     static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions, emit: ImportEmitter) throws {
@@ -134,17 +134,16 @@ private struct CollectionReading {
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
             }
-            var note = ImportedNote(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
-                                    tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)")
+            var note = NoteDraft(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
+                                 tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)")
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
-                var imported = ImportedCard(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
-                                            state: state(card, created: created, steps: steps, reviews: reviews[card.id] ?? []))
-                imported.suspended = card.queue == -1
-                imported.reviews = reviews[card.id] ?? []
-                note.cards.append(imported)
+                let history = reviews[card.id] ?? []
+                note.cards.append(CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
+                                            state: state(card, created: created, steps: steps, reviews: history),
+                                            suspended: card.queue == -1, history: history))
             }
             try chunks.add(note, to: slot, emit: emit)
         }
@@ -200,39 +199,40 @@ private struct CollectionReading {
         let review = config["rev"] as? [String: Any] ?? [:]
         let lapse = config["lapse"] as? [String: Any] ?? [:]
         func number(_ value: Any?) -> Double? { (value as? Double).flatMap { $0.isFinite ? $0 : nil } }
-        func whole(_ value: Any?, _ range: ClosedRange<Int>) -> Int? {
-            number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
+        func whole(_ value: Any?, _ key: PresetKey) -> Int? {
+            let range = key.wholeRange
+            return number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
         }
-        func fraction(_ value: Any?, _ range: ClosedRange<Double>) -> Float? { number(value).map { Float($0.clamped(to: range)) } }
+        func fraction(_ value: Any?, _ key: PresetKey) -> Float? { number(value).map { Float($0.clamped(to: key.numberRange)) } }
         func minutes(_ value: Any?) -> [Double]? {
             guard let list = value as? [Any] else { return nil }
-            let limit = Double(PresetLimits.stepSeconds.upperBound) / 60
+            let limit = Double(LearningSteps.secondsRange.upperBound) / 60
             return list.prefix(64).compactMap(number).filter { $0 > 0 }.map { min($0, limit) }
         }
         func seconds(_ minutes: [Double]) -> LearningSteps {
-            LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()).clamped(to: PresetLimits.stepSeconds) })
+            LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()).clamped(to: LearningSteps.secondsRange) })
         }
         if let delays = minutes(new["delays"]) { options.learningSteps = delays }
         if let delays = minutes(lapse["delays"]) { options.relearningSteps = delays }
-        var preset = ImportedPreset()
+        var preset = Preset(name: "")
         preset.scheduler.learningSteps = seconds(options.learningSteps)
         preset.scheduler.relearningSteps = seconds(options.relearningSteps)
-        if let perDay = whole(new["perDay"], PresetLimits.newPerDay) { preset.newPerDay = perDay }
-        if let perDay = whole(review["perDay"], PresetLimits.reviewsPerDay) { preset.reviewsPerDay = perDay }
+        if let perDay = whole(new["perDay"], .newPerDay) { preset.newPerDay = perDay }
+        if let perDay = whole(review["perDay"], .reviewsPerDay) { preset.reviewsPerDay = perDay }
         if let ints = new["ints"] as? [Any], ints.count >= 2 {
-            if let days = whole(ints[0], PresetLimits.graduatingInterval) { preset.scheduler.graduatingInterval = days }
-            if let days = whole(ints[1], PresetLimits.easyInterval) { preset.scheduler.easyInterval = days }
+            if let days = whole(ints[0], .graduatingInterval) { preset.scheduler.graduatingInterval = days }
+            if let days = whole(ints[1], .easyInterval) { preset.scheduler.easyInterval = days }
         }
         if let factor = number(new["initialFactor"]), factor >= 1300 {
-            preset.scheduler.startingEasePermille = Int((factor / 1000).clamped(to: PresetLimits.startingEase) * 1000)
+            preset.scheduler.startingEasePermille = Int((factor / 1000).clamped(to: PresetKey.startingEase.numberRange) * 1000)
         }
-        if let bonus = fraction(review["ease4"], PresetLimits.easyBonus) { preset.scheduler.easyBonus = bonus }
-        if let hard = fraction(review["hardFactor"], PresetLimits.hardInterval) { preset.scheduler.hardInterval = hard }
-        if let modifier = fraction(review["ivlFct"], PresetLimits.intervalModifier) { preset.scheduler.intervalModifier = modifier }
-        if let maximum = whole(review["maxIvl"], PresetLimits.maximumInterval) { preset.scheduler.maximumInterval = maximum }
-        if let multiplier = fraction(lapse["mult"], PresetLimits.lapseNewInterval) { preset.scheduler.lapseNewInterval = multiplier }
-        if let minimum = whole(lapse["minInt"], PresetLimits.minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
-        if let fails = whole(lapse["leechFails"], PresetLimits.leechThreshold) { preset.scheduler.leechThreshold = fails }
+        if let bonus = fraction(review["ease4"], .easyBonus) { preset.scheduler.easyBonus = bonus }
+        if let hard = fraction(review["hardFactor"], .hardInterval) { preset.scheduler.hardInterval = hard }
+        if let modifier = fraction(review["ivlFct"], .intervalModifier) { preset.scheduler.intervalModifier = modifier }
+        if let maximum = whole(review["maxIvl"], .maximumInterval) { preset.scheduler.maximumInterval = maximum }
+        if let multiplier = fraction(lapse["mult"], .lapseNewInterval) { preset.scheduler.lapseNewInterval = multiplier }
+        if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
+        if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
         if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
         options.preset = preset
         return options
@@ -317,8 +317,10 @@ private struct CollectionReading {
         return result
     }
 
-    func reviewsByCard() throws -> [Int64: [ImportedReview]] {
-        var result: [Int64: [ImportedReview]] = [:]
+    /// Each card's answers, as log entries: what Anki kept of them is the rating, the time, the
+    /// phase, and the interval and ease before and after.
+    func reviewsByCard() throws -> [Int64: [ReviewLogEntry]] {
+        var result: [Int64: [ReviewLogEntry]] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id")
         while let row = try rows.next() {
             let review = try RevlogRow(row, file: file)
@@ -326,11 +328,14 @@ private struct CollectionReading {
             guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else { continue }  // manual and rescheduled entries carry no answer
             let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
             let after: CardPhase = review.interval > 0 ? .review : (before == .review ? .relearning : before)
-            result[review.card, default: []].append(ImportedReview(
-                time: sane(Double(review.id) / 1000), rating: rating,
-                durationMilliseconds: Int(review.milliseconds.clamped(to: 0...86_400_000)), phaseBefore: before, phaseAfter: after,
-                intervalBefore: Int(review.lastInterval.clamped(to: 0...36_500)), intervalAfter: Int(review.interval.clamped(to: 0...36_500)),
-                easePermille: review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500))
+            let time = sane(Double(review.id) / 1000)
+            let ease = review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500
+            result[review.card, default: []].append(ReviewLogEntry(
+                time: time, kind: .imported, rating: rating, durationMilliseconds: Int(review.milliseconds.clamped(to: 0...86_400_000)),
+                scheduler: "anki",
+                before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
+                after: CardState(phase: after, intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease,
+                                 lastReview: time)))
         }
         return result
     }
@@ -338,7 +343,7 @@ private struct CollectionReading {
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted
     /// from the collection's creation day (col.crt, which falls on a rollover); learning due
     /// times are epoch seconds; a card in a filtered deck keeps its original due in odue.
-    func state(_ card: CardRow, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ImportedReview]) -> CardState {
+    func state(_ card: CardRow, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ReviewLogEntry]) -> CardState {
         let type = card.type, queue = card.queue
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
         guard type != 0 else { return .new }

@@ -61,9 +61,9 @@ public enum DelimitedFormat {
             }
             let id = idIndex.map { values[$0] }.flatMap { $0.isEmpty ? nil : $0 }
             let guid = id.map { "\(deckName)/\($0)" } ?? "csv-" + StableHash.hex("\(deckName)\u{1f}\(fields.first { $0.name == front }!.value)")
-            deck.notes.append(ImportedNote(guid: guid, kind: .word, fields: fields,
-                                           tags: tagsIndex.map { values[$0].split(separator: " ").map(String.init) } ?? [],
-                                           origin: "\(fileName):\(record.line)"))
+            deck.notes.append(NoteDraft(guid: guid, kind: .word, fields: fields,
+                                        tags: tagsIndex.map { values[$0].split(separator: " ").map(String.init) } ?? [],
+                                        origin: "\(fileName):\(record.line)"))
         }
         return (deck, try sink.finish())
     }

@@ -9,12 +9,12 @@ public struct ImportedDeck: Sendable {
     public var description: String = ""
     public var templates: [CardTemplate]
     /// Scheduling options from the file; used when the deck is created, never to overwrite
-    /// options a learner has since changed.
-    public var preset: ImportedPreset?
+    /// options a learner has since changed. Its name is the deck's.
+    public var preset: Preset?
     public var speak: String?
     /// Curriculum units in order.
     public var units: [ImportedUnit] = []
-    public var notes: [ImportedNote] = []
+    public var notes: [NoteDraft] = []
     /// Where it came from, for the deck's record and the summary.
     public var source: String
 
@@ -33,109 +33,6 @@ public struct ImportedUnit: Hashable, Sendable {
     public init(key: String, title: String) {
         self.key = key
         self.title = title
-    }
-}
-
-/// The values a preset may hold, in one place: Maeil deck files reject anything outside them with
-/// a message, and Anki packages, whose options are untrusted JSON, are clamped into them.
-public enum PresetLimits {
-    public static let newPerDay = 0...9999
-    public static let reviewsPerDay = 0...99_999
-    public static let rolloverHour = 0...23
-    public static let desiredRetention = 0.7...0.99
-    public static let maximumInterval = 1...36_500
-    public static let leechThreshold = 0...99
-    public static let graduatingInterval = 1...365
-    public static let easyInterval = 1...365
-    public static let minimumLapseInterval = 1...365
-    public static let startingEase = 1.31...5.0
-    public static let easyBonus = 1.0...5.0
-    public static let hardInterval = 0.5...2.0
-    public static let intervalModifier = 0.5...2.0
-    public static let lapseNewInterval = 0.0...1.0
-    public static let stepSeconds = LearningSteps.secondsRange
-}
-
-extension Comparable {
-    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
-}
-
-public struct ImportedPreset: Hashable, Sendable {
-    public var scheduler = SchedulerSettings()
-    public var newPerDay = 20
-    public var reviewsPerDay = 200
-    public var rolloverHour = 4
-    public var burySiblings = true
-    public var curriculumGating = false
-
-    public init() {}
-}
-
-public struct ImportedNote: Sendable {
-    /// Stable across imports: a second import of the same item updates this note.
-    public var guid: String
-    public var kind: NoteKind
-    public var noteType: String?
-    public var fields: [NoteField]
-    public var tags: [String] = []
-    /// Key of the curriculum unit.
-    public var unit: String?
-    /// Where the note came from in its file ("deck.yaml:12", "words.csv:40"), for messages.
-    public var origin: String
-    /// Scheduling carried over from another program (Anki packages), by template name and ordinal.
-    public var cards: [ImportedCard] = []
-    /// When a note with this guid exists: leave it as it is (Anki's "keep current").
-    public var keepExisting = false
-
-    public init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
-                origin: String) {
-        self.guid = guid
-        self.kind = kind
-        self.noteType = noteType
-        self.fields = fields
-        self.tags = tags
-        self.unit = unit
-        self.origin = origin
-    }
-}
-
-public struct ImportedCard: Sendable {
-    public var template: String
-    public var ordinal: Int
-    public var state: CardState
-    public var suspended = false
-    public var buriedUntil: Date?
-    public var reviews: [ImportedReview] = []
-
-    public init(template: String, ordinal: Int, state: CardState) {
-        self.template = template
-        self.ordinal = ordinal
-        self.state = state
-    }
-}
-
-/// One answer from another program's history. Only what it kept is known: the phase the
-/// card was in, the rating, and the interval and ease before and after.
-public struct ImportedReview: Hashable, Sendable {
-    public var time: Date
-    public var rating: Rating
-    public var durationMilliseconds: Int
-    public var phaseBefore: CardPhase
-    public var phaseAfter: CardPhase
-    public var intervalBefore: Int
-    public var intervalAfter: Int
-    public var easePermille: Int
-
-    public init(time: Date, rating: Rating, durationMilliseconds: Int, phaseBefore: CardPhase, phaseAfter: CardPhase,
-                intervalBefore: Int, intervalAfter: Int, easePermille: Int) {
-        self.time = time
-        self.rating = rating
-        self.durationMilliseconds = durationMilliseconds
-        self.phaseBefore = phaseBefore
-        self.phaseAfter = phaseAfter
-        self.intervalBefore = intervalBefore
-        self.intervalAfter = intervalAfter
-        self.easePermille = easePermille
     }
 }
 

@@ -13,7 +13,7 @@ public enum ImportEvent: Sendable {
     /// Templates a deck gained after it was announced: a note type first met further down.
     case templates(deck: Int, [CardTemplate])
     /// The next notes of a deck, in file order.
-    case notes(deck: Int, [ImportedNote])
+    case notes(deck: Int, [NoteDraft])
     /// Rows left out because `--skip-invalid` was given.
     case skipped([ImportProblem])
     case media([MediaFile])
@@ -56,7 +56,7 @@ struct NoteChunks {
     static let size = 512
 
     private var templates: [Int: [CardTemplate]] = [:]
-    private var notes: [Int: [ImportedNote]] = [:]
+    private var notes: [Int: [NoteDraft]] = [:]
     private var order: [Int] = []
     private var count = 0
 
@@ -65,7 +65,7 @@ struct NoteChunks {
         templates[deck, default: []].append(template)
     }
 
-    mutating func add(_ note: ImportedNote, to deck: Int, emit: ImportEmitter) throws {
+    mutating func add(_ note: NoteDraft, to deck: Int, emit: ImportEmitter) throws {
         if !order.contains(deck) { order.append(deck) }
         notes[deck, default: []].append(note)
         count += 1

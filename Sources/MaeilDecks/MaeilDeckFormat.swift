@@ -130,7 +130,7 @@ struct ManifestReader {
             guard fieldNames.contains(field) else { throw problem(speak, "speak names '\(field)', which is not a field") }
             deck.speak = field
         }
-        if let preset = top["preset"] { deck.preset = try self.preset(preset) }
+        if let preset = top["preset"] { deck.preset = try self.preset(preset, name: name) }
         deck.units = try units(top["units"])
         let unitKeys = Set(deck.units.map(\.key))
         guard let items = top["items"] else { throw problem(root, "missing items: a list, or the name of a TSV file beside deck.yaml") }
@@ -208,80 +208,26 @@ struct ManifestReader {
         }
     }
 
-    func preset(_ node: Node) throws -> ImportedPreset {
+    /// A deck's options. Every key and value is checked by `PresetKey`, which deck files,
+    /// scenarios and the command line share.
+    func preset(_ node: Node, name: String) throws -> Preset {
         let map = try mapping(node, "preset")
-        let keys = ["scheduler", "new_per_day", "reviews_per_day", "learning_steps", "relearning_steps", "desired_retention",
-                    "maximum_interval", "leech_threshold", "leech_action", "rollover_hour", "bury_siblings", "curriculum_gating",
-                    "graduating_interval", "easy_interval", "starting_ease", "easy_bonus", "hard_interval", "interval_modifier",
-                    "lapse_new_interval", "minimum_lapse_interval", "fsrs_parameters"]
-        try checkKeys(map, allowed: keys, in: "preset")
-        var preset = ImportedPreset()
-        func int(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
-            guard let value = map[key] else { return nil }
-            guard let number = value.int, range.contains(number) else {
-                throw problem(value, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        try checkKeys(map, allowed: PresetKey.allCases.map(\.rawValue), in: "preset")
+        var preset = Preset(name: name)
+        for (keyNode, value) in map {
+            guard let key = keyNode.string.flatMap(PresetKey.init(rawValue:)) else { continue }
+            let input: PresetKey.Input
+            switch value {
+            case .scalar(let scalar): input = .text(scalar.string)
+            case .sequence(let sequence): input = .list(try sequence.map { try string($0, key.rawValue, in: value) })
+            default: throw problem(value, "\(key.rawValue) must be a value or a list")
             }
-            return number
-        }
-        func double(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
-            guard let value = map[key] else { return nil }
-            guard let number = value.float, range.contains(number) else {
-                throw problem(value, "\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
-        func bool(_ key: String) throws -> Bool? {
-            guard let value = map[key] else { return nil }
-            guard let flag = value.bool else { throw problem(value, "\(key) must be true or false") }
-            return flag
-        }
-        func steps(_ key: String) throws -> LearningSteps? {
-            guard let value = map[key] else { return nil }
-            let text = (try? strings(value, key))?.joined(separator: " ") ?? ""
-            guard let steps = LearningSteps(parsing: text) else {
-                throw problem(value, "\(key) must be steps such as \"1m 10m\" (s, m, h, d) or none")
-            }
-            return steps
-        }
-        if let value = map["scheduler"] {
-            guard let text = value.string, let kind = SchedulerKind(rawValue: text) else {
-                throw problem(value, "scheduler must be sm2, anki-sm2 or fsrs")
-            }
-            preset.scheduler.kind = kind
-        }
-        if let value = map["leech_action"] {
-            guard let text = value.string, let action = LeechAction(rawValue: text) else {
-                throw problem(value, "leech_action must be tag or suspend")
-            }
-            preset.scheduler.leechAction = action
-        }
-        if let value = map["fsrs_parameters"] {
-            let numbers = value.array().map(\.float)
-            guard numbers.allSatisfy({ $0 != nil }) else { throw problem(value, "fsrs_parameters must be a list of numbers") }
             do {
-                preset.scheduler.fsrsParameters = try FSRSParameters(weights: numbers.map { $0! })
+                try key.set(input, on: &preset)
             } catch {
                 throw problem(value, error.description)
             }
         }
-        preset.newPerDay = try int("new_per_day", PresetLimits.newPerDay) ?? preset.newPerDay
-        preset.reviewsPerDay = try int("reviews_per_day", PresetLimits.reviewsPerDay) ?? preset.reviewsPerDay
-        preset.rolloverHour = try int("rollover_hour", PresetLimits.rolloverHour) ?? preset.rolloverHour
-        preset.burySiblings = try bool("bury_siblings") ?? preset.burySiblings
-        preset.curriculumGating = try bool("curriculum_gating") ?? preset.curriculumGating
-        preset.scheduler.learningSteps = try steps("learning_steps") ?? preset.scheduler.learningSteps
-        preset.scheduler.relearningSteps = try steps("relearning_steps") ?? preset.scheduler.relearningSteps
-        preset.scheduler.desiredRetention = try double("desired_retention", PresetLimits.desiredRetention) ?? preset.scheduler.desiredRetention
-        preset.scheduler.maximumInterval = try int("maximum_interval", PresetLimits.maximumInterval) ?? preset.scheduler.maximumInterval
-        preset.scheduler.leechThreshold = try int("leech_threshold", PresetLimits.leechThreshold) ?? preset.scheduler.leechThreshold
-        preset.scheduler.graduatingInterval = try int("graduating_interval", PresetLimits.graduatingInterval) ?? preset.scheduler.graduatingInterval
-        preset.scheduler.easyInterval = try int("easy_interval", PresetLimits.easyInterval) ?? preset.scheduler.easyInterval
-        preset.scheduler.minimumLapseInterval = try int("minimum_lapse_interval", PresetLimits.minimumLapseInterval) ?? preset.scheduler.minimumLapseInterval
-        if let ease = try double("starting_ease", PresetLimits.startingEase) { preset.scheduler.startingEasePermille = Int((ease * 1000).rounded()) }
-        if let value = try double("easy_bonus", PresetLimits.easyBonus) { preset.scheduler.easyBonus = Float(value) }
-        if let value = try double("hard_interval", PresetLimits.hardInterval) { preset.scheduler.hardInterval = Float(value) }
-        if let value = try double("interval_modifier", PresetLimits.intervalModifier) { preset.scheduler.intervalModifier = Float(value) }
-        if let value = try double("lapse_new_interval", PresetLimits.lapseNewInterval) { preset.scheduler.lapseNewInterval = Float(value) }
         return preset
     }
 
@@ -294,8 +240,8 @@ struct ManifestReader {
         var fieldNames: [String] { fields.map(\.name) }
     }
 
-    mutating func inlineItems(_ sequence: Node.Sequence, context: ItemContext) throws -> [ImportedNote] {
-        var notes: [ImportedNote] = []
+    mutating func inlineItems(_ sequence: Node.Sequence, context: ItemContext) throws -> [NoteDraft] {
+        var notes: [NoteDraft] = []
         var seen: [String: Int] = [:]
         for item in sequence {
             do {
@@ -332,13 +278,13 @@ struct ManifestReader {
         return notes
     }
 
-    func note(id: String, values: [String: String], unit: String?, tags: [String], context: ItemContext, line: Int) -> ImportedNote {
+    func note(id: String, values: [String: String], unit: String?, tags: [String], context: ItemContext, line: Int) -> NoteDraft {
         let fields = context.fields.map { NoteField(name: $0.name, value: values[$0.name] ?? "", language: $0.language) }
-        return ImportedNote(guid: "\(context.deckID)/\(id)", kind: context.kind, fields: fields, tags: tags, unit: unit,
-                            origin: "\((file as NSString).lastPathComponent):\(line)")
+        return NoteDraft(guid: "\(context.deckID)/\(id)", kind: context.kind, fields: fields, tags: tags, unit: unit,
+                         origin: "\((file as NSString).lastPathComponent):\(line)")
     }
 
-    mutating func tsvItems(named name: String, node: Node, context: ItemContext) throws -> [ImportedNote] {
+    mutating func tsvItems(named name: String, node: Node, context: ItemContext) throws -> [NoteDraft] {
         guard !name.contains(".."), !name.hasPrefix("/") else { throw problem(node, "items must name a file beside deck.yaml") }
         let path = (directory as NSString).appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: path) else { throw problem(node, "items names \(name), which does not exist beside deck.yaml") }
@@ -352,7 +298,7 @@ struct ManifestReader {
         guard let idColumn = header.cells.firstIndex(of: "id") else {
             throw ImportProblem(file: path, line: header.line, column: 1, message: "no 'id' column: every item needs a stable id")
         }
-        var notes: [ImportedNote] = []
+        var notes: [NoteDraft] = []
         var seen: [String: Int] = [:]
         for row in table.rows {
             guard row.cells.count == header.cells.count else {
@@ -396,7 +342,7 @@ struct ManifestReader {
         // Report positions relative to the TSV file, not the manifest.
         return notes.map { note in
             var note = note
-            note.origin = note.origin.replacingOccurrences(of: (file as NSString).lastPathComponent, with: (path as NSString).lastPathComponent)
+            note.origin = note.origin?.replacingOccurrences(of: (file as NSString).lastPathComponent, with: (path as NSString).lastPathComponent)
             return note
         }
     }

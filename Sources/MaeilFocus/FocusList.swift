@@ -44,9 +44,8 @@ public enum FocusListBuilder {
     /// recall, one item per note, at most `limit`.
     public static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
         let stats = try collection.stats(deckIDs: deckIDs, now: now, timeZone: timeZone)
-        let clock = DayClock(timeZone: timeZone)
-        let dayStart = clock.start(ofDay: clock.dayNumber(of: now))
-        let candidates = try collection.focusCandidates(deckIDs: deckIDs, since: dayStart)
+        let dayStarts = try collection.dayStarts(deckIDs: deckIDs, now: now, timeZone: timeZone)
+        let candidates = try collection.focusCandidates(deckIDs: deckIDs, dayStarts: dayStarts)
         let fsrs = FSRS()
         var byNote: [Int64: FocusList.Item] = [:]
         var order: [Int64] = []

@@ -216,7 +216,7 @@ public final class Repl {
             if deck == nil { throw StoreError.noSuchDeck(name) }
         } else {
             let decks = try collection.decks()
-            guard !decks.isEmpty else { throw StoreError.invalid("there are no decks yet; import one first") }
+            guard !decks.isEmpty else { throw PromptError("there are no decks yet; import one first") }
             console.line("Decks: " + decks.map { DeckNames.slug($0.name) }.joined(separator: ", "))
             guard case .line(let name) = input.readLine(prompt: console.isInteractive ? "deck: " : ""),
                   let found = try DeckNames.find(name.trimmingCharacters(in: .whitespaces), in: collection) else {
@@ -247,7 +247,7 @@ public final class Repl {
         }
         let position = (try collection.notes(deckID: deck.id).map(\.position).max() ?? 0) + 1
         let note = try collection.addNote(NoteDraft(guid: "maeil-" + UUID().uuidString.lowercased(), kind: deck.kind ?? .basic,
-                                                    fields: fields, position: position, source: "added"), deckID: deck.id)
+                                                    fields: fields, position: position, origin: "added"), deckID: deck.id)
         let cards = try collection.cards(noteID: note.id)
         console.line("Added note \(note.id) with \(cards.count) card\(cards.count == 1 ? "" : "s").")
     }
@@ -261,7 +261,7 @@ public final class Repl {
             words.removeSubrange(index...(index + 1))
         }
         let query = words.joined(separator: " ")
-        guard !query.isEmpty else { throw StoreError.invalid("find what? find TEXT, or find tag:NAME") }
+        guard !query.isEmpty else { throw PromptError("find what? find TEXT, or find tag:NAME") }
         let notes = try collection.findNotes(query.nfc, deckID: deckID, limit: 50)
         if notes.isEmpty {
             console.line("No notes match.")
@@ -276,7 +276,7 @@ public final class Repl {
 
     func note(_ arguments: [String]) throws -> Note {
         guard let text = arguments.first, let id = Int64(text.trimmingCharacters(in: CharacterSet(charactersIn: "#"))) else {
-            throw StoreError.invalid("which note? give its number, from find")
+            throw PromptError("which note? give its number, from find")
         }
         return try collection.note(id: id)
     }

@@ -56,3 +56,9 @@ public struct ConfigError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A command at the prompt given something it cannot work with.
+public struct PromptError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -10,7 +10,6 @@ struct DeckImport {
     private(set) var deck: Deck
     private(set) var summary: ImportSummary.DeckSummary
     private let curriculum: Bool
-    private let unitIDs: [String: (id: Int64, position: Int)]
     private let existing: [String: Note]
     private let base: Int
     private var inserter: NoteInserter
@@ -28,20 +27,21 @@ struct DeckImport {
             try writer.update(existing)
             deck = existing
         } else {
-            let preset = imported.preset.map { spec in
-                Preset(name: imported.name, scheduler: spec.scheduler, newPerDay: spec.newPerDay, reviewsPerDay: spec.reviewsPerDay,
-                       rolloverHour: spec.rolloverHour, burySiblings: spec.burySiblings, curriculumGating: spec.curriculumGating)
+            // A new deck gets a preset of its own, named after it, with the file's options.
+            let preset = imported.preset.map { preset in
+                var named = preset
+                named.id = nil
+                named.name = imported.name
+                return named
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
                                          templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source)
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)
-        var unitIDs: [String: (id: Int64, position: Int)] = [:]
         for (index, unit) in imported.units.enumerated() {
-            unitIDs[unit.key] = (try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1), index + 1)
+            _ = try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1)
         }
-        self.unitIDs = unitIDs
         curriculum = !imported.units.isEmpty
         existing = try writer.notesByGUID(deckID: deck.id)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
@@ -69,50 +69,45 @@ struct DeckImport {
         inserter = try writer.noteInserter(deck: deck)
     }
 
-    mutating func add(_ notes: [ImportedNote], writer: CollectionWriter, noteWritten: () -> Void) throws {
+    mutating func add(_ notes: [NoteDraft], writer: CollectionWriter, noteWritten: () -> Void) throws {
         for item in notes {
             let index = count
             count += 1
             if !existing.isEmpty { seen.insert(item.guid) }
-            let unit = item.unit.flatMap { unitIDs[$0] }
             let stored = existing.isEmpty ? nil : existing[item.guid]
-            let position = curriculum ? index : (stored?.position ?? base + index)
-            if stored == nil {
-                let draft = NoteDraft(guid: item.guid, kind: item.kind, fields: item.fields, tags: item.tags, unitID: unit?.id,
-                                      position: position, source: item.origin, noteType: item.noteType)
-                // Guids are unique in the whole collection. A taken one belongs to a note in
-                // another deck, or to one earlier in this import (twice in a file, or in another
-                // deck of it): the insert then does nothing and the row updates that note, as a
-                // second import would.
-                if let added = try inserter.add(draft, unitPosition: unit?.position, seeds: item.cards.map(Importer.seed),
-                                                listingCards: false) {
-                    summary.added += 1
-                    summary.cardsWithHistory += added.scheduled
-                    noteWritten()
-                    continue
-                }
+            var draft = item
+            draft.position = curriculum ? index : (stored?.position ?? base + index)
+            // Guids are unique in the whole collection. A taken one belongs to a note in another
+            // deck, or to one earlier in this import (twice in a file, or in another deck of it):
+            // the insert then does nothing and the row updates that note, as a second import would.
+            if stored == nil, let added = try inserter.add(draft, listingCards: false) {
+                summary.added += 1
+                summary.cardsWithHistory += added.scheduled
+                noteWritten()
+                continue
             }
             // Cards still waiting to be written must be in the table before a note's cards are read.
             try inserter.flush()
             if var note = try stored ?? writer.note(guid: item.guid) {
+                let unitID = inserter.unitID(draft.unit)
                 // Anki's "keep current" leaves a stored note exactly as it is.
                 let changed = !item.keepExisting
-                    && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unit?.id
-                        || note.position != position || note.kind != item.kind || note.noteType != item.noteType)
+                    && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
+                        || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType)
                 if changed {
                     note.fields = item.fields
                     note.tags = item.tags
-                    note.unitID = unit?.id
-                    note.position = position
+                    note.unitID = unitID
+                    note.position = draft.position
                     note.kind = item.kind
                     note.noteType = item.noteType
-                    try writer.updateNote(note)
+                    if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
                     summary.updated += 1
                 } else {
                     summary.unchanged += 1
                 }
                 if !item.cards.isEmpty {
-                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, deckID: deck.id, writer: writer)
+                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, writer: writer)
                 }
             }
             noteWritten()
@@ -130,16 +125,14 @@ struct DeckImport {
     /// Carries another program's scheduling over to the cards of a note already in the
     /// collection: each card's state, suspension and burial, and its review history (as
     /// imported log entries). A card already reviewed in Maeil keeps Maeil's state.
-    private static func applyScheduling(_ cards: [ImportedCard], to note: Note, deckID: Int64, writer: CollectionWriter) throws -> Int {
+    private static func applyScheduling(_ cards: [CardDraft], to note: Note, writer: CollectionWriter) throws -> Int {
         let stored = try writer.cards(noteID: note.id)
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
             if card.state == .new, imported.state != .new {
-                for answer in imported.reviews.map(Importer.answer) {
-                    try writer.appendImportedReview(cardID: card.id, deckID: deckID, answer)
-                }
-                try writer.setState(cardID: card.id, deckID: deckID, from: card.state, to: imported.state, kind: .imported)
+                for entry in imported.history { try writer.appendLog(entry, cardID: card.id, deckID: card.deckID) }
+                try writer.setState(cardID: card.id, imported.state, kind: .imported)
                 applied += 1
             }
             if imported.suspended || imported.buriedUntil != nil {

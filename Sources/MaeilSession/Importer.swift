@@ -136,19 +136,6 @@ public struct Importer {
         return summary
     }
 
-    /// A new note's card with the schedule, flags and history another program gave it.
-    static func seed(_ card: ImportedCard) -> CardSeed {
-        CardSeed(template: card.template, ordinal: card.ordinal, state: card.state, suspended: card.suspended,
-                 buriedUntil: card.buriedUntil, history: card.reviews.map(answer))
-    }
-
-    static func answer(_ review: ImportedReview) -> ImportedAnswer {
-        ImportedAnswer(time: review.time, rating: review.rating, durationMilliseconds: review.durationMilliseconds,
-                       before: CardState(phase: review.phaseBefore, intervalDays: review.intervalBefore, easePermille: review.easePermille),
-                       after: CardState(phase: review.phaseAfter, intervalDays: review.intervalAfter, easePermille: review.easePermille,
-                                        lastReview: review.time))
-    }
-
     private func stage(_ media: [MediaFile], in folder: URL?) throws -> URL {
         let staging = folder ?? mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)

@@ -27,6 +27,7 @@ public final class ReviewSession {
     public private(set) var state: SessionState
     public let collection: Collection
     public let environment: SessionEnvironment
+    private var decks: DeckContexts
     private var undoStack: [UndoEntry] = []
 
     enum UndoEntry {
@@ -40,6 +41,7 @@ public final class ReviewSession {
     public init(collection: Collection, deckIDs: [Int64]? = nil, environment: SessionEnvironment = SessionEnvironment()) throws {
         self.collection = collection
         self.environment = environment
+        decks = DeckContexts(collection: collection, timeZone: environment.timeZone)
         let now = Self.wholeSeconds(environment.now())
         let queue = try collection.studyQueue(deckIDs: deckIDs, now: now, timeZone: environment.timeZone)
         state = SessionState(mode: .review, deckIDs: deckIDs, queue: queue, startedAt: now)
@@ -49,6 +51,7 @@ public final class ReviewSession {
     public init(collection: Collection, practicing cardIDs: [Int64], environment: SessionEnvironment = SessionEnvironment()) {
         self.collection = collection
         self.environment = environment
+        decks = DeckContexts(collection: collection, timeZone: environment.timeZone)
         state = SessionState(mode: .practice, deckIDs: nil, queue: StudyQueue(), startedAt: Self.wholeSeconds(environment.now()),
                              practiceQueue: cardIDs)
     }
@@ -62,12 +65,15 @@ public final class ReviewSession {
     /// Shows the first card. Call once before sending actions.
     @discardableResult
     public func start() throws -> [SessionEvent] {
-        try advance()
+        try advance(now: Self.wholeSeconds(environment.now()))
     }
 
+    /// Applies one action. The clock is read once, so everything the action does happens at
+    /// one moment.
     @discardableResult
     public func send(_ action: SessionAction) throws -> [SessionEvent] {
         guard !state.finished || action == .undo else { return [] }
+        let now = Self.wholeSeconds(environment.now())
         switch action {
         case .reveal:
             guard let current = state.current else { return [] }
@@ -79,9 +85,9 @@ public final class ReviewSession {
             state.revealed = true
             return [.revealed(cardID: current.card.id, judgement: judgement())]
         case .answer(let rating):
-            return try answer(rating)
+            return try answer(rating, now: now)
         case .undo:
-            return try undo()
+            return try undo(now: now)
         case .toggleStar:
             guard var current = state.current else { return [] }
             let starred = !current.card.starred
@@ -94,23 +100,22 @@ public final class ReviewSession {
             guard let current = state.current else { return [] }
             try collection.setSuspended(cardID: current.card.id, true)
             undoStack.append(.suspend(presented: current))
-            return [.suspended(cardID: current.card.id)] + (try advance())
+            return [.suspended(cardID: current.card.id)] + (try advance(now: now))
         case .bury:
             guard let current = state.current else { return [] }
-            let clock = try dayClock(for: current.deck)
-            let tomorrow = clock.nextRollover(after: environment.now())
+            let tomorrow = try decks.context(for: current.deck.id).clock.nextRollover(after: now)
             try collection.bury(cardID: current.card.id, until: tomorrow)
             undoStack.append(.bury(presented: current, previous: current.card.buriedUntil))
             state.queue.learning.removeAll { $0.id == current.card.id }
-            return [.buried(cardID: current.card.id)] + (try advance())
+            return [.buried(cardID: current.card.id)] + (try advance(now: now))
         case .edit(let fields):
             guard let current = state.current else { return [] }
             let normalized = fields.map { NoteField(name: $0.name, value: $0.value.nfc, language: $0.language) }
-            try collection.updateNote(id: current.note.id, fields: normalized, now: environment.now())
+            try collection.updateNote(id: current.note.id, fields: normalized, now: now)
             state.current?.note = try collection.note(id: current.note.id)
             return [.edited(noteID: current.note.id)]
         case .leave:
-            return finish()
+            return finish(now: now)
         }
     }
 
@@ -122,41 +127,37 @@ public final class ReviewSession {
 
     // MARK: Answering
 
-    private func answer(_ rating: Rating) throws -> [SessionEvent] {
+    private func answer(_ rating: Rating, now: Date) throws -> [SessionEvent] {
         guard let current = state.current else { return [] }
-        let now = Self.wholeSeconds(environment.now())
         let duration = min(max(0, Int(now.timeIntervalSince(current.shownAt) * 1000)), environment.maximumAnswerSeconds * 1000)
         let queueBefore = state.queue
         let practiceBefore = state.practiceQueue
         var events: [SessionEvent] = []
         var logID: Int64?
         if state.mode == .review {
-            let preset = try collection.preset(id: current.deck.presetID)
-            // Recompute at the answer time, so a card shown before midnight and answered after
-            // is scheduled from the moment of the answer.
-            let context = try schedulingContext(for: current.card, deck: current.deck, at: now)
-            let scheduler = preset.scheduler.makeScheduler()
-            let outcome = scheduler.nextStates(for: current.card.state, context: context)[rating]
-            let burySiblings = preset.burySiblings ? context.clock.nextRollover(after: now) : nil
+            let deck = try decks.context(for: current.deck.id)
+            // Computed at the answer time, so a card shown before midnight and answered after is
+            // scheduled from the moment of the answer.
+            let outcome = deck.scheduler.answer(current.card.state, rating, context: schedulingContext(for: current.card, deck, at: now))
+            let plan = AnswerPlan(
+                answering: AnsweredCard(id: current.card.id, noteID: current.card.noteID, state: current.card.state,
+                                        suspended: current.card.suspended, noteTaggedLeech: current.note.isTaggedLeech),
+                siblings: current.siblings, rating: rating, outcome: outcome, at: now, durationMilliseconds: duration,
+                scheduler: deck.scheduler.kind, preset: deck.preset, clock: deck.clock)
             let receipt: AnswerReceipt
             do {
-                receipt = try collection.commitAnswer(
-                    cardID: current.card.id, before: current.card.state, outcome: outcome, rating: rating, at: now,
-                    durationMilliseconds: duration, scheduler: scheduler.kind, leechAction: preset.scheduler.leechAction,
-                    burySiblingsUntil: burySiblings)
+                receipt = try collection.apply(plan)
             } catch StoreError.cardChanged(let id) {
                 // Another process answered this card first; its answer stands and this one is dropped.
-                return [.skipped(cardID: id, reason: "answered elsewhere")] + (try advance())
+                return [.skipped(cardID: id, reason: "answered elsewhere")] + (try advance(now: now))
             }
             logID = receipt.logID
             events.append(.answered(cardID: current.card.id, rating: rating, interval: current.intervals[rating] ?? ""))
             if receipt.leech { events.append(.leech(cardID: current.card.id, suspended: receipt.suspendedAsLeech)) }
             let next = receipt.card.state
-            if next.phase.isInSteps, let due = next.due, due < context.clock.nextRollover(after: now), !receipt.suspendedAsLeech {
-                let queued = QueuedCard(id: current.card.id, noteID: current.card.noteID, deckID: current.card.deckID,
-                                        phase: next.phase, due: Int64(due.timeIntervalSince1970))
-                let index = state.queue.learning.firstIndex { $0.due > queued.due } ?? state.queue.learning.endIndex
-                state.queue.learning.insert(queued, at: index)
+            if next.phase.isInSteps, let due = next.due, due < deck.clock.nextRollover(after: now), !receipt.suspendedAsLeech {
+                state.queue.requeue(QueuedCard(id: current.card.id, noteID: current.card.noteID, deckID: current.card.deckID,
+                                               phase: next.phase, due: Int64(due.timeIntervalSince1970)))
             }
         } else {
             events.append(.answered(cardID: current.card.id, rating: rating, interval: ""))
@@ -164,14 +165,14 @@ public final class ReviewSession {
             if rating == .again { state.practiceQueue.append(current.card.id) }
         }
         undoStack.append(.answer(logID: logID, presented: current, queueBefore: queueBefore, practiceBefore: practiceBefore))
-        state.answers.append(AnsweredCard(cardID: current.card.id, rating: rating, phaseBefore: current.card.state.phase,
-                                          logID: logID, durationMilliseconds: duration))
-        return events + (try advance())
+        state.answers.append(SessionAnswer(cardID: current.card.id, rating: rating, phaseBefore: current.card.state.phase,
+                                           logID: logID, durationMilliseconds: duration))
+        return events + (try advance(now: now))
     }
 
     // MARK: Undo
 
-    private func undo() throws -> [SessionEvent] {
+    private func undo(now: Date) throws -> [SessionEvent] {
         guard let entry = undoStack.popLast() else { throw StoreError.nothingToUndo }
         state.finished = false
         switch entry {
@@ -180,7 +181,7 @@ public final class ReviewSession {
             if let last = state.answers.last, last.cardID == presented.card.id { state.answers.removeLast() }
             state.queue = queueBefore
             state.practiceQueue = practiceBefore
-            try present(presented.card.id, shownAt: presented.shownAt)
+            try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
         case .star(let cardID, let previous):
             try collection.setStarred(cardID: cardID, previous)
@@ -188,11 +189,11 @@ public final class ReviewSession {
             return [.starred(cardID: cardID, previous)]
         case .suspend(let presented):
             try collection.setSuspended(cardID: presented.card.id, false)
-            try present(presented.card.id, shownAt: presented.shownAt)
+            try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
         case .bury(let presented, let previous):
             try collection.bury(cardID: presented.card.id, until: previous)
-            try present(presented.card.id, shownAt: presented.shownAt)
+            try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
         }
     }
@@ -201,42 +202,33 @@ public final class ReviewSession {
 
     // MARK: Choosing the next card
 
-    /// Learning cards that are due come first, then reviews, then new cards; when nothing else
-    /// is left, learning cards due within the learn-ahead limit are shown early.
-    private func advance() throws -> [SessionEvent] {
+    private func advance(now: Date) throws -> [SessionEvent] {
         state.current = nil
         state.revealed = false
         state.typedAnswer = nil
         var events: [SessionEvent] = []
-        while let next = nextCandidate() {
-            if let reason = try present(next, shownAt: Self.wholeSeconds(environment.now())) {
+        while let next = nextCandidate(now: now) {
+            if let reason = try present(next, shownAt: now, now: now) {
                 events.append(.skipped(cardID: next, reason: reason))
                 continue
             }
             events.append(.shown(cardID: next))
             return events
         }
-        return events + finish()
+        return events + finish(now: now)
     }
 
-    private func nextCandidate() -> Int64? {
+    private func nextCandidate(now: Date) -> Int64? {
         if state.mode == .practice {
             return state.practiceQueue.isEmpty ? nil : state.practiceQueue.removeFirst()
         }
-        let now = Int64(environment.now().timeIntervalSince1970)
-        if let first = state.queue.learning.first, first.due <= now { return state.queue.learning.removeFirst().id }
-        if !state.queue.reviews.isEmpty { return state.queue.reviews.removeFirst().id }
-        if !state.queue.new.isEmpty { return state.queue.new.removeFirst().id }
-        if let first = state.queue.learning.first, first.due <= now + Collection.learnAheadSeconds {
-            return state.queue.learning.removeFirst().id
-        }
-        return nil
+        return state.queue.takeNext(now: Int64(now.timeIntervalSince1970))?.id
     }
 
     /// Loads a card and makes it current. Returns why it was skipped instead, if it was: a card
-    /// suspended, buried or answered elsewhere since the queue was built.
+    /// suspended, buried or deleted since the queue was built.
     @discardableResult
-    private func present(_ cardID: Int64, shownAt: Date) throws -> String? {
+    private func present(_ cardID: Int64, shownAt: Date, now: Date) throws -> String? {
         let card: Card
         do {
             card = try collection.card(id: cardID)
@@ -245,44 +237,40 @@ public final class ReviewSession {
         }
         if state.mode == .review {
             if card.suspended { return "suspended" }
-            if let buried = card.buriedUntil, buried > environment.now() { return "buried" }
+            if let buried = card.buriedUntil, buried > now { return "buried" }
         }
         let note = try collection.note(id: card.noteID)
-        let deck = try collection.deck(id: card.deckID)
-        let template = deck.templates.first { $0.name == card.template }
+        let deck = try decks.context(for: card.deckID)
+        let template = deck.deck.templates.first { $0.name == card.template }
             ?? CardTemplate(name: card.template, front: note.fields.prefix(1).map(\.name), back: note.fields.dropFirst().map(\.name))
-        let context = try schedulingContext(for: card, deck: deck, at: Self.wholeSeconds(environment.now()))
-        let preset = try collection.preset(id: deck.presetID)
-        let next = preset.scheduler.makeScheduler().nextStates(for: card.state, context: context)
-        state.current = PresentedCard(card: card, note: note, deck: deck, template: template, nextStates: next, shownAt: shownAt,
-                                      intervals: Self.describe(next, context: context))
+        let context = schedulingContext(for: card, deck, at: now)
+        let next = deck.scheduler.nextStates(for: card.state, context: context)
+        let siblings = state.mode == .review && deck.preset.burySiblings
+            ? try collection.cards(noteID: card.noteID).filter { $0.id != card.id }
+                .map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended, buriedUntil: $0.buriedUntil) }
+            : []
+        state.current = PresentedCard(card: card, note: note, deck: deck.deck, template: template, nextStates: next, siblings: siblings,
+                                      shownAt: shownAt, intervals: Self.describe(next, context: context))
         state.revealed = false
         state.typedAnswer = nil
         return nil
     }
 
-    private func dayClock(for deck: Deck) throws -> DayClock {
-        let preset = try collection.preset(id: deck.presetID)
-        return DayClock(timeZone: environment.timeZone, rolloverHour: preset.rolloverHour)
-    }
-
-    private func schedulingContext(for card: Card, deck: Deck, at now: Date) throws -> SchedulingContext {
-        let preset = try collection.preset(id: deck.presetID)
+    private func schedulingContext(for card: Card, _ deck: DeckContext, at now: Date) -> SchedulingContext {
         let fuzz = environment.fuzz ? FuzzFactor.forAnswer(cardID: card.id, reps: card.state.reps, seed: collection.seed) : nil
-        return SchedulingContext(now: now, clock: DayClock(timeZone: environment.timeZone, rolloverHour: preset.rolloverHour),
-                                 fuzzFactor: fuzz)
+        return SchedulingContext(now: now, clock: deck.clock, fuzzFactor: fuzz)
     }
 
     /// "1m", "10m", "4d": what each button does, as on Anki's buttons.
     static func describe(_ next: NextStates, context: SchedulingContext) -> [Rating: String] {
         var result: [Rating: String] = [:]
+        let rollover = context.clock.start(ofDay: context.today + 1)
         for rating in Rating.allCases {
             let state = next[rating].state
-            if state.phase.isInSteps, let due = state.due, due < context.clock.nextRollover(after: context.now) {
+            if state.phase.isInSteps, let due = state.due, due < rollover {
                 result[rating] = IntervalFormat.seconds(state.scheduledSeconds)
             } else if let due = state.due {
-                let days = context.clock.dayNumber(of: due) - context.clock.dayNumber(of: context.now)
-                result[rating] = IntervalFormat.days(max(days, 1))
+                result[rating] = IntervalFormat.days(max(context.clock.dayNumber(of: due) - context.today, 1))
             }
         }
         return result
@@ -290,14 +278,14 @@ public final class ReviewSession {
 
     // MARK: Finishing
 
-    private func finish() -> [SessionEvent] {
+    private func finish(now: Date) -> [SessionEvent] {
         state.finished = true
         state.current = nil
         let counted = state.answers
         let summary = SessionSummary(
             reviewed: counted.count, correct: counted.filter { $0.rating != .again }.count,
             seconds: counted.reduce(0) { $0 + $1.durationMilliseconds } / 1000,
-            nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: environment.now()),
+            nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: now),
             learningLaterToday: state.queue.learning.count)
         return [.finished(summary)]
     }
@@ -306,24 +294,5 @@ public final class ReviewSession {
     public var missedCardIDs: [Int64] {
         var seen = Set<Int64>()
         return state.answers.filter { $0.rating == .again }.map(\.cardID).filter { seen.insert($0).inserted }
-    }
-}
-
-public enum IntervalFormat {
-    public static func seconds(_ secs: Int) -> String {
-        switch secs {
-        case ..<60: "\(secs)s"
-        case ..<3600: "\(Int((Double(secs) / 60).rounded()))m"
-        case ..<86_400: "\(Int((Double(secs) / 3600).rounded()))h"
-        default: days(secs / 86_400)
-        }
-    }
-
-    public static func days(_ days: Int) -> String {
-        switch days {
-        case ..<31: "\(days)d"
-        case ..<365: String(format: "%.1fmo", Double(days) / 30.4).replacingOccurrences(of: ".0mo", with: "mo")
-        default: String(format: "%.1fy", Double(days) / 365).replacingOccurrences(of: ".0y", with: "y")
-        }
     }
 }

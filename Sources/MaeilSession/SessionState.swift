@@ -10,6 +10,8 @@ public struct PresentedCard: Equatable, Sendable {
     public var deck: Deck
     public var template: CardTemplate
     public var nextStates: NextStates
+    /// The note's other cards, for burying once this one is answered.
+    public var siblings: [SiblingCard]
     public var shownAt: Date
     /// Whole days (or a step in seconds) each button gives, for the prompt: "3 good · 4d".
     public var intervals: [Rating: String]
@@ -31,7 +33,7 @@ public struct SessionState: Equatable, Sendable {
     public var current: PresentedCard?
     public var revealed = false
     public var typedAnswer: String?
-    public var answers: [AnsweredCard] = []
+    public var answers: [SessionAnswer] = []
     public var startedAt: Date
     public var finished = false
     /// Practice mode: the cards still to go over.
@@ -49,7 +51,8 @@ public struct SessionState: Equatable, Sendable {
     }
 }
 
-public struct AnsweredCard: Equatable, Sendable {
+/// One answer of this session.
+public struct SessionAnswer: Equatable, Sendable {
     public var cardID: Int64
     public var rating: Rating
     public var phaseBefore: CardPhase

@@ -33,28 +33,29 @@ extension Collection {
                 }
             }
             // Each card against the newest log entry that recorded a state.
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(Columns.card.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                       l.a_phase, l.a_step, l.a_scheduled_seconds, l.a_interval_days, l.a_ease, l.a_stability, l.a_difficulty,
-                       l.a_due, l.a_reps, l.a_lapses, l.a_streak, l.a_last_review
+            let statement = try db.makeStatement(sql: """
+                SELECT \(selection(CardTable.columns, from: "c", prefix: "")), \(CardStateColumns.list(prefix: "l.a_"))
                 FROM card c LEFT JOIN review_log l ON l.id = (
                     SELECT max(id) FROM review_log WHERE card_id = c.id AND a_phase IS NOT NULL)
                 """)
+            let columns = ColumnMap(statement)
+            let cards = CardTable.Decoder(columns), logged = CardStateColumns(columns, prefix: "a_")
+            let rows = try Row.fetchAll(statement)
+            var binder = Binder()
             for row in rows {
-                let card = Card(row: row)
-                if let logged = CardState(row: row, from: 20) {
+                let card = cards.decode(row)
+                if let logged = logged.decode(row) {
                     guard logged != card.state else { continue }
                     problems.append("card \(card.id): state differs from its review log (\(card.state.phase.rawValue) vs \(logged.phase.rawValue))")
                     if repair {
-                        try Self.writeState(db, cardID: card.id, logged)
+                        try Self.writeState(db, cardID: card.id, logged, &binder)
                         repaired += 1
                     }
                 } else if card.state != .new {
                     problems.append("card \(card.id): scheduled (\(card.state.phase.rawValue)) but has no review log")
                     if repair {
-                        try Self.appendLog(db, cardID: card.id, deckID: card.deckID, time: now, kind: .manual, rating: 0,
-                                           durationMilliseconds: 0, scheduler: "check", leechAction: nil, buriedSiblings: nil,
-                                           before: nil, after: card.state)
+                        let entry = ReviewLogEntry(time: now, kind: .manual, rating: nil, scheduler: "check", before: nil, after: card.state)
+                        try ReviewLogTable.append(entry, cardID: card.id, deckID: card.deckID, db, &binder)
                         repaired += 1
                     }
                 }

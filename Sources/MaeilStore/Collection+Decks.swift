@@ -6,7 +6,7 @@ extension Collection {
     // MARK: Presets
 
     public func presets() throws -> [Preset] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT \(Columns.preset) FROM preset ORDER BY id").map(Preset.init(row:)) }
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode) }
     }
 
     public func preset(id: Int64) throws -> Preset {
@@ -14,10 +14,10 @@ extension Collection {
     }
 
     static func preset(_ db: Database, id: Int64) throws -> Preset {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.preset) FROM preset WHERE id = ?"), arguments: [id]) else {
-            throw StoreError.invalid("preset \(id) is missing; run `maeil check`")
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(PresetTable.columns) FROM preset WHERE id = ?"), arguments: [id]) else {
+            throw StoreError.missingPreset(id)
         }
-        return try Preset(row: row)
+        return try PresetTable.decode(row)
     }
 
     /// Inserts the preset, or updates it when it has an id. Returns it with its id.
@@ -50,8 +50,8 @@ extension Collection {
 
     /// The preset named `name`, created with defaults when missing.
     static func presetNamed(_ db: Database, _ name: String, default preset: Preset? = nil) throws -> Preset {
-        if let row = try Row.fetchOne(db, sql: "SELECT \(Columns.preset) FROM preset WHERE name = ?", arguments: [name]) {
-            return try Preset(row: row)
+        if let row = try Row.fetchOne(db, sql: "SELECT \(PresetTable.columns) FROM preset WHERE name = ?", arguments: [name]) {
+            return try PresetTable.decode(row)
         }
         return try save(db, preset ?? Preset(name: name))
     }
@@ -59,7 +59,7 @@ extension Collection {
     // MARK: Decks
 
     public func decks() throws -> [Deck] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT \(Columns.deck) FROM deck ORDER BY name").map(Deck.init(row:)) }
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY name").map(DeckTable.decode) }
     }
 
     public func deck(id: Int64) throws -> Deck {
@@ -67,10 +67,10 @@ extension Collection {
     }
 
     static func deck(_ db: Database, id: Int64) throws -> Deck {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.deck) FROM deck WHERE id = ?"), arguments: [id]) else {
-            throw StoreError.invalid("deck \(id) is missing")
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(DeckTable.columns) FROM deck WHERE id = ?"), arguments: [id]) else {
+            throw StoreError.missingDeck(id)
         }
-        return try Deck(row: row)
+        return try DeckTable.decode(row)
     }
 
     /// The deck named `name` (case-insensitive), or nil.
@@ -79,7 +79,7 @@ extension Collection {
     }
 
     static func deck(_ db: Database, named name: String) throws -> Deck? {
-        try Row.fetchOne(db, sql: "SELECT \(Columns.deck) FROM deck WHERE name = ?", arguments: [name]).map(Deck.init(row:))
+        try Row.fetchOne(db, sql: "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", arguments: [name]).map(DeckTable.decode)
     }
 
     public func requireDeck(named name: String) throws -> Deck {
@@ -100,10 +100,10 @@ extension Collection {
     static func createDeck(_ db: Database, name: String, kind: NoteKind?, description: String, templates: [CardTemplate],
                            preset: Preset?, speak: String?, source: String?, now: Date) throws -> Deck {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw StoreError.invalid("a deck needs a name") }
+        guard !trimmed.isEmpty else { throw StoreError.deckNameEmpty }
         guard try deck(db, named: trimmed) == nil else { throw StoreError.deckExists(trimmed) }
         let saved = try save(db, preset ?? Preset(name: trimmed))
-        let templatesJSON = String(decoding: try JSONEncoder().encode(templates), as: UTF8.self)
+        let templatesJSON = try DeckTable.templatesColumn(templates)
         try db.execute(sql: """
             INSERT INTO deck (name, kind, description, preset_id, templates, speak, source, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -117,7 +117,7 @@ extension Collection {
     }
 
     static func update(_ db: Database, _ deck: Deck) throws {
-        let templatesJSON = String(decoding: try JSONEncoder().encode(deck.templates), as: UTF8.self)
+        let templatesJSON = try DeckTable.templatesColumn(deck.templates)
         try db.execute(sql: """
             UPDATE deck SET name = ?, kind = ?, description = ?, preset_id = ?, templates = ?, speak = ?, source = ? WHERE id = ?
             """, arguments: [deck.name, deck.kind?.rawValue, deck.description, deck.presetID, templatesJSON, deck.speak, deck.source, deck.id])
@@ -136,7 +136,7 @@ extension Collection {
 
     static func units(_ db: Database, deckID: Int64) throws -> [CurriculumUnit] {
         try Row.fetchAll(db, sql: "SELECT id, deck_id, key, title, position FROM unit WHERE deck_id = ? ORDER BY position", arguments: [deckID])
-            .map { CurriculumUnit(id: $0[0], deckID: $0[1], key: $0[2], title: $0[3], position: $0[4]) }
+            .map { CurriculumUnit(id: $0["id"], deckID: $0["deck_id"], key: $0["key"], title: $0["title"], position: $0["position"]) }
     }
 
     /// Inserts or updates a curriculum unit by key; returns its id.

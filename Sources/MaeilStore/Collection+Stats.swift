@@ -48,31 +48,56 @@ extension Collection {
         }
     }
 
-    public func stats(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, rolloverHour: Int = 4) throws -> CollectionStats {
-        let clock = DayClock(timeZone: timeZone, rolloverHour: rolloverHour)
-        let today = clock.dayNumber(of: now)
+    /// Each deck's study-day clock, from its preset: every "what day is it" in the store asks
+    /// the deck's own rollover hour.
+    static func dayClocks(_ db: Database, deckIDs: [Int64], timeZone: TimeZone) throws -> [Int64: DayClock] {
+        var clocks: [Int64: DayClock] = [:]
+        for id in deckIDs {
+            let preset = try preset(db, id: try deck(db, id: id).presetID)
+            clocks[id] = DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour)
+        }
+        return clocks
+    }
+
+    /// The decks, grouped by the hour their study day starts; most collections have one group.
+    static func byClock(_ clocks: [Int64: DayClock]) -> [(clock: DayClock, filter: String)] {
+        Dictionary(grouping: clocks.keys.sorted()) { clocks[$0]!.rolloverHour }.sorted { $0.key < $1.key }.map { _, ids in
+            (clocks[ids[0]]!, "deck_id IN (\(ids.map(String.init).joined(separator: ",")))")
+        }
+    }
+
+    public func stats(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> CollectionStats {
         let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
         return try read { db in
             // Always name the decks, so the per-deck answer index serves every query.
             let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
+            let clocks = try Self.dayClocks(db, deckIDs: decks, timeZone: timeZone)
+            let groups = Self.byClock(clocks)
             let deckFilter = "deck_id IN (\(decks.map(String.init).joined(separator: ",")))"
+            // Study days are numbered alike in every deck; only the hour a day starts differs.
+            let today = (groups.first?.clock ?? DayClock(timeZone: timeZone)).dayNumber(of: now)
             var forecast: [CollectionStats.Day] = []
             for offset in 1...30 {
-                let start = clock.start(ofDay: today + offset).unixSeconds, end = clock.start(ofDay: today + offset + 1).unixSeconds
-                let count = try Int.fetchOne(db, sql: """
-                    SELECT count(*) FROM card WHERE \(deckFilter) AND phase != 'new' AND suspended = 0 AND due >= ? AND due < ?
-                    """, arguments: [start, end]) ?? 0
+                var count = 0
+                for (clock, filter) in groups {
+                    let day = clock.dayNumber(of: now) + offset
+                    count += try Int.fetchOne(db, sql: """
+                        SELECT count(*) FROM card WHERE \(filter) AND phase != 'new' AND suspended = 0 AND due >= ? AND due < ?
+                        """, arguments: [clock.start(ofDay: day).unixSeconds, clock.start(ofDay: day + 1).unixSeconds]) ?? 0
+                }
                 forecast.append(.init(date: Self.isoDate(today + offset), count: count))
             }
             var perDay: [Int: Int] = [:]
             var secondsByDay: [Int: Int] = [:]
-            let since = clock.start(ofDay: today - 365).unixMilliseconds
-            let rows = try Row.fetchCursor(db, sql: "SELECT time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?",
-                                           arguments: [since])
+            let since = groups.map { $0.clock.start(ofDay: $0.clock.dayNumber(of: now) - 365).unixMilliseconds }.min() ?? 0
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT deck_id, time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?
+                """, arguments: [since])
             while let row = try rows.next() {
-                let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row[0] as Int64) / 1000))
+                guard let clock = clocks[row["deck_id"]] else { continue }
+                let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row["time"] as Int64) / 1000))
                 perDay[day, default: 0] += 1
-                secondsByDay[day, default: 0] += (row[1] as Int) / 1000
+                secondsByDay[day, default: 0] += (row["duration_ms"] as Int) / 1000
             }
             let reviewsPerDay = (0..<30).reversed().map { offset in
                 CollectionStats.Day(date: Self.isoDate(today - offset), count: perDay[today - offset] ?? 0)
@@ -84,21 +109,38 @@ extension Collection {
                 day -= 1
             }
             let retention = try [7, 30, 365].map { days -> CollectionStats.Retention in
-                let start = clock.start(ofDay: today - days + 1).unixMilliseconds
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT count(*), coalesce(sum(rating > 1), 0) FROM review_log
-                    WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND b_phase = 'review' AND time >= ?
-                    """, arguments: [start])!
-                let reviews: Int = row[0], passed: Int = row[1]
+                var reviews = 0, passed = 0
+                for (clock, filter) in groups {
+                    let start = clock.start(ofDay: clock.dayNumber(of: now) - days + 1).unixMilliseconds
+                    let row = try Row.fetchOne(db, sql: """
+                        SELECT count(*) AS reviews, coalesce(sum(rating > 1), 0) AS passed FROM review_log
+                        WHERE \(filter) AND kind IN (0, 2) AND rating > 0 AND b_phase = 'review' AND time >= ?
+                        """, arguments: [start])!
+                    reviews += row["reviews"] as Int
+                    passed += row["passed"] as Int
+                }
                 return .init(days: days, reviews: reviews, passed: passed, rate: reviews == 0 ? nil : Double(passed) / Double(reviews))
             }
-            let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(duration_ms), 0) / 1000 FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0") ?? 0
-            let counts = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(suspended), 0), coalesce(sum(starred), 0) FROM card WHERE \(deckFilter)")!
+            let total = try Int.fetchOne(db, sql: """
+                SELECT coalesce(sum(duration_ms), 0) / 1000 FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0
+                """) ?? 0
+            let counts = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS cards, coalesce(sum(suspended), 0) AS suspended, coalesce(sum(starred), 0) AS starred
+                FROM card WHERE \(deckFilter)
+                """)!
             return CollectionStats(
                 dueToday: queue.reviews.count, newToday: queue.new.count, learningToday: queue.learning.count,
                 forecast: forecast, reviewsPerDay: reviewsPerDay, retention: retention, streak: streak,
                 secondsStudiedToday: secondsByDay[today] ?? 0, secondsStudiedTotal: total,
-                totalCards: counts[0], suspended: counts[1], starred: counts[2])
+                totalCards: counts["cards"], suspended: counts["suspended"], starred: counts["starred"])
+        }
+    }
+
+    /// When today's study day began in each deck (its preset's rollover hour).
+    public func dayStarts(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> [Int64: Date] {
+        try read { db in
+            let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
+            return try Self.dayClocks(db, deckIDs: decks, timeZone: timeZone).mapValues { $0.start(ofDay: $0.dayNumber(of: now)) }
         }
     }
 
@@ -121,7 +163,7 @@ extension Collection {
                                        GROUP BY card_id) a ON a.card_id = c.id
                 WHERE \(deckFilter) AND (c.lapses > 0 OR coalesce(a.misses, 0) > 0)
                 ORDER BY c.lapses + coalesce(a.misses, 0) DESC, c.lapses DESC, c.id LIMIT ?
-                """, arguments: [since, limit]).map { MissedCard(cardID: $0[0], lapses: $0[1], recentAgains: $0[2]) }
+                """, arguments: [since, limit]).map { MissedCard(cardID: $0["id"], lapses: $0["lapses"], recentAgains: $0["misses"]) }
         }
     }
 }
@@ -146,32 +188,43 @@ public struct FocusCandidate: Sendable {
 }
 
 extension Collection {
-    /// Unsuspended cards that are starred, leeches, missed since `since`, or learned (for
-    /// predicted recall), with their fronts and backs rendered as plain text.
-    public func focusCandidates(deckIDs: [Int64]?, since: Date) throws -> [FocusCandidate] {
+    /// Unsuspended cards that are starred, leeches, missed today (since `dayStarts`, each deck's
+    /// start of the study day) or learned (for predicted recall), with their fronts and backs
+    /// rendered as plain text.
+    public func focusCandidates(deckIDs: [Int64]?, dayStarts: [Int64: Date]) throws -> [FocusCandidate] {
         try read { db in
             let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
-            let missed = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT card_id FROM review_log WHERE kind = 0 AND rating = 1 AND time >= ?",
-                                                arguments: [since.unixMilliseconds]))
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(Columns.card.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                       d.name, d.templates, \(Columns.note.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+            var missed = Set<Int64>()
+            let since = dayStarts.values.min() ?? Date()
+            let misses = try Row.fetchCursor(db, sql: """
+                SELECT card_id, deck_id, time FROM review_log WHERE kind = 0 AND rating = 1 AND time >= ?
+                """, arguments: [since.unixMilliseconds])
+            while let row = try misses.next() {
+                guard let start = dayStarts[row["deck_id"]], row["time"] as Int64 >= start.unixMilliseconds else { continue }
+                missed.insert(row["card_id"])
+            }
+            let statement = try db.makeStatement(sql: """
+                SELECT \(selection(CardTable.columns, from: "c", prefix: "c_")), d.name AS deck_name, d.templates AS deck_templates,
+                       \(selection(NoteTable.columns, from: "n", prefix: "n_"))
                 FROM card c JOIN note n ON n.id = c.note_id JOIN deck d ON d.id = c.deck_id
                 WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR n.tags LIKE '% leech %' OR c.phase != 'new')
                 ORDER BY c.id
                 """)
-            return try rows.compactMap { row in
-                let card = Card(row: row)
-                let templates = try DecodeCache.templates(row[21])
-                let note = Note(row: row, from: 22)
+            let columns = ColumnMap(statement)
+            let cards = CardTable.Decoder(columns, prefix: "c_"), notes = NoteTable.Decoder(columns, prefix: "n_")
+            return try Row.fetchAll(statement).map { row in
+                let card = cards.decode(row)
+                let note = notes.decode(row)
+                let templates = try DecodeCache.templates(row["deck_templates"])
                 let template = templates.first { $0.name == card.template }
                 let front = (template?.front ?? []).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " ")
                 let back = (template?.back ?? []).prefix(2).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " · ")
                 let blanks = template?.blanks.flatMap { note.fields.value($0) }
                 return FocusCandidate(
-                    cardID: card.id, noteID: card.noteID, deck: row[20], front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
+                    cardID: card.id, noteID: card.noteID, deck: row["deck_name"],
+                    front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
                     back: back.isEmpty ? (blanks ?? "") : back, state: card.state, starred: card.starred,
-                    leech: note.tags.contains { $0.lowercased() == "leech" }, missedToday: missed.contains(card.id))
+                    leech: note.isTaggedLeech, missedToday: missed.contains(card.id))
             }
         }
     }

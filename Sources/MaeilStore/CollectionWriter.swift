@@ -74,9 +74,7 @@ public struct CollectionWriter {
     /// All notes of a deck by guid, for an importer deciding what to add and what to update.
     public func notesByGUID(deckID: Int64) throws -> [String: Note] {
         var notes: [String: Note] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(Columns.note) FROM note WHERE deck_id = ?", arguments: [deckID])
-        while let row = try rows.next() {
-            let note = Note(row: row)
+        for note in try Collection.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ?", [deckID]) {
             notes[note.guid] = note
         }
         return notes
@@ -87,37 +85,23 @@ public struct CollectionWriter {
     }
 
     @discardableResult
-    public func addNote(_ draft: NoteDraft, deck: Deck, unitPosition: Int? = nil) throws -> Note {
-        try Collection.addNote(db, draft, deck: deck, unitPosition: unitPosition, now: now)
+    public func addNote(_ draft: NoteDraft, deck: Deck) throws -> Note {
+        try Collection.addNoteWithCards(db, draft, deck: deck, now: now).note
     }
 
     /// Adds a note and returns the cards made for it.
-    public func addNoteWithCards(_ draft: NoteDraft, deck: Deck, unitPosition: Int? = nil) throws -> (note: Note, cards: [NewCard]) {
-        try Collection.addNoteWithCards(db, draft, deck: deck, unitPosition: unitPosition, now: now)
-    }
-
-    /// Replaces a note's content, keeping every card's schedule.
-    public func updateNote(_ note: Note) throws {
-        try Collection.updateNote(db, note, now: now)
+    public func addNoteWithCards(_ draft: NoteDraft, deck: Deck) throws -> (note: Note, cards: [NewCard]) {
+        try Collection.addNoteWithCards(db, draft, deck: deck, now: now)
     }
 
     public func cards(noteID: Int64) throws -> [Card] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.card) FROM card WHERE note_id = ? ORDER BY new_position"),
-                         arguments: [noteID]).map(Card.init(row:))
+        try Collection.cards(db, noteID: noteID)
     }
 
-    /// Sets a card's scheduling state and flags, logging the change.
-    public func setState(cardID: Int64, _ state: CardState, kind: ReviewLog.Kind = .imported) throws {
-        _ = try Collection.setState(db, cardID: cardID, state, at: now, kind: kind)
-    }
-
-    /// Sets the state of a card whose current state and deck the caller already knows (one it
-    /// just created), logging the change.
-    public func setState(cardID: Int64, deckID: Int64, from before: CardState, to state: CardState, kind: ReviewLog.Kind = .imported) throws {
-        let stored = state.storedForm
-        try Collection.writeState(db, cardID: cardID, stored)
-        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: now, kind: kind, rating: 0, durationMilliseconds: 0,
-                                 scheduler: "manual", leechAction: nil, buriedSiblings: nil, before: before, after: stored)
+    /// Sets a card's scheduling state, logging the change.
+    public func setState(cardID: Int64, _ state: CardState, kind: ReviewLogEntry.Kind = .imported) throws {
+        var binder = Binder()
+        _ = try Collection.setState(db, card: try Collection.card(db, id: cardID), state, at: now, kind: kind, &binder)
     }
 
     public func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
@@ -128,12 +112,10 @@ public struct CollectionWriter {
         }
     }
 
-    /// Adds one answer of history (from an Anki package's review log). Only what Anki kept is
-    /// known: the rating, the time, the interval and ease after.
-    public func appendImportedReview(cardID: Int64, deckID: Int64, _ answer: ImportedAnswer) throws {
-        try Collection.appendLog(db, cardID: cardID, deckID: deckID, time: answer.time, kind: .imported, rating: answer.rating.rawValue,
-                                 durationMilliseconds: answer.durationMilliseconds, scheduler: "anki", leechAction: nil,
-                                 buriedSiblings: nil, before: answer.before, after: answer.after)
+    /// Adds one entry of a card's history (from another program's review log).
+    public func appendLog(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64) throws {
+        var binder = Binder()
+        try ReviewLogTable.append(entry, cardID: cardID, deckID: deckID, db, &binder)
     }
 }
 
@@ -157,5 +139,13 @@ extension Collection {
             }
             return result!
         }
+    }
+}
+
+extension CollectionWriter {
+    /// Replaces a note's content, keeping every card's schedule.
+    public func updateNote(_ note: Note) throws {
+        var inserter = try NoteInserter(db: db, deck: try deck(id: note.deckID), now: now)
+        try inserter.update(note)
     }
 }

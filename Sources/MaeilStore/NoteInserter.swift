@@ -3,58 +3,20 @@ import GRDB
 import GRDBSQLite
 import MaeilCore
 
-/// A card to create with a note, carrying a schedule from elsewhere (an Anki package).
-public struct CardSeed: Sendable {
-    public var template: String
-    public var ordinal: Int
-    public var state: CardState
-    public var suspended: Bool
-    public var buriedUntil: Date?
-    /// The answers before `state`, oldest first, kept as imported log entries.
-    public var history: [ImportedAnswer]
-
-    public init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
-                history: [ImportedAnswer] = []) {
-        self.template = template
-        self.ordinal = ordinal
-        self.state = state
-        self.suspended = suspended
-        self.buriedUntil = buriedUntil
-        self.history = history
-    }
-}
-
-/// One answer of another program's history, as the review log keeps it.
-public struct ImportedAnswer: Sendable {
-    public var time: Date
-    public var rating: Rating
-    public var durationMilliseconds: Int
-    public var before: CardState
-    public var after: CardState
-
-    public init(time: Date, rating: Rating, durationMilliseconds: Int, before: CardState, after: CardState) {
-        self.time = time
-        self.rating = rating
-        self.durationMilliseconds = durationMilliseconds
-        self.before = before
-        self.after = after
-    }
-}
-
-/// Adds new notes and their cards to one deck, as fast as SQLite takes them: an import of
-/// 20,000 notes spends most of its time here.
+/// Writes notes and their cards into one deck, as fast as SQLite takes them: an import of
+/// 20,000 notes spends most of its time here. Every note and card the store creates or
+/// rewrites goes through it, so the note and card columns have this one encoder.
 ///
 /// Its statements are prepared once and bound through SQLite's C API, and what notes of a deck
-/// share (the field names and languages) is joined once. Every note and card the store creates
-/// is written here.
+/// share (the field names and languages) is joined once.
 public struct NoteInserter {
     private let db: Database
     private let deck: Deck
-    private let now: Date
     private let nowSeconds: Int64
+    /// The deck's curriculum units by key: (id, position).
+    private let units: [String: (id: Int64, position: Int)]
     private let insertNote: Statement
     private let insertCard: Statement
-    private let appendLog: Statement
     private var lastNames: [String] = []
     private var lastLanguages: [String?] = []
     private var namesColumn = ""
@@ -69,85 +31,117 @@ public struct NoteInserter {
     private var insertCards: Statement?
     static let batchSize = 32
 
+    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, " + CardStateColumns.list()
+    static let cardRow = "(" + Array(repeating: "?", count: 8 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
         self.deck = deck
-        self.now = now
         nowSeconds = now.unixSeconds
+        var units: [String: (id: Int64, position: Int)] = [:]
+        for unit in try Collection.units(db, deckID: deck.id) { units[unit.key] = (unit.id, unit.position) }
+        self.units = units
         insertNote = try db.makeStatement(sql: """
-            INSERT INTO note (guid, deck_id, kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source,
-                              created_at, modified_at)
+            INSERT INTO note (kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source, modified_at,
+                              guid, deck_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(guid) DO NOTHING
             """)
-        insertCard = try db.makeStatement(sql: """
-            INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, \(Columns.state))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        appendLog = try db.makeStatement(sql: Collection.appendLogSQL)
+        insertCard = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns)) VALUES \(Self.cardRow)")
     }
 
-    /// Adds a note and the cards its deck's templates give it. A card with a seed takes the
-    /// seed's schedule, flags and history; the others are new. `scheduled` counts the cards
-    /// that took a schedule. Returns nil, writing nothing, when a note with the draft's guid is
-    /// already in the collection (guids are unique across decks).
+    /// The id of the deck's unit with this key.
+    public func unitID(_ key: String?) -> Int64? { key.flatMap { units[$0]?.id } }
+
+    /// Adds a note and the cards its deck's templates give it. A card with a draft in
+    /// `draft.cards` takes that schedule, flags and history; the others are new. `scheduled`
+    /// counts the cards that took a schedule. Returns nil, writing nothing, when a note with the
+    /// draft's guid is already in the collection (guids are unique across decks).
     ///
     /// `listingCards: false` is for an importer: `cards` comes back empty, and new cards
-    /// without a seed wait to be written several to a statement, so the caller must `flush`
+    /// without a draft wait to be written several to a statement, so the caller must `flush`
     /// before it reads cards and when it is done.
     @discardableResult
-    public mutating func add(_ draft: NoteDraft, unitPosition: Int?, seeds: [CardSeed] = [], listingCards: Bool = true) throws
-        -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
-        if !draft.fields.elementsEqual(lastNames, by: { $0.name == $1 }) || !draft.fields.elementsEqual(lastLanguages, by: { $0.language == $1 }) {
-            lastNames = draft.fields.map(\.name)
-            lastLanguages = draft.fields.map(\.language)
-            namesColumn = lastNames.joined(separator: FieldSeparator.unit)
-            languagesColumn = lastLanguages.map { $0 ?? "" }.joined(separator: FieldSeparator.unit)
-        }
-        values.removeAll(keepingCapacity: true)
-        Note.appendValues(draft.fields, to: &values)
-        tags.removeAll(keepingCapacity: true)
-        Tags.appendColumn(draft.tags, to: &tags)
+    public mutating func add(_ draft: NoteDraft, listingCards: Bool = true) throws -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
+        let unit = draft.unit.flatMap { units[$0] }
         bind.begin(insertNote)
-        bind.text(draft.guid); bind.int(deck.id); bind.text(draft.kind.rawValue); bind.text(draft.noteType)
-        bind.text(namesColumn); bind.utf8(values); bind.text(languagesColumn); bind.utf8(tags)
-        bind.int(draft.unitID); bind.int(Int64(draft.position)); bind.text(draft.source); bind.int(nowSeconds); bind.int(nowSeconds)
+        bindContent(kind: draft.kind, noteType: draft.noteType, fields: draft.fields, tags: draft.tags, unitID: unit?.id,
+                    position: draft.position, source: draft.origin)
+        bind.text(draft.guid); bind.int(deck.id); bind.int(nowSeconds)
         try bind.step(db)
         guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
         let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
-                                              unitPosition: unitPosition, existing: [], seeds: seeds, listingCards: listingCards)
+                                              unitPosition: unit?.position, existing: [], drafts: draft.cards, listingCards: listingCards)
         return (noteID, cards, scheduled)
     }
 
-    /// Creates the cards a note should have and does not (`existing` holds "template#ordinal"
-    /// keys): on add, and after an edit fills a field a template needs.
-    mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
-                           existing: Set<String>, seeds: [CardSeed] = [], listingCards: Bool = true) throws -> (cards: [NewCard], scheduled: Int) {
+    /// Rewrites a note's content, keeping every card's schedule: a template the fields satisfy
+    /// for the first time gets a new card, and the new-card order follows the note's place.
+    public mutating func update(_ note: Note) throws {
+        try flush()
+        bind.begin(try db.cachedStatement(sql: """
+            UPDATE note SET kind = ?, note_type = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?,
+            position = ?, source = ?, modified_at = ? WHERE id = ?
+            """))
+        bindContent(kind: note.kind, noteType: note.noteType, fields: note.fields, tags: note.tags, unitID: note.unitID,
+                    position: note.position, source: note.source)
+        bind.int(note.id)
+        try bind.step(db)
+        let unitPosition = units.values.first { $0.id == note.unitID }?.position
+        let existing = try Collection.cards(db, noteID: note.id).map { "\($0.template)#\($0.ordinal)" }
+        _ = try addCards(noteID: note.id, fields: note.fields, noteType: note.noteType, position: note.position,
+                         unitPosition: unitPosition, existing: Set(existing))
+        for (index, template) in deck.templates.enumerated() {
+            try db.cachedStatement(sql: "UPDATE card SET unit_position = ?, new_position = (? | ordinal) WHERE note_id = ? AND template = ?")
+                .execute(arguments: [unitPosition, Collection.newPosition(unit: unitPosition, note: note.position, template: index, ordinal: 0),
+                                     note.id, template.name])
+        }
+    }
+
+    /// The note columns an insert and an update share, in that order.
+    private mutating func bindContent(kind: NoteKind, noteType: String?, fields: [NoteField], tags noteTags: [String], unitID: Int64?,
+                                      position: Int, source: String?) {
+        if !fields.elementsEqual(lastNames, by: { $0.name == $1 }) || !fields.elementsEqual(lastLanguages, by: { $0.language == $1 }) {
+            lastNames = fields.map(\.name)
+            lastLanguages = fields.map(\.language)
+            namesColumn = NoteTable.namesColumn(fields)
+            languagesColumn = NoteTable.languagesColumn(fields)
+        }
+        values.removeAll(keepingCapacity: true)
+        NoteTable.appendValues(fields, to: &values)
+        tags.removeAll(keepingCapacity: true)
+        Tags.appendColumn(noteTags, to: &tags)
+        bind.text(kind.rawValue); bind.text(noteType); bind.text(namesColumn); bind.utf8(values); bind.text(languagesColumn)
+        bind.utf8(tags); bind.int(unitID); bind.int(position); bind.text(source); bind.int(nowSeconds)
+    }
+
+    /// Creates the cards a note should have and does not (`existing` holds "template#ordinal" keys).
+    private mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
+                                   existing: Set<String>, drafts: [CardDraft] = [], listingCards: Bool = true) throws
+        -> (cards: [NewCard], scheduled: Int) {
         var cards: [NewCard] = []
         var scheduled = 0
         for index in deck.templates.indices {
             let name = deck.templates[index].name
             try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
-                let seed = seeds.isEmpty ? nil : seeds.first { $0.template == name && $0.ordinal == ordinal }
+                let draft = drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal }
                 let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
-                if seed == nil, !listingCards {
+                if draft == nil, !listingCards {
                     pending.append((noteID, name, ordinal, unitPosition, newPosition))
                     if pending.count == Self.batchSize { try flush() }
                     return
                 }
                 let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
-                                               newPosition: newPosition, seed: seed)
-                if let seed, seed.state != .new {
+                                               newPosition: newPosition, draft: draft)
+                if let draft, draft.state != .new {
                     scheduled += 1
-                    for answer in seed.history {
-                        try log(cardID: cardID, time: answer.time, kind: .imported, rating: answer.rating.rawValue,
-                                durationMilliseconds: answer.durationMilliseconds, scheduler: "anki", before: answer.before, after: answer.after)
-                    }
+                    for entry in draft.history { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, db, &bind) }
                     // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
-                    try log(cardID: cardID, time: now, kind: .imported, rating: 0, durationMilliseconds: 0, scheduler: "manual",
-                            before: .new, after: seed.state.storedForm)
+                    let arrival = ReviewLogEntry(time: Date(unixSeconds: nowSeconds), kind: .imported, rating: nil, scheduler: "manual",
+                                                 before: .new, after: draft.state.storedForm)
+                    try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, db, &bind)
                 }
                 if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
             }
@@ -160,128 +154,37 @@ public struct NoteInserter {
     public mutating func flush() throws {
         guard !pending.isEmpty else { return }
         if pending.count == Self.batchSize {
-            let statement = try insertCards ?? db.makeStatement(sql: Self.newCardsSQL(rows: Self.batchSize, deckID: deck.id))
+            let statement = try insertCards ?? db.makeStatement(
+                sql: "INSERT INTO card (\(Self.cardColumns)) VALUES " + Array(repeating: Self.cardRow, count: Self.batchSize).joined(separator: ", "))
             insertCards = statement
             bind.begin(statement)
-            for card in pending {
-                bind.int(card.noteID); bind.text(card.template); bind.int(Int64(card.ordinal)); bind.int(card.unitPosition.map(Int64.init))
-                bind.int(card.newPosition)
-            }
+            for card in pending { bindCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
+                                           newPosition: card.newPosition, draft: nil) }
             try bind.step(db)
         } else {
             for card in pending {
                 try insertOneCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
-                                  newPosition: card.newPosition, seed: nil)
+                                  newPosition: card.newPosition, draft: nil)
             }
         }
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Writes one card, new or with a seed's state and flags; returns its id.
+    /// Writes one card, new or with a draft's state and flags; returns its id.
     @discardableResult
     private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
-                                        seed: CardSeed?) throws -> Int64 {
+                                        draft: CardDraft?) throws -> Int64 {
         bind.begin(insertCard)
-        bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(Int64(ordinal)); bind.int(unitPosition.map(Int64.init))
-        bind.int(newPosition); bind.int(seed?.suspended == true ? 1 : 0); bind.int(seed?.buriedUntil?.unixSeconds)
-        bind.state(seed?.state ?? .new)
+        bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition, draft: draft)
         try bind.step(db)
         return sqlite3_last_insert_rowid(db.sqliteConnection)
     }
 
-    /// An INSERT of `rows` new cards: their state is CardState.new, written out as SQL.
-    static func newCardsSQL(rows: Int, deckID: Int64) -> String {
-        let new = CardState.new
-        func literal(_ value: Int?) -> String { value.map(String.init) ?? "NULL" }
-        func literal(_ value: Double?) -> String { value.map { "\($0)" } ?? "NULL" }
-        let state = ["'\(new.phase.rawValue)'", literal(new.step), literal(new.scheduledSeconds), literal(new.intervalDays),
-                     literal(new.easePermille), literal(new.stability), literal(new.difficulty), literal(new.due.map { Int($0.unixSeconds) }),
-                     literal(new.reps), literal(new.lapses), literal(new.streak), literal(new.lastReview.map { Int($0.unixSeconds) })]
-        let row = "(?, \(deckID), ?, ?, ?, ?, 0, NULL, \(state.joined(separator: ", ")))"
-        return "INSERT INTO card (note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, \(Columns.state)) VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ", ")
-    }
-
-    private mutating func log(cardID: Int64, time: Date, kind: ReviewLog.Kind, rating: Int, durationMilliseconds: Int, scheduler: String,
-                     before: CardState, after: CardState) throws {
-        bind.begin(appendLog)
-        bind.int(cardID); bind.int(deck.id); bind.int(time.unixMilliseconds); bind.int(Int64(kind.rawValue)); bind.int(Int64(rating))
-        bind.int(Int64(durationMilliseconds)); bind.text(scheduler); bind.text(nil); bind.text(nil)
-        bind.state(before); bind.state(after)
-        try bind.step(db)
-    }
-
-}
-
-/// Binds one row's values to a statement and runs it, straight through SQLite's C API.
-///
-/// Texts are gathered in one buffer the binder keeps and reuses, and handed to SQLite
-/// without a copy (SQLITE_STATIC) for the one step that reads them: a copy per text, with its
-/// malloc and free, was a sixth of writing a note.
-struct Binder {
-    private var handle: SQLiteStatement?
-    private var index: Int32 = 1
-    private var arena: [UInt8] = []
-    private var texts: [(index: Int32, start: Int, count: Int)] = []
-
-    /// Starts a row for `statement`.
-    mutating func begin(_ statement: Statement) {
-        handle = statement.sqliteStatement
-        index = 1
-        arena.removeAll(keepingCapacity: true)
-        texts.removeAll(keepingCapacity: true)
-    }
-
-    mutating func int(_ value: Int64?) {
-        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
-        index += 1
-    }
-
-    mutating func double(_ value: Double?) {
-        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
-        index += 1
-    }
-
-    mutating func text(_ value: String?) {
-        if let value {
-            texts.append((index, arena.count, value.utf8.count))
-            arena.append(contentsOf: value.utf8)
-        } else {
-            sqlite3_bind_null(handle, index)
-        }
-        index += 1
-    }
-
-    mutating func utf8(_ bytes: [UInt8]) {
-        texts.append((index, arena.count, bytes.count))
-        arena.append(contentsOf: bytes)
-        index += 1
-    }
-
-    /// The 12 state columns, in `Columns.state` order.
-    mutating func state(_ state: CardState) {
-        text(state.phase.rawValue); int(Int64(state.step)); int(Int64(state.scheduledSeconds)); int(Int64(state.intervalDays))
-        int(Int64(state.easePermille)); double(state.stability); double(state.difficulty); int(state.due?.unixSeconds)
-        int(Int64(state.reps)); int(Int64(state.lapses)); int(Int64(state.streak)); int(state.lastReview?.unixSeconds)
-    }
-
-    /// Binds the texts and runs the statement once; the texts are unbound before the buffer
-    /// can change.
-    func step(_ db: Database) throws {
-        let code = arena.withUnsafeBufferPointer { buffer -> Int32 in
-            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(("" as StaticString).utf8Start))
-            for text in texts {
-                sqlite3_bind_text(handle, text.index, (base + text.start).assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
-            }
-            let code = sqlite3_step(handle)
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-            return code
-        }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                                sql: handle.map { String(cString: sqlite3_sql($0)) })
-        }
+    /// One card's values, in `cardColumns` order.
+    private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
+        bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
+        bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil)
+        CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 }
 

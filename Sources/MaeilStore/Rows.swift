@@ -2,18 +2,9 @@ import Foundation
 import GRDB
 import MaeilCore
 
-/// Column lists and row decoding, kept together so the SQL and the Swift agree.
-enum Columns {
-    static let state = "phase, step, scheduled_seconds, interval_days, ease, stability, difficulty, due, reps, lapses, streak, last_review"
-    static let card = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, " + state
-    static let note = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type"
-    static let deck = "id, name, kind, description, preset_id, templates, speak, source"
-    static let preset = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating"
-}
-
-enum FieldSeparator {
-    static let unit = "\u{1f}"
-}
+// Each table's columns are named here once, and each table has one decoder, which reads rows
+// by column name. A query joining tables selects a table's columns with a prefix
+// (`selection(from:prefix:)`), and the decoder is told the same prefix.
 
 extension Date {
     /// Whole unix seconds, as the store keeps times.
@@ -22,23 +13,13 @@ extension Date {
     init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
 }
 
+/// "t.a AS p_a, t.b AS p_b" for columns "a, b": a table's columns in a join, kept apart by a prefix.
+func selection(_ columns: String, from alias: String, prefix: String) -> String {
+    columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { "\(alias).\($0) AS \(prefix)\($0)" }
+        .joined(separator: ", ")
+}
+
 extension CardState {
-    /// Decodes the 12 state columns starting at `start`. Returns nil when the phase is NULL.
-    init?(row: Row, from start: Int) {
-        guard let phaseText: String = row[start], let phase = CardPhase(rawValue: phaseText) else { return nil }
-        self.init(
-            phase: phase, step: row[start + 1], scheduledSeconds: row[start + 2], intervalDays: row[start + 3],
-            easePermille: row[start + 4], stability: row[start + 5], difficulty: row[start + 6],
-            due: (row[start + 7] as Int64?).map(Date.init(unixSeconds:)), reps: row[start + 8], lapses: row[start + 9],
-            streak: row[start + 10], lastReview: (row[start + 11] as Int64?).map(Date.init(unixSeconds:)))
-    }
-
-    /// The 12 state columns, in `Columns.state` order.
-    var databaseValues: [any DatabaseValueConvertible & Sendable] {
-        [phase.rawValue, step, scheduledSeconds, intervalDays, easePermille, stability, difficulty,
-         due?.unixSeconds, reps, lapses, streak, lastReview?.unixSeconds]
-    }
-
     /// The state as the store keeps it: times in whole seconds. Comparing stored states with
     /// this form keeps sub-second noise out of "did the card change?".
     public var storedForm: CardState {
@@ -49,43 +30,63 @@ extension CardState {
     }
 }
 
-extension Card {
-    init(row: Row) {
-        self.init(
-            id: row[0], noteID: row[1], deckID: row[2], template: row[3], ordinal: row[4],
-            state: CardState(row: row, from: 8) ?? .new,
-            starred: row[5], suspended: row[6],
-            buriedUntil: (row[7] as Int64?).map(Date.init(unixSeconds:)))
+enum CardTable {
+    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, " + CardStateColumns.list()
+
+    struct Decoder {
+        let state: CardStateColumns
+        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil: Int
+
+        init(_ columns: ColumnMap, prefix: String = "") {
+            state = CardStateColumns(columns, prefix: prefix)
+            (id, noteID, deckID) = (columns[prefix + "id"], columns[prefix + "note_id"], columns[prefix + "deck_id"])
+            (template, ordinal, starred) = (columns[prefix + "template"], columns[prefix + "ordinal"], columns[prefix + "starred"])
+            (suspended, buriedUntil) = (columns[prefix + "suspended"], columns[prefix + "buried_until"])
+        }
+
+        func decode(_ row: Row) -> Card {
+            Card(id: row[id], noteID: row[noteID], deckID: row[deckID], template: row[template], ordinal: row[ordinal],
+                 state: state.decode(row) ?? .new, starred: row[starred], suspended: row[suspended],
+                 buriedUntil: (row[buriedUntil] as Int64?).map(Date.init(unixSeconds:)))
+        }
     }
 }
 
-extension Note {
-    /// Decodes the `Columns.note` columns starting at column `start`.
-    init(row: Row, from start: Int = 0) {
-        let names = (row[start + 4] as String).components(separatedBy: FieldSeparator.unit)
-        let values = (row[start + 5] as String).components(separatedBy: FieldSeparator.unit)
-        let languages = (row[start + 6] as String).components(separatedBy: FieldSeparator.unit)
-        let fields = names.indices.map { index in
-            NoteField(
-                name: names[index], value: index < values.count ? values[index] : "",
-                language: index < languages.count && !languages[index].isEmpty ? languages[index] : nil)
+enum FieldSeparator {
+    static let unit = "\u{1f}"
+}
+
+enum NoteTable {
+    static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type"
+
+    struct Decoder {
+        let id, guid, deckID, kind, names, values, languages, tags, unitID, position, source, noteType: Int
+
+        init(_ columns: ColumnMap, prefix: String = "") {
+            (id, guid, deckID, kind) = (columns[prefix + "id"], columns[prefix + "guid"], columns[prefix + "deck_id"], columns[prefix + "kind"])
+            (names, values, languages) = (columns[prefix + "field_names"], columns[prefix + "field_values"], columns[prefix + "field_languages"])
+            (tags, unitID, position) = (columns[prefix + "tags"], columns[prefix + "unit_id"], columns[prefix + "position"])
+            (source, noteType) = (columns[prefix + "source"], columns[prefix + "note_type"])
         }
-        self.init(
-            id: row[start], guid: row[start + 1], deckID: row[start + 2], kind: NoteKind(rawValue: row[start + 3]) ?? .basic,
-            fields: fields, tags: Tags.parse(row[start + 7]), unitID: row[start + 8], position: row[start + 9], source: row[start + 10],
-            noteType: row[start + 11])
+
+        func decode(_ row: Row) -> Note {
+            let names = (row[names] as String).components(separatedBy: FieldSeparator.unit)
+            let values = (row[values] as String).components(separatedBy: FieldSeparator.unit)
+            let languages = (row[languages] as String).components(separatedBy: FieldSeparator.unit)
+            let fields = names.indices.map { index in
+                NoteField(
+                    name: names[index], value: index < values.count ? values[index] : "",
+                    language: index < languages.count && !languages[index].isEmpty ? languages[index] : nil)
+            }
+            return Note(id: row[id], guid: row[guid], deckID: row[deckID], kind: NoteKind(rawValue: row[kind]) ?? .basic,
+                        fields: fields, tags: Tags.parse(row[tags]), unitID: row[unitID], position: row[position], source: row[source],
+                        noteType: row[noteType])
+        }
     }
 
-    static func fieldColumns(_ fields: [NoteField]) -> (names: String, values: String, languages: String) {
-        (fields.map(\.name).joined(separator: FieldSeparator.unit), valuesColumn(fields),
-         fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit))
-    }
-
-    static func valuesColumn(_ fields: [NoteField]) -> String {
-        var bytes: [UInt8] = []
-        appendValues(fields, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// The fields' names and languages joined, as the note's columns hold them.
+    static func namesColumn(_ fields: [NoteField]) -> String { fields.map(\.name).joined(separator: FieldSeparator.unit) }
+    static func languagesColumn(_ fields: [NoteField]) -> String { fields.map { $0.language ?? "" }.joined(separator: FieldSeparator.unit) }
 
     /// The values joined by the field separator, as UTF-8, into a buffer the caller reuses.
     static func appendValues(_ fields: [NoteField], to bytes: inout [UInt8]) {
@@ -99,21 +100,27 @@ extension Note {
     }
 }
 
-extension Deck {
-    init(row: Row) throws {
-        let templates = try DecodeCache.templates(row[5])
-        self.init(
-            id: row[0], name: row[1], kind: (row[2] as String?).flatMap(NoteKind.init(rawValue:)),
-            description: row[3], presetID: row[4], templates: templates, speak: row[6], source: row[7])
+enum DeckTable {
+    static let columns = "id, name, kind, description, preset_id, templates, speak, source"
+
+    static func decode(_ row: Row) throws -> Deck {
+        Deck(id: row["id"], name: row["name"], kind: (row["kind"] as String?).flatMap(NoteKind.init(rawValue:)),
+             description: row["description"], presetID: row["preset_id"], templates: try DecodeCache.templates(row["templates"]),
+             speak: row["speak"], source: row["source"])
+    }
+
+    static func templatesColumn(_ templates: [CardTemplate]) throws -> String {
+        String(decoding: try JSONEncoder().encode(templates), as: UTF8.self)
     }
 }
 
-extension Preset {
-    init(row: Row) throws {
-        let scheduler = try DecodeCache.settings(row[2])
-        self.init(
-            id: row[0], name: row[1], scheduler: scheduler, newPerDay: row[3], reviewsPerDay: row[4],
-            rolloverHour: row[5], burySiblings: row[6], curriculumGating: row[7])
+enum PresetTable {
+    static let columns = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating"
+
+    static func decode(_ row: Row) throws -> Preset {
+        Preset(id: row["id"], name: row["name"], scheduler: try DecodeCache.settings(row["scheduler"]), newPerDay: row["new_per_day"],
+               reviewsPerDay: row["reviews_per_day"], rolloverHour: row["rollover_hour"], burySiblings: row["bury_siblings"],
+               curriculumGating: row["curriculum_gating"])
     }
 }
 

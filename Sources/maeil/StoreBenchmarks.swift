@@ -21,18 +21,24 @@ enum StoreBenchmarks {
             Benchmark(name: "store.answer") {
                 [try withFixture(cards: 20_000, due: 3000) { collection, now in
                     let queue = try collection.studyQueue(now: now, timeZone: fixtureZone)
-                    let scheduler = SchedulerSettings().makeScheduler()
+                    let preset = Preset(name: "Bench")
+                    let scheduler = preset.scheduler.makeScheduler()
                     let clock = DayClock(timeZone: fixtureZone)
                     var answered = 0
+                    // What a session does per answer: read the card and its siblings, plan, commit.
                     let seconds = try Benchmarks.bestTime(repeats: 1) {
                         for queued in queue.reviews.prefix(1000) {
                             let card = try collection.card(id: queued.id)
+                            let siblings = try collection.cards(noteID: card.noteID).filter { $0.id != card.id }
+                                .map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended, buriedUntil: $0.buriedUntil) }
                             let context = SchedulingContext(now: now, clock: clock, fuzzFactor: 0.5)
                             let outcome = scheduler.answer(card.state, .good, context: context)
-                            _ = try collection.commitAnswer(
-                                cardID: card.id, before: card.state, outcome: outcome, rating: .good, at: now,
-                                durationMilliseconds: 3000, scheduler: .ankiSM2, leechAction: .tag,
-                                burySiblingsUntil: clock.nextRollover(after: now))
+                            let plan = AnswerPlan(
+                                answering: AnsweredCard(id: card.id, noteID: card.noteID, state: card.state, suspended: card.suspended,
+                                                        noteTaggedLeech: false),
+                                siblings: siblings, rating: .good, outcome: outcome, at: now, durationMilliseconds: 3000,
+                                scheduler: scheduler.kind, preset: preset, clock: clock)
+                            _ = try collection.apply(plan)
                             answered += 1
                         }
                     }

@@ -50,7 +50,7 @@ struct AnkiPackageTests {
         let reviewDue = states.filter { $0.phase == .review }.compactMap(\.due).map(\.timeIntervalSince1970)
         #expect(reviewDue.allSatisfy { (Int($0) - 1_795_233_600) % 86_400 == 0 })
         // The history came along: the relearning card has its easy answer and its lapse.
-        let history = deck.notes.flatMap(\.cards).first { $0.state.phase == .relearning }!.reviews
+        let history = deck.notes.flatMap(\.cards).first { $0.state.phase == .relearning }!.history
         #expect(history.map(\.rating) == [.easy, .again])
         #expect(contents.media.map(\.name) == ["hello.png"])
         #expect(contents.media[0].data.starts(with: [0x89, 0x50, 0x4E, 0x47]))

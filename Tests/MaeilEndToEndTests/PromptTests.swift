@@ -99,7 +99,7 @@ struct PromptTests {
         try tmux.type("u")
         try tmux.press("Enter")
         #expect(try tmux.wait(for: "↶ undone").contains("↶ undone"))
-        #expect(try tmux.lastLines(6).joined().contains("kimchi"))  // the same card is back
+        #expect(try tmux.waitForLastLines(6, containing: "kimchi").joined().contains("kimchi"))  // the same card is back
         for _ in 0..<2 {
             try tmux.press("Enter")
             try tmux.type("4")

@@ -88,6 +88,20 @@ final class Tmux {
         return current
     }
 
+    /// Waits until the screen's last `count` lines hold `text`: output that follows a line
+    /// already seen may still be on its way.
+    @discardableResult
+    func waitForLastLines(_ count: Int, containing text: String, timeout: TimeInterval = 15) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = try lastLines(count)
+            if lines.joined().contains(text) { return lines }
+            usleep(50_000)
+        }
+        return lines
+    }
+
     /// The screen's last non-empty lines.
     func lastLines(_ count: Int = 3) throws -> [String] {
         Array(try screen().split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.suffix(count))

@@ -36,9 +36,12 @@ struct FocusTests {
         try collection.setTags(noteID: notes[6].id, add: ["leech"])
         // Note 7 is answered "again" today.
         let missed = try collection.cards(noteID: notes[7].id)[0]
-        let outcome = SchedulerSettings().makeScheduler().answer(missed.state, .again, context: SchedulingContext(now: noon, clock: DayClock(timeZone: utc)))
-        _ = try collection.commitAnswer(cardID: missed.id, before: missed.state, outcome: outcome, rating: .again, at: noon,
-                                        durationMilliseconds: 4000, scheduler: .ankiSM2, leechAction: .tag, burySiblingsUntil: nil)
+        let clock = DayClock(timeZone: utc)
+        let outcome = SchedulerSettings().makeScheduler().answer(missed.state, .again, context: SchedulingContext(now: noon, clock: clock))
+        _ = try collection.apply(AnswerPlan(
+            answering: AnsweredCard(id: missed.id, noteID: missed.noteID, state: missed.state, suspended: false, noteTaggedLeech: false),
+            siblings: [], rating: .again, outcome: outcome, at: noon, durationMilliseconds: 4000, scheduler: .ankiSM2,
+            preset: Preset(name: "Words", burySiblings: false), clock: clock))
         return (collection, notes)
     }
 

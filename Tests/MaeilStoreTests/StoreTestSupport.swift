@@ -45,17 +45,16 @@ enum Fixture {
                          unitSize: Int? = nil, preset: Preset? = nil) throws -> Deck {
         let deck = try collection.createDeck(name: name, kind: .word, templates: templates,
                                              preset: preset ?? Preset(name: name, burySiblings: templates.count > 1))
-        var unitIDs: [Int64] = []
         if let unitSize {
             for unit in 0..<((count + unitSize - 1) / unitSize) {
-                unitIDs.append(try collection.saveUnit(deckID: deck.id, key: "day-\(unit + 1)", title: "Day \(unit + 1)", position: unit + 1))
+                try collection.saveUnit(deckID: deck.id, key: "day-\(unit + 1)", title: "Day \(unit + 1)", position: unit + 1)
             }
         }
         for index in 0..<count {
             let draft = NoteDraft(guid: "\(name)-\(index)", kind: .word,
                                   fields: [NoteField(name: "word", value: "단어\(index)", language: "ko"),
                                            NoteField(name: "meaning", value: "word \(index)", language: "en")],
-                                  unitID: unitSize.map { unitIDs[index / $0] }, position: index)
+                                  unit: unitSize.map { "day-\(index / $0 + 1)" }, position: index)
             try collection.addNote(draft, deckID: deck.id, now: noon)
         }
         return deck

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A note on its way into a collection, before it has an id: what every deck reader produces,
+/// what the prompt's `add` makes, and what the store writes.
+public struct NoteDraft: Hashable, Sendable {
+    /// Stable across imports: a second import of the same item updates this note.
+    public var guid: String
+    public var kind: NoteKind
+    /// The Anki note type it came from, if any.
+    public var noteType: String?
+    public var fields: [NoteField]
+    public var tags: [String]
+    /// The key of its curriculum unit, in a deck that has units.
+    public var unit: String?
+    /// Its place among the deck's notes: new cards come in this order.
+    public var position: Int
+    /// Where it came from ("deck.yaml:12", "words.csv:40", "added"): for messages, and kept
+    /// with the note.
+    public var origin: String?
+    /// Schedules another program gave its cards (Anki packages), by template and ordinal.
+    public var cards: [CardDraft]
+    /// When a note with this guid is already there, leave it exactly as it is (Anki's "keep current").
+    public var keepExisting: Bool
+
+    public init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
+                position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false) {
+        self.guid = guid
+        self.kind = kind
+        self.noteType = noteType
+        self.fields = fields
+        self.tags = tags
+        self.unit = unit
+        self.position = position
+        self.origin = origin
+        self.cards = cards
+        self.keepExisting = keepExisting
+    }
+}
+
+/// A card's schedule carried over from another program, for the card of this template and
+/// ordinal that its note gets.
+public struct CardDraft: Hashable, Sendable {
+    public var template: String
+    public var ordinal: Int
+    public var state: CardState
+    public var suspended: Bool
+    public var buriedUntil: Date?
+    /// The answers that led to `state`, oldest first.
+    public var history: [ReviewLogEntry]
+
+    public init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
+                history: [ReviewLogEntry] = []) {
+        self.template = template
+        self.ordinal = ordinal
+        self.state = state
+        self.suspended = suspended
+        self.buriedUntil = buriedUntil
+        self.history = history
+    }
+}

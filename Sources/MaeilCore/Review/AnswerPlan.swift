@@ -1,0 +1,82 @@
+import Foundation
+
+/// Everything one answer changes, decided before anything is written (Anki's answer_card):
+/// the card's next state, its log entry, what happens to a leech, and which siblings are
+/// buried. The store applies a plan in one transaction and decides nothing.
+public struct AnswerPlan: Hashable, Sendable {
+    public var cardID: Int64
+    public var noteID: Int64
+    /// The state the answer was computed from. If the stored card is no longer in it, another
+    /// session answered first, and the plan is refused.
+    public var before: CardState
+    /// The log entry, which carries the state after and what undo needs.
+    public var entry: ReviewLogEntry
+    /// True when this answer made the card a leech.
+    public var leech: Bool
+    /// When the siblings in `entry.buried` come back: the next study day.
+    public var buryUntil: Date?
+
+    public var after: CardState { entry.after ?? before }
+}
+
+/// The card an answer is given to, as far as the answer's rules need it.
+public struct AnsweredCard: Hashable, Sendable {
+    public var id: Int64
+    public var noteID: Int64
+    public var state: CardState
+    public var suspended: Bool
+    /// Whether its note already carries the "leech" tag.
+    public var noteTaggedLeech: Bool
+
+    public init(id: Int64, noteID: Int64, state: CardState, suspended: Bool, noteTaggedLeech: Bool) {
+        self.id = id
+        self.noteID = noteID
+        self.state = state
+        self.suspended = suspended
+        self.noteTaggedLeech = noteTaggedLeech
+    }
+}
+
+/// Another card of the same note, as burying needs it.
+public struct SiblingCard: Hashable, Sendable {
+    public var id: Int64
+    public var phase: CardPhase
+    public var suspended: Bool
+    public var buriedUntil: Date?
+
+    public init(id: Int64, phase: CardPhase, suspended: Bool, buriedUntil: Date?) {
+        self.id = id
+        self.phase = phase
+        self.suspended = suspended
+        self.buriedUntil = buriedUntil
+    }
+}
+
+extension AnswerPlan {
+    /// Plans `rating` given to `card` at `now`, with `outcome` from the deck's scheduler.
+    ///
+    /// A leech gets the "leech" tag (once) and, when the preset says so, is suspended. With
+    /// sibling burying on, the note's other new and review cards are hidden until the next
+    /// study day (learning siblings stay: they are due within the day).
+    public init(answering card: AnsweredCard, siblings: [SiblingCard], rating: Rating, outcome: Outcome, at now: Date,
+                durationMilliseconds: Int, scheduler: SchedulerKind, preset: Preset, clock: DayClock) {
+        var leech: LeechEffect = []
+        if outcome.leech {
+            if !card.noteTaggedLeech { leech.insert(.tagged) }
+            if preset.scheduler.leechAction == .suspend, !card.suspended { leech.insert(.suspended) }
+        }
+        var buried: [SiblingBurial] = []
+        let until = preset.burySiblings ? clock.nextRollover(after: now) : nil
+        if let until {
+            for sibling in siblings where sibling.id != card.id && !sibling.suspended && (sibling.phase == .new || sibling.phase == .review) {
+                if let current = sibling.buriedUntil, current >= until { continue }
+                buried.append(SiblingBurial(cardID: sibling.id, previous: sibling.buriedUntil))
+            }
+        }
+        self.init(
+            cardID: card.id, noteID: card.noteID, before: card.state,
+            entry: ReviewLogEntry(time: now, kind: .answer, rating: rating, durationMilliseconds: durationMilliseconds,
+                                  scheduler: scheduler.rawValue, before: card.state, after: outcome.state, leech: leech, buried: buried),
+            leech: outcome.leech, buryUntil: buried.isEmpty ? nil : until)
+    }
+}

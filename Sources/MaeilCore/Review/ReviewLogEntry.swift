@@ -1,0 +1,62 @@
+import Foundation
+
+/// One entry of a card's review log: an answer, a manual change or an answer from another
+/// program's history, with the card's exact state before and after, so the log explains the
+/// card's state and an answer can be undone exactly.
+public struct ReviewLogEntry: Hashable, Sendable {
+    public enum Kind: Int, Sendable {
+        case answer = 0
+        case manual = 1
+        case imported = 2
+    }
+
+    public var time: Date
+    public var kind: Kind
+    /// Nil for manual changes.
+    public var rating: Rating?
+    public var durationMilliseconds: Int
+    /// Who changed the card: a scheduler ("anki-sm2", "fsrs"), "manual", "anki" for imported history, "check".
+    public var scheduler: String
+    /// Nil where the log does not know it (a state recorded by `check`).
+    public var before: CardState?
+    public var after: CardState?
+    /// What this answer did to a leech, for undo.
+    public var leech: LeechEffect
+    /// The siblings this answer buried, each with the burial it had before, for undo.
+    public var buried: [SiblingBurial]
+
+    public init(time: Date, kind: Kind, rating: Rating?, durationMilliseconds: Int = 0, scheduler: String, before: CardState?,
+                after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = []) {
+        self.time = time
+        self.kind = kind
+        self.rating = rating
+        self.durationMilliseconds = durationMilliseconds
+        self.scheduler = scheduler
+        self.before = before
+        self.after = after
+        self.leech = leech
+        self.buried = buried
+    }
+}
+
+/// What an answer that made a card a leech did about it.
+public struct LeechEffect: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The note got the "leech" tag.
+    public static let tagged = LeechEffect(rawValue: 1)
+    /// The card was suspended.
+    public static let suspended = LeechEffect(rawValue: 2)
+}
+
+/// A sibling an answer buried, and the burial it had before (which undo gives back).
+public struct SiblingBurial: Hashable, Sendable {
+    public var cardID: Int64
+    public var previous: Date?
+
+    public init(cardID: Int64, previous: Date?) {
+        self.cardID = cardID
+        self.previous = previous
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+/// One review-log row: an entry of a card's history, as stored.
+@dynamicMemberLookup
+public struct ReviewLog: Hashable, Sendable {
+    public var id: Int64
+    public var cardID: Int64
+    public var deckID: Int64
+    public var entry: ReviewLogEntry
+
+    public subscript<Value>(dynamicMember path: KeyPath<ReviewLogEntry, Value>) -> Value { entry[keyPath: path] }
+}
+
+/// The review log's one encoder and one decoder.
+enum ReviewLogTable {
+    /// Every column but the id, in the order `append` binds them.
+    static let written = "card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings, "
+        + CardStateColumns.list(prefix: "b_") + ", " + CardStateColumns.list(prefix: "a_")
+
+    static let columns = "id, " + written
+
+    static let insertSQL = "INSERT INTO review_log (" + written + ") VALUES ("
+        + Array(repeating: "?", count: 9 + 2 * CardStateColumns.names.count).joined(separator: ", ") + ")"
+
+    /// Appends `entry` to a card's log; returns the new row's id.
+    @discardableResult
+    static func append(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64, _ db: Database, _ binder: inout Binder) throws -> Int64 {
+        binder.begin(try db.cachedStatement(sql: insertSQL))
+        binder.int(cardID); binder.int(deckID); binder.int(entry.time.unixMilliseconds); binder.int(entry.kind.rawValue)
+        binder.int(entry.rating?.rawValue ?? 0); binder.int(entry.durationMilliseconds); binder.text(entry.scheduler)
+        binder.text(leechColumn(entry.leech)); binder.text(buriedColumn(entry.buried))
+        CardStateColumns.bind(entry.before, &binder)
+        CardStateColumns.bind(entry.after, &binder)
+        try binder.step(db)
+        return db.lastInsertedRowID
+    }
+
+    /// "tagged,suspended", or NULL when the answer did nothing to a leech.
+    static func leechColumn(_ effect: LeechEffect) -> String? {
+        let words = [(LeechEffect.tagged, "tagged"), (.suspended, "suspended")].filter { effect.contains($0.0) }.map(\.1)
+        return words.isEmpty ? nil : words.joined(separator: ",")
+    }
+
+    /// "card:previous burial" pairs ("12:" when it had none), or NULL.
+    static func buriedColumn(_ buried: [SiblingBurial]) -> String? {
+        buried.isEmpty ? nil : buried.map { "\($0.cardID):\($0.previous.map { String($0.unixSeconds) } ?? "")" }.joined(separator: ",")
+    }
+
+    /// Decodes rows selected with `columns`.
+    struct Decoder {
+        let before: CardStateColumns, after: CardStateColumns
+        let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried: Int
+
+        init(_ columns: ColumnMap) {
+            before = CardStateColumns(columns, prefix: "b_")
+            after = CardStateColumns(columns, prefix: "a_")
+            (id, cardID, deckID, time, kind) = (columns["id"], columns["card_id"], columns["deck_id"], columns["time"], columns["kind"])
+            (rating, duration, scheduler) = (columns["rating"], columns["duration_ms"], columns["scheduler"])
+            (leech, buried) = (columns["leech_action"], columns["buried_siblings"])
+        }
+
+        func decode(_ row: Row) -> ReviewLog {
+            let leechWords = Set(((row[leech] as String?) ?? "").split(separator: ","))
+            var effect: LeechEffect = []
+            if leechWords.contains("tagged") { effect.insert(.tagged) }
+            if leechWords.contains("suspended") { effect.insert(.suspended) }
+            let burials = ((row[buried] as String?) ?? "").split(separator: ",").compactMap { pair -> SiblingBurial? in
+                let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
+                guard let card = Int64(parts[0]) else { return nil }
+                return SiblingBurial(cardID: card, previous: parts.count > 1 ? Int64(parts[1]).map(Date.init(unixSeconds:)) : nil)
+            }
+            let entry = ReviewLogEntry(
+                time: Date(timeIntervalSince1970: TimeInterval(row[time] as Int64) / 1000),
+                kind: ReviewLogEntry.Kind(rawValue: row[kind]) ?? .manual, rating: Rating(rawValue: row[rating]),
+                durationMilliseconds: row[duration], scheduler: row[scheduler], before: before.decode(row), after: after.decode(row),
+                leech: effect, buried: burials)
+            return ReviewLog(id: row[id], cardID: row[cardID], deckID: row[deckID], entry: entry)
+        }
+    }
+}
