@@ -82,16 +82,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the tests share: fixed clocks, temporary collections, deck files. Tests only.
+        .target(
+            name: "MaeilTestSupport",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/MaeilTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilCoreTests",
+            dependencies: ["MaeilCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "MaeilStoreTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MaeilDecksTests",
-            dependencies: ["MaeilCore", "MaeilDecks", "MaeilStore", "MaeilSession", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["MaeilCore", "MaeilDecks", "MaeilStore", "MaeilSession", "MaeilTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // The tests read the fixtures from the source tree by path.
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -102,21 +113,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MaeilSessionTests",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilSession", "MaeilTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MaeilFocusTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus", "MaeilTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilREPLTests",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
             dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "MaeilCoreTests",
-            dependencies: [
-                "MaeilCore",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
             swiftSettings: swiftSettings
         ),
     ]

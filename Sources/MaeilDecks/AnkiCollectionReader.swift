@@ -390,12 +390,20 @@ private func sane(_ secondsSince1970: Double) -> Date {
     Date(timeIntervalSince1970: secondsSince1970.isFinite ? secondsSince1970.clamped(to: 0...253_402_300_799) : 0)
 }
 
-private func decoded<T: DatabaseValueConvertible>(_ row: Row, _ index: Int, _ table: String, _ file: String) throws -> T {
-    do {
-        return try row.decode(T.self, atIndex: index)
-    } catch {
-        let column = Array(row.columnNames)[index]
-        throw ImportProblem(file: file, message: "the package's \(table) table holds a value that is not \(T.self) in column \(column) (\(row[index] as DatabaseValue))")
+/// A row of one of the package's tables, each value read by column name with an error a
+/// person can act on instead of a trap.
+struct PackageRow {
+    let row: Row
+    let table: String
+    let file: String
+
+    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+        do {
+            return try row.decode(T.self, forColumn: column)
+        } catch {
+            let value = row[column] as DatabaseValue? ?? .null
+            throw ImportProblem(file: file, message: "the package's \(table) table holds a value that is not \(T.self) in column \(column) (\(value))")
+        }
     }
 }
 
@@ -403,11 +411,9 @@ struct NoteRow {
     var id: Int64, guid: String, noteType: Int64, tags: String, fields: String
 
     init(_ row: Row, file: String) throws {
-        id = try decoded(row, 0, "notes", file)
-        guid = try decoded(row, 1, "notes", file)
-        noteType = try decoded(row, 2, "notes", file)
-        tags = try decoded(row, 3, "notes", file)
-        fields = try decoded(row, 4, "notes", file)
+        let row = PackageRow(row: row, table: "notes", file: file)
+        (id, guid, noteType) = (try row.value("id"), try row.value("guid"), try row.value("mid"))
+        (tags, fields) = (try row.value("tags"), try row.value("flds"))
     }
 }
 
@@ -416,22 +422,13 @@ struct CardRow {
     var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String
 
     init(_ row: Row, file: String) throws {
-        func value(_ index: Int) throws -> Int64 { try decoded(row, index, "cards", file) }
-        id = try value(0)
-        note = try value(1)
-        deck = try value(2)
-        ordinal = Int(try value(3).clamped(to: 0...10_000))
-        type = try value(4)
-        queue = try value(5)
-        due = try value(6)
-        interval = try value(7)
-        factor = try value(8)
-        reps = try value(9)
-        lapses = try value(10)
-        left = try value(11)
-        originalDue = try value(12)
-        originalDeck = try value(13)
-        data = (try decoded(row, 14, "cards", file) as String?) ?? ""
+        let row = PackageRow(row: row, table: "cards", file: file)
+        (id, note, deck) = (try row.value("id"), try row.value("nid"), try row.value("did"))
+        ordinal = Int((try row.value("ord") as Int64).clamped(to: 0...10_000))
+        (type, queue, due, interval) = (try row.value("type"), try row.value("queue"), try row.value("due"), try row.value("ivl"))
+        (factor, reps, lapses, left) = (try row.value("factor"), try row.value("reps"), try row.value("lapses"), try row.value("left"))
+        (originalDue, originalDeck) = (try row.value("odue"), try row.value("odid"))
+        data = (try row.value("data") as String?) ?? ""
     }
 }
 
@@ -439,14 +436,8 @@ struct RevlogRow {
     var id: Int64, card: Int64, ease: Int64, interval: Int64, lastInterval: Int64, factor: Int64, milliseconds: Int64, type: Int64
 
     init(_ row: Row, file: String) throws {
-        func value(_ index: Int) throws -> Int64 { try decoded(row, index, "revlog", file) }
-        id = try value(0)
-        card = try value(1)
-        ease = try value(2)
-        interval = try value(3)
-        lastInterval = try value(4)
-        factor = try value(5)
-        milliseconds = try value(6)
-        type = try value(7)
+        let row = PackageRow(row: row, table: "revlog", file: file)
+        (id, card, ease, interval) = (try row.value("id"), try row.value("cid"), try row.value("ease"), try row.value("ivl"))
+        (lastInterval, factor, milliseconds, type) = (try row.value("lastIvl"), try row.value("factor"), try row.value("time"), try row.value("type"))
     }
 }

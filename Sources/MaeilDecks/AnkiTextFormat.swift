@@ -3,7 +3,8 @@ import MaeilCore
 
 /// Anki's text import format (Anki 2.1.54 and later): header lines such as `#separator:tab`,
 /// `#html:true`, `#notetype:Basic`, `#deck:Korean`, `#columns:…`, `#guid column:1`, then one
-/// note per record. ../shared/notes/formats.md lists the header lines.
+/// note per record. Every header key Anki writes or reads is in `headerKeys`; a file's own
+/// `#columns:` names its fields.
 public enum AnkiTextFormat {
     static let headerKeys: Set<String> = [
         "separator", "html", "tags", "columns", "notetype", "deck", "notetype column", "deck column", "tags column",

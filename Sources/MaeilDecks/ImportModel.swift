@@ -17,23 +17,11 @@ public struct ImportedDeck: Sendable {
     public var notes: [NoteDraft] = []
     /// Where it came from, for the deck's record and the summary.
     public var source: String
-
-    public init(name: String, kind: NoteKind?, templates: [CardTemplate], source: String) {
-        self.name = name
-        self.kind = kind
-        self.templates = templates
-        self.source = source
-    }
 }
 
 public struct ImportedUnit: Hashable, Sendable {
     public var key: String
     public var title: String
-
-    public init(key: String, title: String) {
-        self.key = key
-        self.title = title
-    }
 }
 
 /// A media file from a package, to copy into the collection's media folder.
@@ -62,14 +50,6 @@ public struct ImportProblem: Error, Hashable, Sendable, CustomStringConvertible 
     /// For archives: the entry the problem is in.
     public var entry: String?
     public var message: String
-
-    public init(file: String, line: Int? = nil, column: Int? = nil, entry: String? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.entry = entry
-        self.message = message
-    }
 
     public var description: String {
         var place = file

@@ -29,17 +29,21 @@ struct ProtobufReader {
                 shift += 7
             }
         }
+        /// A fixed-width little-endian number of `width` bytes.
+        func littleEndian(_ width: Int) throws -> UInt64 {
+            guard data.endIndex - index >= width else { throw Malformed() }
+            var value: UInt64 = 0
+            for offset in 0..<width { value |= UInt64(data[index + offset]) << (8 * UInt64(offset)) }
+            index += width
+            return value
+        }
         while index < data.endIndex {
             let key = try varint()
             let field = Int(key >> 3)
             switch key & 7 {
             case 0: result.append((field, .varint(try varint())))
             case 1:
-                guard data.endIndex - index >= 8 else { throw Malformed() }
-                var value: UInt64 = 0
-                for offset in 0..<8 { value |= UInt64(data[index + offset]) << (8 * UInt64(offset)) }
-                index += 8
-                result.append((field, .fixed64(value)))
+                result.append((field, .fixed64(try littleEndian(8))))
             case 2:
                 let length = try varint()
                 guard length <= UInt64(data.endIndex - index) else { throw Malformed() }
@@ -47,11 +51,7 @@ struct ProtobufReader {
                 result.append((field, .bytes(Data(data[index..<end]))))
                 index = end
             case 5:
-                guard data.endIndex - index >= 4 else { throw Malformed() }
-                var value: UInt32 = 0
-                for offset in 0..<4 { value |= UInt32(data[index + offset]) << (8 * UInt32(offset)) }
-                index += 4
-                result.append((field, .fixed32(value)))
+                result.append((field, .fixed32(UInt32(try littleEndian(4)))))
             default:
                 throw Malformed()
             }

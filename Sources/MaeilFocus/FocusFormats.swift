@@ -1,6 +1,7 @@
 import Foundation
 
-/// The focus list as each widget reads it (../shared/notes/formats.md).
+/// The focus list as each widget reads it; the README's focus section shows each widget's
+/// configuration.
 public enum FocusFormat: String, Sendable, CaseIterable {
     /// Versioned JSON ("schema": 1), for scripts and Übersicht.
     case json

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Colour and emphasis, only for terminals that want them: off when NO_COLOR is set
-/// (https://no-color.org), when TERM is "dumb", and when the output is not a terminal.
+/// (the NO_COLOR convention), when TERM is "dumb", and when the output is not a terminal.
 public struct Style: Sendable {
     public let enabled: Bool
 

@@ -17,11 +17,6 @@ public struct Scenario: Sendable {
         public let description: String
     }
 
-    static let keys = ["name", "description", "items", "deck", "days", "new_per_day", "reviews_per_day", "minutes_per_day",
-                       "new_cards_count_as_reviews", "suspend_after_lapses", "scheduler", "desired_retention", "learning_steps",
-                       "relearning_steps", "maximum_interval", "starting_ease", "easy_bonus", "hard_interval", "interval_modifier",
-                       "lapse_new_interval", "graduating_interval", "easy_interval", "learner", "seed", "runs"]
-
     public static func load(path: String) throws -> Scenario {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Problem(description: "\(path): cannot read the scenario")
@@ -40,62 +35,30 @@ public struct Scenario: Sendable {
         func fail(_ node: Node?, _ message: String) -> Problem {
             Problem(description: "\(file):\(node?.mark?.line ?? 0):\(node?.mark?.column ?? 0): \(message)")
         }
-        for (key, _) in map where !keys.contains(key.string ?? "") {
-            throw fail(key, "unknown setting '\(key.string ?? "")'; the settings are: \(keys.joined(separator: ", "))")
-        }
+        let ownKeys = ["name", "description", "deck", "learner"]
+        let keys = ownKeys + SimulationConfig.settingNames
         var scenario = Scenario(name: map["name"]?.string ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
         scenario.description = map["description"]?.string ?? ""
-        func int(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
-            guard let node = map[key] else { return nil }
-            guard let value = node.int, range.contains(value) else { throw fail(node, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)") }
-            return value
-        }
-        func double(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
-            guard let node = map[key] else { return nil }
-            guard let value = node.float, range.contains(value) else { throw fail(node, "\(key) must be a number from \(range.lowerBound) to \(range.upperBound)") }
-            return value
-        }
-        /// A limit: a number, or "none"/null for no limit.
-        func limit(_ key: String) throws -> Int?? {
-            guard let node = map[key] else { return nil }
-            if node.null != nil || node.string == "none" { return .some(nil) }
-            guard let value = node.int, value >= 0 else { throw fail(node, "\(key) must be a whole number, or none") }
-            return .some(value)
-        }
-        var config = SimulationConfig()
-        config.items = try int("items", 0...10_000_000) ?? config.items
         scenario.deck = map["deck"]?.string
-        config.days = try int("days", 1...36_500) ?? config.days
-        if let value = try limit("new_per_day") { config.newPerDay = value }
-        if let value = try limit("reviews_per_day") { config.reviewsPerDay = value }
-        if let minutes = try double("minutes_per_day", 0...1440) { config.secondsPerDay = minutes * 60 }
-        if let node = map["new_cards_count_as_reviews"] { config.newCardsCountAsReviews = node.bool ?? false }
-        config.suspendAfterLapses = try int("suspend_after_lapses", 1...1000)
-        if let node = map["scheduler"] {
-            guard let kind = node.string.flatMap(SchedulerKind.init(rawValue:)) else { throw fail(node, "scheduler must be sm2, anki-sm2 or fsrs") }
-            config.scheduler.kind = kind
-        }
-        config.scheduler.desiredRetention = try double("desired_retention", 0.5...0.99) ?? config.scheduler.desiredRetention
-        for (key, path) in [("learning_steps", \SchedulerSettings.learningSteps), ("relearning_steps", \SchedulerSettings.relearningSteps)] {
-            guard let node = map[key] else { continue }
-            guard let steps = LearningSteps(parsing: node.string ?? node.array().compactMap(\.string).joined(separator: " ")) else {
-                throw fail(node, "\(key) must be steps such as \"1m 10m\", or none")
+        var config = SimulationConfig()
+        for (keyNode, value) in map {
+            let key = keyNode.string ?? ""
+            guard keys.contains(key) else {
+                throw fail(keyNode, "unknown setting '\(key)'; the settings are: \(keys.joined(separator: ", "))")
             }
-            config.scheduler[keyPath: path] = steps
+            guard !ownKeys.contains(key) else { continue }
+            let input: PresetKey.Input
+            switch value {
+            case .scalar(let scalar): input = .text(scalar.string)
+            case .sequence(let sequence): input = .list(sequence.compactMap(\.string))
+            default: throw fail(value, "\(key) must be a value or a list")
+            }
+            do {
+                try config.set(key, input)
+            } catch {
+                throw fail(value, error.description)
+            }
         }
-        config.scheduler.maximumInterval = try int("maximum_interval", 1...36_500) ?? config.scheduler.maximumInterval
-        config.scheduler.graduatingInterval = try int("graduating_interval", 1...365) ?? config.scheduler.graduatingInterval
-        config.scheduler.easyInterval = try int("easy_interval", 1...365) ?? config.scheduler.easyInterval
-        if let ease = try double("starting_ease", 1.3...5) { config.scheduler.startingEasePermille = Int((ease * 1000).rounded()) }
-        if let value = try double("easy_bonus", 1...5) { config.scheduler.easyBonus = Float(value) }
-        if let value = try double("hard_interval", 0.5...2) { config.scheduler.hardInterval = Float(value) }
-        if let value = try double("interval_modifier", 0.1...5) { config.scheduler.intervalModifier = Float(value) }
-        if let value = try double("lapse_new_interval", 0...1) { config.scheduler.lapseNewInterval = Float(value) }
-        if let node = map["seed"] {
-            guard let seed = node.int, seed >= 0 else { throw fail(node, "seed must be a whole number") }
-            config.seed = UInt64(seed)
-        }
-        config.runs = try int("runs", 1...10_000) ?? config.runs
         if let learner = map["learner"] {
             guard case .mapping(let model) = learner else { throw fail(learner, "learner is a mapping") }
             func numbers(_ key: String, count: Int) throws -> [Double]? {

@@ -1,6 +1,6 @@
 import MaeilCore
 
-/// A simulated learner, as the fsrs-rs simulator models one (../shared/notes/simulation.md):
+/// A simulated learner, as the fsrs-rs simulator models one (README, "Simulate before you commit"):
 /// true memory follows FSRS-6, recall at a review is drawn from the true retrievability,
 /// ratings and learning steps follow measured probabilities, and each answer costs seconds.
 public struct LearnerModel: Sendable, Hashable, Codable {

@@ -39,12 +39,11 @@ public struct Simulator: Sendable {
 
     struct Card {
         /// The learner's true memory.
-        var stability: Double
-        var difficulty: Double
-        /// Day of the last answer; −1 while new.
-        var lastDay: Int32
-        var dueDay: Int32
+        var stability: Double, difficulty: Double
+        /// Day of the last answer (−1 while new), and the day it is next due.
+        var lastDay: Int32, dueDay: Int32
         var lapses: Int16
+        /// What the scheduler knows of the card.
         var state: CardState
     }
 
@@ -57,24 +56,31 @@ public struct Simulator: Sendable {
 
     /// `runs` runs with seeds seed, seed+1, …, on every core.
     public func runAll() -> [SimulationResult] {
-        let count = max(1, config.runs)
-        let results = ResultSlots(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            results.set(index, run(seed: config.seed &+ UInt64(index)))
-        }
-        return results.values
+        Parallel.map(0..<max(1, config.runs)) { run(seed: config.seed &+ UInt64($0)) }
     }
 }
 
-/// Results written from several threads, each to its own slot.
-final class ResultSlots: @unchecked Sendable {
-    private var slots: [SimulationResult?]
-    private let lock = NSLock()
+/// Work spread over every core.
+public enum Parallel {
+    /// `transform` of each element, computed concurrently, in the elements' order.
+    public static func map<Element: Sendable, Value: Sendable>(_ elements: some Collection<Element>,
+                                                               _ transform: @Sendable (Element) -> Value) -> [Value] {
+        let elements = Array(elements)
+        let slots = Slots<Value>(count: elements.count)
+        DispatchQueue.concurrentPerform(iterations: elements.count) { index in slots.set(index, transform(elements[index])) }
+        return slots.values
+    }
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    /// Results written from several threads, each to its own slot.
+    private final class Slots<Value>: @unchecked Sendable {
+        private var slots: [Value?]
+        private let lock = NSLock()
 
-    func set(_ index: Int, _ result: SimulationResult) { lock.withLock { slots[index] = result } }
-    var values: [SimulationResult] { lock.withLock { slots.map { $0! } } }
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
+        var values: [Value] { lock.withLock { slots.map { $0! } } }
+    }
 }
 
 /// One run's mutable state.

@@ -139,9 +139,9 @@ extension Collection {
 
     public func reviewLog(cardID: Int64) throws -> [ReviewLog] {
         try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id")
-            let decoder = ReviewLogTable.Decoder(ColumnMap(statement))
-            return try Row.fetchAll(statement, arguments: [cardID]).map(decoder.decode)
+            try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID]) {
+                ReviewLogTable.Decoder($0).decode
+            }
         }
     }
 }

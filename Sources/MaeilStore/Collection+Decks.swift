@@ -9,15 +9,10 @@ extension Collection {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode) }
     }
 
-    public func preset(id: Int64) throws -> Preset {
-        try read { db in try Self.preset(db, id: id) }
-    }
+    public func preset(id: Int64) throws -> Preset { try read { db in try Self.preset(db, id: id) } }
 
     static func preset(_ db: Database, id: Int64) throws -> Preset {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(PresetTable.columns) FROM preset WHERE id = ?"), arguments: [id]) else {
-            throw StoreError.missingPreset(id)
-        }
-        return try PresetTable.decode(row)
+        try fetchOne(db, "SELECT \(PresetTable.columns) FROM preset WHERE id = ?", [id], PresetTable.decode) ?? { throw StoreError.missingPreset(id) }()
     }
 
     /// Inserts the preset, or updates it when it has an id. Returns it with its id.
@@ -48,29 +43,16 @@ extension Collection {
         return saved
     }
 
-    /// The preset named `name`, created with defaults when missing.
-    static func presetNamed(_ db: Database, _ name: String, default preset: Preset? = nil) throws -> Preset {
-        if let row = try Row.fetchOne(db, sql: "SELECT \(PresetTable.columns) FROM preset WHERE name = ?", arguments: [name]) {
-            return try PresetTable.decode(row)
-        }
-        return try save(db, preset ?? Preset(name: name))
-    }
-
     // MARK: Decks
 
     public func decks() throws -> [Deck] {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY name").map(DeckTable.decode) }
     }
 
-    public func deck(id: Int64) throws -> Deck {
-        try read { db in try Self.deck(db, id: id) }
-    }
+    public func deck(id: Int64) throws -> Deck { try read { db in try Self.deck(db, id: id) } }
 
     static func deck(_ db: Database, id: Int64) throws -> Deck {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(DeckTable.columns) FROM deck WHERE id = ?"), arguments: [id]) else {
-            throw StoreError.missingDeck(id)
-        }
-        return try DeckTable.decode(row)
+        try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE id = ?", [id], DeckTable.decode) ?? { throw StoreError.missingDeck(id) }()
     }
 
     /// The deck named `name` (case-insensitive), or nil.
@@ -79,7 +61,7 @@ extension Collection {
     }
 
     static func deck(_ db: Database, named name: String) throws -> Deck? {
-        try Row.fetchOne(db, sql: "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", arguments: [name]).map(DeckTable.decode)
+        try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", [name], DeckTable.decode)
     }
 
     public func requireDeck(named name: String) throws -> Deck {

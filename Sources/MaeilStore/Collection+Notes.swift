@@ -10,15 +10,10 @@ public struct NewCard: Hashable, Sendable {
 }
 
 extension Collection {
-    public func note(id: Int64) throws -> Note {
-        try read { db in try Self.note(db, id: id) }
-    }
+    public func note(id: Int64) throws -> Note { try read { db in try Self.note(db, id: id) } }
 
     static func note(_ db: Database, id: Int64) throws -> Note {
-        guard let note = try fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE id = ?", [id]).first else {
-            throw StoreError.noSuchNote(id)
-        }
-        return note
+        try fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE id = ?", [id]).first ?? { throw StoreError.noSuchNote(id) }()
     }
 
     static func note(_ db: Database, guid: String) throws -> Note? {
@@ -34,9 +29,7 @@ extension Collection {
     }
 
     static func fetchNotes(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Note] {
-        let statement = try db.cachedStatement(sql: sql)
-        let decoder = NoteTable.Decoder(ColumnMap(statement))
-        return try Row.fetchAll(statement, arguments: arguments).map(decoder.decode)
+        try fetchAll(db, sql, arguments) { NoteTable.Decoder($0).decode }
     }
 
     /// Adds a note and the cards its deck's templates give it, all new.
@@ -107,15 +100,10 @@ extension Collection {
 
     // MARK: Cards
 
-    public func card(id: Int64) throws -> Card {
-        try read { db in try Self.card(db, id: id) }
-    }
+    public func card(id: Int64) throws -> Card { try read { db in try Self.card(db, id: id) } }
 
     static func card(_ db: Database, id: Int64) throws -> Card {
-        guard let card = try fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE id = ?", [id]).first else {
-            throw StoreError.noSuchCard(id)
-        }
-        return card
+        try fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE id = ?", [id]).first ?? { throw StoreError.noSuchCard(id) }()
     }
 
     public func cards(noteID: Int64) throws -> [Card] {
@@ -131,9 +119,7 @@ extension Collection {
     }
 
     static func fetchCards(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Card] {
-        let statement = try db.cachedStatement(sql: sql)
-        let decoder = CardTable.Decoder(ColumnMap(statement))
-        return try Row.fetchAll(statement, arguments: arguments).map(decoder.decode)
+        try fetchAll(db, sql, arguments) { CardTable.Decoder($0).decode }
     }
 
     /// Finds notes whose fields or tags contain `text` (case-insensitive for Latin letters),

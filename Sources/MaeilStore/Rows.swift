@@ -19,6 +19,20 @@ func selection(_ columns: String, from alias: String, prefix: String) -> String 
         .joined(separator: ", ")
 }
 
+extension Collection {
+    /// The row `sql` selects, decoded; nil when there is none.
+    static func fetchOne<T>(_ db: Database, _ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> T? {
+        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map(decode)
+    }
+
+    /// The rows `sql` selects, decoded by a decoder made once for the statement's columns.
+    static func fetchAll<T>(_ db: Database, _ sql: String, _ arguments: StatementArguments,
+                            _ decoder: (ColumnMap) -> (Row) throws -> T) throws -> [T] {
+        let statement = try db.cachedStatement(sql: sql)
+        return try Row.fetchAll(statement, arguments: arguments).map(decoder(ColumnMap(statement)))
+    }
+}
+
 extension CardState {
     /// The state as the store keeps it: times in whole seconds. Comparing stored states with
     /// this form keeps sub-second noise out of "did the card change?".

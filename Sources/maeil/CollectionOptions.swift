@@ -17,13 +17,25 @@ struct CollectionOptions: ParsableArguments {
         do {
             return try Collection(path: resolvedPath)
         } catch let error as StoreError {
-            throw UserError(error.description)
+            throw error.userError
         }
     }
 }
 
 extension StoreError {
-    var userError: UserError { UserError(description) }
+    /// The store says what is wrong; the command line adds what to run about it.
+    var advice: String? {
+        switch self {
+        case .newerSchema: "upgrade Maeil to open it"
+        case .notACollection: "pass another --collection, or move the file away"
+        case .noSuchDeck: "`maeil decks` lists them"
+        case .missingPreset, .missingDeck: "run `maeil check --repair`"
+        case .noSuchNote: "`maeil find TEXT` gives note numbers"
+        default: nil
+        }
+    }
+
+    var userError: UserError { UserError(advice.map { "\(description); \($0)" } ?? description) }
 }
 
 /// Decks named on the command line (quoted or not, or by slug), or all of them.

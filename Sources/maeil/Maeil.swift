@@ -32,6 +32,9 @@ struct Maeil: ParsableCommand {
         } catch let error as UserError {
             FileHandle.standardError.write(Data("maeil: \(error.description)\n".utf8))
             Foundation.exit(1)
+        } catch let error as StoreError {
+            FileHandle.standardError.write(Data("maeil: \(error.userError.description)\n".utf8))
+            Foundation.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -9,6 +9,28 @@ enum JSONOutput {
     }
 }
 
+/// A JSON object written from a list of keys and values, in that order: every key is always
+/// there, null where its value does not apply, so a script can rely on the shape.
+struct JSONObject: Encodable {
+    var fields: [(String, (any Encodable)?)]
+
+    init(_ fields: [(String, (any Encodable)?)]) { self.fields = fields }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (key, value) in fields {
+            if let value { try container.encode(value, forKey: Key(stringValue: key)) } else { try container.encodeNil(forKey: Key(stringValue: key)) }
+        }
+    }
+}
+
 /// Plain aligned columns; width counts terminal cells so Hangul and kana line up.
 enum TextTable {
     static func render(header: [String], rows: [[String]]) -> String {
@@ -19,18 +41,6 @@ enum TextTable {
                 cell + String(repeating: " ", count: widths[column] - TerminalWidth.of(cell))
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
-    }
-}
-
-enum IntervalText {
-    /// 45s, 10m, 5.5m, 2h, 3d — short, as on answer buttons.
-    static func seconds(_ secs: Int) -> String {
-        switch secs {
-        case ..<60: return "\(secs)s"
-        case ..<3600: return secs % 60 == 0 ? "\(secs / 60)m" : String(format: "%.1fm", Double(secs) / 60)
-        case ..<86_400: return secs % 3600 == 0 ? "\(secs / 3600)h" : String(format: "%.1fh", Double(secs) / 3600)
-        default: return secs % 86_400 == 0 ? "\(secs / 86_400)d" : String(format: "%.1fd", Double(secs) / 86_400)
-        }
     }
 }
 

@@ -23,19 +23,19 @@ struct ScheduleCommand: ParsableCommand {
     var late: DayList?
 
     @Option(name: .customLong("learning-steps"), help: "Learning steps such as 1m,10m, or none.")
-    var learningSteps: StepsArgument?
+    var learningSteps: String?
 
     @Option(name: .customLong("relearning-steps"), help: "Relearning steps such as 10m, or none.")
-    var relearningSteps: StepsArgument?
+    var relearningSteps: String?
 
     @Option(name: .customLong("desired-retention"), help: "FSRS desired retention, 0.70–0.99.")
-    var desiredRetention: Double?
+    var desiredRetention: String?
 
     @Option(name: .customLong("parameters"), help: "FSRS parameters, 21 (or 19 for FSRS-5) comma-separated numbers.")
     var fsrsParameters: String?
 
     @Option(name: .customLong("maximum-interval"), help: "Maximum interval in days.")
-    var maximumInterval: Int?
+    var maximumInterval: String?
 
     @Option(help: "off, or a seed that makes the fuzz reproducible.")
     var fuzz: FuzzArgument = .off
@@ -47,47 +47,39 @@ struct ScheduleCommand: ParsableCommand {
         if scheduler == .sm2, learningSteps != nil || relearningSteps != nil {
             throw ValidationError("sm2 has no learning steps; use --scheduler anki-sm2 or fsrs")
         }
-        if let retention = desiredRetention {
-            guard scheduler == .fsrs else { throw ValidationError("--desired-retention applies to --scheduler fsrs only") }
-            guard (0.7...0.99).contains(retention) else { throw ValidationError("--desired-retention must be between 0.70 and 0.99") }
+        if desiredRetention != nil, scheduler != .fsrs {
+            throw ValidationError("--desired-retention applies to --scheduler fsrs only")
         }
         if fsrsParameters != nil, scheduler != .fsrs {
             throw ValidationError("--parameters applies to --scheduler fsrs only")
         }
-        if let maximumInterval, maximumInterval < 1 {
-            throw ValidationError("--maximum-interval must be at least 1")
-        }
         if let late, late.days.count > ratings.ratings.count {
             throw ValidationError("--late has \(late.days.count) values for \(ratings.ratings.count) answers")
         }
+        _ = try settings()
     }
 
+    /// The scheduler's settings: each option checked where its limits live (`PresetKey`), as a
+    /// deck file's preset is.
     func settings() throws -> SchedulerSettings {
-        var settings = SchedulerSettings(kind: scheduler)
-        if let learningSteps { settings.learningSteps = learningSteps.steps }
-        if let relearningSteps { settings.relearningSteps = relearningSteps.steps }
-        if let desiredRetention { settings.desiredRetention = desiredRetention }
-        if let maximumInterval { settings.maximumInterval = maximumInterval }
-        if let fsrsParameters {
-            let numbers = fsrsParameters.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.allSatisfy({ $0 != nil }) else { throw ValidationError("--parameters must be numbers separated by commas") }
+        var preset = Preset(name: "schedule", scheduler: SchedulerSettings(kind: scheduler))
+        let options: [(PresetKey, String, String?)] = [
+            (.learningSteps, "learning-steps", learningSteps), (.relearningSteps, "relearning-steps", relearningSteps),
+            (.desiredRetention, "desired-retention", desiredRetention), (.fsrsParameters, "parameters", fsrsParameters),
+            (.maximumInterval, "maximum-interval", maximumInterval),
+        ]
+        for case let (key, flag, value?) in options {
             do {
-                settings.fsrsParameters = try FSRSParameters(weights: numbers.map { $0! })
+                try key.set(.text(value), on: &preset)
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError("--\(flag): \(error.description)")
             }
         }
-        return settings
+        return preset.scheduler
     }
 
     func run() throws {
-        let settings: SchedulerSettings
-        do {
-            settings = try self.settings()
-        } catch let error as ValidationError {
-            throw error
-        }
-        let replay = ScheduleReplay(scheduler: settings.makeScheduler(), fuzzSeed: fuzz.seed)
+        let replay = ScheduleReplay(scheduler: try settings().makeScheduler(), fuzzSeed: fuzz.seed)
         let steps = replay.run(ratings: ratings.ratings, late: late?.days ?? [])
         let rows = steps.map { ScheduleRow(step: $0, kind: scheduler) }
         if json {
@@ -130,29 +122,16 @@ struct ScheduleRow: Encodable {
         leech = step.outcome.leech
     }
 
-    enum CodingKeys: String, CodingKey {
-        case rating, state, ease, stability, difficulty, reps, lapses, leech
-        case intervalDays = "interval_days"
-        case intervalSeconds = "interval_seconds"
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rating, forKey: .rating)
-        try container.encode(state, forKey: .state)
-        try container.encode(intervalDays, forKey: .intervalDays)
-        try container.encode(intervalSeconds, forKey: .intervalSeconds)
         // Keys are always present; a value that does not apply to the scheduler is null.
-        try container.encode(ease, forKey: .ease)
-        try container.encode(stability, forKey: .stability)
-        try container.encode(difficulty, forKey: .difficulty)
-        try container.encode(reps, forKey: .reps)
-        try container.encode(lapses, forKey: .lapses)
-        try container.encode(leech, forKey: .leech)
+        try JSONObject([
+            ("rating", rating), ("state", state), ("interval_days", intervalDays), ("interval_seconds", intervalSeconds), ("ease", ease),
+            ("stability", stability), ("difficulty", difficulty), ("reps", reps), ("lapses", lapses), ("leech", leech),
+        ]).encode(to: encoder)
     }
 
     var intervalText: String {
-        state == "review" ? "\(intervalDays)d" : IntervalText.seconds(intervalSeconds)
+        state == "review" ? "\(intervalDays)d" : IntervalFormat.seconds(intervalSeconds, .exact)
     }
 
     static func table(_ rows: [ScheduleRow], kind: SchedulerKind) -> String {
@@ -184,14 +163,6 @@ struct DayList: ExpressibleByArgument {
         let parsed = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parsed.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }
         days = parsed.map { $0! }
-    }
-}
-
-struct StepsArgument: ExpressibleByArgument {
-    let steps: LearningSteps
-    init?(argument: String) {
-        guard let steps = LearningSteps(parsing: argument) else { return nil }
-        self.steps = steps
     }
 }
 

@@ -38,13 +38,30 @@ struct SimCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run several schedulers on the same learners, e.g. sm2,anki-sm2,fsrs.", valueName: "list")) var compare: String?
 
     func validate() throws {
-        if let items, items < 0 { throw ValidationError("--items must be at least 0") }
-        if let days, !(1...36_500).contains(days) { throw ValidationError("--days must be from 1 to 36500") }
-        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
-        if let desiredRetention, !(0.5...0.99).contains(desiredRetention) { throw ValidationError("--desired-retention must be from 0.5 to 0.99") }
+        _ = try applyFlags(to: SimulationConfig())
         if sweep != nil, compare != nil { throw ValidationError("--sweep and --compare do not go together") }
         if let sweep { _ = try Sweep(sweep) }
         if let compare { _ = try Self.schedulers(compare) }
+    }
+
+    /// The flags that override a scenario, each checked where its limits live
+    /// (`SimulationConfig.set`), as a scenario file's settings are.
+    func applyFlags(to config: SimulationConfig) throws -> SimulationConfig {
+        var config = config
+        let flags: [(String, String?)] = [
+            ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay.map(String.init)),
+            ("reviews_per_day", reviewsPerDay.map(String.init)), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
+            ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
+            ("runs", runs.map(String.init)),
+        ]
+        for case let (key, value?) in flags {
+            do {
+                try config.set(key, .text(value))
+            } catch {
+                throw ValidationError("--" + key.replacingOccurrences(of: "_", with: "-") + error.description.dropFirst(key.count))
+            }
+        }
+        return config
     }
 
     static func schedulers(_ list: String) throws -> [SchedulerKind] {
@@ -77,15 +94,7 @@ struct SimCommand: ParsableCommand {
         let scenario = try loadScenario()
         var config = scenario.config
         if let deck = scenario.deck, items == nil { config.items = try Self.cardCount(deck: deck) }
-        if let items { config.items = items }
-        if let days { config.days = days }
-        if let newPerDay { config.newPerDay = newPerDay }
-        if let reviewsPerDay { config.reviewsPerDay = reviewsPerDay }
-        if let minutesPerDay { config.secondsPerDay = minutesPerDay * 60 }
-        if let scheduler { config.scheduler.kind = scheduler }
-        if let desiredRetention { config.scheduler.desiredRetention = desiredRetention }
-        if let seed { config.seed = seed }
-        if let runs { config.runs = runs }
+        config = try applyFlags(to: config)
         return (scenario, config)
     }
 
@@ -113,7 +122,10 @@ struct SimCommand: ParsableCommand {
             let summary = SimulationSummary(Simulator(config: config).runAll())
             try write(summary)
             if json {
-                print(try JSONOutput.string(SimJSON(scenario: scenario.name, config: config, summary: summary)))
+                var json = summary.json([("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),
+                                         ("days", config.days)])
+                if let megabytes = PeakMemory.megabytes() { json.fields.append(("peak_memory_mb", megabytes)) }
+                print(try JSONOutput.string(json))
             } else {
                 print(SimReport.render(summary, scenario: scenario, config: config, style: Style.forStandardOutput()))
             }
@@ -132,15 +144,13 @@ struct SimCommand: ParsableCommand {
 
     func runSweep(_ sweep: Sweep, config: SimulationConfig, scenario: Scenario) throws {
         let values = sweep.values
-        let rows = SimulationSlots(count: values.count)
-        DispatchQueue.concurrentPerform(iterations: values.count) { index in
+        let summaries = Parallel.map(values) { value in
             var variant = config
-            sweep.apply(values[index], to: &variant)
-            rows.set(index, SimulationSummary(Simulator(config: variant).runAllSequentially()))
+            sweep.apply(value, to: &variant)
+            return SimulationSummary(Simulator(config: variant).runAllSequentially())
         }
-        let summaries = rows.values
         if json {
-            print(try JSONOutput.string(summaries.enumerated().map { SweepJSON(key: sweep.key, value: values[$0.offset], summary: $0.element) }))
+            print(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("key", sweep.key), ("value", values[$0.offset])]) }))
             return
         }
         var table: [[String]] = []
@@ -160,15 +170,13 @@ struct SimCommand: ParsableCommand {
     }
 
     func runComparison(_ kinds: [SchedulerKind], config: SimulationConfig, scenario: Scenario) throws {
-        let rows = SimulationSlots(count: kinds.count)
-        DispatchQueue.concurrentPerform(iterations: kinds.count) { index in
+        let summaries = Parallel.map(kinds) { kind in
             var variant = config
-            variant.scheduler.kind = kinds[index]
-            rows.set(index, SimulationSummary(Simulator(config: variant).runAllSequentially()))
+            variant.scheduler.kind = kind
+            return SimulationSummary(Simulator(config: variant).runAllSequentially())
         }
-        let summaries = rows.values
         if json {
-            print(try JSONOutput.string(summaries.enumerated().map { CompareJSON(scheduler: kinds[$0.offset].rawValue, summary: $0.element) }))
+            print(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("scheduler", kinds[$0.offset].rawValue)]) }))
             return
         }
         print("\(scenario.name) · the same learners (seed \(config.seed)) · \(config.items) items · \(config.days) days")
@@ -201,21 +209,25 @@ struct Sweep {
         guard count <= 200 else { throw ValidationError("--sweep would run \(count) settings; 200 at most") }
         key = parts[0]
         values = (0..<count).map { from + Double($0) * step }
-        if key == "desired_retention", !values.allSatisfy({ (0.5...0.99).contains($0) }) {
-            throw ValidationError("desired_retention must stay from 0.5 to 0.99")
+        var probe = SimulationConfig()
+        for value in values {
+            do {
+                try probe.set(key, .text(Self.text(value)))
+            } catch {
+                throw ValidationError("--sweep: \(error.description)")
+            }
         }
     }
 
+    /// The value as a setting reads it: no binary noise (0.85, not 0.8500000000000001).
+    static func text(_ value: Double) -> String {
+        let rounded = (value * 1e9).rounded() / 1e9
+        return rounded == rounded.rounded() ? String(Int(rounded)) : "\(rounded)"
+    }
+
     func apply(_ value: Double, to config: inout SimulationConfig) {
-        switch key {
-        case "desired_retention": config.scheduler.desiredRetention = value
-        case "new_per_day": config.newPerDay = Int(value.rounded())
-        case "reviews_per_day": config.reviewsPerDay = Int(value.rounded())
-        case "minutes_per_day": config.secondsPerDay = value * 60
-        case "starting_ease": config.scheduler.startingEasePermille = Int((value * 1000).rounded())
-        case "interval_modifier": config.scheduler.intervalModifier = Float(value)
-        default: config.scheduler.maximumInterval = max(1, Int(value.rounded()))
-        }
+        // Every value was checked when the sweep was parsed.
+        try? config.set(key, .text(Self.text(value)))
     }
 
     func format(_ value: Double) -> String {
@@ -223,44 +235,15 @@ struct Sweep {
     }
 }
 
-struct SimJSON: Encodable {
-    let scenario: String
-    let scheduler: String
-    let items: Int
-    let days: Int
-    let summary: SimulationSummary
-
-    init(scenario: String, config: SimulationConfig, summary: SimulationSummary) {
-        self.scenario = scenario
-        scheduler = config.scheduler.kind.rawValue
-        items = config.items
-        days = config.days
-        self.summary = summary
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case scenario, scheduler, items, days, runs, retention
-        case memorizedEnd = "memorized_end", memorizedEndSD = "memorized_end_sd", reviewsTotal = "reviews_total"
-        case reviewsTotalSD = "reviews_total_sd", newTotal = "new_total", studySecondsTotal = "study_seconds_total"
-        case elapsedMilliseconds = "elapsed_ms", peakMemory = "peak_memory_mb"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scenario, forKey: .scenario)
-        try container.encode(scheduler, forKey: .scheduler)
-        try container.encode(items, forKey: .items)
-        try container.encode(days, forKey: .days)
-        try container.encode(summary.runs, forKey: .runs)
-        try container.encode(summary.memorizedEnd, forKey: .memorizedEnd)
-        try container.encode(summary.memorizedEndSD, forKey: .memorizedEndSD)
-        try container.encode(summary.reviewsTotal, forKey: .reviewsTotal)
-        try container.encode(summary.reviewsTotalSD, forKey: .reviewsTotalSD)
-        try container.encode(summary.newTotal, forKey: .newTotal)
-        try container.encode(summary.studySecondsTotal, forKey: .studySecondsTotal)
-        try container.encode(summary.retention, forKey: .retention)
-        try container.encode(summary.elapsedMilliseconds, forKey: .elapsedMilliseconds)
-        if let megabytes = PeakMemory.megabytes() { try container.encode(megabytes, forKey: .peakMemory) }
+/// `sim --json`, a sweep's rows and a comparison's rows: the summary's totals, after what
+/// names the run.
+extension SimulationSummary {
+    func json(_ leading: [(String, (any Encodable)?)]) -> JSONObject {
+        JSONObject(leading + [
+            ("runs", runs), ("memorized_end", memorizedEnd), ("memorized_end_sd", memorizedEndSD), ("reviews_total", reviewsTotal),
+            ("reviews_total_sd", reviewsTotalSD), ("new_total", newTotal), ("study_seconds_total", studySecondsTotal),
+            ("retention", retention), ("elapsed_ms", elapsedMilliseconds),
+        ])
     }
 }
 
@@ -273,44 +256,6 @@ enum PeakMemory {
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kilobytes / 1024
     }
-}
-
-struct SweepJSON: Encodable {
-    let key: String
-    let value: Double
-    let summary: SimulationSummary
-    enum CodingKeys: String, CodingKey { case key, value, memorizedEnd = "memorized_end", reviewsTotal = "reviews_total", studySecondsTotal = "study_seconds_total" }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(value, forKey: .value)
-        try container.encode(summary.memorizedEnd, forKey: .memorizedEnd)
-        try container.encode(summary.reviewsTotal, forKey: .reviewsTotal)
-        try container.encode(summary.studySecondsTotal, forKey: .studySecondsTotal)
-    }
-}
-
-struct CompareJSON: Encodable {
-    let scheduler: String
-    let summary: SimulationSummary
-    enum CodingKeys: String, CodingKey { case scheduler, memorizedEnd = "memorized_end", reviewsTotal = "reviews_total", studySecondsTotal = "study_seconds_total", retention }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scheduler, forKey: .scheduler)
-        try container.encode(summary.memorizedEnd, forKey: .memorizedEnd)
-        try container.encode(summary.reviewsTotal, forKey: .reviewsTotal)
-        try container.encode(summary.studySecondsTotal, forKey: .studySecondsTotal)
-        try container.encode(summary.retention, forKey: .retention)
-    }
-}
-
-/// Summaries computed on several threads, each into its own slot.
-final class SimulationSlots: @unchecked Sendable {
-    private var slots: [SimulationSummary?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ summary: SimulationSummary) { lock.withLock { slots[index] = summary } }
-    var values: [SimulationSummary] { lock.withLock { slots.map { $0! } } }
 }
 
 /// A folder of the repository (Decks/, Sim/), found the way the bundled decks are.

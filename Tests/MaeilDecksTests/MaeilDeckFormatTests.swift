@@ -1,4 +1,5 @@
 import Foundation
+import MaeilTestSupport
 import Testing
 @testable import MaeilCore
 @testable import MaeilDecks

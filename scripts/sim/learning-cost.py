@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Expected seconds and steps to learn a new card under the simulator's learner model
-(../shared/notes/simulation.md §6), exactly, by walking the Markov chain of step ratings.
+(LearnerModel in Sources/MaeilSimulator), exactly, by walking the Markov chain of step ratings.
 
 Two step rules are compared, with learning steps 1m 10m and at most 5 step answers:
   fsrs-rs: the number of successes needed is fixed by the first rating (1 after good, else 2);

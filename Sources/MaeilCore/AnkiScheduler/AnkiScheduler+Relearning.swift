@@ -2,41 +2,16 @@
 /// relearning steps. `intervalDays` holds the interval it will return to review with.
 extension AnkiScheduler {
     func relearningOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
-        let steps = settings.relearningSteps
-        let fsrs = answer.fsrs
-
-        func stay(_ rating: Rating, step: Int, delay: Int, intervalDays: Int? = nil) -> Outcome {
-            Transition(phase: .relearning, step: step, delaySeconds: delay,
-                       intervalDays: intervalDays ?? card.intervalDays, easePermille: card.easePermille,
-                       memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: context)
-        }
-
-        func returnToReview(_ rating: Rating, days: Int) -> Outcome {
-            Transition(phase: .review, intervalDays: days, easePermille: card.easePermille,
-                       memory: fsrs?[rating].memory, lapses: card.lapses)
-                .finish(from: card, passed: rating.isPass, context: context)
-        }
-
-        /// Without a step left: SM-2 returns with the stored lapse interval, FSRS with its own.
+        // Returning: SM-2 with the stored lapse interval (easy a day more), FSRS with its own.
         func returningDays(_ rating: Rating) -> Int {
-            fsrs.map { answer.reviewInterval(Float($0[rating].interval)) } ?? card.intervalDays
+            if rating == .easy { return answer.fsrs.map(answer.fsrsEasyInterval) ?? card.intervalDays + 1 }
+            return answer.fsrs.map { answer.reviewInterval(Float($0[rating].interval)) } ?? card.intervalDays
         }
-
-        switch rating {
-        case .again:
-            // Again restarts the steps; ease and lapses were already charged when the card lapsed.
-            guard let delay = steps.againDelay else { return returnToReview(.again, days: returningDays(.again)) }
-            let againDays = max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1)
-            return stay(.again, step: 0, delay: delay, intervalDays: againDays)
-        case .hard:
-            return steps.hardDelay(atStep: card.step).map { stay(.hard, step: card.step, delay: $0) }
-                ?? returnToReview(.hard, days: returningDays(.hard))
-        case .good:
-            return steps.goodDelay(atStep: card.step).map { stay(.good, step: steps.stepAfterGood(card.step), delay: $0) }
-                ?? returnToReview(.good, days: returningDays(.good))
-        case .easy:
-            return returnToReview(.easy, days: fsrs.map(answer.fsrsEasyInterval) ?? card.intervalDays + 1)
-        }
+        // Again restarts the steps; ease and lapses were charged when the card lapsed, but the
+        // interval it returns with is worked out again.
+        let intervalInSteps = rating == .again
+            ? max(Int(failingInterval(intervalDays: card.intervalDays, answer).rounded(.toNearestOrAwayFromZero)), 1) : card.intervalDays
+        return stepsOutcome(card, rating, phase: .relearning, steps: settings.relearningSteps, step: card.step,
+                            intervalInSteps: intervalInSteps, reviewEase: card.easePermille, reviewDays: returningDays, answer, context)
     }
 }

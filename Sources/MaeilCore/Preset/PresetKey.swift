@@ -119,6 +119,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
     /// Why a value was refused, in words a person can act on.
     public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Parses `input` and sets it on `preset`; refuses a value outside the setting's domain.
@@ -216,7 +217,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
     }
 
     /// YAML's and a shell user's ways of saying yes and no.
-    static func flag(_ text: String) -> Bool? {
+    public static func flag(_ text: String) -> Bool? {
         switch text.lowercased() {
         case "true", "yes", "on": true
         case "false", "no", "off": false

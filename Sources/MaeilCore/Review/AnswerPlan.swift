@@ -21,19 +21,15 @@ public struct AnswerPlan: Hashable, Sendable {
 
 /// The card an answer is given to, as far as the answer's rules need it.
 public struct AnsweredCard: Hashable, Sendable {
-    public var id: Int64
-    public var noteID: Int64
+    public var id: Int64, noteID: Int64
     public var state: CardState
     public var suspended: Bool
     /// Whether its note already carries the "leech" tag.
     public var noteTaggedLeech: Bool
 
     public init(id: Int64, noteID: Int64, state: CardState, suspended: Bool, noteTaggedLeech: Bool) {
-        self.id = id
-        self.noteID = noteID
-        self.state = state
-        self.suspended = suspended
-        self.noteTaggedLeech = noteTaggedLeech
+        (self.id, self.noteID, self.state) = (id, noteID, state)
+        (self.suspended, self.noteTaggedLeech) = (suspended, noteTaggedLeech)
     }
 }
 
@@ -45,10 +41,7 @@ public struct SiblingCard: Hashable, Sendable {
     public var buriedUntil: Date?
 
     public init(id: Int64, phase: CardPhase, suspended: Bool, buriedUntil: Date?) {
-        self.id = id
-        self.phase = phase
-        self.suspended = suspended
-        self.buriedUntil = buriedUntil
+        (self.id, self.phase, self.suspended, self.buriedUntil) = (id, phase, suspended, buriedUntil)
     }
 }
 

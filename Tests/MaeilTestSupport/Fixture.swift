@@ -4,44 +4,44 @@ import MaeilSession
 import MaeilStore
 
 /// A clock tests move by hand; sessions read it through their environment.
-final class TestClock: @unchecked Sendable {
+public final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
 
-    init(_ date: Date) { current = date }
+    public init(_ date: Date) { current = date }
 
-    var now: Date {
+    public var now: Date {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
     }
 
-    func advance(seconds: Double) { now = now.addingTimeInterval(seconds) }
-    func advance(days: Int) { advance(seconds: Double(days) * 86_400) }
+    public func advance(seconds: Double) { now = now.addingTimeInterval(seconds) }
+    public func advance(days: Int) { advance(seconds: Double(days) * 86_400) }
 }
 
-enum Fixture {
-    static let utc = TimeZone(identifier: "UTC")!
+public enum Fixture {
+    public static let utc = TimeZone(identifier: "UTC")!
     /// Noon UTC on 2026-01-05, far from the 04:00 rollover.
-    static let noon = Date(timeIntervalSince1970: 1_767_614_400)
+    public static let noon = Date(timeIntervalSince1970: 1_767_614_400)
 
-    static func temporaryPath(_ name: String = "collection") -> String {
+    public static func temporaryPath(_ name: String = "collection") -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("\(name).sqlite").path
     }
 
-    static func collection() throws -> Collection {
+    public static func collection() throws -> Collection {
         try Collection(path: temporaryPath())
     }
 
-    static let wordTemplates = [
+    public static let wordTemplates = [
         CardTemplate(name: "recognize", front: ["word"], back: ["meaning"]),
         CardTemplate(name: "recall", front: ["meaning"], back: ["word"], typed: "word"),
     ]
 
     /// A deck of `count` word notes, in units of `unitSize` when given.
     @discardableResult
-    static func wordDeck(_ collection: Collection, name: String = "Words", count: Int, templates: [CardTemplate] = wordTemplates,
+    public static func wordDeck(_ collection: Collection, name: String = "Words", count: Int, templates: [CardTemplate] = wordTemplates,
                          unitSize: Int? = nil, preset: Preset? = nil) throws -> Deck {
         let deck = try collection.createDeck(name: name, kind: .word, templates: templates,
                                              preset: preset ?? Preset(name: name, burySiblings: templates.count > 1))
@@ -61,7 +61,7 @@ enum Fixture {
     }
 
     /// A session on `clock`, fuzz off so intervals are exact days.
-    static func session(_ collection: Collection, clock: TestClock, deckIDs: [Int64]? = nil) throws -> ReviewSession {
+    public static func session(_ collection: Collection, clock: TestClock, deckIDs: [Int64]? = nil) throws -> ReviewSession {
         let session = try ReviewSession(collection: collection, deckIDs: deckIDs,
                                         environment: SessionEnvironment(now: { clock.now }, timeZone: utc, fuzz: false))
         try session.start()

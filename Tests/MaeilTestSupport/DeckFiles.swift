@@ -4,17 +4,19 @@ import MaeilDecks
 import MaeilStore
 import ZIPFoundation
 
-enum DeckFiles {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+public enum DeckFiles {
+    /// Anki packages made by Anki itself (scripts/fixtures/), kept beside the deck format tests.
+    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("MaeilDecksTests/Fixtures")
 
-    static func directory() -> URL {
+    public static func directory() -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-decks-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
 
     /// Writes `files` (name → text) into a new folder and returns the folder's path.
-    static func write(_ files: [String: String]) throws -> String {
+    public static func write(_ files: [String: String]) throws -> String {
         let folder = directory()
         for (name, text) in files {
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
@@ -22,12 +24,12 @@ enum DeckFiles {
         return folder.path
     }
 
-    static func collection() throws -> Collection {
+    public static func collection() throws -> Collection {
         try Collection(path: directory().appendingPathComponent("collection.sqlite").path)
     }
 
     /// A zip made entry by entry, for packages that must not import.
-    static func zip(_ entries: [(String, Data)]) throws -> String {
+    public static func zip(_ entries: [(String, Data)]) throws -> String {
         let url = directory().appendingPathComponent("package.apkg")
         let archive = try Archive(url: url, accessMode: .create)
         for (name, data) in entries {
@@ -40,7 +42,7 @@ enum DeckFiles {
 }
 
 /// A small but complete deck manifest.
-let wordsManifest = """
+public let wordsManifest = """
     format: 1
     id: test-words
     name: Test Words

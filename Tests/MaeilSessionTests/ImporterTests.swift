@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MaeilTestSupport
 import Testing
 @testable import MaeilCore
 @testable import MaeilDecks

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import MaeilCore
+
+/// A collection's rows held in memory: the queue builder's rules, tested without a database.
+final class RowsInMemory: QueueSource {
+    struct Row {
+        var id: Int64
+        var note: Int64
+        var deck: Int64 = 1
+        var phase: CardPhase
+        var due: Int64 = 0
+        var unit: Int?
+        var suspended = false
+        var buriedUntil: Int64?
+    }
+
+    var rows: [Row]
+    /// (deck, time, phase before) of today's answers.
+    var answers: [(deck: Int64, time: Date, phase: CardPhase)] = []
+
+    init(_ rows: [Row]) { self.rows = rows }
+
+    private func visible(_ row: Row, _ at: Int64) -> Bool { !row.suspended && (row.buriedUntil ?? 0) <= at }
+    private func queued(_ row: Row) -> QueuedCard { QueuedCard(id: row.id, noteID: row.note, deckID: row.deck, phase: row.phase, due: row.due) }
+
+    func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) -> [QueuedCard] {
+        rows.filter { $0.deck == deck && $0.phase.isInSteps && visible($0, visibleAt) && $0.due < dueBefore }.map(queued)
+    }
+
+    func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) -> [QueuedCard] {
+        Array(rows.filter { $0.deck == deck && $0.phase == .review && visible($0, visibleAt) && $0.due < dueBefore }
+            .sorted { $0.due < $1.due }.prefix(limit)).map(queued)
+    }
+
+    func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int) -> [QueuedCard] {
+        Array(rows.filter { row in
+            guard row.deck == deck, row.phase == .new, visible(row, visibleAt) else { return false }
+            if case .some(let wanted) = unit { return row.unit == wanted }
+            return true
+        }.prefix(limit)).map(queued)
+    }
+
+    func firstUnlearnedUnit(deck: Int64) -> Int?? {
+        rows.first { $0.deck == deck && !$0.suspended && ($0.phase == .new || $0.phase == .learning) }.map(\.unit)
+    }
+
+    func answeredSince(deck: Int64, since: Date) -> (new: Int, reviews: Int) {
+        let today = answers.filter { $0.deck == deck && $0.time >= since }
+        return (today.filter { $0.phase == .new }.count, today.filter { $0.phase == .review }.count)
+    }
+}
+
+@Suite("Today's queue")
+struct QueueBuilderTests {
+    static let now = TestTime.noon()
+    static let today = Int64(TestTime.clock.start(ofDay: TestTime.day0).timeIntervalSince1970)
+
+    func build(_ source: RowsInMemory, _ configure: (inout Preset) -> Void = { _ in }, seed: UInt64 = 1) throws -> StudyQueue {
+        var preset = Preset(name: "p")
+        configure(&preset)
+        return try QueueBuilder(now: Self.now, seed: seed).build([.init(id: 1, preset: preset, clock: TestTime.clock)], from: source)
+    }
+
+    static func newCards(_ count: Int, unitSize: Int? = nil, siblings: Int = 1) -> [RowsInMemory.Row] {
+        (0..<count).map { index in
+            RowsInMemory.Row(id: Int64(index + 1), note: Int64(index / siblings + 1), phase: .new, unit: unitSize.map { index / $0 + 1 })
+        }
+    }
+
+    @Test func newCardsStopAtTheDailyLimitLessTodaysAnswers() throws {
+        let source = RowsInMemory(Self.newCards(30))
+        #expect(try build(source) { $0.newPerDay = 12 }.new.map(\.id) == Array(1...12))
+        source.answers = Array(repeating: (1, Self.now, .new), count: 10) + [(1, Self.now.addingTimeInterval(-86_400), .new)]
+        #expect(try build(source) { $0.newPerDay = 12 }.new.count == 2)
+    }
+
+    @Test func reviewsStopAtTheirLimitOldestDayFirstShuffledWithinADay() throws {
+        var rows: [RowsInMemory.Row] = []
+        for index in 0..<40 {
+            // Ten each due 3, 2 and 1 days ago and today.
+            rows.append(.init(id: Int64(index + 1), note: Int64(index + 1), phase: .review, due: Self.today - Int64(3 - index / 10) * 86_400))
+        }
+        let source = RowsInMemory(rows)
+        let queue = try build(source) { $0.reviewsPerDay = 25 }
+        #expect(queue.reviews.count == 25)
+        #expect(queue.reviews.map(\.due) == queue.reviews.map(\.due).sorted())
+        #expect(Set(queue.reviews.prefix(10).map(\.id)) == Set(1...10))
+        #expect(queue.reviews.prefix(10).map(\.id) != Array(1...10))  // shuffled within the day…
+        #expect(try build(source) { $0.reviewsPerDay = 25 }.reviews == queue.reviews)  // …the same way all day
+        #expect(try build(source, { $0.reviewsPerDay = 25 }, seed: 2).reviews != queue.reviews)
+        source.answers = Array(repeating: (1, Self.now, .review), count: 20)
+        #expect(try build(source) { $0.reviewsPerDay = 25 }.reviews.count == 5)
+    }
+
+    @Test func gatingOpensOneUnitAtATime() throws {
+        var rows = Self.newCards(9, unitSize: 3)
+        let source = RowsInMemory(rows)
+        #expect(try build(source) { $0.curriculumGating = true }.new.map(\.id) == [1, 2, 3])
+        #expect(try build(source).new.map(\.id) == Array(1...9))
+        // Two cards of the first unit learned, one still learning: the unit stays open.
+        rows[0].phase = .review
+        rows[1].phase = .review
+        rows[2].phase = .learning
+        source.rows = rows
+        #expect(try build(source) { $0.curriculumGating = true }.new.isEmpty)
+        rows[2].phase = .review
+        source.rows = rows
+        #expect(try build(source) { $0.curriculumGating = true }.new.map(\.id) == [4, 5, 6])
+    }
+
+    @Test func buryingTakesOneCardPerNoteAndNoneOfANoteUnderReview() throws {
+        var rows = Self.newCards(8, siblings: 2)  // notes 1–4, two cards each
+        rows.append(.init(id: 100, note: 2, phase: .review, due: Self.today))
+        let source = RowsInMemory(rows)
+        #expect(try build(source).new.map(\.id) == [1, 5, 7])
+        #expect(try build(source) { $0.burySiblings = false }.new.map(\.id) == [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    @Test func hiddenCardsStayOutAndLearningCardsComeBackByTheirDueTime() throws {
+        let nowSeconds = Int64(Self.now.timeIntervalSince1970)
+        let source = RowsInMemory([
+            .init(id: 1, note: 1, phase: .learning, due: nowSeconds + 600),
+            .init(id: 2, note: 2, phase: .relearning, due: nowSeconds - 60),
+            .init(id: 3, note: 3, phase: .review, due: Self.today, suspended: true),
+            .init(id: 4, note: 4, phase: .review, due: Self.today, buriedUntil: nowSeconds + 3600),
+            .init(id: 5, note: 5, phase: .new),
+        ])
+        var queue = try build(source)
+        #expect(queue.learning.map(\.id) == [2, 1])
+        #expect(queue.reviews.isEmpty)
+        #expect(queue.takeNext(now: nowSeconds)?.id == 2)
+        #expect(queue.takeNext(now: nowSeconds)?.id == 5)
+        // Nothing else left: a learning card due within the learn-ahead limit comes early…
+        #expect(queue.takeNext(now: nowSeconds - StudyQueue.learnAheadSeconds + 600)?.id == 1)
+        // …and one due later does not.
+        queue.requeue(QueuedCard(id: 1, noteID: 1, deckID: 1, phase: .learning, due: nowSeconds + 3600))
+        #expect(queue.takeNext(now: nowSeconds) == nil)
+    }
+}
