@@ -80,9 +80,9 @@ private struct CollectionReading {
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var noteRows: [(note: NoteRow, firstNew: Int64)] = []
         // Cursors, not fetchAll: each row is decoded in place instead of copied first.
-        let notes = try Row.fetchCursor(db, sql: "SELECT id, guid, mid, tags, flds FROM notes ORDER BY id")
+        let notes = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes ORDER BY id")
         while let row = try notes.next() {
-            let note = try NoteRow(row, file: file)
+            let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
             var firstNew = Int64.max
             for card in cardsByNote[note.id] ?? [] where card.type == 0 { firstNew = min(firstNew, card.due) }
             noteRows.append((note, firstNew))
@@ -307,11 +307,9 @@ private struct CollectionReading {
 
     func cards() throws -> [Int64: [CardRow]] {
         var result: [Int64: [CardRow]] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data FROM cards ORDER BY nid, ord
-            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards ORDER BY nid, ord")
         while let row = try rows.next() {
-            let card = try CardRow(row, file: file)
+            let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
             result[card.note, default: []].append(card)
         }
         return result
@@ -321,9 +319,9 @@ private struct CollectionReading {
     /// phase, and the interval and ease before and after.
     func reviewsByCard() throws -> [Int64: [ReviewLogEntry]] {
         var result: [Int64: [ReviewLogEntry]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(RevlogRow.columns) FROM revlog ORDER BY id")
         while let row = try rows.next() {
-            let review = try RevlogRow(row, file: file)
+            let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
             let type = review.type
             guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else { continue }  // manual and rescheduled entries carry no answer
             let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
@@ -390,54 +388,55 @@ private func sane(_ secondsSince1970: Double) -> Date {
     Date(timeIntervalSince1970: secondsSince1970.isFinite ? secondsSince1970.clamped(to: 0...253_402_300_799) : 0)
 }
 
-/// A row of one of the package's tables, each value read by column name with an error a
-/// person can act on instead of a trap.
+/// A row of one of the package's tables, read by position in the query's own select list,
+/// with an error that names the column instead of a trap when a value has the wrong type.
 struct PackageRow {
     let row: Row
     let table: String
     let file: String
 
-    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+    func value<T: DatabaseValueConvertible>(_ index: Int) throws -> T {
         do {
-            return try row.decode(T.self, forColumn: column)
+            return try row.decode(T.self, atIndex: index)
         } catch {
-            let value = row[column] as DatabaseValue? ?? .null
-            throw ImportProblem(file: file, message: "the package's \(table) table holds a value that is not \(T.self) in column \(column) (\(value))")
+            let column = Array(row.columnNames)[index]
+            throw ImportProblem(file: file, message: "the package's \(table) table holds a value that is not \(T.self) in column \(column) (\(row[index] as DatabaseValue))")
         }
     }
 }
 
+// Each row type lists its columns next to the order it reads them in.
+
 struct NoteRow {
+    static let columns = "id, guid, mid, tags, flds"
     var id: Int64, guid: String, noteType: Int64, tags: String, fields: String
 
-    init(_ row: Row, file: String) throws {
-        let row = PackageRow(row: row, table: "notes", file: file)
-        (id, guid, noteType) = (try row.value("id"), try row.value("guid"), try row.value("mid"))
-        (tags, fields) = (try row.value("tags"), try row.value("flds"))
+    init(_ row: PackageRow) throws {
+        (id, guid, noteType, tags, fields) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3), try row.value(4))
     }
 }
 
 struct CardRow {
+    static let columns = "id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data"
     var id: Int64, note: Int64, deck: Int64, ordinal: Int, type: Int64, queue: Int64, due: Int64, interval: Int64, factor: Int64
     var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String
 
-    init(_ row: Row, file: String) throws {
-        let row = PackageRow(row: row, table: "cards", file: file)
-        (id, note, deck) = (try row.value("id"), try row.value("nid"), try row.value("did"))
-        ordinal = Int((try row.value("ord") as Int64).clamped(to: 0...10_000))
-        (type, queue, due, interval) = (try row.value("type"), try row.value("queue"), try row.value("due"), try row.value("ivl"))
-        (factor, reps, lapses, left) = (try row.value("factor"), try row.value("reps"), try row.value("lapses"), try row.value("left"))
-        (originalDue, originalDeck) = (try row.value("odue"), try row.value("odid"))
-        data = (try row.value("data") as String?) ?? ""
+    init(_ row: PackageRow) throws {
+        (id, note, deck) = (try row.value(0), try row.value(1), try row.value(2))
+        ordinal = Int((try row.value(3) as Int64).clamped(to: 0...10_000))
+        (type, queue, due, interval) = (try row.value(4), try row.value(5), try row.value(6), try row.value(7))
+        (factor, reps, lapses, left) = (try row.value(8), try row.value(9), try row.value(10), try row.value(11))
+        (originalDue, originalDeck) = (try row.value(12), try row.value(13))
+        data = (try row.value(14) as String?) ?? ""
     }
 }
 
 struct RevlogRow {
+    static let columns = "id, cid, ease, ivl, lastIvl, factor, time, type"
     var id: Int64, card: Int64, ease: Int64, interval: Int64, lastInterval: Int64, factor: Int64, milliseconds: Int64, type: Int64
 
-    init(_ row: Row, file: String) throws {
-        let row = PackageRow(row: row, table: "revlog", file: file)
-        (id, card, ease, interval) = (try row.value("id"), try row.value("cid"), try row.value("ease"), try row.value("ivl"))
-        (lastInterval, factor, milliseconds, type) = (try row.value("lastIvl"), try row.value("factor"), try row.value("time"), try row.value("type"))
+    init(_ row: PackageRow) throws {
+        (id, card, ease, interval) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3))
+        (lastInterval, factor, milliseconds, type) = (try row.value(4), try row.value(5), try row.value(6), try row.value(7))
     }
 }

@@ -229,9 +229,9 @@ public final class ReviewSession {
     /// suspended, buried or deleted since the queue was built.
     @discardableResult
     private func present(_ cardID: Int64, shownAt: Date, now: Date) throws -> String? {
-        let card: Card
+        let card: Card, note: Note, siblings: [Card]
         do {
-            card = try collection.card(id: cardID)
+            (card, note, siblings) = try collection.cardWithNote(id: cardID)
         } catch StoreError.noSuchCard {
             return "deleted"
         }
@@ -239,17 +239,14 @@ public final class ReviewSession {
             if card.suspended { return "suspended" }
             if let buried = card.buriedUntil, buried > now { return "buried" }
         }
-        let note = try collection.note(id: card.noteID)
         let deck = try decks.context(for: card.deckID)
         let template = deck.deck.templates.first { $0.name == card.template }
             ?? CardTemplate(name: card.template, front: note.fields.prefix(1).map(\.name), back: note.fields.dropFirst().map(\.name))
         let context = schedulingContext(for: card, deck, at: now)
         let next = deck.scheduler.nextStates(for: card.state, context: context)
-        let siblings = state.mode == .review && deck.preset.burySiblings
-            ? try collection.cards(noteID: card.noteID).filter { $0.id != card.id }
-                .map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended, buriedUntil: $0.buriedUntil) }
-            : []
-        state.current = PresentedCard(card: card, note: note, deck: deck.deck, template: template, nextStates: next, siblings: siblings,
+        state.current = PresentedCard(card: card, note: note, deck: deck.deck, template: template, nextStates: next,
+                                      siblings: siblings.map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended,
+                                                                           buriedUntil: $0.buriedUntil) },
                                       shownAt: shownAt, intervals: Self.describe(next, context: context))
         state.revealed = false
         state.typedAnswer = nil

@@ -108,13 +108,13 @@ struct CardStateColumns {
     }
 
     /// The state in `row`; nil when its phase is NULL (a log entry that recorded none).
-    func decode(_ row: Row) -> CardState? {
-        guard let phaseText: String = row[positions[0]], let phase = CardPhase(rawValue: phaseText) else { return nil }
+    func decode(_ row: SQLiteRow) -> CardState? {
+        guard !row.isNull(positions[0]), let phase = CardPhase(rawValue: row.text(positions[0])) else { return nil }
         return CardState(
-            phase: phase, step: row[positions[1]], scheduledSeconds: row[positions[2]], intervalDays: row[positions[3]],
-            easePermille: row[positions[4]], stability: row[positions[5]], difficulty: row[positions[6]],
-            due: (row[positions[7]] as Int64?).map(Date.init(unixSeconds:)), reps: row[positions[8]], lapses: row[positions[9]],
-            streak: row[positions[10]], lastReview: (row[positions[11]] as Int64?).map(Date.init(unixSeconds:)))
+            phase: phase, step: row.int(positions[1]), scheduledSeconds: row.int(positions[2]), intervalDays: row.int(positions[3]),
+            easePermille: row.int(positions[4]), stability: row.optionalDouble(positions[5]), difficulty: row.optionalDouble(positions[6]),
+            due: row.optionalInt64(positions[7]).map(Date.init(unixSeconds:)), reps: row.int(positions[8]), lapses: row.int(positions[9]),
+            streak: row.int(positions[10]), lastReview: row.optionalInt64(positions[11]).map(Date.init(unixSeconds:)))
     }
 }
 
@@ -128,7 +128,17 @@ struct ColumnMap {
     }
 
     init(_ statement: Statement) {
-        positions = Dictionary(statement.columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(names: statement.columnNames)
+    }
+
+    /// The columns of a select list such as `CardTable.columns`: for a query that selects it as
+    /// it is, the positions are known once for the whole program.
+    init(list: String) {
+        self.init(names: list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    private init(names: [String]) {
+        positions = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     subscript(_ name: String) -> Int {

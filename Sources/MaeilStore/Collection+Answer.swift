@@ -43,8 +43,10 @@ extension Collection {
         }
     }
 
+    static let writeStateSQL = "UPDATE card SET \(CardStateColumns.assignments) WHERE id = ?"
+
     static func writeState(_ db: Database, cardID: Int64, _ state: CardState, _ binder: inout Binder) throws {
-        binder.begin(try db.cachedStatement(sql: "UPDATE card SET \(CardStateColumns.assignments) WHERE id = ?"))
+        binder.begin(try db.cachedStatement(sql: writeStateSQL))
         CardStateColumns.bind(state, &binder)
         binder.int(cardID)
         try binder.step(db)
@@ -56,9 +58,9 @@ extension Collection {
     @discardableResult
     public func undo(logID: Int64) throws -> Card {
         try transaction { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE id = ?")
-            guard let row = try Row.fetchOne(statement, arguments: [logID]) else { throw StoreError.nothingToUndo }
-            let logged = ReviewLogTable.Decoder(ColumnMap(statement)).decode(row)
+            guard let logged = try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE id = ?", [logID], {
+                ReviewLogTable.Decoder($0).decode
+            }).first else { throw StoreError.nothingToUndo }
             let newer = try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log WHERE card_id = ? AND id > ?",
                                          arguments: [logged.cardID, logID]) ?? 0
             guard newer == 0 else { throw StoreError.answeredSince(cardID: logged.cardID) }
@@ -139,9 +141,9 @@ extension Collection {
 
     public func reviewLog(cardID: Int64) throws -> [ReviewLog] {
         try read { db in
-            try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID]) {
+            try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
                 ReviewLogTable.Decoder($0).decode
-            }
+            })
         }
     }
 }

@@ -40,11 +40,10 @@ extension Collection {
                 """)
             let columns = ColumnMap(statement)
             let cards = CardTable.Decoder(columns), logged = CardStateColumns(columns, prefix: "a_")
-            let rows = try Row.fetchAll(statement)
+            let rows = try statement.rows { (card: cards.decode($0), logged: logged.decode($0)) }
             var binder = Binder()
-            for row in rows {
-                let card = cards.decode(row)
-                if let logged = logged.decode(row) {
+            for (card, logged) in rows {
+                if let logged {
                     guard logged != card.state else { continue }
                     problems.append("card \(card.id): state differs from its review log (\(card.state.phase.rawValue) vs \(logged.phase.rawValue))")
                     if repair {

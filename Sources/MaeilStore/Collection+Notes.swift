@@ -13,7 +13,7 @@ extension Collection {
     public func note(id: Int64) throws -> Note { try read { db in try Self.note(db, id: id) } }
 
     static func note(_ db: Database, id: Int64) throws -> Note {
-        try fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE id = ?", [id]).first ?? { throw StoreError.noSuchNote(id) }()
+        try fetchNotes(db, NoteTable.byID, [id]).first ?? { throw StoreError.noSuchNote(id) }()
     }
 
     static func note(_ db: Database, guid: String) throws -> Note? {
@@ -28,8 +28,9 @@ extension Collection {
         try read { db in try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID]) }
     }
 
+    /// Notes a query selecting `NoteTable.columns` finds.
     static func fetchNotes(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Note] {
-        try fetchAll(db, sql, arguments) { NoteTable.Decoder($0).decode }
+        try db.cachedStatement(sql: sql).rows(arguments, NoteTable.decoder.decode)
     }
 
     /// Adds a note and the cards its deck's templates give it, all new.
@@ -103,23 +104,34 @@ extension Collection {
     public func card(id: Int64) throws -> Card { try read { db in try Self.card(db, id: id) } }
 
     static func card(_ db: Database, id: Int64) throws -> Card {
-        try fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE id = ?", [id]).first ?? { throw StoreError.noSuchCard(id) }()
+        try fetchCards(db, CardTable.byID, [id]).first ?? { throw StoreError.noSuchCard(id) }()
     }
 
     public func cards(noteID: Int64) throws -> [Card] {
         try read { db in try Self.cards(db, noteID: noteID) }
     }
 
+    /// A card with its note and the note's other cards, read at one moment: what a session
+    /// needs to show a card and to plan its answer.
+    public func cardWithNote(id: Int64) throws -> (card: Card, note: Note, siblings: [Card]) {
+        try read { db in
+            let cards = try Self.fetchCards(db, CardTable.withSiblings, [id])
+            guard let card = cards.first(where: { $0.id == id }) else { throw StoreError.noSuchCard(id) }
+            return (card, try Self.note(db, id: card.noteID), cards.filter { $0.id != id })
+        }
+    }
+
     static func cards(_ db: Database, noteID: Int64) throws -> [Card] {
-        try fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE note_id = ? ORDER BY new_position", [noteID])
+        try fetchCards(db, CardTable.byNote, [noteID])
     }
 
     public func cards(deckID: Int64) throws -> [Card] {
         try read { db in try Self.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE deck_id = ? ORDER BY new_position", [deckID]) }
     }
 
+    /// Cards a query selecting `CardTable.columns` finds.
     static func fetchCards(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Card] {
-        try fetchAll(db, sql, arguments) { CardTable.Decoder($0).decode }
+        try db.cachedStatement(sql: sql).rows(arguments, CardTable.decoder.decode)
     }
 
     /// Finds notes whose fields or tags contain `text` (case-insensitive for Latin letters),

@@ -76,12 +76,9 @@ struct QueueRows: QueueSource {
         let columns = ColumnMap(statement)
         let id = columns["id"], noteID = columns["note_id"], due = columns["due"]
         let phaseColumn = phase == nil ? columns["phase"] : nil
-        var cards: [QueuedCard] = []
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            let cardPhase = phase ?? phaseColumn.flatMap { CardPhase(rawValue: row[$0]) } ?? .learning
-            cards.append(QueuedCard(id: row[id], noteID: row[noteID], deckID: deck, phase: cardPhase, due: row[due] ?? 0))
+        return try statement.rows(arguments) { row in
+            let cardPhase = phase ?? phaseColumn.flatMap { CardPhase(rawValue: row.text($0)) } ?? .learning
+            return QueuedCard(id: row.int64(id), noteID: row.int64(noteID), deckID: deck, phase: cardPhase, due: row.optionalInt64(due) ?? 0)
         }
-        return cards
     }
 }

@@ -212,16 +212,17 @@ extension Collection {
                 """)
             let columns = ColumnMap(statement)
             let cards = CardTable.Decoder(columns, prefix: "c_"), notes = NoteTable.Decoder(columns, prefix: "n_")
-            return try Row.fetchAll(statement).map { row in
+            let deckName = columns["deck_name"], deckTemplates = columns["deck_templates"]
+            return try statement.rows { row in
                 let card = cards.decode(row)
                 let note = notes.decode(row)
-                let templates = try DecodeCache.templates(row["deck_templates"])
+                let templates = try DecodeCache.templates(row.text(deckTemplates))
                 let template = templates.first { $0.name == card.template }
                 let front = (template?.front ?? []).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " ")
                 let back = (template?.back ?? []).prefix(2).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " · ")
                 let blanks = template?.blanks.flatMap { note.fields.value($0) }
                 return FocusCandidate(
-                    cardID: card.id, noteID: card.noteID, deck: row["deck_name"],
+                    cardID: card.id, noteID: card.noteID, deck: row.text(deckName),
                     front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
                     back: back.isEmpty ? (blanks ?? "") : back, state: card.state, starred: card.starred,
                     leech: note.isTaggedLeech, missedToday: missed.contains(card.id))

@@ -17,6 +17,7 @@ public struct NoteInserter {
     private let units: [String: (id: Int64, position: Int)]
     private let insertNote: Statement
     private let insertCard: Statement
+    private let appendLog: Statement
     private var lastNames: [String] = []
     private var lastLanguages: [String?] = []
     private var namesColumn = ""
@@ -48,6 +49,7 @@ public struct NoteInserter {
             ON CONFLICT(guid) DO NOTHING
             """)
         insertCard = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns)) VALUES \(Self.cardRow)")
+        appendLog = try db.makeStatement(sql: ReviewLogTable.insertSQL)
     }
 
     /// The id of the deck's unit with this key.
@@ -137,11 +139,11 @@ public struct NoteInserter {
                                                newPosition: newPosition, draft: draft)
                 if let draft, draft.state != .new {
                     scheduled += 1
-                    for entry in draft.history { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, db, &bind) }
+                    for entry in draft.history { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
                     // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
                     let arrival = ReviewLogEntry(time: Date(unixSeconds: nowSeconds), kind: .imported, rating: nil, scheduler: "manual",
                                                  before: .new, after: draft.state.storedForm)
-                    try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, db, &bind)
+                    try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind)
                 }
                 if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
             }

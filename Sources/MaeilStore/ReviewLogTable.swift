@@ -27,7 +27,15 @@ enum ReviewLogTable {
     /// Appends `entry` to a card's log; returns the new row's id.
     @discardableResult
     static func append(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64, _ db: Database, _ binder: inout Binder) throws -> Int64 {
-        binder.begin(try db.cachedStatement(sql: insertSQL))
+        try append(entry, cardID: cardID, deckID: deckID, with: db.cachedStatement(sql: insertSQL), db, &binder)
+    }
+
+    /// The same with `insertSQL` already prepared: an import appends tens of thousands of
+    /// entries, and finding the statement by its text each time showed.
+    @discardableResult
+    static func append(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64, with statement: Statement, _ db: Database,
+                       _ binder: inout Binder) throws -> Int64 {
+        binder.begin(statement)
         binder.int(cardID); binder.int(deckID); binder.int(entry.time.unixMilliseconds); binder.int(entry.kind.rawValue)
         binder.int(entry.rating?.rawValue ?? 0); binder.int(entry.durationMilliseconds); binder.text(entry.scheduler)
         binder.text(leechColumn(entry.leech)); binder.text(buriedColumn(entry.buried))
@@ -39,6 +47,7 @@ enum ReviewLogTable {
 
     /// "tagged,suspended", or NULL when the answer did nothing to a leech.
     static func leechColumn(_ effect: LeechEffect) -> String? {
+        guard !effect.isEmpty else { return nil }
         let words = [(LeechEffect.tagged, "tagged"), (.suspended, "suspended")].filter { effect.contains($0.0) }.map(\.1)
         return words.isEmpty ? nil : words.joined(separator: ",")
     }
@@ -61,22 +70,22 @@ enum ReviewLogTable {
             (leech, buried) = (columns["leech_action"], columns["buried_siblings"])
         }
 
-        func decode(_ row: Row) -> ReviewLog {
-            let leechWords = Set(((row[leech] as String?) ?? "").split(separator: ","))
+        func decode(_ row: SQLiteRow) -> ReviewLog {
+            let leechWords = Set((row.optionalText(leech) ?? "").split(separator: ","))
             var effect: LeechEffect = []
             if leechWords.contains("tagged") { effect.insert(.tagged) }
             if leechWords.contains("suspended") { effect.insert(.suspended) }
-            let burials = ((row[buried] as String?) ?? "").split(separator: ",").compactMap { pair -> SiblingBurial? in
+            let burials = (row.optionalText(buried) ?? "").split(separator: ",").compactMap { pair -> SiblingBurial? in
                 let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
                 guard let card = Int64(parts[0]) else { return nil }
                 return SiblingBurial(cardID: card, previous: parts.count > 1 ? Int64(parts[1]).map(Date.init(unixSeconds:)) : nil)
             }
             let entry = ReviewLogEntry(
-                time: Date(timeIntervalSince1970: TimeInterval(row[time] as Int64) / 1000),
-                kind: ReviewLogEntry.Kind(rawValue: row[kind]) ?? .manual, rating: Rating(rawValue: row[rating]),
-                durationMilliseconds: row[duration], scheduler: row[scheduler], before: before.decode(row), after: after.decode(row),
+                time: Date(timeIntervalSince1970: TimeInterval(row.int64(time)) / 1000),
+                kind: ReviewLogEntry.Kind(rawValue: row.int(kind)) ?? .manual, rating: Rating(rawValue: row.int(rating)),
+                durationMilliseconds: row.int(duration), scheduler: row.text(scheduler), before: before.decode(row), after: after.decode(row),
                 leech: effect, buried: burials)
-            return ReviewLog(id: row[id], cardID: row[cardID], deckID: row[deckID], entry: entry)
+            return ReviewLog(id: row.int64(id), cardID: row.int64(cardID), deckID: row.int64(deckID), entry: entry)
         }
     }
 }

@@ -27,9 +27,9 @@ extension Collection {
 
     /// The rows `sql` selects, decoded by a decoder made once for the statement's columns.
     static func fetchAll<T>(_ db: Database, _ sql: String, _ arguments: StatementArguments,
-                            _ decoder: (ColumnMap) -> (Row) throws -> T) throws -> [T] {
+                            _ decoder: (ColumnMap) -> (SQLiteRow) throws -> T) throws -> [T] {
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchAll(statement, arguments: arguments).map(decoder(ColumnMap(statement)))
+        return try statement.rows(arguments, decoder(ColumnMap(statement)))
     }
 }
 
@@ -46,6 +46,12 @@ extension CardState {
 
 enum CardTable {
     static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, " + CardStateColumns.list()
+    static let byID = "SELECT \(columns) FROM card WHERE id = ?"
+    static let byNote = "SELECT \(columns) FROM card WHERE note_id = ? ORDER BY new_position"
+    /// Decodes a query that selects `columns` as they are.
+    static let decoder = Decoder(ColumnMap(list: columns))
+    /// A card and the other cards of its note.
+    static let withSiblings = "SELECT \(columns) FROM card WHERE note_id = (SELECT note_id FROM card WHERE id = ?) ORDER BY new_position"
 
     struct Decoder {
         let state: CardStateColumns
@@ -58,10 +64,10 @@ enum CardTable {
             (suspended, buriedUntil) = (columns[prefix + "suspended"], columns[prefix + "buried_until"])
         }
 
-        func decode(_ row: Row) -> Card {
-            Card(id: row[id], noteID: row[noteID], deckID: row[deckID], template: row[template], ordinal: row[ordinal],
-                 state: state.decode(row) ?? .new, starred: row[starred], suspended: row[suspended],
-                 buriedUntil: (row[buriedUntil] as Int64?).map(Date.init(unixSeconds:)))
+        func decode(_ row: SQLiteRow) -> Card {
+            Card(id: row.int64(id), noteID: row.int64(noteID), deckID: row.int64(deckID), template: row.text(template),
+                 ordinal: row.int(ordinal), state: state.decode(row) ?? .new, starred: row.bool(starred), suspended: row.bool(suspended),
+                 buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)))
         }
     }
 }
@@ -72,6 +78,9 @@ enum FieldSeparator {
 
 enum NoteTable {
     static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type"
+    static let byID = "SELECT \(columns) FROM note WHERE id = ?"
+    /// Decodes a query that selects `columns` as they are.
+    static let decoder = Decoder(ColumnMap(list: columns))
 
     struct Decoder {
         let id, guid, deckID, kind, names, values, languages, tags, unitID, position, source, noteType: Int
@@ -83,18 +92,21 @@ enum NoteTable {
             (source, noteType) = (columns[prefix + "source"], columns[prefix + "note_type"])
         }
 
-        func decode(_ row: Row) -> Note {
-            let names = (row[names] as String).components(separatedBy: FieldSeparator.unit)
-            let values = (row[values] as String).components(separatedBy: FieldSeparator.unit)
-            let languages = (row[languages] as String).components(separatedBy: FieldSeparator.unit)
+        func decode(_ row: SQLiteRow) -> Note {
+            // Split on bytes: Foundation's components(separatedBy:) bridges through NSString,
+            // and a note is read for every card shown.
+            func split(_ column: Int) -> [String] {
+                row.text(column).utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
+            }
+            let names = split(names), values = split(values), languages = split(languages)
             let fields = names.indices.map { index in
                 NoteField(
                     name: names[index], value: index < values.count ? values[index] : "",
                     language: index < languages.count && !languages[index].isEmpty ? languages[index] : nil)
             }
-            return Note(id: row[id], guid: row[guid], deckID: row[deckID], kind: NoteKind(rawValue: row[kind]) ?? .basic,
-                        fields: fields, tags: Tags.parse(row[tags]), unitID: row[unitID], position: row[position], source: row[source],
-                        noteType: row[noteType])
+            return Note(id: row.int64(id), guid: row.text(guid), deckID: row.int64(deckID), kind: NoteKind(rawValue: row.text(kind)) ?? .basic,
+                        fields: fields, tags: Tags.parse(row.text(tags)), unitID: row.optionalInt64(unitID), position: row.int(position),
+                        source: row.optionalText(source), noteType: row.optionalText(noteType))
         }
     }
 

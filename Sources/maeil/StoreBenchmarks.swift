@@ -25,12 +25,11 @@ enum StoreBenchmarks {
                     let scheduler = preset.scheduler.makeScheduler()
                     let clock = DayClock(timeZone: fixtureZone)
                     var answered = 0
-                    // What a session does per answer: read the card and its siblings, plan, commit.
+                    // What a session does per answer: read the card with its note and siblings, plan, commit.
                     let seconds = try Benchmarks.bestTime(repeats: 1) {
                         for queued in queue.reviews.prefix(1000) {
-                            let card = try collection.card(id: queued.id)
-                            let siblings = try collection.cards(noteID: card.noteID).filter { $0.id != card.id }
-                                .map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended, buriedUntil: $0.buriedUntil) }
+                            let (card, _, others) = try collection.cardWithNote(id: queued.id)
+                            let siblings = others.map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended, buriedUntil: $0.buriedUntil) }
                             let context = SchedulingContext(now: now, clock: clock, fuzzFactor: 0.5)
                             let outcome = scheduler.answer(card.state, .good, context: context)
                             let plan = AnswerPlan(

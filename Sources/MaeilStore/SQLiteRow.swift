@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// One row of a result, its values read straight through SQLite's C API by position. GRDB's
+/// rows lowercase every column name of a result each time one is fetched, which on the answer
+/// path cost more than reading the values; positions come from names once (`ColumnMap`), so
+/// rows are still read by name.
+struct SQLiteRow {
+    let handle: SQLiteStatement
+
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    func int(_ column: Int) -> Int { Int(int64(column)) }
+    func bool(_ column: Int) -> Bool { int64(column) != 0 }
+    func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
+    func optionalInt(_ column: Int) -> Int? { isNull(column) ? nil : int(column) }
+    func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, Int32(column)) }
+
+    func text(_ column: Int) -> String {
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+}
+
+extension Statement {
+    /// Runs the statement with `arguments` and decodes every row it gives.
+    func rows<T>(_ arguments: StatementArguments = [], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+        try setArguments(arguments)
+        let handle = sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var result: [T] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return result }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                                    sql: sql)
+            }
+            result.append(try decode(SQLiteRow(handle: handle)))
+        }
+    }
+}
