@@ -21,8 +21,8 @@ struct SimCommand: ParsableCommand {
 
     @Option(help: "Number of items.") var items: Int?
     @Option(help: "Days to simulate.") var days: Int?
-    @Option(name: .customLong("new-per-day"), help: "New cards a day.") var newPerDay: Int?
-    @Option(name: .customLong("reviews-per-day"), help: "Reviews a day.") var reviewsPerDay: Int?
+    @Option(name: .customLong("new-per-day"), help: "New cards a day, or none.") var newPerDay: String?
+    @Option(name: .customLong("reviews-per-day"), help: "Reviews a day, or none.") var reviewsPerDay: String?
     @Option(name: .customLong("minutes-per-day"), help: "Study time budget a day.") var minutesPerDay: Double?
     @Option(help: "sm2, anki-sm2 or fsrs.") var scheduler: SchedulerKind?
     @Option(name: .customLong("desired-retention"), help: "FSRS desired retention.") var desiredRetention: Double?
@@ -49,8 +49,8 @@ struct SimCommand: ParsableCommand {
     func applyFlags(to config: SimulationConfig) throws -> SimulationConfig {
         var config = config
         let flags: [(String, String?)] = [
-            ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay.map(String.init)),
-            ("reviews_per_day", reviewsPerDay.map(String.init)), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
+            ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay),
+            ("reviews_per_day", reviewsPerDay), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
             ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
             ("runs", runs.map(String.init)),
         ]
