@@ -35,8 +35,8 @@ public enum BundledDecks {
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent(MaeilDeckFormat.manifestName).path) }
     }
 
-    public static func importAll(from directory: URL, into collection: Collection) throws -> ImportSummary {
+    public static func importAll(from directory: URL, into collection: Collection, now: Date) throws -> ImportSummary {
         let bundle = try DeckReader.read(folders(in: directory).map(\.path), options: ImportOptions())
-        return try Importer(collection: collection).apply(bundle)
+        return try Importer(collection: collection, now: now).apply(bundle)
     }
 }

@@ -124,7 +124,7 @@ public final class Repl {
             return
         }
         do {
-            let summary = try BundledDecks.importAll(from: directory, into: collection)
+            let summary = try BundledDecks.importAll(from: directory, into: collection, now: environment.now())
             console.line("Added \(summary.added) notes in \(summary.decks.count) decks.")
         } catch {
             console.error("\(error)")
@@ -247,7 +247,7 @@ public final class Repl {
         }
         let position = (try collection.notes(deckID: deck.id).map(\.position).max() ?? 0) + 1
         let note = try collection.addNote(NoteDraft(guid: "maeil-" + UUID().uuidString.lowercased(), kind: deck.kind ?? .basic,
-                                                    fields: fields, position: position, origin: "added"), deckID: deck.id)
+                                                    fields: fields, position: position, origin: "added"), deckID: deck.id, now: environment.now())
         let cards = try collection.cards(noteID: note.id)
         console.line("Added note \(note.id) with \(cards.count) card\(cards.count == 1 ? "" : "s").")
     }

@@ -38,7 +38,7 @@ public struct Importer {
     /// Called as notes are written: (done, total).
     public var progress: ((Int, Int) -> Void)?
 
-    public init(collection: Collection, now: Date = Date(), progress: ((Int, Int) -> Void)? = nil) {
+    public init(collection: Collection, now: Date, progress: ((Int, Int) -> Void)? = nil) {
         self.collection = collection
         self.now = now
         self.progress = progress

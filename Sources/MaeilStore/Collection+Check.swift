@@ -17,7 +17,7 @@ extension Collection {
     /// is the one its review log ends with. With `repair`, a card that disagrees with its log
     /// gets the log's state back (the log is the history), a card with a state but no log entry
     /// gets an entry recording it, and orphans are removed. All repairs are one transaction.
-    public func check(repair: Bool, now: Date = Date()) throws -> CheckReport {
+    public func check(repair: Bool, now: Date) throws -> CheckReport {
         let integrity = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
         return try transaction { db in
             var problems: [String] = []

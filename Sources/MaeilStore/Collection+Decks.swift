@@ -72,7 +72,7 @@ extension Collection {
     /// Creates a deck. Without a preset it gets one of its own, named after it, with defaults.
     @discardableResult
     public func createDeck(name: String, kind: NoteKind? = nil, description: String = "", templates: [CardTemplate],
-                           preset: Preset? = nil, speak: String? = nil, source: String? = nil, now: Date = Date()) throws -> Deck {
+                           preset: Preset? = nil, speak: String? = nil, source: String? = nil, now: Date) throws -> Deck {
         try transaction { db in
             try Self.createDeck(db, name: name, kind: kind, description: description, templates: templates,
                                 preset: preset, speak: speak, source: source, now: now)
@@ -103,11 +103,6 @@ extension Collection {
         try db.execute(sql: """
             UPDATE deck SET name = ?, kind = ?, description = ?, preset_id = ?, templates = ?, speak = ?, source = ? WHERE id = ?
             """, arguments: [deck.name, deck.kind?.rawValue, deck.description, deck.presetID, templatesJSON, deck.speak, deck.source, deck.id])
-    }
-
-    /// Deletes a deck with its notes and cards; the review log keeps their history.
-    public func deleteDeck(id: Int64) throws {
-        try transaction { db in try db.execute(sql: "DELETE FROM deck WHERE id = ?", arguments: [id]) }
     }
 
     // MARK: Curriculum units

@@ -35,7 +35,7 @@ extension Collection {
 
     /// Adds a note and the cards its deck's templates give it, all new.
     @discardableResult
-    public func addNote(_ draft: NoteDraft, deckID: Int64, now: Date = Date()) throws -> Note {
+    public func addNote(_ draft: NoteDraft, deckID: Int64, now: Date) throws -> Note {
         try transaction { db in try Self.addNoteWithCards(db, draft, deck: try Self.deck(db, id: deckID), now: now).note }
     }
 
@@ -64,7 +64,7 @@ extension Collection {
 
     /// Replaces a note's fields and tags. The schedule of every card is kept; a template the
     /// new fields satisfy for the first time gets a new card.
-    public func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date = Date()) throws {
+    public func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date) throws {
         try transaction { db in
             var note = try Self.note(db, id: id)
             note.fields = fields

@@ -195,7 +195,7 @@ extension Collection {
         try read { db in
             let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
             var missed = Set<Int64>()
-            let since = dayStarts.values.min() ?? Date()
+            let since = dayStarts.values.min() ?? .distantFuture
             let misses = try Row.fetchCursor(db, sql: """
                 SELECT card_id, deck_id, time FROM review_log WHERE kind = 0 AND rating = 1 AND time >= ?
                 """, arguments: [since.unixMilliseconds])

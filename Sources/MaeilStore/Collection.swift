@@ -71,20 +71,6 @@ public final class Collection: Sendable {
         try pool.read(body)
     }
 
-    public func meta(_ key: String) throws -> String? {
-        try pool.read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setMeta(_ key: String, _ value: String?) throws {
-        try pool.write { db in
-            if let value {
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
-            } else {
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
-            }
-        }
-    }
-
     /// Counts of what the collection holds.
     public func counts() throws -> (decks: Int, notes: Int, cards: Int) {
         try pool.read { db in

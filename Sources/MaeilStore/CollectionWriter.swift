@@ -126,7 +126,7 @@ extension Collection {
     /// An importer's rows point at rows it has just written or read in the same transaction,
     /// so checking each of them again cost a tenth of a large import and found nothing;
     /// `maeil check` still checks the whole file.
-    public func batch<T>(now: Date = Date(), bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
+    public func batch<T>(now: Date, bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
         guard bulk else { return try transaction { db in try body(CollectionWriter(db: db, now: now)) } }
         return try pool.writeWithoutTransaction { db in
             // The pragma is ignored inside a transaction, so it is set around one.

@@ -58,7 +58,7 @@ enum ImportBenchmarks {
             // As `maeil import` does it: the file is read while the collection is opened and written.
             let reading = ImportReading { emit in try DeckReader.stream([path], options: ImportOptions(), emit: emit) }
             let collection = try Collection(path: folder.appendingPathComponent("c\(run).sqlite").path)
-            let summary = try Importer(collection: collection).apply(reading)
+            let summary = try Importer(collection: collection, now: Date()).apply(reading)
             precondition(summary.added == 20_000)
         }
         return BenchFigure(name: name, value: seconds, unit: "s")

@@ -56,7 +56,7 @@ struct ImportCommand: ParsableCommand {
             let reading = ImportReading { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }
             let collection = try collection.open()
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
-            let importer = Importer(collection: collection, progress: { done, total in bar.update(done, of: total) })
+            let importer = Importer(collection: collection, now: Date(), progress: { done, total in bar.update(done, of: total) })
             summary = try importer.apply(reading, dryRun: dryRun)
             bar.finish()
         } catch let failure as ImportFailure {

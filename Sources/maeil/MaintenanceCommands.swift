@@ -19,7 +19,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let collection = try collection.open()
-        let report = try collection.check(repair: repair)
+        let report = try collection.check(repair: repair, now: Date())
         if json {
             print(try JSONOutput.string(report))
         } else {

@@ -93,7 +93,7 @@ struct BundledDecksTests {
             .sorted()
         #expect(folders == ["hangul-jamo", "jlpt-n5-kanji", "jlpt-n5-vocabulary", "korean-practice", "memory-verses"])
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
-        let summary = try Importer(collection: collection).apply(bundle)
+        let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == 67 + 79 + bundle.decks.first { $0.name == "JLPT N5 Vocabulary" }!.notes.count + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()

@@ -72,7 +72,7 @@ enum Fixtures {
     static func collection(count: Int, newPerDay: Int = 10_000) throws -> String {
         let path = temporaryDirectory().appendingPathComponent("collection.sqlite").path
         let collection = try Collection(path: path)
-        try collection.batch { writer in
+        try collection.batch(now: Date()) { writer in
             let deck = try writer.createDeck(name: "Words", kind: .word,
                                              templates: [CardTemplate(name: "recognize", front: ["word"], back: ["meaning"])],
                                              preset: Preset(name: "Words", newPerDay: newPerDay, reviewsPerDay: 10_000, burySiblings: false))

@@ -11,7 +11,7 @@ struct PromptTests {
         let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
         let collection = try Collection(path: path)
         let words = [("김치", "kimchi"), ("물", "water"), ("밥", "rice"), ("집", "house"), ("책", "book")]
-        try collection.batch { writer in
+        try collection.batch(now: Date()) { writer in
             let deck = try writer.createDeck(name: "Korean Words", kind: .word, templates: [
                 CardTemplate(name: "recall", front: ["english"], back: ["korean"], typed: "korean"),
             ], preset: Preset(name: "Korean Words", burySiblings: false))

@@ -38,7 +38,7 @@ struct ReliabilityTests {
             try? stdin.fileHandleForWriting.close()
 
             let collection = try Collection(path: path)
-            let report = try collection.check(repair: false)
+            let report = try collection.check(repair: false, now: Date())
             #expect(report.integrity == "ok", "round \(round)")
             #expect(report.problems.isEmpty, "round \(round): \(report.problems.prefix(3))")
             let logged = try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") ?? 0 }
@@ -74,7 +74,7 @@ struct ReliabilityTests {
             #expect(!result.stderr.contains("locked"))
         }
         let collection = try Collection(path: path)
-        #expect(try collection.check(repair: false).isHealthy)
+        #expect(try collection.check(repair: false, now: Date()).isHealthy)
         // Each card answered at most once per state: no answer was applied to a stale state.
         let duplicates = try collection.read { db in
             try Int.fetchOne(db, sql: """

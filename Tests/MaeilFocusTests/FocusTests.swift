@@ -17,7 +17,7 @@ struct FocusTests {
         let collection = try Collection(path: path)
         let deck = try collection.createDeck(name: "Words", kind: .word, templates: [
             CardTemplate(name: "recognize", front: ["word"], back: ["meaning"]),
-        ], preset: Preset(name: "Words", reviewsPerDay: 1000, burySiblings: false))
+        ], preset: Preset(name: "Words", reviewsPerDay: 1000, burySiblings: false), now: Self.noon)
         var notes: [Note] = []
         for index in 0..<10 {
             notes.append(try collection.addNote(NoteDraft(guid: "n\(index)", kind: .word, fields: [

@@ -16,7 +16,7 @@ struct ImporterTests {
     @Test func reimportUpdatesFieldsAndKeepsSchedules() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
-        let first = try Importer(collection: collection).apply(try bundle([folder]))
+        let first = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder]))
         #expect(first.decks.map(\.added) == [3])
         #expect(first.decks[0].created)
         let deck = try collection.requireDeck(named: "Test Words")
@@ -34,7 +34,7 @@ struct ImporterTests {
             .replacingOccurrences(of: "  - {id: rice, unit: day-1, word: 밥, meaning: rice}\n", with: "")
             + "\n  - {id: tea, unit: day-2, word: 차, meaning: tea}\n"
         try Data(changed.utf8).write(to: URL(fileURLWithPath: folder + "/deck.yaml"))
-        let second = try Importer(collection: collection).apply(try bundle([folder]))
+        let second = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder]))
         #expect(second.decks[0].added == 1)
         #expect(second.decks[0].updated >= 1)
         #expect(second.decks[0].gone == ["test-words/rice"])
@@ -42,7 +42,7 @@ struct ImporterTests {
         #expect(try collection.card(id: card.id).state == scheduled.storedForm)
         #expect(try collection.note(guid: "test-words/rice") != nil)  // kept until the learner removes it
         // A third import of the same file changes nothing.
-        let third = try Importer(collection: collection).apply(try bundle([folder]))
+        let third = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder]))
         #expect(third.decks[0].added == 0)
         #expect(third.decks[0].updated == 0)
         #expect(third.decks[0].unchanged == 3)
@@ -57,7 +57,7 @@ struct ImporterTests {
         #expect(try collection.counts().notes == 0)
         // With --skip-invalid the good rows go in and the bad one is reported.
         let options = ImportOptions(skipInvalid: true)
-        let summary = try Importer(collection: collection).apply(try bundle([good, bad + "/words.txt"], options: options))
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([good, bad + "/words.txt"], options: options))
         #expect(summary.added == 4)
         #expect(summary.skipped.count == 1)
         #expect(summary.skipped[0].hasSuffix("words.txt:3:8: expected 2 columns, like the first row, found 3"))
@@ -76,7 +76,7 @@ struct ImporterTests {
         #expect(before.count >= 6)
         let rows = (0..<(Importer.bulkThreshold + 10)).map { "단어 \($0)\tword \($0)" }.joined(separator: "\n")
         let folder = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk\n" + rows + "\n"])
-        let summary = try Importer(collection: collection).apply(try bundle([folder + "/bulk.txt"]))
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder + "/bulk.txt"]))
         #expect(summary.added == Importer.bulkThreshold + 10)
         // New cards are written several to a statement: every note has its card, in file order.
         let deck = try collection.requireDeck(named: "Bulk")
@@ -96,7 +96,7 @@ struct ImporterTests {
         }
         // A bulk import that is rolled back (a dry run ends in a rollback) leaves them too.
         let other = try DeckFiles.write(["bulk.txt": "#separator:tab\n#deck:Bulk2\n" + rows.replacingOccurrences(of: "단어", with: "낱말") + "\n"])
-        let dryRun = try Importer(collection: collection).apply(try bundle([other + "/bulk.txt"]), dryRun: true)
+        let dryRun = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([other + "/bulk.txt"]), dryRun: true)
         #expect(dryRun.added == Importer.bulkThreshold + 10)
         #expect(try indexes() == before)
         #expect(try collection.counts().notes == Importer.bulkThreshold + 10)
@@ -115,13 +115,13 @@ struct ImporterTests {
     /// only at the end must still leave the collection as it was, indexes and all.
     @Test func aProblemAtTheEndOfAStreamedFileUndoesEverything() throws {
         let collection = try DeckFiles.collection()
-        _ = try Importer(collection: collection).apply(try bundle([try DeckFiles.write(["deck.yaml": wordsManifest])]))
+        _ = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([try DeckFiles.write(["deck.yaml": wordsManifest])]))
         let before = try collection.counts()
         let indexes = try collection.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name") }
         let rows = (0..<(Importer.bulkThreshold + 1500)).map { "단어 \($0)\tword \($0)" }.joined(separator: "\n")
         let folder = try DeckFiles.write(["late.txt": "#separator:tab\n#deck:Late\n" + rows + "\nonly one column\n"])
         var chunks = 0
-        let importer = Importer(collection: collection, progress: { _, _ in chunks += 1 })
+        let importer = Importer(collection: collection, now: Fixture.noon, progress: { _, _ in chunks += 1 })
         #expect(throws: ImportFailure.self) {
             try importer.apply(reading: { emit in try DeckReader.stream([folder + "/late.txt"], options: ImportOptions(), emit: emit) })
         }
@@ -138,7 +138,7 @@ struct ImporterTests {
         let reversed = (0..<5).map { "Basic (and reversed card)\t뒤 \($0)\tback \($0)" }
         let folder = try DeckFiles.write(["types.txt": "#separator:tab\n#deck:Types\n#notetype column:1\n"
             + (basic + reversed).joined(separator: "\n") + "\n"])
-        let summary = try Importer(collection: collection).apply(reading: { emit in
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(reading: { emit in
             try DeckReader.stream([folder + "/types.txt"], options: ImportOptions(), emit: emit)
         })
         #expect(summary.added == NoteChunks.size + 105)
@@ -153,7 +153,7 @@ struct ImporterTests {
     @Test func aGuidTwiceInOneFileMakesOneNote() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["twice.txt": "#separator:tab\n#deck:Twice\n#guid column:1\nsame\t처음\tfirst\nsame\t다음\tsecond\n"])
-        let summary = try Importer(collection: collection).apply(try bundle([folder + "/twice.txt"]))
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder + "/twice.txt"]))
         #expect(summary.added == 1)
         #expect(summary.updated == 1)
         #expect(try collection.counts().cards == 1)
@@ -166,7 +166,7 @@ struct ImporterTests {
     @Test func keepCurrentLeavesAStoredNoteAlone() throws {
         let collection = try DeckFiles.collection()
         let first = try DeckFiles.write(["words.txt": "#separator:tab\n#deck:Keep\n#guid column:1\n#tags column:4\ng1\t김치\tkimchi\tfood\n"])
-        _ = try Importer(collection: collection).apply(try bundle([first + "/words.txt"]))
+        _ = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([first + "/words.txt"]))
         let before = try #require(try collection.note(guid: "g1"))
         let second = try DeckFiles.write(["words.txt": """
             #separator:tab
@@ -177,7 +177,7 @@ struct ImporterTests {
             g1\t김치\tfermented cabbage\tfood spicy
 
             """])
-        let summary = try Importer(collection: collection).apply(try bundle([second + "/words.txt"]))
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([second + "/words.txt"]))
         #expect(summary.updated == 0)
         #expect(summary.unchanged == 1)
         let after = try #require(try collection.note(guid: "g1"))
@@ -188,7 +188,7 @@ struct ImporterTests {
     @Test func dryRunChangesNothing() throws {
         let collection = try DeckFiles.collection()
         let folder = try DeckFiles.write(["deck.yaml": wordsManifest])
-        let summary = try Importer(collection: collection).apply(try bundle([folder]), dryRun: true)
+        let summary = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([folder]), dryRun: true)
         #expect(summary.dryRun)
         #expect(summary.added == 3)
         #expect(try collection.counts() == (decks: 0, notes: 0, cards: 0))
@@ -199,7 +199,7 @@ struct ImporterTests {
     func packagesBringSchedulingHistoryAndMedia(_ name: String) throws {
         let collection = try DeckFiles.collection()
         let path = DeckFiles.fixtures.appendingPathComponent(name).path
-        let importer = Importer(collection: collection)
+        let importer = Importer(collection: collection, now: Fixture.noon)
         let summary = try importer.apply(try bundle([path]))
         #expect(summary.added == 7)
         #expect(summary.decks[0].cardsWithHistory == 7)
@@ -211,7 +211,7 @@ struct ImporterTests {
         #expect(cards.filter(\.suspended).count == 1)
         #expect(cards.filter { $0.state.phase == .relearning }.count == 1)
         // The collection is consistent: every scheduled card's state agrees with its log.
-        #expect(try collection.check(repair: false).isHealthy)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
         // Importing again leaves the schedules alone.
         let again = try importer.apply(try bundle([path]))
         #expect(again.unchanged == 7)
@@ -220,7 +220,7 @@ struct ImporterTests {
 
     @Test func importedCardsCanBeReviewed() throws {
         let collection = try DeckFiles.collection()
-        _ = try Importer(collection: collection).apply(try bundle([DeckFiles.fixtures.appendingPathComponent("korean-latest.apkg").path]))
+        _ = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([DeckFiles.fixtures.appendingPathComponent("korean-latest.apkg").path]))
         let later = Date(timeIntervalSince1970: 1_795_233_600 + 10 * 86_400 + 3600 * 8)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(now: { later }, timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
@@ -230,6 +230,6 @@ struct ImporterTests {
             answered += 1
         }
         #expect(answered >= 5)
-        #expect(try collection.check(repair: false).isHealthy)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
     }
 }

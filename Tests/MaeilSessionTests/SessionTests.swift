@@ -319,15 +319,15 @@ struct SessionTests {
         let session = try Fixture.session(collection, clock: clock)
         let id = session.state.current!.card.id
         try session.send(.answer(.easy))
-        #expect(try collection.check(repair: false).isHealthy)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
         try collection.transaction { try $0.execute(sql: "UPDATE card SET interval_days = 999 WHERE id = ?", arguments: [id]) }
-        let report = try collection.check(repair: false)
+        let report = try collection.check(repair: false, now: Fixture.noon)
         #expect(report.problems.count == 1)
         #expect(report.integrity == "ok")
-        let repaired = try collection.check(repair: true)
+        let repaired = try collection.check(repair: true, now: Fixture.noon)
         #expect(repaired.repaired == 1)
         #expect(try collection.card(id: id).state.intervalDays == 4)
-        #expect(try collection.check(repair: false).isHealthy)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
     }
 
     @Test func aClockMovedBackNeverGivesANegativeInterval() throws {

@@ -28,10 +28,10 @@ struct CollectionTests {
 
     @Test func fieldsSurviveTheStoreWhateverTheyHold() throws {
         let collection = try Collection(path: Fixture.temporaryPath())
-        let deck = try collection.createDeck(name: "Fields", kind: .word, templates: Fixture.wordTemplates, preset: nil)
+        let deck = try collection.createDeck(name: "Fields", kind: .word, templates: Fixture.wordTemplates, preset: nil, now: Fixture.noon)
         let fields = [NoteField(name: "word", value: "단어\u{1f}둘", language: "ko"), NoteField(name: "meaning", value: "", language: nil),
                       NoteField(name: "extra", value: "x", language: "en")]
-        let note = try collection.addNote(NoteDraft(guid: "f", kind: .word, fields: fields, tags: ["t"]), deckID: deck.id)
+        let note = try collection.addNote(NoteDraft(guid: "f", kind: .word, fields: fields, tags: ["t"]), deckID: deck.id, now: Fixture.noon)
         let stored = try collection.note(id: note.id)
         // The field separator cannot live inside a value; it becomes a space.
         #expect(stored.fields.map(\.value) == ["단어 둘", "", "x"])
@@ -73,7 +73,7 @@ struct CollectionTests {
         let deck = try Fixture.wordDeck(collection, count: 0)
         let note = try collection.addNote(NoteDraft(guid: "only-word", kind: .word, fields: [
             NoteField(name: "word", value: "김치", language: "ko"), NoteField(name: "meaning", value: ""),
-        ]), deckID: deck.id)
+        ]), deckID: deck.id, now: Fixture.noon)
         #expect(try collection.cards(noteID: note.id).map(\.template) == ["recognize"])
         // Filling the empty field adds the missing card and keeps the first one's schedule.
         let first = try collection.cards(noteID: note.id)[0]
@@ -82,7 +82,7 @@ struct CollectionTests {
         scheduled.intervalDays = 9
         scheduled.due = Fixture.noon
         try collection.setState(cardID: first.id, scheduled, at: Fixture.noon)
-        try collection.updateNote(id: note.id, fields: [NoteField(name: "word", value: "김치", language: "ko"), NoteField(name: "meaning", value: "kimchi")])
+        try collection.updateNote(id: note.id, fields: [NoteField(name: "word", value: "김치", language: "ko"), NoteField(name: "meaning", value: "kimchi")], now: Fixture.noon)
         let cards = try collection.cards(noteID: note.id)
         #expect(cards.map(\.template) == ["recognize", "recall"])
         #expect(cards[0].state.intervalDays == 9)
@@ -91,10 +91,10 @@ struct CollectionTests {
 
     @Test func clozeNotesGetACardPerDeletion() throws {
         let collection = try Fixture.collection()
-        let deck = try collection.createDeck(name: "Cloze", kind: .cloze, templates: [CardTemplate(name: "cloze", front: [], back: ["Extra"], blanks: "Text")])
+        let deck = try collection.createDeck(name: "Cloze", kind: .cloze, templates: [CardTemplate(name: "cloze", front: [], back: ["Extra"], blanks: "Text")], now: Fixture.noon)
         let note = try collection.addNote(NoteDraft(guid: "c", kind: .cloze, fields: [
             NoteField(name: "Text", value: "{{c1::서울}} is the capital of {{c2::Korea}}, {{c1::yes}}"), NoteField(name: "Extra", value: ""),
-        ]), deckID: deck.id)
+        ]), deckID: deck.id, now: Fixture.noon)
         #expect(try collection.cards(noteID: note.id).map(\.ordinal) == [1, 2])
     }
 
@@ -125,7 +125,7 @@ struct CollectionTests {
         let collection = try Fixture.collection()
         try Fixture.wordDeck(collection, name: "Korean", count: 1)
         #expect(throws: StoreError.deckExists("korean")) {
-            try collection.createDeck(name: "korean", templates: Fixture.wordTemplates)
+            try collection.createDeck(name: "korean", templates: Fixture.wordTemplates, now: Fixture.noon)
         }
         #expect(try collection.deck(named: "KOREAN")?.name == "Korean")
     }

@@ -44,7 +44,7 @@ public enum Fixture {
     public static func wordDeck(_ collection: Collection, name: String = "Words", count: Int, templates: [CardTemplate] = wordTemplates,
                          unitSize: Int? = nil, preset: Preset? = nil) throws -> Deck {
         let deck = try collection.createDeck(name: name, kind: .word, templates: templates,
-                                             preset: preset ?? Preset(name: name, burySiblings: templates.count > 1))
+                                             preset: preset ?? Preset(name: name, burySiblings: templates.count > 1), now: noon)
         if let unitSize {
             for unit in 0..<((count + unitSize - 1) / unitSize) {
                 try collection.saveUnit(deckID: deck.id, key: "day-\(unit + 1)", title: "Day \(unit + 1)", position: unit + 1)
