@@ -92,6 +92,8 @@ let package = Package(
         .testTarget(
             name: "MaeilCoreTests",
             dependencies: ["MaeilCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            // Answer sequences Anki itself scheduled (scripts/fixtures/make-fsrs-sequences.py), read by path.
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

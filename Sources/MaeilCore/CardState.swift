@@ -79,4 +79,13 @@ public struct MemoryState: Hashable, Sendable, Codable {
         self.stability = stability
         self.difficulty = difficulty
     }
+
+    /// The state as Anki stores it after an answer, and as the next answer then starts from:
+    /// stability to 4 decimals and difficulty to 3, rounded in 32 bits.
+    public var stored: MemoryState {
+        func rounded(_ value: Double, _ scale: Float) -> Double {
+            Double((Float(value) * scale).rounded(.toNearestOrAwayFromZero) / scale)
+        }
+        return MemoryState(stability: rounded(stability, 10_000), difficulty: rounded(difficulty, 1000))
+    }
 }

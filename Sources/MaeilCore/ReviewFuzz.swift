@@ -32,6 +32,16 @@ public enum ReviewFuzz {
         return (lower, upper)
     }
 
+    /// The least a passing FSRS review may be fuzzed down to (Anki's
+    /// minimum_review_fuzz_interval): a day more than the previous interval when the new one has
+    /// grown; the previous interval itself when it has not but lies within the fuzz range, so a
+    /// pass never goes backwards; nothing when the interval truly shrank (the learner lowered
+    /// the desired retention, say).
+    public static func floor(interval: Float, previous: Int, maximum: Int) -> Int {
+        if roundedDays(interval) > previous { return previous + 1 }
+        return previous <= bounds(interval: interval, minimum: 1, maximum: maximum).upper ? previous : 0
+    }
+
     /// The fuzzed interval for factor `f` in [0, 1), or the rounded, clamped interval when
     /// fuzz is off.
     public static func apply(factor: Double?, interval: Float, minimum: Int, maximum: Int) -> Int {

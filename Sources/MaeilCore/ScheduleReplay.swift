@@ -3,6 +3,10 @@ import Foundation
 /// Replays one new card through a list of answers, each given when the card falls due, or a
 /// number of days late for answers given in the review state. This is what `maeil schedule`
 /// prints and what the reference sequences in the tests are checked against.
+///
+/// A card due within the day is answered at its due second; a card due on a day (a review, or
+/// a learning step that ran past the rollover) at noon of that day, as a learner would, not at
+/// the rollover instant itself.
 public struct ScheduleReplay: Sendable {
     public struct Step: Sendable, Hashable {
         public var rating: Rating
@@ -33,12 +37,7 @@ public struct ScheduleReplay: Sendable {
         var now = start
         var steps: [Step] = []
         for (index, rating) in ratings.enumerated() {
-            if let due = card.due {
-                now = max(now, due)
-                if card.phase == .review, index < late.count {
-                    now = now.addingTimeInterval(TimeInterval(late[index] * 86_400))
-                }
-            }
+            now = answerTime(for: card, after: now, daysLate: card.phase == .review && index < late.count ? late[index] : 0)
             let factor = fuzzSeed.map { FuzzFactor.forAnswer(cardID: 1, reps: card.reps, seed: $0) }
             let context = SchedulingContext(now: now, clock: clock, fuzzFactor: factor)
             let outcome = scheduler.answer(card, rating, context: context)
@@ -46,5 +45,14 @@ public struct ScheduleReplay: Sendable {
             card = outcome.state
         }
         return steps
+    }
+
+    /// When a card is answered once it falls due, `daysLate` days after that.
+    public func answerTime(for card: CardState, after now: Date, daysLate: Int = 0) -> Date {
+        guard let due = card.due else { return now }
+        let day = clock.dayNumber(of: due)
+        let dueOnADay = card.phase == .review || (clock.start(ofDay: day) == due && day > clock.dayNumber(of: now))
+        let answered = dueOnADay ? clock.start(ofDay: day).addingTimeInterval(TimeInterval((12 - clock.rolloverHour) * 3600)) : due
+        return max(now, answered).addingTimeInterval(TimeInterval(daysLate * 86_400))
     }
 }

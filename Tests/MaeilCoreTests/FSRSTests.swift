@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MaeilCore
 
-@Suite("FSRS-6 (scheduling.md §3, simulation.md §2)")
+@Suite("FSRS-6")
 struct FSRSTests {
     let fsrs = FSRS()
 
@@ -11,18 +11,23 @@ struct FSRSTests {
         return abs(a - b) <= tolerance
     }
 
+    /// The reference sequence with no learning steps, every answer on its due day: the
+    /// formulas give the reference table to f32 precision; the scheduler, which stores S and D
+    /// rounded as Anki does and starts each answer from the stored values, gives the same days.
     @Test func referenceSequenceWithoutSteps() {
-        let scheduler = SchedulerSettings.fsrs { $0.learningSteps = []; $0.relearningSteps = [] }.makeScheduler()
-        let steps = ScheduleReplay(scheduler: scheduler).run(ratings: ratings("g g g g a g g h e g"))
         let stability = [2.3065, 10.9643, 46.2802, 162.8622, 4.7160, 12.1047, 27.6098, 46.5153, 115.4768, 210.2270]
         let difficulty = [2.1181, 2.1112, 2.1043, 2.0975, 7.3877, 7.3756, 7.3634, 8.2349, 7.6304, 7.6180]
         let intervals = [2, 11, 46, 163, 5, 12, 28, 47, 115, 210]
-        for (index, step) in steps.enumerated() {
-            #expect(close(step.state.stability, stability[index]), "S at answer \(index + 1): \(step.state.stability ?? 0)")
-            #expect(close(step.state.difficulty, difficulty[index]), "D at answer \(index + 1): \(step.state.difficulty ?? 0)")
-            #expect(step.state.intervalDays == intervals[index])
-            #expect(step.state.phase == .review)
+        var memory: MemoryState?
+        for (index, rating) in ratings("g g g g a g g h e g").enumerated() {
+            memory = fsrs.nextMemory(memory, elapsedDays: index == 0 ? 0 : intervals[index - 1], rating: rating)
+            #expect(close(memory?.stability, stability[index], max(0.00005, stability[index] * 2e-6)), "S at answer \(index + 1)")
+            #expect(close(memory?.difficulty, difficulty[index], 1e-4), "D at answer \(index + 1)")
         }
+        let scheduler = SchedulerSettings.fsrs { $0.learningSteps = []; $0.relearningSteps = [] }.makeScheduler()
+        let steps = ScheduleReplay(scheduler: scheduler).run(ratings: ratings("g g g g a g g h e g"))
+        #expect(steps.map(\.state.intervalDays) == intervals)
+        #expect(steps.allSatisfy { $0.state.phase == .review })
     }
 
     @Test func retrievabilityAndIntervals() {
@@ -32,16 +37,16 @@ struct FSRSTests {
         for (retention, days) in expected {
             #expect(close(fsrs.interval(stability: 10, desiredRetention: retention), days, 0.005))
         }
-        #expect(close(fsrs.retrievability(elapsedDays: 10, stability: 10), 0.9, 1e-12))
+        #expect(close(fsrs.retrievability(elapsedDays: 10, stability: 10), 0.9, 1e-7))
     }
 
     @Test func initialDifficulty() {
-        let raw = Rating.allCases.map(fsrs.rawInitialDifficulty)
+        let raw = Rating.allCases.map { Double(fsrs.rawInitialDifficulty($0)) }
         for (value, expected) in zip(raw, [6.4133, 5.11217, 2.11810, -4.77163]) {
             #expect(close(value, expected, 0.00001))
         }
         #expect(fsrs.initialMemory(.easy).difficulty == 1)
-        #expect(Rating.allCases.map { fsrs.initialMemory($0).stability } == [0.212, 1.2931, 2.3065, 8.2956])
+        #expect(Rating.allCases.map { fsrs.initialMemory($0).stability } == [0.212, 1.2931, 2.3065, 8.2956].map { Double(Float($0)) })
     }
 
     @Test func nextDifficultyRevertsToTheUnclampedEasyDifficulty() {
@@ -66,7 +71,7 @@ struct FSRSTests {
         #expect(close(fsrs.stabilityShortTerm(1, rating: .good), 1.05072))
         #expect(close(fsrs.stabilityShortTerm(1, rating: .easy), 1.80756))
         // At S = 2.3065 the good multiplier is below 1, so good leaves S unchanged.
-        #expect(fsrs.stabilityShortTerm(2.3065, rating: .good) == 2.3065)
+        #expect(fsrs.stabilityShortTerm(2.3065, rating: .good) == Double(Float(2.3065)))
     }
 
     @Test func fsrs5ParametersWiden() throws {
@@ -80,8 +85,8 @@ struct FSRSTests {
         }
         // FSRS-5: decay 0.5 gives F = 19/81 and still R(S, S) = 0.9.
         let model = FSRS(parameters: five)
-        #expect(close(model.factor, 19.0 / 81.0, 1e-12))
-        #expect(close(model.retrievability(elapsedDays: 7, stability: 7), 0.9, 1e-12))
+        #expect(close(model.factor, 19.0 / 81.0, 1e-7))
+        #expect(close(model.retrievability(elapsedDays: 7, stability: 7), 0.9, 1e-7))
     }
 
     // MARK: Anki's FSRS mode with the default steps (1m 10m, relearning 10m), DR 0.9
@@ -92,7 +97,8 @@ struct FSRSTests {
         let replay = ScheduleReplay(scheduler: scheduler)
         let steps = replay.run(ratings: ratings(letters))
         let last = steps.last!
-        let next = scheduler.nextStates(for: last.state, context: SchedulingContext(now: last.state.due!, clock: replay.clock))
+        let next = scheduler.nextStates(for: last.state, context: SchedulingContext(now: replay.answerTime(for: last.state, after: last.answeredAt),
+                                                                                   clock: replay.clock))
         return [next.again, next.hard, next.good, next.easy].map { outcome in
             outcome.state.phase.isInSteps ? "\(outcome.state.scheduledSeconds)s" : "\(outcome.state.intervalDays)d"
         }
@@ -105,7 +111,7 @@ struct FSRSTests {
         #expect(next.good.state.scheduledSeconds == 600)
         #expect(next.easy.state.phase == .review)
         #expect(next.easy.state.intervalDays == 8)
-        #expect(next.easy.state.stability == 8.2956)
+        #expect(next.easy.state.stability == Double(Float(8.2956)))
     }
 
     @Test func offersAfterOneGood() {

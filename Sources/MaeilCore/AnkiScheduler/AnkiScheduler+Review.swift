@@ -13,7 +13,7 @@ extension AnkiScheduler {
         case .easy: ease = card.easePermille + 150
         default: ease = card.easePermille
         }
-        return Transition(phase: .review, intervalDays: days, easePermille: ease, memory: answer.fsrs?[rating].memory, lapses: card.lapses)
+        return Transition(phase: .review, intervalDays: days, easePermille: ease, memory: answer.fsrs?[rating].memory.stored, lapses: card.lapses)
             .finish(from: card, passed: true, context: context)
     }
 
@@ -25,9 +25,14 @@ extension AnkiScheduler {
         var transition = Transition(
             phase: .review, intervalDays: days,
             easePermille: max(card.easePermille - 200, Self.minimumEasePermille),
-            memory: answer.fsrs?.again.memory, lapses: lapses,
+            memory: answer.fsrs?.again.memory.stored, lapses: lapses,
             leech: Leech.thresholdMet(lapses: lapses, threshold: settings.leechThreshold))
-        if let delay = settings.relearningSteps.againDelay {
+        var delay = settings.relearningSteps.againDelay
+        if delay == nil, let fsrs = answer.fsrs, usesShortTerm(with: settings.relearningSteps) {
+            // Anki's FSRS: a lapse whose interval is under half a day relearns it that day.
+            delay = Self.shortTermDelay(fsrs.again.interval)
+        }
+        if let delay {
             transition.phase = .relearning
             transition.step = 0
             transition.delaySeconds = delay
@@ -57,17 +62,16 @@ extension AnkiScheduler {
         return rating == .hard ? hard : (rating == .good ? good : easy)
     }
 
-    /// FSRS intervals with Anki's minimums; an interval that grew may not be fuzzed back to
-    /// the old one or below.
+    /// FSRS intervals with Anki's minimums: each beats the one before by a day, and fuzz never
+    /// takes a pass back below the interval the card had (`ReviewFuzz.floor`).
     private func fsrsPassingInterval(_ rating: Rating, _ card: CardState, _ fsrs: FSRSNextStates, _ answer: AnswerContext) -> Int {
-        func beyondLast(_ interval: Double) -> Int {
-            ReviewFuzz.roundedDays(Float(interval)) > card.intervalDays ? card.intervalDays + 1 : 0
-        }
-        let hard = answer.passingInterval(Float(fsrs.hard.interval), minimum: max(beyondLast(fsrs.hard.interval), 1))
+        let maximum = max(settings.maximumInterval, 1)
+        func floor(_ interval: Double) -> Int { ReviewFuzz.floor(interval: Float(interval), previous: card.intervalDays, maximum: maximum) }
+        let hard = answer.passingInterval(Float(fsrs.hard.interval), minimum: max(floor(fsrs.hard.interval), 1))
         guard rating != .hard else { return hard }
-        let good = answer.passingInterval(Float(fsrs.good.interval), minimum: max(beyondLast(fsrs.good.interval), hard + 1))
+        let good = answer.passingInterval(Float(fsrs.good.interval), minimum: max(floor(fsrs.good.interval), hard + 1))
         guard rating != .good else { return good }
-        return answer.passingInterval(Float(fsrs.easy.interval), minimum: max(beyondLast(fsrs.easy.interval), good + 1))
+        return answer.passingInterval(Float(fsrs.easy.interval), minimum: max(floor(fsrs.easy.interval), good + 1))
     }
 
     /// SM-2 on or after the due day, in 32-bit arithmetic left to right as Anki does it:

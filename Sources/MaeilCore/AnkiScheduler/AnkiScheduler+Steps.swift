@@ -5,18 +5,23 @@ extension AnkiScheduler {
     @inline(__always)
     func stepsOutcome(_ card: CardState, _ rating: Rating, phase: CardPhase, steps: LearningSteps, step: Int,
                       _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
-        let delay: Int?, nextStep: Int
+        var delay: Int?, nextStep: Int
         switch rating {
         case .again: (delay, nextStep) = (steps.againDelay, 0)
         case .hard: (delay, nextStep) = (steps.hardDelay(atStep: step), step)
         case .good: (delay, nextStep) = (steps.goodDelay(atStep: step), steps.stepAfterGood(step))
         case .easy: (delay, nextStep) = (nil, 0)
         }
-        let memory = answer.fsrs?[rating].memory
+        if delay == nil, rating != .easy, let fsrs = answer.fsrs, usesShortTerm(with: steps) {
+            // Anki's FSRS: with no step left, an interval under half a day is kept in steps.
+            delay = Self.shortTermDelay(fsrs[rating].interval)
+        }
+        let memory = answer.fsrs?[rating].memory.stored
         let learning = phase == .learning
         if let delay {
             // The interval kept in steps: none while learning; in relearning the one the card returns with.
-            let interval = learning ? 0 : (rating == .again ? relearningAgainInterval(card, answer) : card.intervalDays)
+            let interval = learning ? 0 : (answer.fsrs.map { Self.wholeDays($0[rating].interval) }
+                ?? (rating == .again ? relearningAgainInterval(card, answer) : card.intervalDays))
             return Transition(phase: phase, step: nextStep, delaySeconds: delay, intervalDays: interval, easePermille: card.easePermille,
                               memory: memory, lapses: card.lapses)
                 .finish(from: card, passed: rating.isPass, context: context)
@@ -25,5 +30,25 @@ extension AnkiScheduler {
         return Transition(phase: .review, intervalDays: learning ? graduatingDays(rating, answer) : returningDays(card, rating, answer),
                           easePermille: learning ? settings.startingEasePermille : card.easePermille, memory: memory, lapses: card.lapses)
             .finish(from: card, passed: rating.isPass, context: context)
+    }
+
+    /// Whether Anki would keep a card whose FSRS interval is under half a day in its steps:
+    /// when the parameters allow short-term scheduling, and the steps are empty or the preset
+    /// asks for it with steps too.
+    func usesShortTerm(with steps: LearningSteps) -> Bool {
+        usesFSRS && fsrs.allowsShortTerm && (steps.isEmpty || settings.shortTermWithSteps)
+    }
+
+    /// The delay for a FSRS interval under half a day: whole seconds, rounded down (in 32 bits,
+    /// as Anki), or nil for a longer interval.
+    static func shortTermDelay(_ interval: Double) -> Int? {
+        let days = Float(interval)
+        guard days < 0.5 else { return nil }
+        return Int((days * 86_400).rounded(.down))
+    }
+
+    /// An interval in whole days, rounded and at least one (Anki's `interval.round().max(1.0)`).
+    static func wholeDays(_ interval: Double) -> Int {
+        max(Int(Float(interval).rounded(.toNearestOrAwayFromZero)), 1)
     }
 }

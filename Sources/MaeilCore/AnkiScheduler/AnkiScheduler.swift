@@ -13,14 +13,14 @@ final class AnkiScheduler: Scheduler {
     /// Not optional, so that proposals read it in place (unwrapping an optional copies it).
     let fsrs: FSRS
     let usesFSRS: Bool
-    /// Interval per day of stability at the desired retention, computed once.
-    let intervalPerStability: Double
+    /// What turns stability into an interval at the desired retention, computed once.
+    let retentionTerm: Float
 
     init(settings: SchedulerSettings, fsrs: FSRS?) {
         self.settings = settings
         self.fsrs = fsrs ?? FSRS(parameters: settings.fsrsParameters)
         usesFSRS = fsrs != nil
-        intervalPerStability = self.fsrs.interval(stability: 1, desiredRetention: settings.desiredRetention)
+        retentionTerm = self.fsrs.retentionTerm(settings.desiredRetention)
     }
 
     var kind: SchedulerKind { usesFSRS ? .fsrs : .ankiSM2 }
@@ -68,8 +68,8 @@ final class AnkiScheduler: Scheduler {
             // and ease, as Anki does when FSRS is switched on.
             memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
         }
-        let elapsed = card.lastReview.map { context.elapsedDays(since: $0) } ?? 0
-        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, intervalPerStability: intervalPerStability,
+        let elapsed = card.lastReview.map { Self.fsrsElapsedDays(since: $0, context) } ?? 0
+        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, retentionTerm: retentionTerm,
                               ratings: ratings)
     }
 }
@@ -114,14 +114,26 @@ struct AnswerContext {
     }
 }
 
+extension AnkiScheduler {
+    /// Days since the last answer as Anki counts them for FSRS: whole days from that answer to
+    /// the end of today's study day, so an answer at the very start of a study day counts a
+    /// day longer than the study days between them.
+    static func fsrsElapsedDays(since last: Date, _ context: SchedulingContext) -> Int {
+        let end = context.clock.start(ofDay: context.today + 1)
+        return max(0, Int((end.timeIntervalSince(last) / 86_400).rounded(.down)))
+    }
+}
+
 extension FSRS {
     /// The memory state an SM-2 card would have, assuming its interval was set for 90 %
     /// recall and its ease was the growth FSRS would give a good answer at that recall.
     public func memoryFromSM2(ease: Double, intervalDays: Double, retention: Double = 0.9) -> MemoryState {
-        let stability = clampStability(intervalDays * factor / (pow(retention, 1 / decay) - 1))
-        let w = self.w
-        let growthPerDifficulty = exp(w[8]) * pow(stability, -w[9]) * (exp(w[10] * (1 - retention)) - 1)
-        let difficulty = clampDifficulty(11 - (ease - 1) / growthPerDifficulty)
-        return MemoryState(stability: stability, difficulty: difficulty)
+        // As fsrs-rs's memory_state_from_sm2, in 32 bits.
+        let decay = decay32, retention = Float(retention)
+        let factor = Foundation.pow(Float(0.9), 1 / decay) - 1
+        let stability = clampStability(max(Float(intervalDays), 0.001) * factor / (Foundation.pow(retention, 1 / decay) - 1))
+        let growthPerDifficulty = Foundation.exp(w[8]) * Foundation.pow(stability, -w[9]) * Foundation.expm1((1 - retention) * w[10])
+        let difficulty = Double(clampDifficulty(11 - (Float(ease) - 1) / growthPerDifficulty))
+        return MemoryState(stability: Double(stability), difficulty: difficulty)
     }
 }

@@ -24,6 +24,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
     case lapseNewInterval = "lapse_new_interval"
     case minimumLapseInterval = "minimum_lapse_interval"
     case fsrsParameters = "fsrs_parameters"
+    case shortTermWithSteps = "short_term_with_steps"
 
     /// What a setting holds.
     public enum Domain: Sendable, Equatable {
@@ -46,7 +47,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .leechThreshold: .whole(0...99)
         case .leechAction: .choice(LeechAction.allCases.map(\.rawValue))
         case .rolloverHour: .whole(0...23)
-        case .burySiblings, .curriculumGating: .flag
+        case .burySiblings, .curriculumGating, .shortTermWithSteps: .flag
         case .graduatingInterval, .easyInterval, .minimumLapseInterval: .whole(1...365)
         case .startingEase: .number(1.31...5.0)
         case .easyBonus: .number(1.0...5.0)
@@ -92,6 +93,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .lapseNewInterval: "SM-2: share of the old interval kept after a lapse"
         case .minimumLapseInterval: "SM-2: shortest interval after a lapse, in days"
         case .fsrsParameters: "FSRS: the 21 model parameters (or 19 for FSRS-5)"
+        case .shortTermWithSteps: "FSRS: keep cards due within half a day in learning even with steps"
         }
     }
 
@@ -137,7 +139,11 @@ public enum PresetKey: String, CaseIterable, Sendable {
             setNumber(number, on: &preset)
         case .flag:
             guard let flag = Self.flag(input.joined) else { throw Problem(description: "\(rawValue) must be true or false") }
-            if self == .burySiblings { preset.burySiblings = flag } else { preset.curriculumGating = flag }
+            switch self {
+            case .burySiblings: preset.burySiblings = flag
+            case .curriculumGating: preset.curriculumGating = flag
+            default: preset.scheduler.shortTermWithSteps = flag
+            }
         case .steps:
             guard let steps = LearningSteps(parsing: input.joined) else {
                 throw Problem(description: "\(rawValue) must be steps such as \"1m 10m\" (s, m, h, d) or none")
@@ -187,6 +193,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .lapseNewInterval: return Self.decimal(settings.lapseNewInterval)
         case .minimumLapseInterval: return String(settings.minimumLapseInterval)
         case .fsrsParameters: return settings.fsrsParameters.weights.map { Self.decimal($0) }.joined(separator: ", ")
+        case .shortTermWithSteps: return String(settings.shortTermWithSteps)
         }
     }
 

@@ -37,9 +37,42 @@ public struct SchedulerSettings: Hashable, Sendable, Codable {
     public var leechAction: LeechAction = .tag
     public var desiredRetention: Double = 0.9
     public var fsrsParameters: FSRSParameters = .fsrs6Default
+    /// FSRS: keep a card whose interval is under half a day in (re)learning even when the deck
+    /// has steps (Anki's "short-term with steps"); without steps that happens anyway.
+    public var shortTermWithSteps = false
 
     public init(kind: SchedulerKind = .ankiSM2) {
         self.kind = kind
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, learningSteps, relearningSteps, graduatingInterval, easyInterval, startingEasePermille, easyBonus, hardInterval
+        case intervalModifier, lapseNewInterval, minimumLapseInterval, maximumInterval, leechThreshold, leechAction, desiredRetention
+        case fsrsParameters, shortTermWithSteps
+    }
+
+    /// Settings saved by an older Maeil lack the settings added since: they take their defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T { try container.decodeIfPresent(T.self, forKey: key) ?? fallback }
+        let defaults = SchedulerSettings()
+        kind = try value(.kind, defaults.kind)
+        learningSteps = try value(.learningSteps, defaults.learningSteps)
+        relearningSteps = try value(.relearningSteps, defaults.relearningSteps)
+        graduatingInterval = try value(.graduatingInterval, defaults.graduatingInterval)
+        easyInterval = try value(.easyInterval, defaults.easyInterval)
+        startingEasePermille = try value(.startingEasePermille, defaults.startingEasePermille)
+        easyBonus = try value(.easyBonus, defaults.easyBonus)
+        hardInterval = try value(.hardInterval, defaults.hardInterval)
+        intervalModifier = try value(.intervalModifier, defaults.intervalModifier)
+        lapseNewInterval = try value(.lapseNewInterval, defaults.lapseNewInterval)
+        minimumLapseInterval = try value(.minimumLapseInterval, defaults.minimumLapseInterval)
+        maximumInterval = try value(.maximumInterval, defaults.maximumInterval)
+        leechThreshold = try value(.leechThreshold, defaults.leechThreshold)
+        leechAction = try value(.leechAction, defaults.leechAction)
+        desiredRetention = try value(.desiredRetention, defaults.desiredRetention)
+        fsrsParameters = try value(.fsrsParameters, defaults.fsrsParameters)
+        shortTermWithSteps = try value(.shortTermWithSteps, defaults.shortTermWithSteps)
     }
 
     /// The scheduler these settings describe.
