@@ -3,7 +3,7 @@ import MaeilCore
 import MaeilStore
 
 /// What a learner wants in sight all day: starred items, leeches, the cards missed today and
-/// the ones most at risk of being forgotten (lowest predicted recall today), with today's counts.
+/// the ones at risk of being forgotten by the next session, with today's counts.
 public struct FocusList: Sendable, Codable, Equatable {
     public enum Reason: String, Sendable, Codable, CaseIterable {
         case starred, leech, missed = "missed-today", atRisk = "at-risk"
@@ -25,7 +25,7 @@ public struct FocusList: Sendable, Codable, Equatable {
     public struct Counts: Sendable, Codable, Equatable {
         public var due: Int
         public var new: Int
-        /// Cards answered today.
+        /// Cards answered today, each counted once.
         public var learned: Int
         public var streak: Int
     }
@@ -40,20 +40,17 @@ public struct FocusList: Sendable, Codable, Equatable {
 }
 
 public enum FocusListBuilder {
-    /// Builds the list: starred, then leeches, then today's misses, then the lowest predicted
-    /// recall, one item per note, at most `limit`.
+    /// Builds the list: starred, then leeches, then today's misses, then the cards at risk, one
+    /// item per note, at most `limit`. A card is at risk when its predicted recall at the start
+    /// of the next study day is below its deck's desired retention (0.9 under SM-2), lowest
+    /// first; a card answered today is never at risk (it is fresh, or it is already a miss).
     public static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
         let stats = try collection.stats(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let dayStarts = try collection.dayStarts(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let candidates = try collection.focusCandidates(deckIDs: deckIDs, dayStarts: dayStarts)
-        let fsrs = FSRS()
+        let decks = try DeckRisk.all(collection, deckIDs: Array(dayStarts.keys), now: now, timeZone: timeZone)
         var byNote: [Int64: FocusList.Item] = [:]
         var order: [Int64] = []
-        func recall(_ state: CardState) -> Double? {
-            guard state.phase != .new, let last = state.lastReview else { return nil }
-            let memory = state.memory ?? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(max(state.intervalDays, 1)))
-            return fsrs.retrievability(elapsedDays: max(0, now.timeIntervalSince(last) / 86_400), stability: memory.stability)
-        }
         func add(_ candidate: FocusCandidate, _ reason: FocusList.Reason) {
             if var item = byNote[candidate.noteID] {
                 if !item.reasons.contains(reason) { item.reasons.append(reason) }
@@ -64,24 +61,63 @@ public enum FocusListBuilder {
             order.append(candidate.noteID)
             byNote[candidate.noteID] = FocusList.Item(
                 card: candidate.cardID, note: candidate.noteID, deck: candidate.deck, front: candidate.front, back: candidate.back,
-                reasons: [reason], due: candidate.state.phase == .new ? nil : candidate.state.due, recall: recall(candidate.state))
+                reasons: [reason], due: candidate.state.phase == .new ? nil : candidate.state.due,
+                recall: decks[candidate.deckID]?.recall(candidate.state, at: now))
         }
         for candidate in candidates where candidate.starred { add(candidate, .starred) }
         for candidate in candidates where candidate.leech { add(candidate, .leech) }
         for candidate in candidates where candidate.missedToday { add(candidate, .missed) }
-        let atRisk = candidates.compactMap { candidate in recall(candidate.state).map { (candidate, $0) } }.sorted { $0.1 < $1.1 }
-        // Recall only fills the list: an item already there for another reason is not marked again.
+        let atRisk = candidates.compactMap { candidate -> (FocusCandidate, Double)? in
+            guard let risk = decks[candidate.deckID], let recall = risk.recallNextSession(candidate.state) else { return nil }
+            return recall < risk.desiredRetention ? (candidate, recall) : nil
+        }.sorted { $0.1 < $1.1 }
+        // Risk only fills the list: an item already there for another reason is not marked again.
         for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
-        let learned = stats.reviewsPerDay.last?.count ?? 0
-        return FocusList(generated: now, counts: .init(due: stats.dueToday + stats.learningToday, new: stats.newToday, learned: learned,
-                                                       streak: stats.streak),
+        return FocusList(generated: now, counts: .init(due: stats.dueToday + stats.learningToday, new: stats.newToday,
+                                                       learned: stats.cardsAnsweredToday, streak: stats.streak),
                          items: order.compactMap { byNote[$0] })
+    }
+}
+
+/// What deciding a deck's cards' risk needs: its recall target, when today began and when the
+/// next study day begins.
+struct DeckRisk {
+    let desiredRetention: Double
+    let todayStart: Date
+    let nextSession: Date
+    let fsrs: FSRS
+
+    static func all(_ collection: Collection, deckIDs: [Int64], now: Date, timeZone: TimeZone) throws -> [Int64: DeckRisk] {
+        var result: [Int64: DeckRisk] = [:]
+        for id in deckIDs {
+            let preset = try collection.preset(id: try collection.deck(id: id).presetID)
+            let clock = preset.dayClock(in: timeZone)
+            let today = clock.dayNumber(of: now)
+            let fsrsRetention = preset.scheduler.kind == .fsrs ? preset.scheduler.desiredRetention : 0.9
+            result[id] = DeckRisk(desiredRetention: fsrsRetention, todayStart: clock.start(ofDay: today),
+                                  nextSession: clock.start(ofDay: today + 1), fsrs: FSRS(parameters: preset.scheduler.fsrsParameters))
+        }
+        return result
+    }
+
+    /// Predicted recall at `date`; nil for a card not yet learned.
+    func recall(_ state: CardState, at date: Date) -> Double? {
+        guard state.phase != .new, let last = state.lastReview else { return nil }
+        let memory = state.memory ?? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(max(state.intervalDays, 1)))
+        return fsrs.retrievability(elapsedDays: max(0, date.timeIntervalSince(last) / 86_400), stability: memory.stability)
+    }
+
+    /// Predicted recall when the next study day begins; nil for a card not yet learned or one
+    /// answered today.
+    func recallNextSession(_ state: CardState) -> Double? {
+        guard let last = state.lastReview, last < todayStart else { return nil }
+        return recall(state, at: nextSession)
     }
 }
 
 /// The cards the focus list names, for `review --focus`.
 public enum FocusCards {
-    public static func cardIDs(_ collection: Collection, now: Date, timeZone: TimeZone, limit: Int) throws -> [Int64] {
-        try FocusListBuilder.build(collection, limit: limit, now: now, timeZone: timeZone).items.map(\.card)
+    public static func cardIDs(_ collection: Collection, deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, limit: Int) throws -> [Int64] {
+        try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit, now: now, timeZone: timeZone).items.map(\.card)
     }
 }

@@ -3,28 +3,11 @@ import MaeilDecks
 import MaeilSession
 import MaeilStore
 
-/// The decks that ship in the repository's Decks/ folder.
+/// The decks that ship with Maeil (Decks/).
 public enum BundledDecks {
-    /// Decks/ from `$MAEIL_DECKS`, or found walking up from the executable (a build in the
-    /// repository: .build/…/release/maeil), or from the working directory.
+    /// Decks/, where `DataFolders` finds it.
     public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let explicit = environment["MAEIL_DECKS"], isDecks(URL(fileURLWithPath: explicit)) { return URL(fileURLWithPath: explicit) }
-        var starts = [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()]
-        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        starts.append(URL(fileURLWithPath: "/usr/share/maeil"))
-        for start in starts {
-            var folder = start
-            for _ in 0..<6 {
-                let candidate = folder.appendingPathComponent("Decks")
-                if isDecks(candidate) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-        }
-        return nil
-    }
-
-    static func isDecks(_ url: URL) -> Bool {
-        FileManager.default.fileExists(atPath: url.appendingPathComponent("hangul-jamo/deck.yaml").path)
+        DataFolders.decks(environment: environment)
     }
 
     /// The deck folders in a Decks/ directory, Hangul first.

@@ -80,14 +80,27 @@ public struct CardView {
     }
 
     /// The field spoken for this card: the deck's speech field when it is on the front,
-    /// otherwise the first front field in a language other than English.
+    /// otherwise the first front field in a language other than English. Japanese written
+    /// with kanji is spoken from the note's kana reading when it has one: a speech engine
+    /// reads kanji badly or not at all.
     public var spoken: (text: String, language: String?)? {
         let candidates = (card.deck.speak.map { [$0] } ?? []) + template.front
         for name in candidates {
             guard let field = fields[field: name], !field.value.isEmpty else { continue }
             if card.deck.speak == name || (field.language != nil && field.language != "en") {
+                if field.language == "ja", JapaneseText.hasKanji(field.value), let kana = kanaReading {
+                    return (TerminalText.sanitize(kana), "ja")
+                }
                 return (TerminalText.sanitize(field.value), field.language)
             }
+        }
+        return nil
+    }
+
+    /// The note's reading in kana, from a field named for it.
+    var kanaReading: String? {
+        for name in ["kana", "reading", "yomi", "furigana"] {
+            if let field = fields[field: name], !field.value.isEmpty, !JapaneseText.hasKanji(field.value) { return field.value }
         }
         return nil
     }
@@ -119,5 +132,12 @@ public struct CardView {
             }
         }
         return style.red("✗ ") + pieces.joined() + "\n" + style.dim("expected: ") + TerminalText.sanitize(judgement.expected)
+    }
+}
+
+enum JapaneseText {
+    /// CJK ideographs (kanji), with the extension A block.
+    static func hasKanji(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
     }
 }

@@ -17,14 +17,20 @@ public final class Completer {
         }
     }
 
-    let commands: [Command]
+    private let listCommands: () -> [Command]
+    private lazy var commands: [Command] = listCommands()
     let decks: () -> [String]
     let tags: () -> [String]
 
-    public init(commands: [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
-        self.commands = commands
+    /// `commands` is asked once, at the first Tab: the prompt comes up without waiting for it.
+    public init(commands: @escaping () -> [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
+        listCommands = commands
         self.decks = decks
         self.tags = tags
+    }
+
+    public convenience init(commands: [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
+        self.init(commands: { commands }, decks: decks, tags: tags)
     }
 
     /// Candidates for `word`, the word under the cursor, given the line before it.
@@ -43,7 +49,7 @@ public final class Completer {
         if word.hasPrefix("tag:") {
             return tags().map { "tag:" + $0 }.filter { $0.hasPrefix(word) }.sorted()
         }
-        if command.takesDecks {
+        if command.takesDecks || words.last == "--deck" {
             return decks().map(DeckNames.slug).filter { $0.hasPrefix(word.lowercased()) }.sorted()
         }
         return []

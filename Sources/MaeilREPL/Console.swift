@@ -7,9 +7,12 @@ public protocol Console: AnyObject {
     /// True at an interactive terminal: prompts, colour and line editing.
     var isInteractive: Bool { get }
     func write(_ text: String)
+    /// Writes text as it is, never fitted to the terminal: JSON and other text a program reads.
+    func writeVerbatim(_ text: String)
 }
 
 extension Console {
+    public func writeVerbatim(_ text: String) { write(text) }
     public func line(_ text: String = "") { write(text + "\n") }
     public func error(_ text: String) { line(style.red("maeil: ") + text) }
 }
@@ -23,7 +26,13 @@ public final class StandardConsole: Console {
         self.isInteractive = isInteractive
     }
 
+    /// At a terminal, lines are fitted to its width at word boundaries.
     public func write(_ text: String) {
+        let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(text, width: $0) } ?? text : text
+        FileHandle.standardOutput.write(Data(fitted.utf8))
+    }
+
+    public func writeVerbatim(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

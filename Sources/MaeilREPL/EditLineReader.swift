@@ -5,9 +5,10 @@ import MaeilCore
 /// Line editing at a terminal through libedit's readline-compatible API: history kept across
 /// runs, tab completion, Korean and Japanese input, Ctrl-C to cancel a line, Ctrl-D to quit.
 public final class EditLineReader: LineReader {
-    let historyPath: String
+    /// Where commands typed at the prompt are kept; nil keeps none (a review started from a shell).
+    let historyPath: String?
 
-    public init(historyPath: String, completer: Completer) {
+    public init(historyPath: String?, completer: Completer?) {
         self.historyPath = historyPath
         // Without a UTF-8 locale libedit silently drops Korean and Japanese input.
         if let current = setlocale(LC_CTYPE, ""), ["C", "POSIX"].contains(String(cString: current)) {
@@ -26,15 +27,40 @@ public final class EditLineReader: LineReader {
         // ends the line at once; the flag tells that apart from Ctrl-D.
         // libedit takes what this returns as a whole (wide) character, so UTF-8 is decoded here.
         rl_getc_function = { _ in TerminalInput.readScalar() }
-        try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        _ = read_history(historyPath)
+        rl_startup_hook = { EditingState.insertInitialText() }
+        if let historyPath {
+            try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = read_history(historyPath)
+        }
         SignalHandling.installInterruptHandler()
+    }
+
+    /// libedit counts every byte of a prompt as a column unless told: colour codes are marked
+    /// as invisible between \1 and \2, or the screen shows their remnants and lines wrap early.
+    static func markInvisible(_ prompt: String) -> String {
+        var result = ""
+        var scalars = prompt.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\u{1B}" else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            result += "\u{01}\u{1B}"
+            while let next = scalars.next() {
+                result.unicodeScalars.append(next)
+                if (0x40...0x7E).contains(next.value), next != "[" { break }
+            }
+            result += "\u{02}"
+        }
+        return result
     }
 
     /// A Ctrl-C pressed while no line was being read (during an answer, say) still counts:
     /// the flag is cleared only when the interruption is reported.
-    public func readLine(prompt: String) -> LineInput {
-        guard let raw = readline(prompt) else {
+    public func readLine(_ request: LineRequest) -> LineInput {
+        EditingState.initialText = request.initialText
+        defer { EditingState.initialText = "" }
+        guard let raw = readline(Self.markInvisible(request.prompt)) else {
             FileHandle.standardOutput.write(Data("\n".utf8))
             if SignalHandling.interrupted {
                 SignalHandling.interrupted = false
@@ -48,13 +74,24 @@ public final class EditLineReader: LineReader {
             return .interrupted
         }
         let line = String(cString: raw)
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        if request.remember, let historyPath, !line.trimmingCharacters(in: .whitespaces).isEmpty {
             add_history(line)
             // Written at once, so a killed terminal keeps what was typed.
             _ = write_history(historyPath)
             _ = history_truncate_file(historyPath, 2000)
         }
         return .line(line.nfc)
+    }
+}
+
+/// The text a line starts with, put there by libedit's startup hook (a C function that cannot
+/// capture anything).
+enum EditingState {
+    nonisolated(unsafe) static var initialText = ""
+
+    static func insertInitialText() -> Int32 {
+        if !initialText.isEmpty { _ = rl_insert_text(initialText) }
+        return 0
     }
 }
 

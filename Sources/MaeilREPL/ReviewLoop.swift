@@ -31,13 +31,23 @@ public final class ReviewLoop {
     @discardableResult
     public func run() throws -> SessionSummary? {
         var summary = try show(session.start())
+        var interrupted = false
         while summary == nil, let current = session.state.current {
+            if console.isInteractive, session.state.revealed, let buttons = buttons(for: current) { console.line(buttons) }
             switch input.readLine(prompt: prompt(for: current)) {
-            case .end, .interrupted:
+            case .end:
                 summary = try show(session.send(.leave))
+            case .interrupted where interrupted || !console.isInteractive:
+                summary = try show(session.send(.leave))
+            case .interrupted:
+                // The first Ctrl-C clears what was typed; a second one leaves.
+                interrupted = true
+                console.line(style.dim("Ctrl-C again to leave; every answer given is kept"))
+                continue
             case .line(let text):
                 summary = try handle(text.trimmingCharacters(in: .whitespaces), current: current)
             }
+            interrupted = false
         }
         try offerPracticeOfMissed()
         return summary
@@ -55,15 +65,25 @@ public final class ReviewLoop {
         try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, speech: speech).run()
     }
 
+    /// The prompt is kept short; what the buttons do is a line of its own above it, so a narrow
+    /// terminal wraps it between buttons rather than inside one.
     private func prompt(for current: PresentedCard) -> String {
         guard console.isInteractive else { return "" }
         if !session.state.revealed {
-            return current.template.typed != nil ? style.cyan("answer› ") : style.dim("⏎ show") + " › "
+            return current.template.typed != nil ? style.cyan("answer") + " › " : style.dim("⏎ show") + " › "
         }
+        return style.dim("1–4") + " › "
+    }
+
+    /// "1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 4d"; in practice, where nothing is
+    /// scheduled, without the intervals.
+    private func buttons(for current: PresentedCard) -> String? {
+        let practice = session.state.mode == .practice
         let buttons = Rating.allCases.map { rating in
-            "\(style.bold("\(rating.rawValue)")) \(rating.name) \(style.dim(current.intervals[rating] ?? ""))"
+            let interval = practice ? "" : " " + style.dim(current.intervals[rating] ?? "")
+            return "\(style.bold("\(rating.rawValue)")) \(rating.name)\(interval)"
         }
-        return buttons.joined(separator: " · ") + " › "
+        return buttons.joined(separator: " · ")
     }
 
     private func handle(_ text: String, current: PresentedCard) throws -> SessionSummary? {
@@ -103,7 +123,7 @@ public final class ReviewLoop {
         return nil
     }
 
-    static let help = """
+    public static let help = """
         ⏎ show the answer (then ⏎ again is "good")   1 again · 2 hard · 3 good · 4 easy
         h hint   p speak   s star   e edit   b bury until tomorrow   ! suspend   u undo   q leave
         """
@@ -170,26 +190,13 @@ public final class ReviewLoop {
         }
         let counts = session.state.mode == .practice
             ? "practice · \(session.state.practiceQueue.count + 1) left"
-            : "\(style.blue("\(new) new")) · \(style.red("\(learning) learning")) · \(style.green("\(review) review"))"
+            : TodayCounts(due: review, learning: learning, new: new).text(style)
         let star = current.card.starred ? style.yellow(" ★") : ""
         return style.dim("── ") + TerminalText.sanitize(current.deck.name) + style.dim(" · ") + counts + star
     }
 
     private func edit(_ current: PresentedCard) throws -> SessionSummary? {
-        var fields = current.note.fields
-        console.line(style.dim("Edit each field; ⏎ keeps it."))
-        for index in fields.indices {
-            let shown = TerminalText.sanitize(fields[index].value)
-            switch input.readLine(prompt: console.isInteractive ? "\(fields[index].name) [\(shown)]: " : "") {
-            case .line(let text) where !text.isEmpty:
-                fields[index].value = text
-            case .interrupted, .end:
-                console.line(style.dim("edit cancelled"))
-                return nil
-            default:
-                continue
-            }
-        }
+        guard let fields = NoteEditing.edit(current.note.fields, console: console, input: input) else { return nil }
         return try show(session.send(.edit(fields)))
     }
 

@@ -31,4 +31,10 @@ public enum ShellWords {
         if started || !current.isEmpty { words.append(current) }
         return words
     }
+
+    /// A word as a shell reads it back: quoted only when it must be.
+    public static func quoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./~:@%+=,".contains($0) }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

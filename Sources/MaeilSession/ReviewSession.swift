@@ -283,8 +283,15 @@ public final class ReviewSession {
             reviewed: counted.count, correct: counted.filter { $0.rating != .again }.count,
             seconds: counted.reduce(0) { $0 + $1.durationMilliseconds } / 1000,
             nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: now),
-            learningLaterToday: state.queue.learning.count)
+            learningLaterToday: learningLeftToday(now: now))
         return [.finished(summary)]
+    }
+
+    /// Learning cards still due today, counted as `decks` and `stats` count them (a card left
+    /// on screen is still due; a practice round schedules nothing).
+    private func learningLeftToday(now: Date) -> Int {
+        guard state.mode == .review else { return 0 }
+        return (try? collection.studyQueue(deckIDs: state.deckIDs, now: now, timeZone: environment.timeZone).learning.count) ?? 0
     }
 
     /// The cards answered "again" in this session, for a round of practice on just those.

@@ -125,3 +125,31 @@ public final class FallbackSpeaker: Speaker {
         return fallback.say(text, language: language)
     }
 }
+
+/// The languages speech knows, by their ISO 639 code: espeak-ng's voices, plus zh (spoken
+/// with its Mandarin voice).
+public enum SpeechLanguage {
+    static let codes: Set<String> = Set("""
+        af am an ar as az ba be bg bn bpy bs ca chr cmn cs cv cy da de el en eo es et eu fa fi fr ga gd gn grc gu hak haw he hi hr ht \
+        hu hy hyw ia id io is it ja jbo ka kk kl kn ko kok ku ky la lb lfn lt ltg lv mi mk ml mr ms mt my nb nci ne nl nog om or pa \
+        pap piqd pl pt py qdb qu quc qya ro ru sd shn si sjn sk sl smj sq sr sv sw ta te th tk tn tr tt ug uk ur uz vi yue zh
+        """.split(separator: " ").map(String.init))
+
+    /// Whether `code` ("ko", "en-GB", "pt-br") names a language speech can use.
+    public static func isKnown(_ code: String) -> Bool {
+        guard let primary = code.lowercased().split(separator: "-").first else { return false }
+        return codes.contains(String(primary))
+    }
+
+    /// Hangul is Korean; kana or kanji Japanese; anything else English.
+    public static func guess(_ text: String) -> String {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3: return "ko"
+            case 0x3040...0x30FF, 0x4E00...0x9FFF: return "ja"
+            default: continue
+            }
+        }
+        return "en"
+    }
+}

@@ -81,7 +81,9 @@ extension Collection {
     static func setTags(_ db: Database, noteID: Int64, add: [String], remove: [String]) throws {
         let current = Tags.parse(try String.fetchOne(db, sql: "SELECT tags FROM note WHERE id = ?", arguments: [noteID]) ?? "")
         let removing = Set(remove.map { $0.lowercased() })
-        let tags = current.filter { !removing.contains($0.lowercased()) } + add
+        // Tags compare without case, as in Anki: adding one the note has changes nothing.
+        var tags = current.filter { !removing.contains($0.lowercased()) }
+        for tag in add where !tags.contains(where: { $0.lowercased() == tag.lowercased() }) { tags.append(tag) }
         try db.execute(sql: "UPDATE note SET tags = ? WHERE id = ?", arguments: [Tags.column(tags), noteID])
     }
 

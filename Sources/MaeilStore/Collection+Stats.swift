@@ -20,6 +20,8 @@ public struct CollectionStats: Hashable, Sendable, Codable {
     public var dueToday: Int
     public var newToday: Int
     public var learningToday: Int
+    /// Cards answered today, each counted once however often it was answered.
+    public var cardsAnsweredToday: Int
     /// Cards falling due on each of the next 30 days (tomorrow first).
     public var forecast: [Day]
     /// Answers per day over the last 30 days (today last).
@@ -89,14 +91,16 @@ extension Collection {
             }
             var perDay: [Int: Int] = [:]
             var secondsByDay: [Int: Int] = [:]
+            var answeredToday = Set<Int64>()
             let since = groups.map { $0.clock.start(ofDay: $0.clock.dayNumber(of: now) - 365).unixMilliseconds }.min() ?? 0
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT deck_id, time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?
+                SELECT card_id, deck_id, time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?
                 """, arguments: [since])
             while let row = try rows.next() {
                 guard let clock = clocks[row["deck_id"]] else { continue }
                 let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row["time"] as Int64) / 1000))
                 perDay[day, default: 0] += 1
+                if day == today { answeredToday.insert(row["card_id"]) }
                 secondsByDay[day, default: 0] += (row["duration_ms"] as Int) / 1000
             }
             let reviewsPerDay = (0..<30).reversed().map { offset in
@@ -130,6 +134,7 @@ extension Collection {
                 """)!
             return CollectionStats(
                 dueToday: queue.reviews.count, newToday: queue.new.count, learningToday: queue.learning.count,
+                cardsAnsweredToday: answeredToday.count,
                 forecast: forecast, reviewsPerDay: reviewsPerDay, retention: retention, streak: streak,
                 secondsStudiedToday: secondsByDay[today] ?? 0, secondsStudiedTotal: total,
                 totalCards: counts["cards"], suspended: counts["suspended"], starred: counts["starred"])
@@ -185,6 +190,7 @@ public struct FocusCandidate: Sendable {
     public var starred: Bool
     public var leech: Bool
     public var missedToday: Bool
+    public var deckID: Int64
 }
 
 extension Collection {
@@ -225,7 +231,7 @@ extension Collection {
                     cardID: card.id, noteID: card.noteID, deck: row.text(deckName),
                     front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
                     back: back.isEmpty ? (blanks ?? "") : back, state: card.state, starred: card.starred,
-                    leech: note.isTaggedLeech, missedToday: missed.contains(card.id))
+                    leech: note.isTaggedLeech, missedToday: missed.contains(card.id), deckID: card.deckID)
             }
         }
     }

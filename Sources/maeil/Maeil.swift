@@ -5,45 +5,72 @@ import ArgumentParser
 import Foundation
 import MaeilStore
 
+/// The one command tree: `maeil COMMAND` from a shell and `COMMAND` at the prompt parse the
+/// same words into the same commands.
 @main
 struct Maeil: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "maeil",
         abstract: "매일 — spaced repetition in your terminal.",
-        discussion: "Run without a subcommand to open the review prompt.",
+        discussion: """
+            Run without a command to open the review prompt, where each command also runs. Exit status: 0 \
+            on success, 1 when something failed (the message says what to do), 2 for bad arguments.
+            """,
         version: MaeilVersion.string,
-        subcommands: [ReplCommand.self, ReviewCommand.self, DecksCommand.self, AddCommand.self, FindCommand.self, ShowCommand.self,
-                      EditCommand.self, StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UndoCommand.self,
+        subcommands: [PromptCommand.self, ReviewCommand.self, DecksCommand.self, DeckCommand.self, AddCommand.self, FindCommand.self,
+                      ShowCommand.self, EditCommand.self, TagCommand.self, DeleteCommand.self, InfoCommand.self, ForgetCommand.self,
+                      StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UndoCommand.self,
                       StatsCommand.self, MissedCommand.self, FocusCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,
                       ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, SimCommand.self, BenchCommand.self, AboutCommand.self],
-        defaultSubcommand: ReplCommand.self
+        defaultSubcommand: PromptCommand.self
     )
 
-    /// Bad arguments print one line and exit with status 2, as command-line tools do;
-    /// swift-argument-parser's own default is 64 with the whole usage text.
     static func main() {
-        // Subcommands print() while the prompt writes to the file handle: line buffering keeps
-        // their output in order on a pipe.
+        // Everything a command prints goes through one file handle; line buffering keeps
+        // anything else printed in order on a pipe.
         setvbuf(stdout, nil, _IOLBF, 0)
         SQLiteSetup.disableMemoryStatistics()
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let error as UserError {
-            FileHandle.standardError.write(Data("maeil: \(error.description)\n".utf8))
-            Foundation.exit(1)
-        } catch let error as StoreError {
-            FileHandle.standardError.write(Data("maeil: \(error.userError.description)\n".utf8))
-            Foundation.exit(1)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                let message = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-                FileHandle.standardError.write(Data("maeil: \(message.replacingOccurrences(of: "Error: ", with: ""))\n".utf8))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
+        let words = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
+        if let unknown = CommandLineWords.unknownCommand(words) {
+            FileHandle.standardError.write(Data("maeil: \(unknown); `maeil --help` lists them\n".utf8))
+            Foundation.exit(2)
         }
+        do {
+            var command = try parseAsRoot(words)
+            try command.run()
+        } catch {
+            let failure = CommandFailure(error)
+            if let message = failure.message {
+                if failure.status == 0 {
+                    FileHandle.standardOutput.write(Data((message + "\n").utf8))
+                } else {
+                    FileHandle.standardError.write(Data("maeil: \(message)\n".utf8))
+                }
+            }
+            Foundation.exit(failure.status)
+        }
+    }
+
+    /// The commands `help` and completion list (the prompt itself is not one of them).
+    static var visibleSubcommands: [ParsableCommand.Type] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }
+    }
+
+    static func subcommand(named name: String) -> ParsableCommand.Type? {
+        configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
+    /// A command's options (`--json`, `--deck`…), read from its help, for completion.
+    static func optionNames(of command: ParsableCommand.Type) -> [String] {
+        let help = helpMessage(for: command, columns: 1000)
+        var names: [String] = []
+        for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+            for word in line.split(separator: " ") where word.hasPrefix("--") {
+                let name = String(word.prefix { $0 != "," && $0 != "=" && $0 != "<" })
+                if name != "--help", !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
     }
 }
 
@@ -55,4 +82,81 @@ enum MaeilVersion {
 struct UserError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What a failed command prints and the status it exits with, the same from a shell and at
+/// the prompt: 0 for help and --version, 2 for bad arguments, 1 when the work failed.
+struct CommandFailure {
+    let message: String?
+    let status: Int32
+
+    init(_ error: Error) {
+        switch error {
+        case let error as UserError: (message, status) = (error.description, 1)
+        case let error as StoreError: (message, status) = (error.userError.description, 1)
+        case let error as UsageError: (message, status) = (error.description, 2)
+        case let error as ExitCode: (message, status) = (nil, error.rawValue)
+        default:
+            let code = Maeil.exitCode(for: error)
+            if code == .success {
+                let text = Maeil.fullMessage(for: error)
+                (message, status) = (text.isEmpty ? nil : text, 0)
+            } else if code == .validationFailure {
+                // One line, as command-line tools print it; swift-argument-parser's own is the
+                // whole usage text with status 64.
+                let first = Maeil.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                (message, status) = (first.replacingOccurrences(of: "Error: ", with: ""), 2)
+            } else {
+                (message, status) = ("\(error)", 1)
+            }
+        }
+    }
+}
+
+/// What `maeil` makes of its words before the parser sees them.
+enum CommandLineWords {
+    /// `maeil --collection PATH stats` as `maeil stats --collection PATH`: the collection may
+    /// come before the command too.
+    static func normalized(_ words: [String]) -> [String] {
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word == "--collection" {
+                index += 2
+            } else if word.hasPrefix("--collection=") {
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard index > 0, index < words.count, Maeil.subcommand(named: words[index]) != nil || words[index] == "help" else { return words }
+        return [words[index]] + words[..<index] + words[(index + 1)...]
+    }
+
+    /// "no command 'stat'; the nearest is 'stats'" when the first word names no command.
+    static func unknownCommand(_ words: [String]) -> String? {
+        guard let first = words.first, !first.hasPrefix("-") else { return nil }
+        let names = Maeil.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        // The closest name, a name that begins with the word winning a tie ("stat" is "stats").
+        let word = first.lowercased()
+        func rank(_ name: String) -> (Int, Int) { (distance(word, name), name.hasPrefix(word) ? 0 : 1) }
+        let nearest = names.filter { $0 != "repl" }.min { rank($0) < rank($1) }
+        return "no command '\(first)'" + (nearest.map { "; the nearest is '\($0)'" } ?? "")
+    }
+
+    /// Edit distance: insertions, deletions and substitutions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }

@@ -59,7 +59,7 @@ struct FocusEndToEndTests {
         let folder = Fixtures.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": folder.path]
         let waybar = folder.appendingPathComponent("bar/maeil.json").path
-        let set = try Binary.run(["config", "--collection", path, "focus.export", "waybar:\(waybar) text:~/focus.txt"], environment: environment)
+        let set = try Binary.run(["config", "focus.export", "waybar:\(waybar) text:~/focus.txt"], environment: environment)
         #expect(set.status == 0)
         let result = try Binary.run(["focus", "export", "--collection", path, "--limit", "3"], environment: environment)
         #expect(result.status == 0)

@@ -130,6 +130,11 @@ struct PromptTests {
         try tmux.type("3")
         try tmux.press("Enter")
         try tmux.wait(for: "good · ")
+        // The first Ctrl-C clears the line; only a second one leaves.
+        try tmux.type("half an answer")
+        try tmux.press("C-c")
+        #expect(try tmux.wait(for: "Ctrl-C again to leave").contains("Ctrl-C again to leave"))
+        #expect(try !tmux.screen().contains("Reviewed 1"))
         try tmux.press("C-c")
         let left = try tmux.wait(for: "Reviewed 1")
         #expect(left.contains("Reviewed 1"), "\(left)")
@@ -175,7 +180,7 @@ struct PromptTests {
         let result = try Binary.run(["schedule", "--ratings", "nope"])
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1)
-        let missing = try Binary.run(["review", "--collection", Fixtures.temporaryDirectory().appendingPathComponent("c.sqlite").path, "no-such-deck"])
+        let missing = try Binary.run(["review", "--collection", try Self.koreanCollection(count: 1), "no-such-deck"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no deck named “no-such-deck”"))
     }

@@ -5,7 +5,7 @@ import MaeilDecks
 import MaeilSession
 import MaeilStore
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export decks as an Anki package (.apkg, with scheduling) or an Anki text file.")
@@ -21,24 +21,24 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("apkg or txt (default: from the file name).", valueName: "format"))
     var format: String?
 
-    func run() throws {
-        let collection = try collection.open()
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
         let kind = format ?? (out.lowercased().hasSuffix(".txt") ? "txt" : "apkg")
-        guard ["apkg", "txt"].contains(kind) else { throw UserError("--format takes apkg or txt") }
+        guard ["apkg", "txt"].contains(kind) else { throw UsageError("--format takes apkg or txt") }
         let decks: [ExportDeck]
         do {
             decks = try Exporter(collection: collection).decks(named: self.decks)
         } catch let error as StoreError {
-            throw UserError(error.description)
+            throw error.userError
         }
         let url = URL(fileURLWithPath: out)
         if kind == "txt" {
             try Data(AnkiTextWriter.text(decks).utf8).write(to: url, options: .atomic)
         } else {
-            let clock = DayClock(timeZone: .current)
-            try AnkiPackageWriter.write(decks, to: url, created: clock.start(ofDay: clock.dayNumber(of: Date()) - 1), clock: clock)
+            let clock = DayClock(timeZone: context.environment.timeZone)
+            try AnkiPackageWriter.write(decks, to: url, created: clock.start(ofDay: clock.dayNumber(of: context.now) - 1), clock: clock)
         }
         let notes = decks.reduce(0) { $0 + $1.notes.count }
-        print("Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks.count) deck\(decks.count == 1 ? "" : "s") to \(out)")
+        context.line("Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks.count) deck\(decks.count == 1 ? "" : "s") to \(out)")
     }
 }

@@ -6,7 +6,7 @@ import MaeilREPL
 import MaeilSimulator
 import MaeilStore
 
-struct SimCommand: ParsableCommand {
+struct SimCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
         abstract: "Simulate a study schedule on simulated learners: what it costs, what it gives.",
@@ -78,10 +78,12 @@ struct SimCommand: ParsableCommand {
         let path: String
         if FileManager.default.fileExists(atPath: name) {
             path = name
-        } else if let folder = RepositoryFolder.find("Sim", containing: "\(name).yaml") {
-            path = folder.appendingPathComponent("\(name).yaml").path
+        } else if let file = DataFolders.scenarios()?.appendingPathComponent("\(name).yaml"),
+                  FileManager.default.fileExists(atPath: file.path) {
+            path = file.path
         } else {
-            throw UserError("no scenario '\(name)': give a file, or one of the names in Sim/")
+            let names = DataFolders.scenarioNames()
+            throw UserError("no scenario '\(name)': give a file, or one of " + (names.isEmpty ? "the names in Sim/ (set MAEIL_SIM to its folder)" : names.joined(separator: ", ")))
         }
         do {
             return try Scenario.load(path: path)
@@ -112,12 +114,12 @@ struct SimCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let (scenario, config) = try configuration()
         if let sweep {
-            try runSweep(try Sweep(sweep), config: config, scenario: scenario)
+            try runSweep(try Sweep(sweep), config: config, scenario: scenario, context)
         } else if let compare {
-            try runComparison(try Self.schedulers(compare), config: config, scenario: scenario)
+            try runComparison(try Self.schedulers(compare), config: config, scenario: scenario, context)
         } else {
             let summary = SimulationSummary(Simulator(config: config).runAll())
             try write(summary)
@@ -125,9 +127,9 @@ struct SimCommand: ParsableCommand {
                 var json = summary.json([("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),
                                          ("days", config.days)])
                 if let megabytes = PeakMemory.megabytes() { json.fields.append(("peak_memory_mb", megabytes)) }
-                print(try JSONOutput.string(json))
+                context.verbatim(try JSONOutput.string(json))
             } else {
-                print(SimReport.render(summary, scenario: scenario, config: config, style: Style.forStandardOutput()))
+                context.line(SimReport.render(summary, scenario: scenario, config: config, style: context.style))
             }
         }
     }
@@ -142,7 +144,7 @@ struct SimCommand: ParsableCommand {
         }
     }
 
-    func runSweep(_ sweep: Sweep, config: SimulationConfig, scenario: Scenario) throws {
+    func runSweep(_ sweep: Sweep, config: SimulationConfig, scenario: Scenario, _ context: CommandContext) throws {
         let values = sweep.values
         let summaries = Parallel.map(values) { value in
             var variant = config
@@ -150,7 +152,7 @@ struct SimCommand: ParsableCommand {
             return SimulationSummary(Simulator(config: variant).runAllSequentially())
         }
         if json {
-            print(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("key", sweep.key), ("value", values[$0.offset])]) }))
+            context.verbatim(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("key", sweep.key), ("value", values[$0.offset])]) }))
             return
         }
         var table: [[String]] = []
@@ -159,28 +161,28 @@ struct SimCommand: ParsableCommand {
             table.append([sweep.format(values[index]), String(format: "%.1f", summary.memorizedEnd), String(format: "%.0f", summary.reviewsTotal),
                           String(format: "%.0f", minutes), String(format: "%.2f", minutes > 0 ? summary.memorizedEnd / minutes : 0)])
         }
-        print("\(scenario.name) · sweep \(sweep.key) · \(config.items) items · \(config.days) days · \(config.runs) run\(config.runs == 1 ? "" : "s") each")
-        print(TextTable.render(header: [sweep.key, "memorized", "reviews", "minutes", "memorized/min"], rows: table))
+        context.line("\(scenario.name) · sweep \(sweep.key) · \(config.items) items · \(config.days) days · \(config.runs) run\(config.runs == 1 ? "" : "s") each")
+        context.line(TextTable.render(header: [sweep.key, "memorized", "reviews", "minutes", "memorized/min"], rows: table))
         let best = summaries.indices.max { a, b in
             let ma = summaries[a].memorizedEnd / max(summaries[a].studySecondsTotal / 60, 1e-9)
             let mb = summaries[b].memorizedEnd / max(summaries[b].studySecondsTotal / 60, 1e-9)
             return ma < mb
         }
-        if let best { print("Recommended: \(sweep.key) = \(sweep.format(values[best])) — the most knowledge per minute of study.") }
+        if let best { context.line("Recommended: \(sweep.key) = \(sweep.format(values[best])) — the most knowledge per minute of study.") }
     }
 
-    func runComparison(_ kinds: [SchedulerKind], config: SimulationConfig, scenario: Scenario) throws {
+    func runComparison(_ kinds: [SchedulerKind], config: SimulationConfig, scenario: Scenario, _ context: CommandContext) throws {
         let summaries = Parallel.map(kinds) { kind in
             var variant = config
             variant.scheduler.kind = kind
             return SimulationSummary(Simulator(config: variant).runAllSequentially())
         }
         if json {
-            print(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("scheduler", kinds[$0.offset].rawValue)]) }))
+            context.verbatim(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("scheduler", kinds[$0.offset].rawValue)]) }))
             return
         }
-        print("\(scenario.name) · the same learners (seed \(config.seed)) · \(config.items) items · \(config.days) days")
-        print(TextTable.render(header: ["scheduler", "memorized", "reviews", "hours", "retention", "memorized/min"], rows: summaries.enumerated().map { index, summary in
+        context.line("\(scenario.name) · the same learners (seed \(config.seed)) · \(config.items) items · \(config.days) days")
+        context.line(TextTable.render(header: ["scheduler", "memorized", "reviews", "hours", "retention", "memorized/min"], rows: summaries.enumerated().map { index, summary in
             let minutes = summary.studySecondsTotal / 60
             return [kinds[index].rawValue, String(format: "%.1f", summary.memorizedEnd), String(format: "%.0f", summary.reviewsTotal),
                     String(format: "%.1f", minutes / 60), summary.retention.map { String(format: "%.1f%%", $0 * 100) } ?? "–",
@@ -255,22 +257,5 @@ enum PeakMemory {
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kilobytes / 1024
-    }
-}
-
-/// A folder of the repository (Decks/, Sim/), found the way the bundled decks are.
-enum RepositoryFolder {
-    static func find(_ name: String, containing file: String) -> URL? {
-        let starts = [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
-                      URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        for start in starts {
-            var folder = start
-            for _ in 0..<6 {
-                let candidate = folder.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(file).path) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-        }
-        return nil
     }
 }

@@ -5,7 +5,7 @@ import MaeilREPL
 import MaeilSession
 import MaeilStore
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import decks: Maeil deck folders (deck.yaml), Anki text files, CSV/TSV, and Anki packages (.apkg, .colpkg).",
@@ -41,7 +41,7 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         var options = ImportOptions(deckName: deck, skipInvalid: skipInvalid)
         for mapping in mappings {
             let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
@@ -54,9 +54,9 @@ struct ImportCommand: ParsableCommand {
             for file in files { _ = try DeckReader.format(of: file) }
             // The files are read while the collection is opened and written: see Importer.
             let reading = ImportReading { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }
-            let collection = try collection.open()
+            let collection = try context.collection(self.collection, create: true)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
-            let importer = Importer(collection: collection, now: Date(), progress: { done, total in bar.update(done, of: total) })
+            let importer = Importer(collection: collection, now: context.now, progress: { done, total in bar.update(done, of: total) })
             summary = try importer.apply(reading, dryRun: dryRun)
             bar.finish()
         } catch let failure as ImportFailure {
@@ -65,9 +65,9 @@ struct ImportCommand: ParsableCommand {
             throw UserError("nothing was imported: " + problem.description)
         }
         if json {
-            print(try JSONOutput.string(summary))
+            context.verbatim(try JSONOutput.string(summary))
         } else {
-            print(Self.describe(summary))
+            context.line(Self.describe(summary))
         }
     }
 

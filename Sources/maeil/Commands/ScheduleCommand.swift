@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MaeilCore
 
-struct ScheduleCommand: ParsableCommand {
+struct ScheduleCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule",
         abstract: "Replay one new card through a list of answers and show what each does.",
@@ -78,14 +78,14 @@ struct ScheduleCommand: ParsableCommand {
         return preset.scheduler
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let replay = ScheduleReplay(scheduler: try settings().makeScheduler(), fuzzSeed: fuzz.seed)
         let steps = replay.run(ratings: ratings.ratings, late: late?.days ?? [])
         let rows = steps.map { ScheduleRow(step: $0, kind: scheduler) }
         if json {
-            print(try JSONOutput.string(rows))
+            context.verbatim(try JSONOutput.string(rows))
         } else {
-            print(ScheduleRow.table(rows, kind: scheduler))
+            context.line(ScheduleRow.table(rows, kind: scheduler))
         }
     }
 }

@@ -29,16 +29,11 @@ struct FocusOptions: ParsableArguments {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
-    func build() throws -> FocusList {
-        let collection = try collection.open()
-        let deckIDs = try deck.map { name -> [Int64] in
-            guard let deck = try DeckNames.find(name, in: collection) else { throw UserError(StoreError.noSuchDeck(name).description) }
-            return [deck.id]
-        }
-        let config = UserConfig.standard()
-        let list = try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit ?? config["focus.limit"].flatMap(Int.init) ?? 10,
-                                              now: Date(), timeZone: .current)
-        return list
+    func build(_ context: CommandContext) throws -> FocusList {
+        let collection = try context.collection(self.collection)
+        let deckIDs = try deck.map { [try context.deck($0, in: collection).id] }
+        return try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit ?? context.focusLimit, now: context.now,
+                                          timeZone: context.environment.timeZone)
     }
 }
 
@@ -53,17 +48,17 @@ struct FocusFormatArgument: ExpressibleByArgument {
     var defaultValueDescription: String { format.rawValue }
 }
 
-struct FocusShowCommand: ParsableCommand {
+struct FocusShowCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the focus list.")
     @OptionGroup var options: FocusOptions
 
-    func run() throws {
-        let list = try options.build()
-        FileHandle.standardOutput.write(Data((options.format?.format ?? .text).render(list).utf8))
+    func run(in context: CommandContext) throws {
+        let list = try options.build(context)
+        context.verbatim((options.format?.format ?? .text).render(list))
     }
 }
 
-struct FocusExportCommand: ParsableCommand {
+struct FocusExportCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the focus list for widgets, atomically: to --out, else to every file `config focus.export` names "
@@ -80,16 +75,16 @@ struct FocusExportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let list = try options.build()
-        let targets = out.map { [FocusTarget(format: options.format?.format ?? .json, path: $0)] } ?? FocusExport.targets(config: UserConfig.standard())
+    func run(in context: CommandContext) throws {
+        let list = try options.build(context)
+        let targets = out.map { [FocusTarget(format: options.format?.format ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config)
         for target in targets {
             do {
                 try AtomicFile.write(target.format.render(list), to: target.path)
             } catch {
                 throw UserError("\(error)")
             }
-            print("Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(target.format.rawValue)) to \(target.path)")
+            context.line("Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(target.format.rawValue)) to \(target.path)")
         }
     }
 }

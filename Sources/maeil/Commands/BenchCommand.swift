@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MaeilCore
 
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure Maeil's speed on this machine (use a release build).",
@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Only run benchmarks whose name contains this text.")
     var filter: String?
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         #if DEBUG
         FileHandle.standardError.write(Data("maeil bench: this is a debug build; figures are not representative (swift build -c release)\n".utf8))
         #endif
@@ -23,11 +23,11 @@ struct BenchCommand: ParsableCommand {
             let measured = try benchmark.run()
             figures += measured
             if !json {
-                for figure in measured { print(figure.line) }
+                for figure in measured { context.line(figure.line) }
             }
         }
         if json {
-            print(try JSONOutput.string(figures))
+            context.verbatim(try JSONOutput.string(figures))
         }
     }
 }

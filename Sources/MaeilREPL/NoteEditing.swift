@@ -1,0 +1,24 @@
+import MaeilCore
+
+/// Editing a note's fields one by one, the same at the prompt, in a review and from a script.
+public enum NoteEditing {
+    /// At a terminal each field starts with its current text, edited in place; from a pipe each
+    /// line replaces a field and an empty line keeps it. Nil when the learner cancelled.
+    public static func edit(_ fields: [NoteField], console: Console, input: LineReader) -> [NoteField]? {
+        var fields = fields
+        if console.isInteractive { console.line(console.style.dim("Edit each field in place; ⏎ keeps it, Ctrl-C cancels.")) }
+        for index in fields.indices {
+            let current = TerminalText.sanitize(fields[index].value)
+            let request = LineRequest(prompt: console.isInteractive ? "\(fields[index].name): " : "",
+                                      initialText: console.isInteractive ? current : "")
+            switch input.readLine(request) {
+            case .line(let text):
+                if console.isInteractive || !text.isEmpty { fields[index].value = text.nfc }
+            case .interrupted, .end:
+                console.line(console.style.dim("edit cancelled"))
+                return nil
+            }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Lines fitted to a terminal's width at word boundaries, so a terminal never breaks a word in
+/// the middle. Colour codes take no room; wide (CJK) characters take two cells.
+public enum TextWrap {
+    /// `text` with every line longer than `width` cells broken at its last space that fits; a
+    /// word longer than a whole line is broken where it must be (as Japanese, with no spaces, is).
+    public static func wrap(_ text: String, width: Int) -> String {
+        guard width > 8 else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { wrapLine(String($0), width: width) }
+            .joined(separator: "\n")
+    }
+
+    static func wrapLine(_ line: String, width: Int) -> String {
+        guard cells(line) > width else { return line }
+        var lines: [String] = []
+        var current = ""
+        var currentCells = 0
+        // Words keep the colour codes inside them; a space between words is where a line may end.
+        for word in line.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let wordCells = cells(word)
+            let needed = currentCells == 0 ? wordCells : currentCells + 1 + wordCells
+            if needed <= width {
+                current += currentCells == 0 && current.isEmpty ? word : " " + word
+                currentCells = needed
+                continue
+            }
+            if currentCells > 0 || !current.isEmpty { lines.append(current) }
+            current = ""
+            currentCells = 0
+            var rest = word
+            while cells(rest) > width {
+                let (head, tail) = split(rest, atCells: width)
+                lines.append(head)
+                rest = tail
+            }
+            current = rest
+            currentCells = cells(rest)
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Cells the text takes, colour codes left out.
+    public static func cells(_ text: String) -> Int {
+        TerminalWidth.of(stripped(text))
+    }
+
+    /// The text without escape sequences (CSI colour codes).
+    static func stripped(_ text: String) -> String {
+        guard text.contains("\u{1B}") else { return text }
+        var result = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\u{1B}" else {
+                result.append(scalar)
+                continue
+            }
+            while let next = scalars.next() {
+                if (0x40...0x7E).contains(next.value), next != "[" { break }
+            }
+        }
+        return String(result)
+    }
+
+    /// The longest head of `text` that fits in `limit` cells, and the rest.
+    static func split(_ text: String, atCells limit: Int) -> (String, String) {
+        var head = ""
+        var used = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let width = character == "\u{1B}" ? 0 : TerminalWidth.of(String(character))
+            if used + width > limit { break }
+            head.append(character)
+            used += width
+            index = text.index(after: index)
+        }
+        return (head, String(text[index...]))
+    }
+
+    /// The terminal's width in cells, or nil when standard output is not a terminal.
+    public static func terminalWidth() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

