@@ -118,6 +118,8 @@ let package = Package(
             name: "MaeilSessionTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilSession", "MaeilTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")],
+            // A package and the memory states Anki gave its cards (scripts/fixtures/make-fsrs-switch.py), read by path.
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -132,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
-            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession"],
+            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL"],
             swiftSettings: swiftSettings
         ),
     ]

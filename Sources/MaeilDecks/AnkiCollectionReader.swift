@@ -332,8 +332,9 @@ private struct CollectionReading {
                 time: time, kind: .imported, rating: rating, durationMilliseconds: Int(review.milliseconds.clamped(to: 0...86_400_000)),
                 scheduler: "anki",
                 before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
-                after: CardState(phase: after, intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease,
-                                 lastReview: time)))
+                // Anki logs a step's delay as negative seconds, an interval as positive days.
+                after: CardState(phase: after, scheduledSeconds: -Int(review.interval.clamped(to: -(36_500 * 86_400)...0)),
+                                 intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time)))
         }
         return result
     }

@@ -51,7 +51,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
     }
 
     static func summary(_ list: FocusList) -> String {
-        var text = "매일 \(list.counts.due) due · \(list.counts.new) new"
+        var text = "매일 \(list.counts.due) due · \(list.counts.learning) learning · \(list.counts.new) new"
         if list.counts.streak > 0 { text += " · \(list.counts.streak)d streak" }
         return text
     }
@@ -70,11 +70,11 @@ public enum FocusFormat: String, Sendable, CaseIterable {
 
     static func waybar(_ list: FocusList) -> String {
         let counts = list.counts
-        let total = counts.due + counts.learned
+        let total = counts.waiting + counts.learned
         let percentage = total == 0 ? 100 : Int((Double(counts.learned) / Double(total) * 100).rounded())
         let tooltip = ([summary(list)] + list.items.map(line)).joined(separator: "\n")
-        let classes = [counts.due == 0 ? "done" : "due"] + (list.items.contains { $0.reasons.contains(.leech) } ? ["leech"] : [])
-        return encoded(Waybar(text: "매일 \(counts.due)", alt: counts.due == 0 ? "done" : "due", tooltip: tooltip, class: classes,
+        let classes = [counts.waiting == 0 ? "done" : "due"] + (list.items.contains { $0.reasons.contains(.leech) } ? ["leech"] : [])
+        return encoded(Waybar(text: "매일 \(counts.waiting)", alt: counts.waiting == 0 ? "done" : "due", tooltip: tooltip, class: classes,
                               percentage: percentage), pretty: false) + "\n"
     }
 
@@ -88,14 +88,15 @@ public enum FocusFormat: String, Sendable, CaseIterable {
     }
 
     static func i3status(_ list: FocusList) -> String {
-        let due = list.counts.due
-        let state = due == 0 ? "Good" : (due > 100 ? "Critical" : (due > 30 ? "Warning" : "Info"))
+        let counts = list.counts, waiting = counts.waiting
+        let state = waiting == 0 ? "Good" : (waiting > 100 ? "Critical" : (waiting > 30 ? "Warning" : "Info"))
         let first = list.items.first.map { " · " + oneLine($0.front, limit: 20) } ?? ""
-        return encoded(I3Status(icon: "", state: state, text: "매일 \(due) due\(first)", shortText: "\(due)"), pretty: false) + "\n"
+        return encoded(I3Status(icon: "", state: state, text: "매일 \(counts.due) due · \(counts.learning) learning\(first)",
+                                shortText: "\(waiting)"), pretty: false) + "\n"
     }
 
     static func xbar(_ list: FocusList) -> String {
-        var lines = ["매일 \(list.counts.due)", "---", summary(list)]
+        var lines = ["매일 \(list.counts.waiting)", "---", summary(list)]
         lines += list.items.map { line($0).replacingOccurrences(of: "|", with: "/") + " | trim=false" }
         lines += ["---", "Review the focus list | bash=maeil param1=review param2=--focus terminal=true",
                   "Review today's cards | bash=maeil param1=review terminal=true"]

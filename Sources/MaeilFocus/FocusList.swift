@@ -23,15 +23,22 @@ public struct FocusList: Sendable, Codable, Equatable {
     }
 
     public struct Counts: Sendable, Codable, Equatable {
+        /// Reviews due today, as `stats` counts them.
         public var due: Int
+        /// Learning cards due before the next study day.
+        public var learning: Int
         public var new: Int
         /// Cards answered today, each counted once.
         public var learned: Int
         public var streak: Int
+
+        /// Everything waiting today (reviews and learning cards), for a widget's one number.
+        public var waiting: Int { due + learning }
     }
 
-    /// Bump when the JSON's shape changes; widgets can check it.
-    public static let schema = 1
+    /// Bump when the JSON's shape or a field's meaning changes; widgets can check it.
+    /// 2: `counts.due` counts reviews only, as `stats` does; learning cards are `counts.learning`.
+    public static let schema = 2
 
     public var schema = FocusList.schema
     public var generated: Date
@@ -73,7 +80,7 @@ public enum FocusListBuilder {
         }.sorted { $0.1 < $1.1 }
         // Risk only fills the list: an item already there for another reason is not marked again.
         for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
-        return FocusList(generated: now, counts: .init(due: stats.dueToday + stats.learningToday, new: stats.newToday,
+        return FocusList(generated: now, counts: .init(due: stats.dueToday, learning: stats.learningToday, new: stats.newToday,
                                                        learned: stats.cardsAnsweredToday, streak: stats.streak),
                          items: order.compactMap { byNote[$0] })
     }

@@ -26,9 +26,10 @@ public final class StandardConsole: Console {
         self.isInteractive = isInteractive
     }
 
-    /// At a terminal, lines are fitted to its width at word boundaries.
+    /// At a terminal, lines are fitted to its width at word boundaries, a cell short of the
+    /// edge: a line that filled the row would leave some terminals waiting to wrap.
     public func write(_ text: String) {
-        let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(text, width: $0) } ?? text : text
+        let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(text, width: $0 - 1) } ?? text : text
         FileHandle.standardOutput.write(Data(fitted.utf8))
     }
 

@@ -32,12 +32,15 @@ public final class ReviewLoop {
     public func run() throws -> SessionSummary? {
         var summary = try show(session.start())
         var interrupted = false
+        left = false
         while summary == nil, let current = session.state.current {
             if console.isInteractive, session.state.revealed, let buttons = buttons(for: current) { console.line(buttons) }
             switch input.readLine(prompt: prompt(for: current)) {
             case .end:
+                left = true
                 summary = try show(session.send(.leave))
             case .interrupted where interrupted || !console.isInteractive:
+                left = true
                 summary = try show(session.send(.leave))
             case .interrupted:
                 // The first Ctrl-C clears what was typed; a second one leaves.
@@ -53,11 +56,15 @@ public final class ReviewLoop {
         return summary
     }
 
-    /// At a terminal, offers one more round over just the cards missed in this session
-    /// (their schedule is not touched again).
+    /// Whether the learner left before the queue was done (q, Ctrl-C twice, Ctrl-D).
+    private var left = false
+
+    /// At a terminal, when the day's queue is done, offers one more round over just the cards
+    /// missed in this session (their schedule is not touched again). A learner who left is not
+    /// asked: the next line typed is meant for the prompt.
     private func offerPracticeOfMissed() throws {
         let missed = session.missedCardIDs
-        guard console.isInteractive, session.state.mode == .review, !missed.isEmpty else { return }
+        guard console.isInteractive, !left, session.state.mode == .review, !missed.isEmpty else { return }
         let count = "\(missed.count) card\(missed.count == 1 ? "" : "s")"
         guard case .line(let answer) = input.readLine(prompt: "Go over the \(count) you missed once more? [y/N] "),
               answer.lowercased().hasPrefix("y") else { return }
@@ -111,6 +118,7 @@ public final class ReviewLoop {
         case "h", "hint":
             console.line(CardView(current, style: style).hints ?? style.dim("no hints for this card"))
         case "q", "quit", "leave":
+            left = true
             return try show(session.send(.leave))
         case "?", "help":
             console.line(Self.help)

@@ -14,6 +14,10 @@ public struct Exporter {
         return try decks.map(exportDeck)
     }
 
+    public func decks(_ decks: [Deck]) throws -> [ExportDeck] {
+        try decks.map(exportDeck)
+    }
+
     func exportDeck(_ deck: Deck) throws -> ExportDeck {
         let notes = try collection.notes(deckID: deck.id)
         var fieldNames: [String] = []

@@ -11,7 +11,7 @@ import MaeilStore
 struct Maeil: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "maeil",
-        abstract: "매일 — spaced repetition in your terminal.",
+        abstract: "Maeil: spaced repetition in your terminal, every day.",
         discussion: """
             Run without a command to open the review prompt, where each command also runs. Exit status: 0 \
             on success, 1 when something failed (the message says what to do), 2 for bad arguments.
@@ -145,18 +145,19 @@ enum CommandLineWords {
         return "no command '\(first)'" + (nearest.map { "; the nearest is '\($0)'" } ?? "")
     }
 
-    /// Edit distance: insertions, deletions and substitutions.
+    /// Edit distance: insertions, deletions, substitutions and swaps of neighbours, each one
+    /// edit (a typo such as "sttas" is one swap from "stats").
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
             for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
             }
-            previous = current
         }
-        return previous[b.count]
+        return d[a.count][b.count]
     }
 }

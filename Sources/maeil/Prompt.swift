@@ -88,8 +88,10 @@ final class Prompt {
             context.line("Import a deck to begin: import FILE (Anki .apkg, text, CSV, or a deck folder).")
             return
         }
+        // The question stays short: libedit draws a prompt as it is, and a long one would wrap mid-word.
         let names = BundledDecks.folders(in: directory).map(\.lastPathComponent).joined(separator: ", ")
-        guard ask("Add the bundled decks (\(names))? [Y/n] ") else {
+        context.line("Maeil comes with these decks: \(names).")
+        guard ask("Add the bundled decks? [Y/n] ") else {
             context.line("import FILE adds a deck when you are ready.")
             return
         }

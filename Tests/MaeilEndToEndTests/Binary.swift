@@ -22,10 +22,18 @@ enum Binary {
 
     /// Runs `maeil arguments…` to the end with `input` on standard input.
     @discardableResult
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
+        try runProgram(url.path, arguments, input: input, environment: environment, directory: directory)
+    }
+
+    /// Runs any program the same way: no colour, the tests' time zone, `environment` on top.
+    @discardableResult
+    static func runProgram(_ program: String, _ arguments: [String], input: String = "", environment: [String: String] = [:],
+                           directory: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TZ": Fixtures.middayTimeZone]) { $1 }
             .merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

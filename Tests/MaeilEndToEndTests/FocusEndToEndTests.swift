@@ -50,7 +50,7 @@ struct FocusEndToEndTests {
         #expect(result.status == 0)
         let written = try Data(contentsOf: state.appendingPathComponent("maeil/focus.json"))
         let json = try JSONSerialization.jsonObject(with: written) as! [String: Any]
-        #expect(json["schema"] as? Int == 1)
+        #expect(json["schema"] as? Int == 2)
     }
 
     /// Without --out, an export writes every file `config focus.export` names, each in its format.

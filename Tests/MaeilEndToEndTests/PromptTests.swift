@@ -173,7 +173,7 @@ struct PromptTests {
         let shown = try Binary.run(["show", "--collection", path, "1"])
         #expect(shown.stdout.contains("★"))
         let focus = try Binary.run(["focus", "--collection", path, "--format", "json"])
-        #expect(focus.stdout.contains("\"schema\" : 1"))
+        #expect(focus.stdout.contains("\"schema\" : 2"))
     }
 
     @Test func badCommandsExitWithStatusTwo() throws {

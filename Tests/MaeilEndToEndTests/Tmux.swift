@@ -51,16 +51,19 @@ final class Tmux {
         var description: String { "cannot run tmux (\(code)); scripts/setup installs it" }
     }
 
-    /// Starts `maeil ARGUMENTS` in a fresh session, with its own HOME and the speech stub.
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let variables = [
+    /// Starts `maeil ARGUMENTS` in a fresh session, with its own HOME and the speech stub; with
+    /// `colour`, NO_COLOR is unset, as on a learner's terminal.
+    func start(_ arguments: [String], environment: [String: String] = [:], colour: Bool = false, width: Int = 160, height: Int = 50,
+               binary: String = Binary.url.path, directory: String? = nil) throws {
+        var variables = [
             "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "MAEIL_SPEECH": "stub", "LANG": "C.UTF-8",
             "TERM": "xterm-256color", "NO_COLOR": "1", "TZ": Fixtures.middayTimeZone,
         ].merging(environment) { $1 }
-        let command = "env " + variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ") + " '"
-            + Binary.url.path + "' " + arguments.map { "'\($0)'" }.joined(separator: " ") + "; sleep 600"
-        try tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "50", command])
+        if colour { variables["NO_COLOR"] = nil }
+        let command = (directory.map { "cd '\($0)' && " } ?? "") + "env -u NO_COLOR " + variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+            + " '" + binary + "' " + arguments.map { "'\($0)'" }.joined(separator: " ") + "; sleep 600"
+        try tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", command])
     }
 
     func type(_ text: String) throws {

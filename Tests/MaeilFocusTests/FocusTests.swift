@@ -66,14 +66,57 @@ struct FocusTests {
         #expect(Set(list.items.map(\.note)).count == list.items.count)
         #expect(list.counts.learned >= 1)
         #expect(list.counts.streak == 1)
-        #expect(list.schema == 1)
+        #expect(list.schema == 2)
+    }
+
+    /// At risk means below the deck's desired retention when the next study day begins: a card
+    /// answered well today is never at risk, nor one whose recall will still be high; the
+    /// counts are the ones `stats` gives, and `learned` counts cards, not answers.
+    @Test func atRiskMeansBelowTheTargetByTheNextSession() throws {
+        let (collection, notes) = try Self.collection()
+        let clock = DayClock(timeZone: Self.utc)
+        let scheduler = SchedulerSettings().makeScheduler()
+        // Card 3 (due now) is answered good, note 7's card a second time (again, then good).
+        for index in [3, 7] {
+            let card = try collection.cards(noteID: notes[index].id)[0]
+            let outcome = scheduler.answer(card.state, .good, context: SchedulingContext(now: Self.noon.addingTimeInterval(60), clock: clock))
+            _ = try collection.apply(AnswerPlan(
+                answering: AnsweredCard(id: card.id, noteID: card.noteID, state: card.state, suspended: false, noteTaggedLeech: false),
+                siblings: [], rating: .good, outcome: outcome, at: Self.noon.addingTimeInterval(60), durationMilliseconds: 3000,
+                scheduler: .ankiSM2, preset: Preset(name: "Words", burySiblings: false), clock: clock))
+        }
+        // Note 8's card was reviewed five days ago with a stability of 200 days: safe tomorrow.
+        let safe = try collection.cards(noteID: notes[8].id)[0]
+        try collection.setState(cardID: safe.id, CardState(
+            phase: .review, intervalDays: 180, easePermille: 2500, stability: 200, difficulty: 5,
+            due: Self.noon.addingTimeInterval(175 * 86_400), reps: 5, lastReview: Self.noon.addingTimeInterval(-5 * 86_400)),
+            at: Self.noon.addingTimeInterval(-5 * 86_400))
+        let list = try FocusListBuilder.build(collection, limit: 10, now: Self.noon.addingTimeInterval(120), timeZone: Self.utc)
+        let atRisk = list.items.filter { $0.reasons.contains(.atRisk) }
+        #expect(!list.items.contains { $0.note == notes[8].id })
+        #expect(!atRisk.contains { $0.note == notes[3].id }, "answered well a minute ago")
+        #expect(atRisk.map(\.note).contains(notes[2].id))
+        // Each card at risk will have fallen below 0.9 by tomorrow's 04:00.
+        let tomorrow = Self.noon.addingTimeInterval(16 * 3600)
+        let fsrs = FSRS()
+        for item in atRisk {
+            let state = try collection.card(id: item.card).state
+            let recall = fsrs.retrievability(elapsedDays: tomorrow.timeIntervalSince(state.lastReview!) / 86_400,
+                                             stability: state.memory!.stability)
+            #expect(recall < 0.9, "\(item.front): \(recall)")
+        }
+        let stats = try collection.stats(now: Self.noon.addingTimeInterval(120), timeZone: Self.utc)
+        #expect(list.counts.due == stats.dueToday)
+        #expect(list.counts.learning == stats.learningToday)
+        #expect(list.counts.new == stats.newToday)
+        #expect(list.counts.learned == 2, "card 7 answered twice and card 3 once are two cards")
     }
 
     @Test func everyFormatIsWhatItsWidgetReads() throws {
         let (collection, _) = try Self.collection()
         let list = try FocusListBuilder.build(collection, limit: 4, now: Self.noon, timeZone: Self.utc)
         let json = try JSONSerialization.jsonObject(with: Data(FocusFormat.json.render(list).utf8)) as! [String: Any]
-        #expect(json["schema"] as? Int == 1)
+        #expect(json["schema"] as? Int == 2)
         #expect((json["items"] as? [[String: Any]])?.first?["reasons"] as? [String] == ["starred"])
         #expect((json["counts"] as? [String: Any])?["due"] != nil)
         let waybarText = FocusFormat.waybar.render(list)
@@ -98,7 +141,7 @@ struct FocusTests {
     @Test func widgetTextCarriesNoControlSequences() {
         let item = FocusList.Item(card: 1, note: 1, deck: "d", front: "bad\u{1B}]0;owned\u{07}\nline", back: "b\tc", reasons: [.starred],
                                   due: nil, recall: nil)
-        let list = FocusList(generated: Self.noon, counts: .init(due: 0, new: 0, learned: 0, streak: 0), items: [item])
+        let list = FocusList(generated: Self.noon, counts: .init(due: 0, learning: 0, new: 0, learned: 0, streak: 0), items: [item])
         for format in FocusFormat.allCases where format != .json {
             #expect(!format.render(list).contains("\u{1B}"), "\(format)")
         }
@@ -115,7 +158,7 @@ struct FocusTests {
     /// other suites), and the writer keeps going until the reader has polled often enough.
     @Test func aReaderPollingTheFileNeverSeesAPart() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-atomic-\(UUID().uuidString)/focus.json").path
-        try AtomicFile.write("{\"schema\": 1, \"items\": []}", to: path)
+        try AtomicFile.write("{\"schema\": 2, \"items\": []}", to: path)
         let done = ManagedFlag()
         let reads = ManagedCounter(), bad = ManagedCounter()
         let finished = DispatchSemaphore(value: 0)
@@ -130,7 +173,7 @@ struct FocusTests {
         var rounds = 0
         while rounds < 400 || reads.value < 200, rounds < 100_000 {
             let items = (0..<(rounds % 50 * 20)).map { "{\"front\": \"단어 \($0)\", \"back\": \"\(String(repeating: "x", count: $0 % 97))\"}" }
-            try AtomicFile.write("{\"schema\": 1, \"items\": [\(items.joined(separator: ","))]}", to: path)
+            try AtomicFile.write("{\"schema\": 2, \"items\": [\(items.joined(separator: ","))]}", to: path)
             rounds += 1
         }
         done.value = true

@@ -84,3 +84,88 @@ extension PresentedCard {
             shownAt: Date(timeIntervalSince1970: 0), intervals: [:])
     }
 }
+
+/// The review loop at a terminal (an interactive console), driven by scripted lines.
+@Suite("The review loop at a terminal")
+struct ReviewLoopTerminalTests {
+    static func session(count: Int = 3, practice: Bool = false) throws -> (Collection, ReviewSession) {
+        let collection = try Fixture.collection()
+        try Fixture.wordDeck(collection, count: count, templates: [CardTemplate(name: "recognize", front: ["word"], back: ["meaning"])])
+        let clock = TestClock(Fixture.noon)
+        let environment = SessionEnvironment(now: { clock.now }, timeZone: Fixture.utc, fuzz: false)
+        if practice {
+            let cards = try collection.cards(deckID: try collection.decks()[0].id).map(\.id)
+            return (collection, ReviewSession(collection: collection, practicing: cards, environment: environment))
+        }
+        return (collection, try ReviewSession(collection: collection, environment: environment))
+    }
+
+    /// Answers, edits and replies never reach the prompt's history: Up after a review gives
+    /// the last command, not `q`.
+    @Test func nothingTypedInAReviewIsRemembered() throws {
+        let (_, session) = try Self.session()
+        let input = ScriptedLineReader(["", "3", "e", "단어", "word", "", "1", "q"])
+        try ReviewLoop(session: session, console: RecordingConsole(isInteractive: true), input: input).run()
+        #expect(input.requests.count >= 8)
+        #expect(input.requests.allSatisfy { !$0.remember })
+    }
+
+    /// The first Ctrl-C clears the line and says how to leave; only a second one leaves, and
+    /// every answer given stays.
+    @Test func ctrlCClearsThenLeaves() throws {
+        let (collection, session) = try Self.session()
+        let console = RecordingConsole(isInteractive: true)
+        let summary = try ReviewLoop(session: session, console: console, input: ScriptedLineReader(["", "3", "^C", "", "4", "^C", "^C", "3"])).run()
+        #expect(console.output.contains("Ctrl-C again to leave"))
+        #expect(summary?.reviewed == 2)
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 2)
+    }
+
+    /// `e` offers each field with its text, to edit in place.
+    @Test func editingStartsFromTheCurrentText() throws {
+        let (collection, session) = try Self.session(count: 1)
+        let input = ScriptedLineReader(["e", "단어0", "word zero", "q"])
+        try ReviewLoop(session: session, console: RecordingConsole(isInteractive: true), input: input).run()
+        #expect(input.requests.map(\.initialText).contains("word 0"))
+        #expect(try collection.notes(deckID: try collection.decks()[0].id)[0].fields.value("meaning") == "word zero")
+    }
+
+    /// A practice round schedules nothing, so its buttons promise no intervals.
+    @Test func practiceShowsNoIntervals() throws {
+        let (_, session) = try Self.session(count: 1, practice: true)
+        let console = RecordingConsole(isInteractive: true)
+        try ReviewLoop(session: session, console: console, input: ScriptedLineReader(["", "q"])).run()
+        #expect(console.output.contains("1 again · 2 hard · 3 good · 4 easy\n"))
+        let (_, review) = try Self.session(count: 1)
+        let scheduled = RecordingConsole(isInteractive: true)
+        try ReviewLoop(session: review, console: scheduled, input: ScriptedLineReader(["", "q"])).run()
+        #expect(scheduled.output.contains("1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 4d\n"))
+    }
+}
+
+@Suite("Text at a terminal")
+struct TextWrapTests {
+    @Test func linesBreakBetweenWordsAndColourTakesNoRoom() {
+        let style = Style(enabled: true)
+        let line = "mnemonic: " + style.bold("Seen") + " from the side it is the back of the tongue rising to the soft palate"
+        let wrapped = TextWrap.wrap(line, width: 30)
+        for row in wrapped.split(separator: "\n") {
+            #expect(TextWrap.cells(String(row)) <= 30)
+        }
+        #expect(TextWrap.stripped(wrapped).replacingOccurrences(of: "\n", with: " ") == TextWrap.stripped(line))
+        #expect(TextWrap.wrap("짧은 줄", width: 30) == "짧은 줄")
+        // Wide characters take two cells; a run with no spaces is broken where it must be.
+        #expect(TextWrap.wrap("猫が好きです猫が好きです", width: 10) == "猫が好きで\nす猫が好き\nです")
+    }
+
+    @Test func japaneseWithKanjiIsSpokenFromItsKana() {
+        let card = PresentedCard.sample(kind: .vocabulary, fields: [
+            NoteField(name: "word", value: "猫", language: "ja"), NoteField(name: "kana", value: "ねこ", language: "ja"),
+            NoteField(name: "meaning", value: "cat", language: "en"),
+        ], template: CardTemplate(name: "recognize", front: ["word"], back: ["kana", "meaning"]))
+        #expect(CardView(card, style: .plain).spoken?.text == "ねこ")
+        let kanaOnly = PresentedCard.sample(kind: .vocabulary, fields: [NoteField(name: "word", value: "すし", language: "ja")],
+                                            template: CardTemplate(name: "recognize", front: ["word"], back: []))
+        #expect(CardView(kanaOnly, style: .plain).spoken?.text == "すし")
+    }
+}

@@ -42,6 +42,30 @@ struct SessionTests {
         #expect(tomorrow.state.current?.note.position == 7)
     }
 
+    /// Leaving with a learning card on screen, the summary counts it among the learning cards
+    /// still due today, as `decks` and `stats` count them.
+    @Test func theSummaryCountsLearningAsTheQueueDoes() throws {
+        let collection = try Fixture.collection()
+        try Fixture.wordDeck(collection, count: 5, templates: [Fixture.wordTemplates[0]], preset: Preset(name: "p", burySiblings: false))
+        let clock = TestClock(Fixture.noon)
+        let session = try Fixture.session(collection, clock: clock)
+        for _ in 0..<5 {
+            clock.advance(seconds: 5)
+            try session.send(.answer(.good))
+        }
+        clock.advance(seconds: 700)  // the first learning cards are due again; one is shown
+        try session.send(.reveal)
+        #expect(session.state.current?.card.state.phase == .learning)
+        let events = try session.send(.leave)
+        guard case .finished(let summary)? = events.last else {
+            Issue.record("no summary")
+            return
+        }
+        let queue = try collection.studyQueue(now: clock.now, timeZone: Fixture.utc)
+        #expect(summary.learningLaterToday == queue.learning.count)
+        #expect(summary.learningLaterToday == 5)
+    }
+
     @Test func learningCardsReturnWhenDueAndWithinLearnAhead() throws {
         let collection = try Fixture.collection()
         try Fixture.wordDeck(collection, count: 1, templates: [Fixture.wordTemplates[0]])

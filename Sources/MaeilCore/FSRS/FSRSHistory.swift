@@ -40,24 +40,42 @@ public struct FSRSHistory: Hashable, Sendable {
 
     /// The history of one card's log (oldest first), or nil when it has no answer FSRS can
     /// start from. `nextDayStart` is when the study day after today begins.
+    ///
+    /// A log whose learning answers are missing (cut short, or kept elsewhere) starts at its
+    /// first answer that left the card a day or more away: the memory that answer implies, from
+    /// its interval and ease, is the starting state, and the answers after it follow, as Anki
+    /// does (an answer in relearning says nothing of the memory SM-2 had assumed).
     public init?(log: [ReviewLogEntry], nextDayStart: Date, fsrs: FSRS, historicalRetention: Double = 0.9) {
-        let kinds = log.map(Self.kind)
-        // The start: the oldest entry of the newest unbroken run of learning answers after the
-        // last reset; without one the log was cut short.
-        var start: Int?
+        var firstLearning: Int?
+        var firstInterday: Int?
+        var complete = false
         var index = log.count - 1
-        while index >= 0 {
-            switch kinds[index] {
-            case .learning: start = index
-            case .reset: index = -1; continue
-            default: if start != nil { index = -1; continue }
+        scan: while index >= 0 {
+            let entry = log[index]
+            let kind = Self.kind(of: entry)
+            let graded = kind == .learning || kind == .review || kind == .relearning
+            if graded, Self.isInterday(entry) { firstInterday = index }
+            if kind == .learning {
+                firstLearning = index
+                complete = true
+            } else if kind == .reset {
+                // Answers before a reset do not count; with no answer since, nothing does.
+                if firstLearning != nil {
+                    complete = true
+                } else if firstInterday != nil {
+                    complete = false
+                } else {
+                    return nil
+                }
+                break scan
+            } else if firstLearning != nil {
+                break scan
             }
             index -= 1
         }
-        let lastReset = kinds.lastIndex(of: .reset)
-        let first = start ?? ((lastReset ?? -1) + 1)
-        let kept = log[first...].filter { $0.rating != nil && $0.kind != .manual }
-        guard let firstKept = kept.first else { return nil }
+        guard let start = firstLearning ?? firstInterday else { return nil }
+        let kept = log[start...].filter { $0.rating != nil && $0.kind != .manual }
+        guard let first = kept.first else { return nil }
         func day(_ entry: ReviewLogEntry) -> Int {
             max(0, Int((nextDayStart.timeIntervalSince(entry.time) / 86_400).rounded(.down)))
         }
@@ -68,17 +86,29 @@ public struct FSRSHistory: Hashable, Sendable {
             reviews.append(Review(rating: entry.rating!, elapsedDays: previousDay.map { max(0, $0 - today) } ?? 0))
             previousDay = today
         }
-        if start == nil {
-            // Truncated: the first kept answer's interval and ease give the starting memory,
-            // and the history goes on from the answer after it.
-            let after = firstKept.after
-            let interval = Double(max(after?.intervalDays ?? 1, 1))
-            let ease = after.map { $0.easePermille == 0 ? 2.5 : $0.ease } ?? 2.5
-            startingState = fsrs.memoryFromSM2(ease: ease, intervalDays: interval, retention: historicalRetention)
+        if !complete {
+            // The first kept answer becomes the starting state; the history goes on after it.
+            let after = first.after
+            if let memory = after?.memory {
+                startingState = memory  // an FSRS answer: its own memory
+            } else {
+                let interval = Double(max(after?.intervalDays ?? 1, 1))
+                let ease = after.map { $0.easePermille == 0 ? 2.5 : $0.ease } ?? 2.5
+                startingState = fsrs.memoryFromSM2(ease: ease, intervalDays: interval, retention: historicalRetention)
+            }
             reviews.removeFirst()
-            guard !reviews.isEmpty else { return nil }
         }
         self.reviews = reviews
+    }
+
+    /// Whether an answer left the card a day or more away.
+    static func isInterday(_ entry: ReviewLogEntry) -> Bool {
+        guard let after = entry.after else { return false }
+        switch after.phase {
+        case .new: return false
+        case .review: return after.intervalDays >= 1
+        case .learning, .relearning: return after.scheduledSeconds >= 86_400
+        }
     }
 
     public init(reviews: [Review], startingState: MemoryState? = nil) {

@@ -52,8 +52,9 @@ struct DeckCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The deck, then optionally: set KEY VALUE.", valueName: "deck"))
-    var words: [String]
+    // Unrecognized words too, so that a value such as -1 is a value, not an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The deck, then optionally: set KEY VALUE.", valueName: "deck"))
+    var words: [String] = []
 
     @Flag(help: "Print JSON.")
     var json = false

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MaeilCore
 import MaeilDecks
+import MaeilREPL
 import MaeilSession
 import MaeilStore
 
@@ -27,7 +28,8 @@ struct ExportCommand: MaeilCommand {
         guard ["apkg", "txt"].contains(kind) else { throw UsageError("--format takes apkg or txt") }
         let decks: [ExportDeck]
         do {
-            decks = try Exporter(collection: collection).decks(named: self.decks)
+            let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
+            decks = try Exporter(collection: collection).decks(chosen)
         } catch let error as StoreError {
             throw error.userError
         }

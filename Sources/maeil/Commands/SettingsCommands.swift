@@ -73,7 +73,11 @@ struct ConfigCommand: MaeilCommand {
 struct AboutCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "about", abstract: "What Maeil is built on, and where its decks come from.")
 
-    func run(in context: CommandContext) throws { context.line(Self.text) }
+    func run(in context: CommandContext) throws {
+        context.line(Self.text)
+        context.line("Bundled decks: " + (DataFolders.decks()?.path ?? "not found (set MAEIL_DECKS)"))
+        context.line("Scenarios: " + (DataFolders.scenarios()?.path ?? "not found (set MAEIL_SIM)"))
+    }
 
     static let text = """
         Maeil (매일, "every day"): spaced repetition in the terminal.

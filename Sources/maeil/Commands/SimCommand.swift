@@ -11,9 +11,9 @@ struct SimCommand: MaeilCommand {
         commandName: "sim",
         abstract: "Simulate a study schedule on simulated learners: what it costs, what it gives.",
         discussion: """
-            SCENARIO is a file, or the name of one in Sim/ (hangul-30-days, jlpt-3000-by-day, verses-year, \
-            stress-100k-10y, fsrs-rs-reference). Flags override the scenario. The learner model follows the \
-            fsrs-rs simulator; every interval comes from the scheduler Maeil reviews with.
+            SCENARIO is a file, or the name of one in Sim/: \(DataFolders.scenarioNames().joined(separator: ", ")). \
+            Flags override the scenario. The learner model follows the fsrs-rs simulator; every interval comes \
+            from the scheduler Maeil reviews with.
             """)
 
     @Argument(help: "A scenario file or name (default: 10,000 items, 365 days, 20 new and 200 reviews a day, FSRS).")

@@ -1,0 +1,212 @@
+import Foundation
+import MaeilStore
+import Testing
+
+/// The command line as a user types it: the README's commands as written, `--collection` in any
+/// position, the exit statuses the README promises, and an installed copy.
+@Suite("The command line, as written", .serialized)
+struct CommandLineTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A folder to run commands in: its own HOME and XDG folders, a collection with every bundled
+    /// deck (the default one, through $MAEIL_COLLECTION), and the files the README imports.
+    struct Sandbox {
+        let folder: URL
+        let collection: String
+        let environment: [String: String]
+
+        init() throws {
+            folder = Fixtures.temporaryDirectory()
+            collection = folder.appendingPathComponent("data/maeil/collection.sqlite").path
+            environment = [
+                "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                "XDG_STATE_HOME": folder.appendingPathComponent("state").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+                "MAEIL_COLLECTION": collection, "MAEIL_SPEECH": "stub",
+                "PATH": Binary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            ]
+            let decks = CommandLineTests.repository.appendingPathComponent("Decks")
+            // As in a checkout, where the README's `maeil import Decks/…` is run.
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("Decks"), withDestinationURL: decks)
+            let names = ["hangul-jamo", "korean-practice", "jlpt-n5-vocabulary", "jlpt-n5-kanji", "memory-verses"]
+            let imported = try Binary.run(["import"] + names.map { decks.appendingPathComponent($0).path }, environment: environment)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            try Data("#separator:tab\n#deck:Words\n물\twater\n불\tfire\n".utf8).write(to: folder.appendingPathComponent("words.txt"))
+            try Data("Korean,back\n김치,kimchi\n밥,rice\n".utf8).write(to: folder.appendingPathComponent("words.csv"))
+            let exported = try Binary.run(["export", "Korean Practice", "--out", folder.appendingPathComponent("Korean.apkg").path],
+                                          environment: environment)
+            #expect(exported.status == 0, "\(exported.stderr)")
+        }
+
+        /// Runs a shell line here, as a user would type it.
+        func shell(_ line: String) throws -> Binary.Result {
+            try Binary.runProgram("/bin/sh", ["-c", line], environment: environment, directory: folder)
+        }
+
+        func run(_ arguments: [String], input: String = "") throws -> Binary.Result {
+            try Binary.run(arguments, input: input, environment: environment, directory: folder)
+        }
+    }
+
+    /// The command lines of the README's `sh` and `console` blocks that run Maeil. The two
+    /// commands of "Start" (which start the prompt and this very suite), `scripts/install` (its
+    /// own test below) and the benchmark build are left out.
+    static func readmeCommands() throws -> [String] {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        var commands: [String] = []
+        var block: String?
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                block = block == nil ? String(line.dropFirst(3)) : nil
+                continue
+            }
+            guard let kind = block else { continue }
+            var command = line
+            if kind == "console" {
+                guard line.hasPrefix("$ ") else { continue }
+                command = String(line.dropFirst(2))
+            } else if kind != "sh" {
+                continue
+            }
+            let words = command.split(separator: " ")
+            guard words.contains(where: { $0 == "maeil" }), let first = words.first,
+                  !first.hasPrefix("scripts/"), first != "swift" else { continue }
+            commands.append(command)
+        }
+        return commands
+    }
+
+    @Test func everyCommandInTheReadmeRunsAsWritten() throws {
+        let commands = try Self.readmeCommands()
+        #expect(commands.count >= 30, "\(commands)")
+        #expect(commands.contains { $0.hasPrefix("maeil review --focus") })
+        let sandbox = try Sandbox()
+        for command in commands {
+            let result = try sandbox.shell(command)
+            #expect(result.status == 0, "`\(command)` exited \(result.status): \(result.stderr)")
+        }
+    }
+
+    /// Each command given `--collection` before its arguments, after them, and before the
+    /// command's name prints the same, and acts on that collection, never the default one.
+    @Test(arguments: [
+        ["decks"], ["deck", "Korean", "Practice"], ["find", "김치"], ["show", "5"], ["show", "card:7"], ["info", "7"], ["missed"],
+        ["stats", "korean-practice"], ["focus", "--format", "json"], ["star", "5"], ["suspend", "5"], ["tag", "5", "+x"],
+        ["forget", "7"], ["check"], ["review", "korean-practice"], ["export", "korean-practice", "--out", "k.txt"],
+    ])
+    func theCollectionOptionWorksInAnyPosition(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.collection))
+        var outputs: [String] = []
+        for (index, arguments) in [
+            [command[0], "--collection", "other.sqlite"] + command.dropFirst(),
+            command + ["--collection", "other.sqlite"],
+            ["--collection", "other.sqlite"] + command,
+        ].enumerated() {
+            // A fresh copy of the named collection each time, made from the same deck.
+            let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + suffix) }
+            let made = try sandbox.run(["import", "--collection", other, Self.repository.appendingPathComponent("Decks/korean-practice").path])
+            #expect(made.status == 0)
+            let result = try sandbox.run(arguments, input: "")
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            outputs.append(result.stdout.replacingOccurrences(of: #""generated" : "[^"]*""#, with: "", options: .regularExpression))
+            if index == 0, command[0] == "star" {
+                let collection = try Collection(path: other)
+                #expect(try collection.cards(noteID: 5).allSatisfy(\.starred))
+            }
+        }
+        #expect(outputs[0] == outputs[1], "\(command)")
+        #expect(outputs[0] == outputs[2], "\(command)")
+        // The default collection (every bundled deck) was not touched.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.collection)) == before, "\(command) changed the default collection")
+    }
+
+    /// Each error the README names exits with its status and says what to do.
+    @Test func errorsExitWithTheDocumentedStatus() throws {
+        let sandbox = try Sandbox()
+        let cases: [(arguments: [String], status: Int32, says: String)] = [
+            (["find"], 2, "find what? find TEXT, or find tag:NAME"),
+            (["say"], 2, "say what?"),
+            (["say", "안녕", "--lang", "xx"], 2, "no language 'xx'"),
+            (["delete", "942"], 1, "no note 942"),
+            (["delete", "1"], 2, "give --yes"),
+            (["stat"], 2, "no command 'stat'; the nearest is 'stats'"),
+            (["sttas"], 2, "the nearest is 'stats'"),
+            (["show", "99999"], 1, "`maeil find TEXT` gives note numbers"),
+            (["show", "card:99999"], 1, "no card 99999"),
+            (["info", "x"], 2, "The value 'x' is invalid for '<card>'"),
+            (["review", "no-such-deck"], 1, "no deck named “no-such-deck”; `maeil decks` lists them"),
+            (["deck", "korean-practice", "set", "new_per_day", "-3"], 2, "new_per_day must be a whole number from 0 to 9999"),
+            (["deck", "korean-practice", "set", "nope", "1"], 2, "no option 'nope'"),
+            (["decks", "--collection", "missing.sqlite"], 1, "run `maeil --collection missing.sqlite`"),
+            (["review", "--focus", "--missed"], 2, "do not go together"),
+            (["sim", "no-such-scenario"], 1, "hangul-30-days"),
+            (["undo", "--collection", "empty.sqlite"], 1, "no collection at"),
+        ]
+        for (arguments, status, says) in cases {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(says), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("missing.sqlite").path))
+        let focus = try sandbox.run(["review", "--focus"])
+        #expect(focus.status == 0, "\(focus.stderr)")
+    }
+
+    /// `show` takes a note's number; a number that is only a card's says which note it showed.
+    @Test func idsAreOneKindPerCommand() throws {
+        let sandbox = try Sandbox()
+        let collection = try Collection(path: sandbox.collection)
+        let card = try collection.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM card") }!
+        let note = try collection.card(id: card).noteID
+        #expect(try collection.read { try Int64.fetchOne($0, sql: "SELECT count(*) FROM note WHERE id = ?", arguments: [card]) } == 0)
+        let shown = try sandbox.run(["show", "\(card)"])
+        #expect(shown.status == 0)
+        #expect(shown.stdout.hasPrefix("There is no note \(card); card \(card) is of note \(note):\nNote \(note) ·"), "\(shown.stdout)")
+        let missed = try sandbox.run(["missed", "--help"])
+        #expect(missed.stdout.contains("card's number"))
+    }
+
+    /// Installed into a prefix and run from elsewhere, Maeil finds its decks and scenarios there.
+    @Test func anInstalledCopyFindsItsData() throws {
+        let prefix = Fixtures.temporaryDirectory().appendingPathComponent("prefix")
+        // `swift test` holds the build folder: the install uses this build and the manual tool
+        // scripts/test built beside it.
+        let manual = Binary.url.deletingLastPathComponent().appendingPathComponent("generate-manual").path
+        try #require(FileManager.default.isExecutableFile(atPath: manual), "swift build --product generate-manual (scripts/test does)")
+        let install = try Binary.runProgram(Self.repository.appendingPathComponent("scripts/install").path, [prefix.path],
+                                            environment: ["MAEIL_BINARY": Binary.url.path, "MAEIL_MANUAL_TOOL": manual],
+                                            directory: Self.repository)
+        #expect(install.status == 0, "\(install.stderr)")
+        let share = prefix.appendingPathComponent("share")
+        for file in ["bash-completion/completions/maeil", "zsh/site-functions/_maeil", "fish/vendor_completions.d/maeil.fish",
+                     "man/man1/maeil.1", "maeil/Decks/hangul-jamo/deck.yaml", "maeil/Sim/hangul-30-days.yaml"] {
+            let path = share.appendingPathComponent(file).path
+            #expect(FileManager.default.fileExists(atPath: path), "\(file)")
+            #expect(((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 > 100, "\(file) is empty")
+        }
+        let maeil = prefix.appendingPathComponent("bin/maeil").path
+        let elsewhere = Fixtures.temporaryDirectory()
+        let environment = ["HOME": elsewhere.path, "XDG_DATA_HOME": elsewhere.appendingPathComponent("data").path]
+        let about = try Binary.runProgram(maeil, ["about"], environment: environment, directory: elsewhere)
+        #expect(about.stdout.contains("Bundled decks: \(share.path)/maeil/Decks"), "\(about.stdout)")
+        #expect(about.stdout.contains("Scenarios: \(share.path)/maeil/Sim"))
+        // Every scenario `sim --help` names runs (a month of it, to keep this quick).
+        let help = try Binary.runProgram(maeil, ["sim", "--help"], environment: environment, directory: elsewhere).stdout
+        let listed = try #require(help.range(of: "Sim/: ")).upperBound
+        let names = help[listed...].prefix { $0 != "." }.replacingOccurrences(of: "\n", with: " ").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(names == ["fsrs-rs-reference", "hangul-30-days", "jlpt-3000-by-day", "stress-100k-10y", "verses-year"])
+        for name in names {
+            let run = try Binary.runProgram(maeil, ["sim", name, "--days", "30", "--runs", "1", "--json"], environment: environment,
+                                            directory: elsewhere)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+        }
+        // A first run at a terminal offers the installed bundled decks.
+        let tmux = Tmux(home: elsewhere)
+        try tmux.start([], environment: ["XDG_DATA_HOME": elsewhere.appendingPathComponent("data").path], binary: maeil,
+                       directory: elsewhere.path)
+        #expect(try tmux.wait(for: "Add the bundled decks?").contains("hangul-jamo, jlpt-n5-kanji"))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import MaeilREPL
+import MaeilStore
+import Testing
+
+/// The real binary at a real terminal with colour on (NO_COLOR unset, TERM=xterm-256color), at
+/// 60 and 120 columns, read back as text the way a person sees it: `capture-pane` without
+/// escapes, so a colour code that reached the screen as text shows up as `[0m`.
+@Suite("At a terminal, in colour", .serialized)
+struct TerminalTests {
+    static let decks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Decks")
+
+    /// A collection holding the bundled Hangul deck.
+    static func hangulCollection() throws -> String {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
+        let imported = try Binary.run(["import", decks.appendingPathComponent("hangul-jamo").path, "--collection", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return path
+    }
+
+    /// What must never be on a screen: colour codes printed as text, or the escape itself.
+    static func remnants(in screen: String) -> [String] {
+        ["\u{1B}", "[0m", "[1m", "[2m", "[22m", "[31m", "[32m", "[33m", "[34m", "[36m", "^["].filter { screen.contains($0) }
+    }
+
+    /// Lines the terminal had to wrap itself: Maeil fits every line a cell short of the width,
+    /// so a line that fills the row was too long for it, and may have split a word.
+    static func overfull(_ screen: String, width: Int) -> [String] {
+        screen.split(separator: "\n").map(String.init).filter { TerminalWidth.of($0) >= width }
+    }
+
+    /// The screen from the last line starting with `marker` to the end, without trailing blank lines.
+    static func region(_ screen: String, from marker: String) -> [String] {
+        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingTrailingSpaces() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let start = lines.lastIndex(where: { $0.hasPrefix(marker) }) else { return lines }
+        return Array(lines[start...])
+    }
+
+    /// A review from the prompt to its summary, every screen checked.
+    func review(width: Int) throws -> [String] {
+        let path = try Self.hangulCollection()
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path], colour: true, width: width, height: 60)
+        var screens: [String] = []
+        func step(_ keys: [String], until text: String) throws {
+            for key in keys {
+                if ["Enter", "C-c"].contains(key) { try tmux.press(key) } else { try tmux.type(key) }
+            }
+            let screen = try tmux.wait(for: text)
+            #expect(screen.contains(text), "waited for \(text):\n\(screen)")
+            screens.append(screen)
+        }
+        try step([], until: "review to start")
+        try step(["review hangul-jamo --fuzz off", "Enter"], until: "⏎ show")
+        try step(["Enter"], until: "1–4 ›")
+        let revealed = Self.region(screens.last!, from: "── Hangul Jamo")
+        try step(["3", "Enter"], until: "good · 10m")
+        try step(["Enter"], until: "easy")
+        try step(["1", "Enter"], until: "again · 1m")
+        // Ctrl-C while typing clears the line; a second one leaves, keeping both answers.
+        try step(["half typed", "C-c"], until: "Ctrl-C again to leave")
+        #expect(!screens.last!.contains("Reviewed"))
+        try step(["C-c"], until: "Reviewed 2")
+        try step(["stats", "Enter"], until: "True retention")
+        for screen in screens {
+            #expect(Self.remnants(in: screen).isEmpty, "escape remnants \(Self.remnants(in: screen)) at \(width) columns:\n\(screen)")
+            #expect(Self.overfull(screen, width: width).isEmpty, "lines the terminal wrapped at \(width) columns:\n\(screen)")
+        }
+        let collection = try Collection(path: path)
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 2)
+        return revealed
+    }
+
+    @Test func aReviewAt120Columns() throws {
+        let revealed = try review(width: 120)
+        #expect(revealed == [
+            "── Hangul Jamo · 0 due · 0 learning · 10 new",
+            "ㄱ",
+            "initial · 초성",
+            "🔊 ko: 가방",
+            "⏎ show ›",
+            "────────────────────────",
+            "name: 기역",
+            "romanization: g / k",
+            "ipa: [k], [g] between voiced sounds",
+            "mnemonic: Seen from the side it is the back of the tongue rising to the soft palate; learners also see a gun: g for",
+            "gun.",
+            "example: 가방",
+            "example meaning: bag",
+            "1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 8d",
+            "1–4 ›",
+        ])
+    }
+
+    /// At 60 columns the mnemonic wraps between words, and the buttons fit on their own line.
+    @Test func aReviewAt60Columns() throws {
+        let revealed = try review(width: 60)
+        #expect(revealed == [
+            "── Hangul Jamo · 0 due · 0 learning · 10 new",
+            "ㄱ",
+            "initial · 초성",
+            "🔊 ko: 가방",
+            "⏎ show ›",
+            "────────────────────────",
+            "name: 기역",
+            "romanization: g / k",
+            "ipa: [k], [g] between voiced sounds",
+            "mnemonic: Seen from the side it is the back of the tongue",
+            "rising to the soft palate; learners also see a gun: g for",
+            "gun.",
+            "example: 가방",
+            "example meaning: bag",
+            "1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 8d",
+            "1–4 ›",
+        ])
+    }
+
+    /// The greeting, help and a deck's options fit a narrow terminal too.
+    @Test func helpAndDeckOptionsAt60Columns() throws {
+        let path = try Self.hangulCollection()
+        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        try tmux.start(["--collection", path], colour: true, width: 60, height: 80)
+        try tmux.wait(for: "review to start")
+        try tmux.type("help")
+        try tmux.press("Enter")
+        let help = try tmux.wait(for: "Tab completes")
+        try tmux.type("deck hangul-jamo")
+        try tmux.press("Enter")
+        try tmux.waitForLastLines(3, containing: "maeil deck")
+        let deck = try tmux.screen()
+        for screen in [help, deck] {
+            #expect(Self.remnants(in: screen).isEmpty, "\(screen)")
+            #expect(Self.overfull(screen, width: 60).isEmpty, "\(screen)")
+        }
+        #expect(Self.region(deck, from: "매일 › deck").prefix(4) == [
+            "매일 › deck hangul-jamo",
+            "Hangul Jamo · preset Hangul Jamo",
+            "option                  value",
+            "scheduler               fsrs",
+        ])
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import MaeilTestSupport
+import Testing
+@testable import MaeilCore
+@testable import MaeilDecks
+@testable import MaeilSession
+@testable import MaeilStore
+
+/// `maeil deck DECK set …`: one setting changes on the deck's preset, and switching SM-2 to FSRS
+/// gives each card the memory state Anki gives it when FSRS is turned on.
+@Suite("Deck options")
+struct PresetChangeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    struct Expected: Decodable {
+        struct Card: Decodable {
+            let front: String
+            let reviews: Int
+            let truncated: Bool
+            let s: Double?
+            let d: Double?
+        }
+        let now: Double
+        let cards: [Card]
+    }
+
+    /// 60 cards answered under SM-2 in Anki 26.9 for 150 days (a third of them with their first
+    /// learning answers cut from the log), imported with their history, then switched to FSRS:
+    /// each card's stability and difficulty are the ones Anki's compute_memory_state gave
+    /// (scripts/fixtures/make-fsrs-switch.py).
+    @Test func switchingToFSRSReadsTheReviewLogAsAnkiDoes() throws {
+        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: Self.fixtures.appendingPathComponent("anki-sm2-history.json")))
+        let now = Date(timeIntervalSince1970: expected.now)
+        let collection = try Fixture.collection()
+        let bundle = try DeckReader.read([Self.fixtures.appendingPathComponent("anki-sm2-history.apkg").path], options: ImportOptions())
+        _ = try Importer(collection: collection, now: now).apply(bundle)
+        let deck = try #require(try collection.deck(named: "SM2 History"))
+        #expect(try collection.preset(id: deck.presetID).scheduler.kind == .ankiSM2)
+        let before = try collection.cards(deckID: deck.id)
+        #expect(before.allSatisfy { $0.state.memory == nil })
+        let result = try PresetChange(collection: collection).set(.scheduler, .text("fsrs"), deck: deck, now: now, timeZone: Fixture.utc)
+        #expect(result.preset.scheduler.kind == .fsrs)
+        #expect(result.cardsWithMemory == expected.cards.filter { $0.s != nil }.count)
+        var compared = 0, truncated = 0
+        for card in expected.cards {
+            let note = try #require(try collection.findNotes(card.front, deckID: deck.id).first { $0.fields.first?.value == card.front })
+            let stored = try #require(try collection.cards(noteID: note.id).first)
+            guard let s = card.s, let d = card.d else {
+                #expect(stored.state.memory == nil, "\(card.front)")
+                continue
+            }
+            let memory = try #require(stored.state.memory, "\(card.front)")
+            #expect(abs(memory.stability - s) <= 0.0001 * max(1, s), "\(card.front) truncated \(card.truncated): S \(memory.stability), Anki \(s)")
+            #expect(abs(memory.difficulty - d) <= 0.001, "\(card.front): D \(memory.difficulty), Anki \(d)")
+            compared += 1
+            if card.truncated { truncated += 1 }
+        }
+        #expect(compared == 60)
+        #expect(truncated == 20)
+        // Due dates stay where SM-2 put them; the change is in the log, so `check` agrees.
+        for (old, new) in zip(before, try collection.cards(deckID: deck.id)) {
+            #expect(old.state.due == new.state.due)
+            #expect(old.state.intervalDays == new.state.intervalDays)
+        }
+        #expect(try collection.check(repair: false, now: now).isHealthy)
+    }
+
+    @Test func aValueOutsideItsLimitsChangesNothing() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        let change = PresetChange(collection: collection)
+        #expect(throws: PresetChangeProblem.self) {
+            try change.set(.newPerDay, .text("-1"), deck: deck, now: Fixture.noon, timeZone: Fixture.utc)
+        }
+        #expect(try collection.preset(id: deck.presetID).newPerDay == 20)
+        let result = try change.set(.learningSteps, .text("2m 20m"), deck: deck, now: Fixture.noon, timeZone: Fixture.utc)
+        #expect(result.preset.scheduler.learningSteps.description == "2m 20m")
+        #expect(try collection.preset(id: deck.presetID).scheduler.learningSteps.description == "2m 20m")
+    }
+}
