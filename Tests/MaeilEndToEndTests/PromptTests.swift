@@ -59,6 +59,22 @@ struct PromptTests {
         try second.wait(for: "review to start")
         try second.press("Up")
         #expect(try second.wait(for: "› stats").contains("› stats"))
+        // What is typed during a review stays out of the history: Up after it gives the
+        // command that started it, not `q` or an answer.
+        try second.press("C-u")
+        try second.type("review")
+        try second.press("Enter")
+        try second.wait(for: "kimchi")
+        try second.type("김치")
+        try second.press("Enter")
+        try second.wait(for: "✓ 김치")
+        try second.type("q")
+        try second.press("Enter")
+        #expect(try second.waitForLastLines(1, containing: "매일 ›").joined().hasSuffix("매일 ›"))
+        try second.press("Up")
+        #expect(try second.waitForLastLines(1, containing: "› review").joined().hasSuffix("› review"))
+        try second.press("Up")
+        #expect(try second.waitForLastLines(1, containing: "› stats").joined().hasSuffix("› stats"))
     }
 
     @Test func aKoreanAnswerIsTypedAndJudged() throws {
