@@ -54,13 +54,39 @@ public struct CardState: Hashable, Sendable, Codable {
 
     public static let new = CardState()
 
+    /// The state with every damaged number put right: memory dropped unless finite, counts and
+    /// intervals moved into range, a due date that is not a date removed (due now).
+    public var rebuilt: CardState {
+        var state = self
+        state.memory = memory
+        state.intervalDays = intervalDays.clamped(to: 0...36_500)
+        state.scheduledSeconds = scheduledSeconds.clamped(to: 0...(36_500 * 86_400))
+        state.step = max(step, 0)
+        if !(1...1_000_000).contains(easePermille) { state.easePermille = easePermille.clamped(to: 1300...1_000_000) }
+        state.reps = max(reps, 0)
+        state.lapses = max(lapses, 0)
+        if let due, !due.timeIntervalSince1970.isFinite { state.due = nil }
+        return state
+    }
+
+    /// Whether every number is one a scheduler can work from: finite, and in its range. The
+    /// store refuses to write any other state, and `check` reports one it finds.
+    public var isValid: Bool {
+        func valid(_ value: Double?, _ range: ClosedRange<Double>) -> Bool { value.map { $0.isFinite && range.contains($0) } ?? true }
+        return (0...36_500).contains(intervalDays) && (0...(36_500 * 86_400)).contains(scheduledSeconds) && step >= 0
+            && (1...1_000_000).contains(easePermille) && reps >= 0 && lapses >= 0
+            && valid(stability, FSRS.stabilityRange) && valid(difficulty, 1...10) && (stability == nil) == (difficulty == nil)
+            && (due.map { $0.timeIntervalSince1970.isFinite } ?? true)
+    }
+
     public var ease: Double { Double(easePermille) / 1000 }
 
-    /// The FSRS memory state, when the card has one.
+    /// The FSRS memory state, when the card has one that is a pair of finite numbers (kept in
+    /// FSRS's ranges): a damaged row must not send infinity into the next interval.
     public var memory: MemoryState? {
         get {
-            guard let stability, let difficulty else { return nil }
-            return MemoryState(stability: stability, difficulty: difficulty)
+            guard let stability, let difficulty, stability.isFinite, difficulty.isFinite else { return nil }
+            return MemoryState(stability: stability.clamped(to: FSRS.stabilityRange), difficulty: difficulty.clamped(to: 1...10))
         }
         set {
             stability = newValue?.stability

@@ -96,6 +96,11 @@ private struct CollectionReading {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
                 continue
             }
+            guard type.fields.count <= options.maximumFields else {
+                skipped.append(ImportProblem(file: file, message: "note \(noteID)'s note type has \(type.fields.count) fields; "
+                                             + "a note holds at most \(options.maximumFields)"))
+                continue
+            }
             let cards = cardsByNote[noteID] ?? []
             guard let firstCard = cards.first else { continue }
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
@@ -148,7 +153,11 @@ private struct CollectionReading {
             try chunks.add(note, to: slot, emit: emit)
         }
         try chunks.flush(emit)
-        if !skipped.isEmpty { try emit(.skipped(skipped)) }
+        // All or nothing: a note that cannot be read stops the import unless --skip-invalid.
+        if !skipped.isEmpty {
+            guard options.skipInvalid else { throw ImportFailure(skipped) }
+            try emit(.skipped(skipped))
+        }
     }
 
     struct DeckAndType: Hashable {

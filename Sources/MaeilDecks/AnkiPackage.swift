@@ -49,7 +49,7 @@ public enum AnkiPackage {
             }
             entries[name] = entry
         }
-        var budget = UnpackBudget(limit: options.maximumUnpackedBytes, file: file, zip: zip)
+        var budget = UnpackBudget(limit: options.maximumUnpackedBytes, entryLimit: options.maximumEntryBytes, file: file, zip: zip)
         let version = try packageVersion(entries, &budget, file: file)
         let collectionEntry: String
         switch version {
@@ -68,8 +68,8 @@ public enum AnkiPackage {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
         try readCollection(database, version: version, file: file, options: options, emit: emit)
-        let media = try readMedia(entries, version: version, budget: &budget, file: file)
-        if !media.isEmpty { try emit(.media(media)) }
+        database = Data()
+        try readMedia(entries, version: version, budget: &budget, file: file, emit: emit)
     }
 
     static func packageVersion(_ entries: [String: ZipReader.Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {
@@ -85,15 +85,18 @@ public enum AnkiPackage {
 
     // MARK: Media
 
-    /// A media name must be a plain file name: no folders, no "..", nothing hidden or empty.
+    /// A media name must be a plain file name: no folders, no "..", nothing hidden or empty,
+    /// and nothing a terminal or a file manager would act on (control or direction characters).
     static func isSafeMediaName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
-            && name != "." && name != ".." && !name.hasPrefix(".")
+            && name != "." && name != ".." && !name.hasPrefix(".") && !name.unicodeScalars.contains(where: TerminalText.isUnsafe)
     }
 
+    /// Hands the media on one file at a time, so a package's pictures and sound are never all
+    /// in memory at once.
     static func readMedia(_ entries: [String: ZipReader.Entry], version: Version, budget: inout UnpackBudget,
-                          file: String) throws -> [MediaFile] {
-        guard let mapEntry = entries["media"] else { return [] }
+                          file: String, emit: ImportEmitter) throws {
+        guard let mapEntry = entries["media"] else { return }
         var raw = try budget.extract(mapEntry)
         var names: [(entry: String, name: String)] = []
         if version == .latest {
@@ -112,46 +115,57 @@ public enum AnkiPackage {
             }
             names = object.map { ($0.key, $0.value) }.sorted { (Int($0.entry) ?? 0) < (Int($1.entry) ?? 0) }
         }
-        var media: [MediaFile] = []
         for (entryName, name) in names {
             let normalized = name.nfc
             guard isSafeMediaName(normalized) else {
-                throw ImportProblem(file: file, entry: entryName, message: "the media name '\(name)' would escape the media folder; refusing the package")
+                throw ImportProblem(file: file, entry: entryName,
+                                    message: "the media name '\(TerminalText.visible(name))' is not a plain file name; refusing the package")
             }
             guard let entry = entries[entryName] else { continue }
             var data = try budget.extract(entry)
             if version == .latest, data.starts(with: Zstd.magic) { data = try budget.zstd(data, entry: entryName) }
-            media.append(MediaFile(name: normalized, data: data))
+            try emit(.media([MediaFile(name: normalized, data: data)]))
         }
-        return media
     }
 }
 
 /// Counts every byte unpacked from one package, across entries and zstd frames, and stops
 /// at the limit: a zip bomb fails with a message instead of filling the disk or memory.
 struct UnpackBudget {
+    /// Most bytes the whole package may unpack to, and one entry.
     let limit: Int64
+    let entryLimit: Int64
     let file: String
     let zip: ZipReader
     var used: Int64 = 0
 
-    init(limit: Int64, file: String, zip: ZipReader) {
+    init(limit: Int64, entryLimit: Int64, file: String, zip: ZipReader) {
         self.limit = limit
+        self.entryLimit = entryLimit
         self.file = file
         self.zip = zip
     }
 
+    /// What this entry may still take: its own limit, or what is left of the package's.
+    private var available: Int64 { min(entryLimit, limit - used) }
+
     private func tooLarge(_ entry: String) -> ImportProblem {
-        ImportProblem(file: file, entry: entry, message: "unpacks to more than \(limit >> 20) MB; refusing it (a zip bomb, or a package too large to import)")
+        let which = entryLimit < limit - used ? "one entry may unpack to \(entryLimit >> 20) MB" : "the package may unpack to \(limit >> 20) MB"
+        return ImportProblem(file: file, entry: entry,
+                             message: "unpacks to more than allowed (\(which)); refusing it. If the package is genuine, "
+                                 + "`maeil import --max-unpacked MB` raises the limit")
     }
 
     mutating func extract(_ entry: ZipReader.Entry) throws -> Data {
         do {
-            let data = try zip.extract(entry, limit: limit - used)
+            let data = try zip.extract(entry, limit: available)
             used += Int64(data.count)
             return data
         } catch ZipReader.Failure.tooLarge {
             throw tooLarge(entry.name)
+        } catch ZipReader.Failure.expandsTooMuch(let ratio) {
+            throw ImportProblem(file: file, entry: entry.name,
+                                message: "expands to more than \(ratio) times its packed size, as a zip bomb does; refusing the package")
         } catch {
             throw ImportProblem(file: file, entry: entry.name, message: "this entry is corrupt (\(error))")
         }
@@ -159,10 +173,15 @@ struct UnpackBudget {
 
     mutating func zstd(_ data: Data, entry: String) throws -> Data {
         do {
-            let output = try Zstd.decompress(data, limit: limit - used)
+            let bomb = max(Int64(1 << 20), Int64(data.count) * Int64(ZipReader.maximumRatio))
+            let output = try Zstd.decompress(data, limit: min(available, bomb))
             used += Int64(output.count)
             return output
         } catch is Zstd.TooLarge {
+            if Int64(data.count) * Int64(ZipReader.maximumRatio) < available {
+                throw ImportProblem(file: file, entry: entry,
+                                    message: "expands to more than \(ZipReader.maximumRatio) times its packed size, as a zip bomb does; refusing the package")
+            }
             throw tooLarge(entry)
         } catch {
             throw ImportProblem(file: file, entry: entry, message: "\(error)")

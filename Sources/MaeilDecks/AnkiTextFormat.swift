@@ -79,6 +79,10 @@ public enum AnkiTextFormat {
         var labels = header.columns
         func takeLayout(from first: DelimitedText.Record) throws {
             width = first.fields.count
+            guard width <= options.maximumFields + 4 else {
+                throw ImportProblem(file: path, line: first.line, column: 1,
+                                    message: "the first row has \(width) columns; a note holds at most \(options.maximumFields) fields")
+            }
             let special = Set([header.notetypeColumn, header.deckColumn, header.tagsColumn, header.guidColumn].compactMap { $0 })
             for column in special where column < 1 || column > width {
                 throw ImportProblem(file: path, message: "a #… column header names column \(column), but the rows have \(width) columns")
@@ -259,11 +263,16 @@ public enum AnkiTextFormat {
     }
 }
 
-/// FNV-1a: a stable hash for guids made from content (Swift's own hash is seeded per run).
-enum StableHash {
-    static func hex(_ text: String) -> String {
+/// FNV-1a: a stable hash for guids and file names made from content (Swift's own hash is
+/// seeded per run).
+public enum StableHash {
+    public static func hex(_ text: String) -> String { hex(bytes: text.utf8) }
+
+    public static func hex(_ data: Data) -> String { hex(bytes: data) }
+
+    static func hex(bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01B3
         }

@@ -22,6 +22,10 @@ public enum DelimitedFormat {
         guard let header = records.first else {
             throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first row must name the columns")
         }
+        guard header.fields.count <= options.maximumFields else {
+            throw ImportProblem(file: path, line: header.line, column: 1,
+                                message: "the header row names \(header.fields.count) columns; a note holds at most \(options.maximumFields) fields")
+        }
         var names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).nfc }
         for (from, to) in options.columnMap {
             guard let index = names.firstIndex(where: { $0.lowercased() == from.lowercased() }) else {
@@ -36,7 +40,12 @@ public enum DelimitedFormat {
         let tagsIndex = lowered.firstIndex(of: "tags")
         let idIndex = lowered.firstIndex(of: "id") ?? lowered.firstIndex(of: "guid")
         let fieldIndexes = names.indices.filter { $0 != tagsIndex && $0 != idIndex }
-        guard !fieldIndexes.isEmpty else { throw ImportProblem(file: path, line: header.line, message: "no columns left for fields") }
+        guard fieldIndexes.count >= 2 else {
+            // A file with no separator (a config file, /etc/passwd) reads as one column: it is no table of cards.
+            throw ImportProblem(file: path, line: header.line, column: 1,
+                                message: "the first row names \(fieldIndexes.count) column\(fieldIndexes.count == 1 ? "" : "s") for fields; "
+                                    + "a CSV or TSV deck needs a header row naming at least two (a front and a back)")
+        }
         let fieldNames = fieldIndexes.map { names[$0] }
         let front = fieldNames.first { $0.lowercased() == "front" } ?? fieldNames[0]
         let back = fieldNames.filter { $0 != front }

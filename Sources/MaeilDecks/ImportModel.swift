@@ -81,10 +81,14 @@ public struct ImportOptions: Sendable {
     public var skipInvalid = false
     /// CSV: column → field, "front=Korean".
     public var columnMap: [String: String] = [:]
-    /// Largest total of uncompressed bytes an archive may unpack to.
-    public var maximumUnpackedBytes: Int64 = 2 << 30
+    /// Largest total of uncompressed bytes an archive may unpack to, and one entry of it (the
+    /// collection, or one media file). `import --max-unpacked` raises both.
+    public var maximumUnpackedBytes: Int64 = 1 << 30
+    public var maximumEntryBytes: Int64 = 256 << 20
     /// Largest input file read.
     public var maximumFileBytes: Int64 = 512 << 20
+    /// Most fields a note may have (a CSV of a million columns made review quadratic).
+    public var maximumFields = 100
 
     public init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

@@ -13,8 +13,9 @@ public enum MaeilDeckFormat {
     /// Reads `path`: a deck.yaml, or a folder holding one.
     public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         var isDirectory: ObjCBool = false
-        let manifestPath = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? (path as NSString).appendingPathComponent(manifestName) : path
+        let inFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let manifestPath = inFolder ? (path as NSString).appendingPathComponent(manifestName) : path
+        if inFolder { try InputFile.refuseLink(manifestPath) }
         let text = try InputFile.readText(manifestPath, options: options)
         return try parse(text: text, file: manifestPath, options: options)
     }
@@ -39,6 +40,10 @@ public enum MaeilDeckFormat {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
+            // libyaml's own words, without the names of its functions.
+            if problem.contains("nesting level") {
+                return ImportProblem(file: file, line: mark.line, column: mark.column, message: "not valid YAML: nested too deeply")
+            }
             let detail = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
             return ImportProblem(file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(detail)")
         case .duplicatedKeysInMapping(let duplicates, let context):
@@ -149,6 +154,9 @@ struct ManifestReader {
     func fields(_ node: Node?, in root: Node) throws -> [NoteField] {
         guard let node, case .sequence(let sequence) = node, !sequence.isEmpty else {
             throw problem(node ?? root, "fields must list the deck's fields, e.g. - {name: word, language: ko}")
+        }
+        guard sequence.count <= options.maximumFields else {
+            throw problem(node, "fields lists \(sequence.count) fields; a note holds at most \(options.maximumFields)")
         }
         var seen = Set<String>()
         return try sequence.map { item in
@@ -288,6 +296,7 @@ struct ManifestReader {
         guard !name.contains(".."), !name.hasPrefix("/") else { throw problem(node, "items must name a file beside deck.yaml") }
         let path = (directory as NSString).appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: path) else { throw problem(node, "items names \(name), which does not exist beside deck.yaml") }
+        try InputFile.refuseLink(path)
         let text = try InputFile.readText(path, options: options)
         let table = TSV.parse(text, file: path)
         guard let header = table.header else { throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first line names the columns") }
@@ -412,6 +421,15 @@ enum TSV {
 
 /// Reading input files with a size cap and a clear message for text that is not UTF-8.
 enum InputFile {
+    /// A deck folder never reads outside itself: a file in it that is a symbolic link (to
+    /// /etc/passwd, say) is refused without being opened.
+    static func refuseLink(_ path: String) throws {
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        if type == .typeSymbolicLink {
+            throw ImportProblem(file: path, message: "this is a symbolic link; a deck folder's files must be in the folder itself")
+        }
+    }
+
     static func readData(_ path: String, options: ImportOptions) throws -> Data {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = attributes?[.size] as? Int64 ?? (attributes?[.size] as? Int).map(Int64.init) else {

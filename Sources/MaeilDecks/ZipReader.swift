@@ -14,21 +14,29 @@ struct ZipReader {
         let compressedSize: Int
         let uncompressedSize: Int
         let localHeaderOffset: Int
+        let crc32: UInt32
     }
 
     enum Failure: Error, CustomStringConvertible {
         case notZip
         case corrupt(String)
         case tooLarge
+        /// Expands to more than `ratio` times its compressed size: a zip bomb.
+        case expandsTooMuch(ratio: Int)
 
         var description: String {
             switch self {
             case .notZip: "not a zip archive"
             case .corrupt(let detail): "corrupt zip: \(detail)"
             case .tooLarge: "too large"
+            case .expandsTooMuch(let ratio): "expands to more than \(ratio) times its packed size"
             }
         }
     }
+
+    /// Data that unpacks to more than this many times its packed size, past the first MiB, is
+    /// a zip bomb: Anki's collections pack 3–20 to 1, pictures and sound about 1 to 1.
+    static let maximumRatio = 200
 
     let data: Data
     let entries: [Entry]
@@ -67,6 +75,7 @@ struct ZipReader {
         for _ in 0..<count {
             guard try integer(data, position, UInt32.self) == 0x0201_4B50 else { throw Failure.corrupt("a central directory entry is damaged") }
             let method = try integer(data, position + 10, UInt16.self)
+            let crc = try integer(data, position + 16, UInt32.self)
             let compressed = Int(try integer(data, position + 20, UInt32.self))
             let uncompressed = Int(try integer(data, position + 24, UInt32.self))
             let nameLength = Int(try integer(data, position + 28, UInt16.self))
@@ -76,7 +85,8 @@ struct ZipReader {
             let nameStart = position + 46
             guard nameStart + nameLength <= data.count else { throw Failure.corrupt("an entry name runs past the end of the file") }
             let name = String(decoding: data[(data.startIndex + nameStart)..<(data.startIndex + nameStart + nameLength)], as: UTF8.self)
-            entries.append(Entry(name: name, method: method, compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local))
+            entries.append(Entry(name: name, method: method, compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local,
+                                 crc32: crc))
             position = nameStart + nameLength + extraLength + commentLength
         }
         return entries
@@ -93,14 +103,37 @@ struct ZipReader {
             throw Failure.corrupt("the data of \(entry.name) runs past the end of the file")
         }
         let compressed = data[(data.startIndex + start)..<(data.startIndex + start + entry.compressedSize)]
+        let output: Data
         switch entry.method {
         case 0:
             guard Int64(compressed.count) <= limit else { throw Failure.tooLarge }
-            return Data(compressed)
+            output = Data(compressed)
         case 8:
-            return try Self.inflate(compressed, limit: limit, name: entry.name)
+            // Stop as soon as the output passes either the caller's limit or the bomb ratio.
+            let bomb = max(Int64(1 << 20), Int64(entry.compressedSize) * Int64(Self.maximumRatio))
+            do {
+                output = try Self.inflate(compressed, limit: min(limit, bomb), name: entry.name)
+            } catch Failure.tooLarge where bomb < limit {
+                throw Failure.expandsTooMuch(ratio: Self.maximumRatio)
+            }
         default:
             throw Failure.corrupt("\(entry.name) uses compression method \(entry.method), which Anki does not write")
+        }
+        guard Self.crc32(output) == entry.crc32 else { throw Failure.corrupt("\(entry.name) fails its checksum (CRC-32)") }
+        return output
+    }
+
+    static func crc32(_ data: Data) -> UInt32 {
+        data.withUnsafeBytes { bytes in
+            var crc = CSystemZlib.crc32(0, nil, 0)
+            var offset = 0
+            // zlib takes 32-bit lengths.
+            while offset < bytes.count {
+                let length = min(bytes.count - offset, 1 << 30)
+                crc = CSystemZlib.crc32(crc, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(length))
+                offset += length
+            }
+            return UInt32(crc)
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
+import MaeilCore
 
 /// The focus list as each widget reads it; the README's focus section shows each widget's
 /// configuration.
 public enum FocusFormat: String, Sendable, CaseIterable {
-    /// Versioned JSON ("schema": 1), for scripts and Übersicht.
+    /// Versioned JSON ("schema": 2), for scripts and Übersicht.
     case json
     /// Plain text for Conky's ${cat} and Polybar: the first line is the bar text.
     case text
@@ -28,7 +29,13 @@ public enum FocusFormat: String, Sendable, CaseIterable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+        // C1 controls and direction overrides in card text are written as \u escapes, not raw.
+        return TerminalText.escapingUnsafe(json: String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self))
+    }
+
+    /// Waybar reads its text and tooltip as Pango markup: card text must not become markup.
+    static func pango(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func json(_ list: FocusList) -> String { encoded(list, pretty: true) + "\n" }
@@ -44,9 +51,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
 
     /// Widgets show one line per item; card text is untrusted, so control characters go too.
     static func oneLine(_ text: String, limit: Int = 60) -> String {
-        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control || scalar.value == 0x7F ? " " : scalar
-        })).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let flat = TerminalText.sanitize(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 
@@ -72,7 +77,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
         let counts = list.counts
         let total = counts.waiting + counts.learned
         let percentage = total == 0 ? 100 : Int((Double(counts.learned) / Double(total) * 100).rounded())
-        let tooltip = ([summary(list)] + list.items.map(line)).joined(separator: "\n")
+        let tooltip = pango(([summary(list)] + list.items.map(line)).joined(separator: "\n"))
         let classes = [counts.waiting == 0 ? "done" : "due"] + (list.items.contains { $0.reasons.contains(.leech) } ? ["leech"] : [])
         return encoded(Waybar(text: "매일 \(counts.waiting)", alt: counts.waiting == 0 ? "done" : "due", tooltip: tooltip, class: classes,
                               percentage: percentage), pretty: false) + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 
 /// Where the REPL writes. Standard output flushes every write, so a script reading the other
 /// end of a pipe sees each acknowledgement as soon as the answer is committed.
@@ -29,12 +30,19 @@ public final class StandardConsole: Console {
     /// At a terminal, lines are fitted to its width at word boundaries, a cell short of the
     /// edge: a line that filled the row would leave some terminals waiting to wrap.
     public func write(_ text: String) {
-        let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(text, width: $0 - 1) } ?? text : text
+        let clean = Self.clean(text, colour: style.enabled)
+        let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(clean, width: $0 - 1) } ?? clean : clean
         FileHandle.standardOutput.write(Data(fitted.utf8))
     }
 
     public func writeVerbatim(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(Self.clean(text, colour: style.enabled).utf8))
+    }
+
+    /// The output boundary: whatever reached a line (a field name, a file's words in an error),
+    /// no control sequence leaves but the colour codes Maeil writes itself.
+    static func clean(_ text: String, colour: Bool) -> String {
+        colour ? TerminalText.sanitizeKeepingColour(text) : TerminalText.sanitize(text)
     }
 }
 

@@ -60,7 +60,7 @@ public final class EditLineReader: LineReader {
     public func readLine(_ request: LineRequest) -> LineInput {
         EditingState.initialText = request.initialText
         defer { EditingState.initialText = "" }
-        guard let raw = readline(Self.markInvisible(request.prompt)) else {
+        guard let raw = readline(Self.markInvisible(TerminalText.sanitizeKeepingColour(request.prompt))) else {
             FileHandle.standardOutput.write(Data("\n".utf8))
             if SignalHandling.interrupted {
                 SignalHandling.interrupted = false

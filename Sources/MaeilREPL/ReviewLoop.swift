@@ -178,8 +178,9 @@ public final class ReviewLoop {
                 console.line(style.dim("buried until tomorrow"))
             case .edited:
                 console.line(style.dim("saved"))
-            case .skipped:
-                continue
+            case .skipped(let cardID, let reason):
+                // Said even on a pipe: a script waiting for an acknowledgement gets this instead.
+                console.line(style.dim("card \(cardID): \(reason), skipped"))
             case .finished(let summary):
                 console.line()
                 console.line(Self.describe(summary, style: style, now: session.environment.now()))

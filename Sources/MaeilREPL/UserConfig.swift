@@ -1,4 +1,6 @@
 import Foundation
+import MaeilCore
+import MaeilFocus
 import MaeilStore
 
 /// The learner's settings, in `$XDG_CONFIG_HOME/maeil/config` as `key = value` lines.
@@ -43,7 +45,17 @@ public struct UserConfig: Sendable {
             throw ConfigError("no setting '\(key)'; the settings are: \(Self.keys.keys.sorted().joined(separator: ", "))")
         }
         if key == "speech", let value, Speech(rawValue: value) == nil { throw ConfigError("speech takes auto, on or off") }
-        if key == "focus.limit", let value, (Int(value) ?? 0) < 1 { throw ConfigError("focus.limit takes a number from 1") }
+        if key == "focus.limit", let value, (Int(value) ?? 0) < 1 { throw ConfigError("focus.limit takes a whole number of 1 or more") }
+        if key == "focus.export", let value {
+            // Every word must be FORMAT:PATH with a format a widget reads, or nothing would be written.
+            for word in value.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                let format = word.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                guard word.contains(":"), FocusFormat(rawValue: format) != nil else {
+                    throw ConfigError("focus.export takes FORMAT:PATH words, FORMAT one of \(FocusFormat.allCases.map(\.rawValue).joined(separator: ", ")); "
+                                      + "not '\(TerminalText.visible(String(word)))'")
+                }
+            }
+        }
         values[key] = value
         let text = "# Maeil settings: `maeil config KEY VALUE` changes them.\n"
             + values.keys.sorted().map { "\($0) = \(values[$0]!)" }.joined(separator: "\n") + "\n"

@@ -81,9 +81,11 @@ public struct Importer {
     public func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
         let channel = reading.channel
         defer { channel.close() }
-        // Media go to a staging folder first and are moved in only after the notes commit.
-        var staging: URL?
-        defer { if let staging { try? FileManager.default.removeItem(at: staging) } }
+        // Media go to a staging folder first and are moved in only after the notes commit; the
+        // folder goes whatever happens.
+        let media = MediaStaging(mediaDirectory: mediaDirectory)
+        defer { media.discard() }
+        var importedGUIDs: [String] = []
         var summary: ImportSummary
         do {
             summary = try collection.batch(now: now, bulk: true) { writer in
@@ -113,12 +115,18 @@ public struct Importer {
                         try decks[deck].add(templates, writer: writer)
                     case .event(.notes(let deck, let notes)):
                         try decks[deck].add(notes, writer: writer, noteWritten: noteWritten)
+                        importedGUIDs += notes.map(\.guid)
                     case .event(.skipped(let problems)):
                         summary.skipped += problems.map(\.description)
                     case .event(.media(let files)):
                         summary.media += files.count
-                        if !dryRun { staging = try stage(files, in: staging) }
+                        if !dryRun { try media.stage(files) }
                     }
+                }
+                // A picture or sound whose name another file already has here was staged under a
+                // name of its own: this import's notes point at that name.
+                if !media.renamed.isEmpty {
+                    try MediaReferences.rewrite(media.renamed, inNotes: Set(importedGUIDs), decks: decks.map(\.deck.id), writer: writer)
                 }
                 for index in decks.indices { summary.decks.append(try decks[index].finish()) }
                 if let deferredIndexes { try writer.restore(deferredIndexes) }
@@ -132,26 +140,8 @@ public struct Importer {
         } catch let rollback as DryRunRollback {
             return rollback.summary
         }
-        if let staging { try moveMedia(from: staging) }
+        try media.moveIn()
         return summary
-    }
-
-    private func stage(_ media: [MediaFile], in folder: URL?) throws -> URL {
-        let staging = folder ?? mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        for file in media {
-            try file.data.write(to: staging.appendingPathComponent(file.name), options: .atomic)
-        }
-        return staging
-    }
-
-    private func moveMedia(from staging: URL) throws {
-        try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
-            let target = mediaDirectory.appendingPathComponent(name)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: target)
-        }
     }
 }
 

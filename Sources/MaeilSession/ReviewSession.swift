@@ -149,7 +149,7 @@ public final class ReviewSession {
                 receipt = try collection.apply(plan)
             } catch StoreError.cardChanged(let id) {
                 // Another process answered this card first; its answer stands and this one is dropped.
-                return [.skipped(cardID: id, reason: "answered elsewhere")] + (try advance(now: now))
+                return [.skipped(cardID: id, reason: Self.answeredElsewhere)] + (try advance(now: now))
             }
             logID = receipt.logID
             events.append(.answered(cardID: current.card.id, rating: rating, interval: current.intervals[rating] ?? ""))
@@ -208,27 +208,30 @@ public final class ReviewSession {
         state.typedAnswer = nil
         var events: [SessionEvent] = []
         while let next = nextCandidate(now: now) {
-            if let reason = try present(next, shownAt: now, now: now) {
-                events.append(.skipped(cardID: next, reason: reason))
+            if let reason = try present(next.id, expected: next.queued, shownAt: now, now: now) {
+                events.append(.skipped(cardID: next.id, reason: reason))
                 continue
             }
-            events.append(.shown(cardID: next))
+            events.append(.shown(cardID: next.id))
             return events
         }
         return events + finish(now: now)
     }
 
-    private func nextCandidate(now: Date) -> Int64? {
+    /// Why a card is skipped when another Maeil answered it while this session ran.
+    public static let answeredElsewhere = "answered in another session"
+
+    private func nextCandidate(now: Date) -> (id: Int64, queued: QueuedCard?)? {
         if state.mode == .practice {
-            return state.practiceQueue.isEmpty ? nil : state.practiceQueue.removeFirst()
+            return state.practiceQueue.isEmpty ? nil : (state.practiceQueue.removeFirst(), nil)
         }
-        return state.queue.takeNext(now: Int64(now.timeIntervalSince1970))?.id
+        return state.queue.takeNext(now: Int64(now.timeIntervalSince1970)).map { ($0.id, $0) }
     }
 
     /// Loads a card and makes it current. Returns why it was skipped instead, if it was: a card
-    /// suspended, buried or deleted since the queue was built.
+    /// suspended, buried, deleted or answered elsewhere since the queue was built.
     @discardableResult
-    private func present(_ cardID: Int64, shownAt: Date, now: Date) throws -> String? {
+    private func present(_ cardID: Int64, expected queued: QueuedCard? = nil, shownAt: Date, now: Date) throws -> String? {
         let card: Card, note: Note, siblings: [Card]
         do {
             (card, note, siblings) = try collection.cardWithNote(id: cardID)
@@ -238,6 +241,12 @@ public final class ReviewSession {
         if state.mode == .review {
             if card.suspended { return "suspended" }
             if let buried = card.buriedUntil, buried > now { return "buried" }
+            // The queue said new (or due at a time) and the card is no longer that: another
+            // session answered it.
+            if let queued, card.state.phase != queued.phase
+                || (queued.phase != .new && Int64(card.state.due?.timeIntervalSince1970 ?? 0) != queued.due) {
+                return Self.answeredElsewhere
+            }
         }
         let deck = try decks.context(for: card.deckID)
         let template = deck.deck.templates.first { $0.name == card.template }

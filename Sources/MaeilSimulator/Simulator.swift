@@ -335,3 +335,17 @@ struct LearnerOdds {
         relearningCosts = four(learner.relearningCosts)
     }
 }
+
+extension SimulationConfig {
+    /// Bytes one run holds at its peak: each item's card (learner memory and scheduler state)
+    /// and its place in the due queue, each day's totals and queue, and the summary's series.
+    public var bytesPerRun: Int {
+        items * (MemoryLayout<Simulator.Card>.stride + 3 * MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
+            + days * (MemoryLayout<SimulationResult.Day>.stride * 2 + MemoryLayout<[Int32]>.stride + MemoryLayout<Double>.stride)
+    }
+
+    /// Bytes the simulation will hold at its peak when `concurrent` runs go at once.
+    public func estimatedPeakBytes(concurrent: Int) -> Int {
+        bytesPerRun * max(1, concurrent)
+    }
+}

@@ -46,6 +46,7 @@ extension Collection {
     static let writeStateSQL = "UPDATE card SET \(CardStateColumns.assignments) WHERE id = ?"
 
     static func writeState(_ db: Database, cardID: Int64, _ state: CardState, _ binder: inout Binder) throws {
+        guard state.isValid else { throw StoreError.invalidState(cardID: cardID) }
         binder.begin(try db.cachedStatement(sql: writeStateSQL))
         CardStateColumns.bind(state, &binder)
         binder.int(cardID)

@@ -19,7 +19,9 @@ extension Collection {
     /// gets an entry recording it, and orphans are removed. All repairs are one transaction.
     public func check(repair: Bool, now: Date) throws -> CheckReport {
         let integrity = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
-        return try transaction { db in
+        // Without repair the check only reads: it runs beside a session that is writing.
+        let run: ((Database) throws -> CheckReport) throws -> CheckReport = repair ? { try self.transaction($0) } : { try self.read($0) }
+        return try run { db in
             var problems: [String] = []
             var repaired = 0
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
@@ -43,6 +45,20 @@ extension Collection {
             let rows = try statement.rows { (card: cards.decode($0), logged: logged.decode($0)) }
             var binder = Binder()
             for (card, logged) in rows {
+                if !card.state.isValid {
+                    // A damaged number (not finite, or out of its range): the card keeps its
+                    // phase and due date, loses its memory state (the scheduler derives one from
+                    // its interval and ease) and gets its numbers back in range.
+                    problems.append("card \(card.id): its schedule holds a number that is not finite or out of range")
+                    if repair {
+                        let rebuilt = card.state.rebuilt
+                        try Self.writeState(db, cardID: card.id, rebuilt, &binder)
+                        let entry = ReviewLogEntry(time: now, kind: .manual, rating: nil, scheduler: "check", before: nil, after: rebuilt)
+                        try ReviewLogTable.append(entry, cardID: card.id, deckID: card.deckID, db, &binder)
+                        repaired += 1
+                    }
+                    continue
+                }
                 if let logged {
                     guard logged != card.state else { continue }
                     problems.append("card \(card.id): state differs from its review log (\(card.state.phase.rawValue) vs \(logged.phase.rawValue))")

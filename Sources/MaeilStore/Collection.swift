@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CSQLiteSetup
 import GRDB
 import MaeilCore
@@ -14,49 +15,118 @@ public final class Collection: Sendable {
     let pool: DatabasePool
     /// Seeds the fuzz factors, so a collection's schedule is reproducible.
     public let seed: UInt64
+    /// The file's check before this handle's first write: started when the collection is
+    /// opened for writing, on a thread of its own, so it runs while the learner looks at the
+    /// first card; the first write waits for it.
+    private let writeCheck = WriteCheck()
 
-    public init(path: String) throws {
+    /// Opens (or, when there is no file, creates) the collection at `path`. A writer that has to
+    /// wait for another process calls `waiting` once, after a second.
+    ///
+    /// `readOnly` opens an existing collection for reading only: no write lock is ever taken,
+    /// so a command that only reads never waits for another process in the middle of a write
+    /// (SQLite's WAL mode lets readers go on beside a writer), and works on a read-only file.
+    public init(path: String, readOnly: Bool = false, waiting: (@Sendable () -> Void)? = nil) throws {
         self.path = path
+        if readOnly, FileManager.default.fileExists(atPath: path) {
+            let pool = try StoreError.opening(path) {
+                try DatabasePool(path: path, configuration: Self.configuration(readOnly: true, waiting: nil))
+            }
+            self.pool = pool
+            func seed() throws -> UInt64? {
+                let migrator = Schema.migrator
+                return try StoreError.opening(path) {
+                    try pool.read { db -> UInt64? in
+                        if try migrator.hasBeenSuperseded(db) {
+                            let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+                            throw StoreError.newerSchema(path: path, unknown: unknown.sorted())
+                        }
+                        guard try migrator.hasCompletedMigrations(db) else { return nil }
+                        return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'").flatMap(UInt64.init)
+                    }
+                }
+            }
+            // A file an older Maeil wrote, or not a collection: opened for writing once, which
+            // upgrades it or says what it is, then read.
+            if let found = try seed() {
+                self.seed = found
+            } else {
+                _ = try Collection(path: path, waiting: waiting)
+                guard let found = try seed() else { throw StoreError.notACollection(path: path, reason: "it has no seed") }
+                self.seed = found
+            }
+            writeCheck.pass()
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try StoreError.opening(path) { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         }
+        let configuration = Self.configuration(readOnly: false, waiting: waiting)
+        let pool = try StoreError.opening(path) { try DatabasePool(path: path, configuration: configuration) }
+        self.pool = pool
+        let migrator = Schema.migrator
+        let (current, storedSeed) = try StoreError.opening(path) {
+            try pool.read { db -> (Bool, UInt64?) in
+                if try migrator.hasBeenSuperseded(db) {
+                    let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+                    throw StoreError.newerSchema(path: path, unknown: unknown.sorted())
+                }
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                let foreign = Set(tables).subtracting(["grdb_migrations"])
+                let current = try migrator.hasCompletedMigrations(db)
+                if !current, !foreign.isEmpty, !foreign.contains("card") {
+                    throw StoreError.notACollection(path: path, reason: "it has tables \(foreign.sorted().prefix(3).joined(separator: ", "))")
+                }
+                let seed = current ? try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'").flatMap(UInt64.init) : nil
+                return (current, seed)
+            }
+        }
+        if current, let storedSeed {
+            seed = storedSeed
+            let pool = pool, path = path, check = writeCheck
+            Thread.detachNewThread { check.run { try Self.quickCheck(pool, path: path) } }
+            return
+        }
+        // A new file, or one from an older Maeil: the only opening that writes.
+        try StoreError.opening(path) { try migrator.migrate(pool) }
+        seed = try StoreError.opening(path) {
+            try pool.write { db in
+                if let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'"), let seed = UInt64(text) {
+                    return seed
+                }
+                let seed = UInt64.random(in: 1...UInt64.max)
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('seed', ?)", arguments: ["\(seed)"])
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('created', ?)", arguments: ["\(Int(Date().timeIntervalSince1970))"])
+                return seed
+            }
+        }
+        writeCheck.pass()  // just made or migrated: nothing to check
+    }
+
+    static func configuration(readOnly: Bool, waiting: (@Sendable () -> Void)?) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(15)
+        configuration.readonly = readOnly
+        configuration.busyMode = .callback(BusyWait(notice: waiting).retry)
         // One user, one or two readers at a time: few connections keep their statement caches warm.
         configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             // A collection is tens of megabytes: keep its pages in memory.
             try db.execute(sql: "PRAGMA cache_size = -32000")
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError.notACollection(path: path, reason: "not an SQLite database")
-        }
-        let migrator = Schema.migrator
-        try pool.read { db in
-            if try migrator.hasBeenSuperseded(db) {
-                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
-                throw StoreError.newerSchema(path: path, unknown: unknown.sorted())
-            }
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            let foreign = Set(tables).subtracting(["grdb_migrations"])
-            if try !migrator.hasCompletedMigrations(db), !foreign.isEmpty, !foreign.contains("card") {
-                throw StoreError.notACollection(path: path, reason: "it has tables \(foreign.sorted().prefix(3).joined(separator: ", "))")
-            }
-        }
-        try migrator.migrate(pool)
-        seed = try pool.write { db in
-            if let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'"), let seed = UInt64(text) {
-                return seed
-            }
-            let seed = UInt64.random(in: 1...UInt64.max)
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('seed', ?)", arguments: ["\(seed)"])
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('created', ?)", arguments: ["\(Int(Date().timeIntervalSince1970))"])
-            return seed
-        }
+        return configuration
+    }
+
+    /// SQLite's quick check, once per handle before its first write: a damaged file is not
+    /// written to (an answer committed into it could be lost with the rest).
+    func checkBeforeWriting() throws {
+        try writeCheck.wait()
+    }
+
+    static func quickCheck(_ pool: DatabasePool, path: String) throws {
+        let result = try StoreError.during(path) { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") } }
+        guard result == ["ok"] else { throw StoreError.damaged(path: path, detail: result.prefix(3).joined(separator: "; ")) }
     }
 
     /// A second handle on the same file, as another process would have.
@@ -64,11 +134,12 @@ public final class Collection: Sendable {
 
     /// Runs `body` in one IMMEDIATE transaction: all of it is committed, or none.
     public func transaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write(body)
+        try checkBeforeWriting()
+        return try StoreError.during(path) { try pool.write(body) }
     }
 
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        try StoreError.during(path) { try pool.read(body) }
     }
 
     /// Counts of what the collection holds.
@@ -125,5 +196,30 @@ public enum SQLiteSetup {
     /// SQLite is used has an effect, so the `maeil` executable makes it first thing.
     public static func disableMemoryStatistics() {
         _ = maeil_sqlite_disable_memory_statistics()
+    }
+}
+
+/// A check that runs once, in the background, and that writers wait for.
+final class WriteCheck: Sendable {
+    private let outcome = Mutex<Result<Void, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Runs `check` and records how it went.
+    func run(_ check: () throws -> Void) {
+        let result = Result { try check() }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+
+    /// Nothing to check.
+    func pass() { run {} }
+
+    /// Waits for the check; throws what it found.
+    func wait() throws {
+        if outcome.withLock({ $0 }) == nil {
+            done.wait()
+            done.signal()  // for any later writer
+        }
+        try outcome.withLock { $0 }!.get()
     }
 }

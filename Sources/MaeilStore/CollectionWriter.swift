@@ -80,6 +80,15 @@ public struct CollectionWriter {
         return notes
     }
 
+    /// Notes whose field text contains `text`, in the given decks.
+    public func notes(containing text: String, deckIDs: [Int64]) throws -> [Note] {
+        guard !deckIDs.isEmpty else { return [] }
+        return try Collection.fetchNotes(db, """
+            SELECT \(NoteTable.columns) FROM note WHERE deck_id IN (\(deckIDs.map(String.init).joined(separator: ",")))
+            AND field_values LIKE ? ESCAPE '\\'
+            """, ["%" + Collection.likeEscaped(text) + "%"])
+    }
+
     public func nextNotePosition(deckID: Int64) throws -> Int {
         try Collection.nextPosition(db, deckID: deckID)
     }
@@ -128,7 +137,8 @@ extension Collection {
     /// `maeil check` still checks the whole file.
     public func batch<T>(now: Date, bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
         guard bulk else { return try transaction { db in try body(CollectionWriter(db: db, now: now)) } }
-        return try pool.writeWithoutTransaction { db in
+        try checkBeforeWriting()
+        return try StoreError.during(path) { try pool.writeWithoutTransaction { db in
             // The pragma is ignored inside a transaction, so it is set around one.
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
@@ -138,7 +148,7 @@ extension Collection {
                 return .commit
             }
             return result!
-        }
+        } }
     }
 }
 

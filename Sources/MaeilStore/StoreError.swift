@@ -1,3 +1,7 @@
+import Foundation
+import GRDB
+import Synchronization
+
 /// Errors the store reports: what is wrong, in words about the collection. What to run about
 /// it is the command line's to say; the store knows nothing of commands and flags.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
@@ -15,6 +19,14 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case nothingToUndo
     case answeredSince(cardID: Int64)
     case nothingToRestore(logID: Int64)
+    case invalidState(cardID: Int64)
+    /// SQLite's check found the file damaged; nothing was written.
+    case damaged(path: String, detail: String)
+    /// Another process kept the collection locked for writing too long.
+    case busy(path: String)
+    case readOnly(path: String)
+    case diskFull(path: String)
+    case cannotOpen(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -46,6 +58,86 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "card \(cardID) was answered again since; undo that first"
         case .nothingToRestore(let logID):
             "log entry \(logID) has no earlier state to restore"
+        case .damaged(let path, let detail):
+            "\(path) is damaged (SQLite's check says: \(detail)); nothing was written to it"
+        case .busy(let path):
+            "\(path) stayed locked by another program writing to it; nothing was changed"
+        case .readOnly(let path):
+            "\(path) cannot be written (the file or its folder is read-only); nothing was changed"
+        case .diskFull(let path):
+            "the disk holding \(path) is full; nothing was changed"
+        case .cannotOpen(let path, let reason):
+            "cannot open \(path): \(reason)"
+        case .invalidState(let cardID):
+            "card \(cardID) would get a schedule that is not a finite number; nothing was written"
         }
+    }
+}
+
+extension StoreError {
+    /// Runs `body`, turning SQLite's and the file system's errors into sentences about `path`.
+    static func during<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path) ?? error
+        }
+    }
+
+    /// The same while opening: a folder, a missing folder or an unreadable file is named.
+    static func opening<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try during(path, body)
+        } catch let error as CocoaError {
+            throw StoreError.cannotOpen(path: path, reason: (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+                                        ?? "its folder cannot be made")
+        }
+    }
+
+    init?(_ error: DatabaseError, path: String) {
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            self = .damaged(path: path, detail: error.message ?? "the file is malformed")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self = .busy(path: path)
+        case .SQLITE_READONLY:
+            self = .readOnly(path: path)
+        case .SQLITE_FULL:
+            self = .diskFull(path: path)
+        case .SQLITE_CANTOPEN:
+            var isFolder: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            self = .cannotOpen(path: path, reason: folder ? "it is a folder, not a collection file" : "SQLite cannot open the file there")
+        case .SQLITE_IOERR:
+            self = .cannotOpen(path: path, reason: "the disk gave an error while reading or writing it")
+        default:
+            return nil
+        }
+    }
+}
+
+/// What a writer does when another process holds the collection: wait, saying so once after a
+/// second, and give up after a minute.
+final class BusyWait: Sendable {
+    let notice: (@Sendable () -> Void)?
+    private let state = Mutex<(started: ContinuousClock.Instant?, told: Bool)>((nil, false))
+
+    init(notice: (@Sendable () -> Void)?) {
+        self.notice = notice
+    }
+
+    func retry(_ tries: Int) -> Bool {
+        let now = ContinuousClock.now
+        let (started, tell) = state.withLock { current -> (ContinuousClock.Instant, Bool) in
+            if tries == 0 || current.started == nil { current = (now, false) }
+            let waited = now - current.started!
+            let tell = waited > .seconds(1) && !current.told
+            if tell { current.told = true }
+            return (current.started!, tell)
+        }
+        if tell { notice?() }
+        guard now - started < .seconds(60) else { return false }
+        usleep(tries < 10 ? 2_000 : 20_000)
+        return true
     }
 }

@@ -31,6 +31,11 @@ extension StoreError {
         case .noSuchDeck: "`maeil decks` lists them"
         case .missingPreset, .missingDeck: "run `maeil check --repair`"
         case .noSuchNote: "`maeil find TEXT` gives note numbers"
+        case .damaged: "`maeil check --repair` recovers what it can into a new file beside it"
+        case .busy: "another Maeil (or Anki's sync) may be writing to it; try again when it is done"
+        case .readOnly: "make the file and its folder writable, or pass another --collection"
+        case .diskFull: "free some space and try again"
+        case .cannotOpen: "pass the path of a collection file with --collection"
         default: nil
         }
     }

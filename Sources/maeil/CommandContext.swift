@@ -34,6 +34,7 @@ final class CommandContext {
     /// $MAEIL_COLLECTION, else the XDG default.
     let defaultCollectionPath: String
     private var opened: [String: Collection] = [:]
+    private var openedForReading: [String: Collection] = [:]
     private var madeSpeaker: Speaker?
 
     init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
@@ -59,24 +60,31 @@ final class CommandContext {
     var style: Style { console.style }
 
     /// The collection a command's `--collection` names, or the context's own when it names none.
-    /// Only `import` and the prompt start a new one: any other command refuses a path where
-    /// there is no collection, rather than act on an empty file made by a typo.
-    func collection(_ options: CollectionOptions, create: Bool = false) throws -> Collection {
+    /// Only `import` and the prompt start a new one, and a named one only with `--create`: any
+    /// other command refuses a path where there is no collection, rather than act on an empty
+    /// file (and folders) made by a typo.
+    ///
+    /// `readOnly` is for commands that only read: they never wait for another process writing.
+    func collection(_ options: CollectionOptions, readOnly: Bool = false, mayCreate: Bool = false, create: Bool = false) throws -> Collection {
         let path = options.path.map { CollectionLocation.resolve(explicit: $0, environment: ProcessInfo.processInfo.environment) }
             ?? defaultCollectionPath
         if let open = opened[path] { return open }
-        guard create || FileManager.default.fileExists(atPath: path) else {
-            let named = options.path == nil ? "" : " --collection \(ShellWords.quoted(options.path!))"
-            throw UserError("no collection at \(path); run `maeil\(named)` to start one with the bundled decks, "
-                            + "or `maeil import FILE\(named)`")
+        if readOnly, let open = openedForReading[path] { return open }
+        if !FileManager.default.fileExists(atPath: path) {
+            let named = options.path.map { " --collection \(ShellWords.quoted($0))" } ?? ""
+            guard mayCreate else {
+                throw UserError("no collection at \(path); run `maeil\(named)\(named.isEmpty ? "" : " --create")` to start one with "
+                                + "the bundled decks, or `maeil import FILE\(named)\(named.isEmpty ? "" : " --create")`")
+            }
+            guard options.path == nil || create else {
+                throw UserError("no collection at \(path); add --create to start a new one there")
+            }
         }
-        do {
-            let collection = try Collection(path: path)
-            opened[path] = collection
-            return collection
-        } catch let error as StoreError {
-            throw error.userError
+        let collection = try Collection(path: path, readOnly: readOnly) {
+            FileHandle.standardError.write(Data("maeil: waiting for another Maeil to finish writing to the collection…\n".utf8))
         }
+        if readOnly { openedForReading[path] = collection } else { opened[path] = collection }
+        return collection
     }
 
     /// Speech: espeak-ng when installed, else a stub that shows what would be said.

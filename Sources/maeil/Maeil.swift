@@ -3,6 +3,7 @@ import ArgumentParser
 @preconcurrency import Glibc
 #endif
 import Foundation
+import MaeilCore
 import MaeilStore
 
 /// The one command tree: `maeil COMMAND` from a shell and `COMMAND` at the prompt parse the
@@ -32,7 +33,7 @@ struct Maeil: ParsableCommand {
         SQLiteSetup.disableMemoryStatistics()
         let words = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
         if let unknown = CommandLineWords.unknownCommand(words) {
-            FileHandle.standardError.write(Data("maeil: \(unknown); `maeil --help` lists them\n".utf8))
+            FileHandle.standardError.write(Data("maeil: \(TerminalText.sanitize(unknown)); `maeil --help` lists them\n".utf8))
             Foundation.exit(2)
         }
         do {
@@ -42,9 +43,10 @@ struct Maeil: ParsableCommand {
             let failure = CommandFailure(error)
             if let message = failure.message {
                 if failure.status == 0 {
-                    FileHandle.standardOutput.write(Data((message + "\n").utf8))
+                    FileHandle.standardOutput.write(Data((TerminalText.sanitize(message) + "\n").utf8))
                 } else {
-                    FileHandle.standardError.write(Data("maeil: \(message)\n".utf8))
+                    // Messages quote files and arguments: nothing in them may act on the terminal.
+                    FileHandle.standardError.write(Data("maeil: \(TerminalText.sanitize(message))\n".utf8))
                 }
             }
             Foundation.exit(failure.status)

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 import MaeilREPL
 
 /// Every JSON a command prints: keys in snake_case, sorted, so scripts see one style.
@@ -8,7 +9,7 @@ enum JSONOutput {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return TerminalText.escapingUnsafe(json: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }
 

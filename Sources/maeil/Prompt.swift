@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MaeilCore
 import MaeilREPL
 import MaeilStore
 

@@ -56,6 +56,20 @@ enum StoreBenchmarks {
                     return BenchFigure(name: "store.open_100k_to_first_card_ms", value: seconds * 1000, unit: "ms")
                 }]
             },
+            // The first answer of a process: before it, SQLite's quick check of the whole file,
+            // so a damaged collection is never written to.
+            Benchmark(name: "store.first_answer") {
+                [try withFixture(cards: 100_000, due: 3000) { collection, now in
+                    let path = collection.path
+                    var cards = try collection.studyQueue(now: now, timeZone: fixtureZone).reviews.makeIterator()
+                    let seconds = try Benchmarks.bestTime(repeats: 5) {
+                        let reopened = try Collection(path: path)
+                        let card = try reopened.card(id: cards.next()!.id)
+                        _ = try reopened.setState(cardID: card.id, card.state, at: now)
+                    }
+                    return BenchFigure(name: "store.first_answer_100k_with_check_ms", value: seconds * 1000, unit: "ms")
+                }]
+            },
         ]
     }
 

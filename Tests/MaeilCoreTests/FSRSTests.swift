@@ -83,6 +83,15 @@ struct FSRSTests {
         #expect(throws: FSRSParameters.Problem.notFinite(index: 2)) {
             try FSRSParameters(weights: [1, 1, .nan] + Array(repeating: 1, count: 18))
         }
+        // Each weight within fsrs-rs's bounds: 1000 for w0 would overflow every later answer.
+        #expect(throws: FSRSParameters.Problem.outOfRange(index: 0, value: 1000)) {
+            try FSRSParameters(weights: [1000] + Array(FSRSParameters.fsrs6Default.weights.dropFirst()))
+        }
+        #expect(throws: FSRSParameters.Problem.outOfRange(index: 20, value: 1e308)) {
+            try FSRSParameters(weights: Array(FSRSParameters.fsrs6Default.weights.dropLast()) + [1e308])
+        }
+        #expect(FSRSParameters.Problem.outOfRange(index: 4, value: 0.5).description == "FSRS parameter w4 must be from 1 to 10, not 0.5")
+        #expect(FSRSParameters(clamping: [1000] + Array(FSRSParameters.fsrs6Default.weights.dropFirst()))?.weights[0] == 100)
         // FSRS-5: decay 0.5 gives F = 19/81 and still R(S, S) = 0.9.
         let model = FSRS(parameters: five)
         #expect(close(model.factor, 19.0 / 81.0, 1e-7))

@@ -30,6 +30,33 @@ struct SchedulerPropertyTests {
         }
     }
 
+    /// Any FSRS weights inside their bounds, at either end of each range, give finite states:
+    /// a card is never scheduled to "nan" or crashes the next review (a weight of 1000 did).
+    @Test func fsrsWithinItsBoundsStaysFinite() async {
+        let corners = Gen.int(in: 0...2).array(of: 21)
+        await propertyCheck(count: 300, input: corners, Self.answers, Self.lateness) { corner, answers, late in
+            let weights = FSRSParameters.bounds.enumerated().map { index, range in
+                [range.lowerBound, range.upperBound, (range.lowerBound + range.upperBound) / 2][corner[index]]
+            }
+            var settings = SchedulerSettings(kind: .fsrs)
+            settings.fsrsParameters = try! FSRSParameters(weights: weights)
+            let scheduler = settings.makeScheduler()
+            var card = CardState.new
+            var now = TestTime.noon()
+            for (index, answer) in answers.enumerated() {
+                if let due = card.due { now = max(now, due) + TimeInterval(late[index] * 3600) }
+                let next = scheduler.nextStates(for: card, context: SchedulingContext(now: now, clock: TestTime.clock, fuzzFactor: 0.5))
+                for rating in Rating.allCases {
+                    let state = next[rating].state
+                    #expect(state.stability.map(\.isFinite) ?? false, "\(weights): S \(String(describing: state.stability))")
+                    #expect(state.difficulty.map { $0.isFinite && (1...10).contains($0) } ?? false)
+                    #expect(state.intervalDays >= 0 && state.intervalDays <= 36_500)
+                }
+                card = next[Rating(rawValue: answer)!].state
+            }
+        }
+    }
+
     @Test func passingAnswersAreOrderedHardGoodEasy() async {
         await propertyCheck(count: 300, input: Self.kinds, Self.answers, Self.lateness, Self.fuzz) { kind, answers, late, fuzz in
             Self.walk(kind, answers, late, fuzz) { card, _, next in

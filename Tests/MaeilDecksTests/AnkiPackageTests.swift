@@ -88,7 +88,25 @@ struct AnkiPackageTests {
         let bomb = try DeckFiles.zip([("collection.anki2", Data(count: 3 << 20))])
         var small = ImportOptions()
         small.maximumUnpackedBytes = 1 << 20
-        #expect(failure(bomb, options: small).contains("unpacks to more than 1 MB"))
+        #expect(failure(bomb, options: small).contains("the package may unpack to 1 MB"))
+        // Past the first MiB, anything that expands over 200 to 1 is a bomb, whatever the limits.
+        let dense = try DeckFiles.zip([("collection.anki2", Data(count: 64 << 20))])
+        #expect(failure(dense).contains("expands to more than 200 times its packed size"))
+        // A single entry over its own limit, under the package's.
+        var entry = ImportOptions()
+        entry.maximumEntryBytes = 1 << 20
+        let random = Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255) })
+        #expect(failure(try DeckFiles.zip([("collection.anki2", random)]), options: entry).contains("one entry may unpack to 1 MB"))
+        // Bytes changed after packing fail their checksum.
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: try DeckFiles.zip([("collection.anki2", Data(repeating: 65, count: 4096))])))
+        if let range = damaged.range(of: Data("collection.anki2".utf8)) {
+            // The local header's CRC-32 is not checked; the central directory's is. Change it there.
+            let central = damaged.range(of: Data([0x50, 0x4B, 0x01, 0x02]), in: range.upperBound..<damaged.count)!.lowerBound
+            damaged[central + 16] ^= 0xFF
+        }
+        let damagedPath = DeckFiles.directory().appendingPathComponent("damaged.apkg")
+        try damaged.write(to: damagedPath)
+        #expect(failure(damagedPath.path).contains("fails its checksum"))
 
         let notSQLite = try DeckFiles.zip([("collection.anki2", Data("hello".utf8))])
         #expect(failure(notSQLite).contains("not an SQLite database"))
@@ -174,7 +192,11 @@ struct AnkiPackageTests {
             ("0", Data("echo owned".utf8)),
         ])
         _ = original
-        #expect(failure(hostile).contains("would escape the media folder"))
+        #expect(failure(hostile).contains("is not a plain file name"))
+        #expect(!AnkiPackage.isSafeMediaName("bell\u{07}.png"))
+        #expect(!AnkiPackage.isSafeMediaName("gnp.\u{202E}exe"))
+        #expect(!AnkiPackage.isSafeMediaName("c1\u{9B}31m.png"))
+        #expect(AnkiPackage.isSafeMediaName("사과 🍎.png"))
         #expect(!AnkiPackage.isSafeMediaName(".."))
         #expect(!AnkiPackage.isSafeMediaName("a/b.png"))
         #expect(!AnkiPackage.isSafeMediaName(".hidden"))

@@ -105,7 +105,7 @@ struct CommandLineTests {
             // A fresh copy of the named collection each time, made from the same deck.
             let other = sandbox.folder.appendingPathComponent("other.sqlite").path
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + suffix) }
-            let made = try sandbox.run(["import", "--collection", other, Self.repository.appendingPathComponent("Decks/korean-practice").path])
+            let made = try sandbox.run(["import", "--create", "--collection", other, Self.repository.appendingPathComponent("Decks/korean-practice").path])
             #expect(made.status == 0)
             let result = try sandbox.run(arguments, input: "")
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -138,7 +138,7 @@ struct CommandLineTests {
             (["review", "no-such-deck"], 1, "no deck named “no-such-deck”; `maeil decks` lists them"),
             (["deck", "korean-practice", "set", "new_per_day", "-3"], 2, "new_per_day must be a whole number from 0 to 9999"),
             (["deck", "korean-practice", "set", "nope", "1"], 2, "no option 'nope'"),
-            (["decks", "--collection", "missing.sqlite"], 1, "run `maeil --collection missing.sqlite`"),
+            (["decks", "--collection", "missing.sqlite"], 1, "run `maeil --collection missing.sqlite --create`"),
             (["review", "--focus", "--missed"], 2, "do not go together"),
             (["sim", "no-such-scenario"], 1, "hangul-30-days"),
             (["undo", "--collection", "empty.sqlite"], 1, "no collection at"),

@@ -164,7 +164,7 @@ struct PromptTests {
     @Test func aFirstRunOffersTheBundledDecks() throws {
         let path = Fixtures.temporaryDirectory().appendingPathComponent("new.sqlite").path
         let tmux = Tmux(home: Fixtures.temporaryDirectory())
-        try tmux.start(["--collection", path])
+        try tmux.start(["--collection", path, "--create"])
         try tmux.wait(for: "Add the bundled decks")
         try tmux.press("Enter")
         try tmux.wait(for: "Start with Hangul now?")
@@ -214,12 +214,12 @@ struct PromptTests {
         let file = folder.appendingPathComponent("words.txt")
         try Data(("#separator:tab\n#deck:Words\n" + (0..<3000).map { "단어 \($0)\tword \($0)\n" }.joined() + "three\tcolumns\there\n").utf8)
             .write(to: file)
-        let bad = try Binary.run(["import", "--collection", path, file.path])
+        let bad = try Binary.run(["import", "--create", "--collection", path, file.path])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("words.txt:3003:"), "\(bad.stderr)")
         let collection = try Collection(path: path)
         #expect(try collection.counts() == (decks: 0, notes: 0, cards: 0))
-        let good = try Binary.run(["import", "--collection", path, "--skip-invalid", file.path, "--json"])
+        let good = try Binary.run(["import", "--create", "--collection", path, "--skip-invalid", file.path, "--json"])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(try collection.counts().notes == 3000)
     }

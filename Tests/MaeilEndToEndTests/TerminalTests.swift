@@ -14,7 +14,7 @@ struct TerminalTests {
     /// A collection holding the bundled Hangul deck.
     static func hangulCollection() throws -> String {
         let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
-        let imported = try Binary.run(["import", decks.appendingPathComponent("hangul-jamo").path, "--collection", path])
+        let imported = try Binary.run(["import", decks.appendingPathComponent("hangul-jamo").path, "--collection", path, "--create"])
         #expect(imported.status == 0, "\(imported.stderr)")
         return path
     }

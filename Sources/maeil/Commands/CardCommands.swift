@@ -18,7 +18,7 @@ struct InfoCommand: MaeilCommand {
     var json = false
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let card: Card
         do { card = try collection.card(id: self.card.value) } catch let error as StoreError { throw error.userError }
         let deck = try collection.deck(id: card.deckID)

@@ -23,7 +23,7 @@ struct DecksCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let rows = try collection.decks().map { deck in
             let today = try TodayCounts(collection, deckIDs: [deck.id], now: context.now, timeZone: context.environment.timeZone)
             return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cards(deckID: deck.id).count,
@@ -78,8 +78,8 @@ struct DeckCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
         let (name, key, value) = parts
+        let collection = try context.collection(self.collection, readOnly: key == nil)
         let deck = try context.deck(name, in: collection)
         if let key, let presetKey = PresetKey(rawValue: key) {
             let result: PresetChange.Result

@@ -23,7 +23,7 @@ struct ExportCommand: MaeilCommand {
     var format: String?
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let kind = format ?? (out.lowercased().hasSuffix(".txt") ? "txt" : "apkg")
         guard ["apkg", "txt"].contains(kind) else { throw UsageError("--format takes apkg or txt") }
         let decks: [ExportDeck]

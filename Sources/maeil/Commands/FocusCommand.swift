@@ -30,7 +30,7 @@ struct FocusOptions: ParsableArguments {
     }
 
     func build(_ context: CommandContext) throws -> FocusList {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let deckIDs = try deck.map { [try context.deck($0, in: collection).id] }
         return try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit ?? context.focusLimit, now: context.now,
                                           timeZone: context.environment.timeZone)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MaeilCore
 import MaeilDecks
 import MaeilREPL
 import MaeilSession
@@ -35,7 +36,17 @@ struct ImportCommand: MaeilCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    @Flag(help: "Start a new collection at the --collection path if there is none.")
+    var create = false
+
+    @Option(name: .customLong("max-unpacked"), help: ArgumentHelp(
+        "Let a package unpack to this many MB in all (default 1024; one entry may take a quarter of it, at least 256).", valueName: "MB"))
+    var maximumUnpacked: Int?
+
     func validate() throws {
+        if let maximumUnpacked, !(1...65_536).contains(maximumUnpacked) {
+            throw ValidationError("--max-unpacked takes a number of MB from 1 to 65536")
+        }
         for mapping in mappings where !mapping.contains("=") {
             throw ValidationError("--map takes column=field, not '\(mapping)'")
         }
@@ -43,6 +54,10 @@ struct ImportCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         var options = ImportOptions(deckName: deck, skipInvalid: skipInvalid)
+        if let maximumUnpacked {
+            options.maximumUnpackedBytes = Int64(maximumUnpacked) << 20
+            options.maximumEntryBytes = max(options.maximumUnpackedBytes / 4, options.maximumEntryBytes)
+        }
         for mapping in mappings {
             let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
             options.columnMap[parts[0]] = parts.count > 1 ? parts[1] : ""
@@ -54,7 +69,7 @@ struct ImportCommand: MaeilCommand {
             for file in files { _ = try DeckReader.format(of: file) }
             // The files are read while the collection is opened and written: see Importer.
             let reading = ImportReading { emit in try DeckReader.stream(files, options: readOptions, emit: emit) }
-            let collection = try context.collection(self.collection, create: true)
+            let collection = try context.collection(self.collection, mayCreate: true, create: create)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
             let importer = Importer(collection: collection, now: context.now, progress: { done, total in bar.update(done, of: total) })
             summary = try importer.apply(reading, dryRun: dryRun)

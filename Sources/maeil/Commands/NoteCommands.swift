@@ -79,7 +79,7 @@ struct FindCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let deckID = try deck.map { try context.deck($0, in: collection).id }
         let notes = try collection.findNotes(words.joined(separator: " ").nfc, deckID: deckID, limit: 50)
         let names = Dictionary(try collection.decks().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -119,7 +119,7 @@ struct ShowCommand: MaeilCommand {
     var id: NoteOrCard
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let note: Note
         switch id {
         case .note(let id):

@@ -11,10 +11,13 @@ struct PromptCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
+    @Flag(help: "Start a new collection at the --collection path if there is none.")
+    var create = false
+
     func run(in context: CommandContext) throws {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }
         let path = collection.resolvedPath
-        let opened = try collection.open()
+        let opened = try context.collection(collection, mayCreate: true, create: create)
         let console = StandardConsole()
         let input: LineReader = console.isInteractive
             ? EditLineReader(historyPath: (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/history"),

@@ -16,10 +16,10 @@ struct ScheduleCommand: MaeilCommand {
     @Option(help: "sm2, anki-sm2 or fsrs.")
     var scheduler: SchedulerKind = .ankiSM2
 
-    @Option(help: "Comma-separated answers: again, hard, good, easy (or a, h, g, e, or 1–4).")
+    @Option(help: "Comma-separated answers: again, hard, good, easy (or a, h, g, e, or 1–4).", transform: RatingList.parse)
     var ratings: RatingList
 
-    @Option(help: "Comma-separated days late for each answer given in review.")
+    @Option(help: "Comma-separated days late for each answer given in review.", transform: DayList.parse)
     var late: DayList?
 
     @Option(name: .customLong("learning-steps"), help: "Learning steps such as 1m,10m, or none.")
@@ -148,21 +148,32 @@ struct ScheduleRow: Encodable {
     }
 }
 
-struct RatingList: ExpressibleByArgument {
+struct RatingList {
     let ratings: [Rating]
-    init?(argument: String) {
-        let parsed = argument.split(separator: ",").map { Rating(parsing: $0.trimmingCharacters(in: .whitespaces)) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else { return nil }
-        ratings = parsed.map { $0! }
+
+    /// "again,good,easy"; a word that is no answer is named with the ones that are.
+    static func parse(_ argument: String) throws -> RatingList {
+        let words = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !words.isEmpty else { throw ValidationError("give at least one answer: again, hard, good or easy") }
+        return RatingList(ratings: try words.map { word in
+            guard let rating = Rating(parsing: word) else {
+                throw ValidationError("'\(word)' is not an answer; the answers are again, hard, good, easy (or a, h, g, e, or 1–4)")
+            }
+            return rating
+        })
     }
 }
 
-struct DayList: ExpressibleByArgument {
+struct DayList {
     let days: [Int]
-    init?(argument: String) {
-        let parsed = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parsed.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }
-        days = parsed.map { $0! }
+
+    static func parse(_ argument: String) throws -> DayList {
+        DayList(days: try argument.split(separator: ",").map { word in
+            guard let days = Int(word.trimmingCharacters(in: .whitespaces)), days >= 0 else {
+                throw ValidationError("'\(word)' is not a number of days (0 or more)")
+            }
+            return days
+        })
     }
 }
 

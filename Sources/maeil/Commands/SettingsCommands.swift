@@ -94,19 +94,34 @@ struct AboutCommand: MaeilCommand {
 struct CheckCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Verify the collection: the file's integrity, and every card's state against its review log.")
+        abstract: "Verify the collection: the file's integrity, and every card's state against its review log.",
+        discussion: """
+            --repair puts each card's state back to what its review log says. A damaged file is left as it \
+            is: --repair copies everything SQLite can still read into a new collection beside it and says \
+            where, for you to use instead.
+            """)
 
     @OptionGroup var collection: CollectionOptions
 
-    @Flag(help: "Repair what can be repaired: restore each card's state from its review log.")
+    @Flag(help: "Repair what can be repaired (see above).")
     var repair = false
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
-        let report = try collection.check(repair: repair, now: context.now)
+        let report: CheckReport
+        do {
+            let collection = try context.collection(self.collection, readOnly: !repair)
+            report = try collection.check(repair: repair, now: context.now)
+        } catch StoreError.damaged(let path, let detail) {
+            try damaged(path: path, detail: detail, context: context)
+            return
+        }
+        if report.integrity != "ok" {
+            try damaged(path: self.collection.resolvedPath, detail: report.integrity, context: context)
+            return
+        }
         if json {
             context.verbatim(try JSONOutput.string(report))
         } else {
@@ -117,8 +132,35 @@ struct CheckCommand: MaeilCommand {
             if repair { context.line("repaired: \(report.repaired)") }
             if report.isHealthy { context.line("ok") } else if !repair { context.line("run `maeil check --repair` to repair") }
         }
-        if report.integrity != "ok" || (!report.problems.isEmpty && !repair) {
+        if !report.problems.isEmpty && !repair {
             throw ExitCode(1)
         }
+    }
+
+    /// A file SQLite finds damaged: reported, and with --repair recovered into a new file.
+    func damaged(path: String, detail: String, context: CommandContext) throws {
+        guard repair else {
+            if json {
+                context.verbatim(try JSONOutput.string(JSONObject([("integrity", "damaged"), ("detail", detail)])))
+            } else {
+                context.line("integrity: damaged (\(TerminalText.visible(detail, limit: 200)))")
+                context.line("run `maeil check --repair` to copy what can be read into a new file beside it")
+            }
+            throw ExitCode(1)
+        }
+        let stamp = DateText.minute(context.now, timeZone: context.environment.timeZone).replacingOccurrences(of: " ", with: "-")
+            .replacingOccurrences(of: ":", with: "")
+        let newPath = (path as NSString).deletingPathExtension + "-recovered-\(stamp).sqlite"
+        let recovery = try Collection.recover(from: path, into: newPath, now: context.now)
+        if json {
+            context.verbatim(try JSONOutput.string(recovery))
+            return
+        }
+        context.line("integrity: damaged (\(TerminalText.visible(detail, limit: 200)))")
+        for table in recovery.tables {
+            context.line("  \(table.name): \(table.rows) rows recovered" + (table.lost ? ", some could not be read" : ""))
+        }
+        context.line("Recovered into \(newPath); \(path) is left as it was.")
+        context.line("Use it with --collection \(ShellWords.quoted(newPath)), or move it in place of the damaged file.")
     }
 }

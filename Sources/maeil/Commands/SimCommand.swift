@@ -19,15 +19,17 @@ struct SimCommand: MaeilCommand {
     @Argument(help: "A scenario file or name (default: 10,000 items, 365 days, 20 new and 200 reviews a day, FSRS).")
     var scenario: String?
 
-    @Option(help: "Number of items.") var items: Int?
-    @Option(help: "Days to simulate.") var days: Int?
-    @Option(name: .customLong("new-per-day"), help: "New cards a day, or none.") var newPerDay: String?
-    @Option(name: .customLong("reviews-per-day"), help: "Reviews a day, or none.") var reviewsPerDay: String?
-    @Option(name: .customLong("minutes-per-day"), help: "Study time budget a day.") var minutesPerDay: Double?
+    // Numbers are taken as they come, so that `--items -5` is refused for what it is rather
+    // than read as an option.
+    @Option(parsing: .unconditional, help: "Number of items.") var items: Int?
+    @Option(parsing: .unconditional, help: "Days to simulate.") var days: Int?
+    @Option(name: .customLong("new-per-day"), parsing: .unconditional, help: "New cards a day, or none.") var newPerDay: String?
+    @Option(name: .customLong("reviews-per-day"), parsing: .unconditional, help: "Reviews a day, or none.") var reviewsPerDay: String?
+    @Option(name: .customLong("minutes-per-day"), parsing: .unconditional, help: "Study time budget a day.") var minutesPerDay: Double?
     @Option(help: "sm2, anki-sm2 or fsrs.") var scheduler: SchedulerKind?
-    @Option(name: .customLong("desired-retention"), help: "FSRS desired retention.") var desiredRetention: Double?
-    @Option(help: "Random seed; runs use seed, seed+1, …") var seed: UInt64?
-    @Option(help: "Runs to average (they use every core).") var runs: Int?
+    @Option(name: .customLong("desired-retention"), parsing: .unconditional, help: "FSRS desired retention.") var desiredRetention: Double?
+    @Option(parsing: .unconditional, help: "Random seed; runs use seed, seed+1, …") var seed: UInt64?
+    @Option(parsing: .unconditional, help: "Runs to average (they use every core).") var runs: Int?
     @Flag(help: "Print the summary as one JSON object.") var json = false
     @Option(help: ArgumentHelp("Write the per-day series as CSV.", valueName: "path")) var csv: String?
     @Option(name: .customLong("series-json"), help: ArgumentHelp("Write the per-day series as JSON.", valueName: "path")) var seriesJSON: String?
@@ -36,9 +38,13 @@ struct SimCommand: MaeilCommand {
                                valueName: "KEY=FROM:TO:STEP"))
     var sweep: String?
     @Option(help: ArgumentHelp("Run several schedulers on the same learners, e.g. sm2,anki-sm2,fsrs.", valueName: "list")) var compare: String?
+    @Option(name: .customLong("max-memory"), parsing: .unconditional, help: ArgumentHelp(
+        "Memory the simulation may take, in MB (default: half of this machine's).", valueName: "MB"))
+    var maximumMemory: Int?
 
     func validate() throws {
         _ = try applyFlags(to: SimulationConfig())
+        if let maximumMemory, maximumMemory < 1 { throw ValidationError("--max-memory takes a number of MB, 1 or more") }
         if sweep != nil, compare != nil { throw ValidationError("--sweep and --compare do not go together") }
         if let sweep { _ = try Sweep(sweep) }
         if let compare { _ = try Self.schedulers(compare) }
@@ -100,6 +106,26 @@ struct SimCommand: MaeilCommand {
         return (scenario, config)
     }
 
+    /// A simulation that would not fit is refused before it starts, with the figures: it
+    /// would otherwise grow until the machine swaps or kills it.
+    func checkMemory(_ config: SimulationConfig) throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let concurrent: Int
+        if let sweep { concurrent = min(cores, try Sweep(sweep).values.count) } else if let compare {
+            concurrent = min(cores, try Self.schedulers(compare).count)
+        } else {
+            concurrent = min(cores, max(1, config.runs))
+        }
+        let needed = config.estimatedPeakBytes(concurrent: concurrent)
+        let limit = maximumMemory.map { $0 << 20 } ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
+        guard needed <= limit else {
+            let megabytes = { (bytes: Int) in "\(bytes >> 20) MB" }
+            throw UserError("this simulation needs about \(megabytes(needed)) of memory (\(config.items) items × \(config.days) days, "
+                            + "\(concurrent) at once) and may take \(megabytes(limit)); give fewer items or runs, "
+                            + "or raise the limit with --max-memory MB")
+        }
+    }
+
     /// A scenario can take its items from a bundled deck: as many as the deck has cards.
     static func cardCount(deck name: String) throws -> Int {
         guard let decks = BundledDecks.directory() else { throw UserError("the scenario names deck \(name), but Decks/ was not found; set MAEIL_DECKS") }
@@ -116,6 +142,7 @@ struct SimCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let (scenario, config) = try configuration()
+        try checkMemory(config)
         if let sweep {
             try runSweep(try Sweep(sweep), config: config, scenario: scenario, context)
         } else if let compare {

@@ -18,7 +18,7 @@ struct StatsCommand: MaeilCommand {
     var json = false
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let stats = try collection.stats(deckIDs: try context.decks(decks, in: collection), now: context.now, timeZone: context.environment.timeZone)
         if json {
             context.verbatim(try JSONOutput.string(stats))
@@ -89,7 +89,7 @@ struct MissedCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection)
+        let collection = try context.collection(self.collection, readOnly: true)
         let deckID = try deck.isEmpty ? nil : context.deck(deck.joined(separator: " "), in: collection).id
         let rows = try collection.mostMissed(deckID: deckID, now: context.now, limit: limit).map { missed in
             let (card, note, _) = try collection.cardWithNote(id: missed.cardID)

@@ -1,0 +1,110 @@
+import Foundation
+import MaeilCore
+import MaeilDecks
+import MaeilStore
+
+/// An import's pictures and sound, written beside the collection's media folder while the
+/// notes are written, and moved in only once they are committed. A file never replaces one
+/// already there: the same bytes share the file, other bytes get a name of their own (as Anki
+/// does), and the notes of this import are pointed at it.
+final class MediaStaging {
+    let mediaDirectory: URL
+    let folder: URL
+    private var created = false
+    /// Names in the package → the names they were staged under, where those differ.
+    private(set) var renamed: [String: String] = [:]
+    /// Names already staged, for the rare package that holds one twice.
+    private var staged = Set<String>()
+
+    init(mediaDirectory: URL) {
+        self.mediaDirectory = mediaDirectory
+        folder = mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
+    }
+
+    func stage(_ files: [MediaFile]) throws {
+        if !created {
+            try MediaWriteError.wrap("the media folder") {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            created = true
+        }
+        for file in files {
+            guard let name = try name(for: file) else { continue }
+            try MediaWriteError.wrap(name) { try file.data.write(to: folder.appendingPathComponent(name)) }
+            staged.insert(name)
+        }
+    }
+
+    /// The name to stage a file under, or nil when the media folder has these very bytes.
+    private func name(for file: MediaFile) throws -> String? {
+        let existing = mediaDirectory.appendingPathComponent(file.name)
+        guard FileManager.default.fileExists(atPath: existing.path) || staged.contains(file.name) else { return file.name }
+        if FileManager.default.contents(atPath: existing.path) == file.data { return nil }
+        let stem = (file.name as NSString).deletingPathExtension, ext = (file.name as NSString).pathExtension
+        let unique = stem + "-" + String(StableHash.hex(file.data).prefix(8))
+            + (ext.isEmpty ? "" : "." + ext)
+        let target = mediaDirectory.appendingPathComponent(unique)
+        renamed[file.name] = unique
+        if FileManager.default.contents(atPath: target.path) == file.data { return nil }
+        return unique
+    }
+
+    /// Moves the staged files into the media folder (after the notes committed).
+    func moveIn() throws {
+        guard created else { return }
+        try MediaWriteError.wrap("the media folder") {
+            try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let target = mediaDirectory.appendingPathComponent(name)
+            // Checked again: another import may have put a file of this name there meanwhile.
+            guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+            try MediaWriteError.wrap(name) { try FileManager.default.moveItem(at: folder.appendingPathComponent(name), to: target) }
+        }
+    }
+
+    func discard() {
+        if created { try? FileManager.default.removeItem(at: folder) }
+    }
+}
+
+/// The import's notes pointed at media names that changed while staging.
+enum MediaReferences {
+    static func rewrite(_ renamed: [String: String], inNotes guids: Set<String>, decks: [Int64], writer: CollectionWriter) throws {
+        for (old, new) in renamed {
+            for var note in try writer.notes(containing: old, deckIDs: decks) where guids.contains(note.guid) {
+                var changed = false
+                for index in note.fields.indices {
+                    let value = rewritten(note.fields[index].value, old, new)
+                    if value != note.fields[index].value {
+                        note.fields[index].value = value
+                        changed = true
+                    }
+                }
+                if changed { try writer.updateNote(note) }
+            }
+        }
+    }
+
+    /// A field's references to `old` ([image: …] and [sound:…]) pointed at `new`.
+    static func rewritten(_ text: String, _ old: String, _ new: String) -> String {
+        text.replacingOccurrences(of: "[image: \(old)]", with: "[image: \(new)]").replacingOccurrences(of: "[sound:\(old)]", with: "[sound:\(new)]")
+    }
+}
+
+/// A media file that could not be written, in one sentence (the disk full, most often).
+struct MediaWriteError: Error, CustomStringConvertible {
+    let description: String
+
+    static func wrap(_ what: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as NSError {
+            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? error.code
+            let reason = underlying == Int(ENOSPC) || error.code == NSFileWriteOutOfSpaceError ? "the disk is full"
+                : underlying == Int(EACCES) || error.code == NSFileWriteNoPermissionError ? "permission denied"
+                : "it could not be written"
+            throw MediaWriteError(description: "nothing was imported: \(TerminalText.visible(what)): \(reason)")
+        }
+    }
+}
