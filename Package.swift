@@ -79,6 +79,8 @@ let package = Package(
             dependencies: [
                 "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Zip bombs for `maeil bench`'s memory figures.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -134,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
-            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL"],
+            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

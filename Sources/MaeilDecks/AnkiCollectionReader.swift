@@ -32,6 +32,8 @@ extension AnkiPackage {
             try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options).contents(emit) }
         } catch let problem as ImportProblem {
             throw problem
+        } catch let failure as ImportFailure {
+            throw failure
         } catch {
             throw ImportProblem(file: file, message: "cannot read the collection inside the package: \(error)")
         }

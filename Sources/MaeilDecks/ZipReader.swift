@@ -109,13 +109,7 @@ struct ZipReader {
             guard Int64(compressed.count) <= limit else { throw Failure.tooLarge }
             output = Data(compressed)
         case 8:
-            // Stop as soon as the output passes either the caller's limit or the bomb ratio.
-            let bomb = max(Int64(1 << 20), Int64(entry.compressedSize) * Int64(Self.maximumRatio))
-            do {
-                output = try Self.inflate(compressed, limit: min(limit, bomb), name: entry.name)
-            } catch Failure.tooLarge where bomb < limit {
-                throw Failure.expandsTooMuch(ratio: Self.maximumRatio)
-            }
+            output = try Self.inflate(compressed, limit: limit, name: entry.name)
         default:
             throw Failure.corrupt("\(entry.name) uses compression method \(entry.method), which Anki does not write")
         }
@@ -160,6 +154,10 @@ struct ZipReader {
                 }
                 output.append(contentsOf: buffer.prefix(produced.1))
                 if Int64(output.count) > limit { return -100 }
+                // The ratio is checked against the input read so far, so a bomb is stopped after
+                // its first MiB, not after it has filled memory.
+                let consumed = inputBuffer.count - Int(stream.avail_in)
+                if output.count > 1 << 20, output.count > consumed * Self.maximumRatio { return -101 }
                 switch produced.0 {
                 case Z_STREAM_END: return Z_STREAM_END
                 case Z_OK: if produced.1 == 0 && stream.avail_in == 0 { return Z_BUF_ERROR }
@@ -172,6 +170,7 @@ struct ZipReader {
         switch status {
         case Z_STREAM_END: return output
         case -100: throw Failure.tooLarge
+        case -101: throw Failure.expandsTooMuch(ratio: maximumRatio)
         case Z_BUF_ERROR: throw Failure.corrupt("the compressed data of \(name) ends early")
         default: throw Failure.corrupt("the compressed data of \(name) is damaged")
         }

@@ -100,8 +100,10 @@ struct MediaWriteError: Error, CustomStringConvertible {
         do {
             try body()
         } catch let error as NSError {
-            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? error.code
-            let reason = underlying == Int(ENOSPC) || error.code == NSFileWriteOutOfSpaceError ? "the disk is full"
+            // On Linux the POSIX cause arrives as a Swift error inside the Cocoa one.
+            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { ($0 as NSError).code } ?? error.code
+            let full = [ENOSPC, EFBIG, EDQUOT].map(Int.init).contains(underlying) || error.code == NSFileWriteOutOfSpaceError
+            let reason = full ? "the disk is full (or a size limit was reached)"
                 : underlying == Int(EACCES) || error.code == NSFileWriteNoPermissionError ? "permission denied"
                 : "it could not be written"
             throw MediaWriteError(description: "nothing was imported: \(TerminalText.visible(what)): \(reason)")

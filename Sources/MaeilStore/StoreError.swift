@@ -104,12 +104,15 @@ extension StoreError {
             self = .readOnly(path: path)
         case .SQLITE_FULL:
             self = .diskFull(path: path)
-        case .SQLITE_CANTOPEN:
+        case .SQLITE_CANTOPEN, .SQLITE_IOERR:
             var isFolder: ObjCBool = false
-            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-            self = .cannotOpen(path: path, reason: folder ? "it is a folder, not a collection file" : "SQLite cannot open the file there")
-        case .SQLITE_IOERR:
-            self = .cannotOpen(path: path, reason: "the disk gave an error while reading or writing it")
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                self = .cannotOpen(path: path, reason: "it is a folder, not a collection file")
+            } else if error.resultCode == .SQLITE_CANTOPEN {
+                self = .cannotOpen(path: path, reason: "SQLite cannot open the file there")
+            } else {
+                self = .cannotOpen(path: path, reason: "the disk gave an error while reading or writing it")
+            }
         default:
             return nil
         }

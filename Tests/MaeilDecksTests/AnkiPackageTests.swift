@@ -204,17 +204,3 @@ struct AnkiPackageTests {
     }
 }
 
-import ZIPFoundation
-
-enum ZipReading {
-    static func entries(_ url: URL) throws -> [String: Data] {
-        let archive = try Archive(url: url, accessMode: .read)
-        var result: [String: Data] = [:]
-        for entry in archive {
-            var data = Data()
-            _ = try archive.extract(entry) { data.append($0) }
-            result[entry.path] = data
-        }
-        return result
-    }
-}

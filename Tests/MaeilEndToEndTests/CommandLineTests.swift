@@ -184,7 +184,8 @@ struct CommandLineTests {
                      "man/man1/maeil.1", "maeil/Decks/hangul-jamo/deck.yaml", "maeil/Sim/hangul-30-days.yaml"] {
             let path = share.appendingPathComponent(file).path
             #expect(FileManager.default.fileExists(atPath: path), "\(file)")
-            #expect(((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 > 100, "\(file) is empty")
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            #expect(size > 100, "\(file) is empty")
         }
         let maeil = prefix.appendingPathComponent("bin/maeil").path
         let elsewhere = Fixtures.temporaryDirectory()

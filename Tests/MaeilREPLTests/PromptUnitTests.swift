@@ -121,6 +121,19 @@ struct ReviewLoopTerminalTests {
         #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 2)
     }
 
+    /// A card answered in another session is said to be skipped, on a pipe too: a script
+    /// waiting for each answer's acknowledgement gets a line either way.
+    @Test func aSkippedCardIsSaid() throws {
+        let (collection, session) = try Self.session(count: 2)
+        let other = try ReviewSession(collection: try collection.reopened(),
+                                      environment: SessionEnvironment(now: { Fixture.noon }, timeZone: Fixture.utc, fuzz: false))
+        try other.start()
+        try other.send(.answer(.good))
+        let console = RecordingConsole()
+        try ReviewLoop(session: session, console: console, input: ScriptedLineReader(["3", "q"])).run()
+        #expect(console.output.contains("card \(try collection.cards(deckID: try collection.decks()[0].id)[0].id): answered in another session, skipped"))
+    }
+
     /// `e` offers each field with its text, to edit in place.
     @Test func editingStartsFromTheCurrentText() throws {
         let (collection, session) = try Self.session(count: 1)

@@ -218,6 +218,58 @@ struct ImporterTests {
         #expect(try collection.cards(deckID: deck.id) == cards)
     }
 
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// Two packages from Anki whose pictures are both called hello.png, with other bytes: the
+    /// second never replaces the first; it gets a name of its own and its note points at it.
+    /// The same package again shares its files.
+    @Test func mediaOfTheSameNameNeverReplaceEachOther() throws {
+        let collection = try DeckFiles.collection()
+        let importer = Importer(collection: collection, now: Fixture.noon)
+        _ = try importer.apply(try bundle([Self.fixtures.appendingPathComponent("pictures-a.apkg").path]))
+        let media = importer.mediaDirectory
+        let first = try Data(contentsOf: media.appendingPathComponent("hello.png"))
+        _ = try importer.apply(try bundle([Self.fixtures.appendingPathComponent("pictures-b.apkg").path]))
+        #expect(try Data(contentsOf: media.appendingPathComponent("hello.png")) == first, "the first package's picture was replaced")
+        let names = try FileManager.default.contentsOfDirectory(atPath: media.path).sorted()
+        #expect(names.count == 2, "\(names)")
+        let renamed = try #require(names.first { $0 != "hello.png" })
+        #expect(renamed.hasPrefix("hello-") && renamed.hasSuffix(".png"))
+        #expect(try Data(contentsOf: media.appendingPathComponent(renamed)).count == first.count)
+        let a = try #require(try collection.findNotes("picture a").first), b = try #require(try collection.findNotes("picture b").first)
+        #expect(a.fields.value("Back") == "look: [image: hello.png]")
+        #expect(b.fields.value("Back") == "look: [image: \(renamed)]")
+        // Again: the same bytes are already there under each name; nothing new, nothing changed.
+        _ = try importer.apply(try bundle([Self.fixtures.appendingPathComponent("pictures-b.apkg").path]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: media.path).sorted() == names)
+        #expect(try collection.findNotes("picture b").first?.fields.value("Back") == "look: [image: \(renamed)]")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: media.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(".media-import") }.isEmpty)
+    }
+
+    /// A package whose notes cannot be read imports nothing, media included, unless
+    /// --skip-invalid says to skip those notes.
+    @Test func aPackageWithBrokenNoteTypesImportsNothing() throws {
+        let archive = try ZipReading.entries(DeckFiles.fixtures.appendingPathComponent("korean-legacy.apkg"))
+        let database = DeckFiles.directory().appendingPathComponent("collection.anki21")
+        try archive["collection.anki21"]!.write(to: database)
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.write { try $0.execute(sql: "UPDATE col SET models = '{}'") }
+        try queue.close()
+        let package = try DeckFiles.zip([("collection.anki21", try Data(contentsOf: database)), ("media", Data(#"{"0": "x.png"}"#.utf8)),
+                                         ("0", Data("picture".utf8))])
+        let collection = try DeckFiles.collection()
+        let importer = Importer(collection: collection, now: Fixture.noon)
+        #expect(throws: ImportFailure.self) { try importer.apply(reading: { try DeckReader.stream([package], options: ImportOptions(), emit: $0) }) }
+        #expect(try collection.counts() == (decks: 0, notes: 0, cards: 0))
+        #expect(!FileManager.default.fileExists(atPath: importer.mediaDirectory.path))
+        let skipping = try importer.apply(reading: {
+            try DeckReader.stream([package], options: ImportOptions(skipInvalid: true), emit: $0)
+        })
+        #expect(skipping.skipped.count == 7)
+        #expect(skipping.added == 0)
+    }
+
     @Test func importedCardsCanBeReviewed() throws {
         let collection = try DeckFiles.collection()
         _ = try Importer(collection: collection, now: Fixture.noon).apply(try bundle([DeckFiles.fixtures.appendingPathComponent("korean-latest.apkg").path]))

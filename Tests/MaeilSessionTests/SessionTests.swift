@@ -66,6 +66,33 @@ struct SessionTests {
         #expect(summary.learningLaterToday == 5)
     }
 
+    /// Two sessions on one collection: a card the other session answered is skipped with a
+    /// reason, whether it was on screen here when it was answered there or still waiting in
+    /// the queue; no answer goes unacknowledged and unexplained.
+    @Test func aCardAnsweredInAnotherSessionIsSaidToBeSkipped() throws {
+        let collection = try Fixture.collection()
+        try Fixture.wordDeck(collection, count: 4, templates: [Fixture.wordTemplates[0]], preset: Preset(name: "p", burySiblings: false))
+        let clock = TestClock(Fixture.noon)
+        let first = try Fixture.session(collection, clock: clock)
+        let second = try Fixture.session(try collection.reopened(), clock: clock)
+        let cards = try collection.cards(deckID: try collection.decks()[0].id).map(\.id)
+        #expect(first.state.current?.card.id == cards[0])
+        #expect(second.state.current?.card.id == cards[0])
+        // The first session answers all four while the second still shows the first card.
+        for _ in 0..<4 {
+            clock.advance(seconds: 3)
+            try first.send(.answer(.good))
+        }
+        clock.advance(seconds: 3)
+        let events = try second.send(.answer(.easy))
+        let skipped = events.compactMap { event -> Int64? in
+            guard case .skipped(let card, let reason) = event, reason == ReviewSession.answeredElsewhere else { return nil }
+            return card
+        }
+        #expect(skipped == cards, "on screen, then waiting in the queue: \(events)")
+        #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 4)
+    }
+
     @Test func learningCardsReturnWhenDueAndWithinLearnAhead() throws {
         let collection = try Fixture.collection()
         try Fixture.wordDeck(collection, count: 1, templates: [Fixture.wordTemplates[0]])

@@ -74,3 +74,18 @@ public let wordsManifest = """
       - {id: rice, unit: day-1, word: 밥, meaning: rice}
       - {id: water, unit: day-2, word: 물, meaning: water}
     """
+
+/// The entries of a zip archive, read with ZIPFoundation (an independent reader) to make
+/// tampered packages from real ones.
+public enum ZipReading {
+    public static func entries(_ url: URL) throws -> [String: Data] {
+        let archive = try Archive(url: url, accessMode: .read)
+        var result: [String: Data] = [:]
+        for entry in archive {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            result[entry.path] = data
+        }
+        return result
+    }
+}
