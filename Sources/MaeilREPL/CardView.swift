@@ -10,16 +10,21 @@ public struct CardView {
     public let card: PresentedCard
     public let style: Style
 
+    /// Field values by name, the first of each name: a template naming every field of a wide
+    /// note looks each up once, not by a scan of all of them.
+    private let values: [String: String]
+
     public init(_ card: PresentedCard, style: Style) {
         self.card = card
         self.style = style
+        values = Dictionary(card.note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     var fields: [NoteField] { card.note.fields }
     var template: CardTemplate { card.template }
 
     func value(_ name: String) -> String {
-        TerminalText.sanitize(fields.value(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        TerminalText.sanitize(values[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func label(_ name: String) -> String {

@@ -20,8 +20,11 @@ public struct Exporter {
 
     func exportDeck(_ deck: Deck) throws -> ExportDeck {
         let notes = try collection.notes(deckID: deck.id)
+        // Linear in the fields: a set answers "seen?", and each note's values are looked up by
+        // name once (a note of many fields made this quadratic).
         var fieldNames: [String] = []
-        for note in notes { for field in note.fields where !fieldNames.contains(field.name) { fieldNames.append(field.name) } }
+        var seen = Set<String>()
+        for note in notes { for field in note.fields where seen.insert(field.name).inserted { fieldNames.append(field.name) } }
         if fieldNames.isEmpty { fieldNames = deck.templates.flatMap { $0.front + $0.back } }
         let isCloze = deck.kind == .cloze
         let templateIndex = Dictionary(deck.templates.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -32,7 +35,8 @@ public struct Exporter {
                 let ordinal = isCloze ? max(card.ordinal - 1, 0) : (templateIndex[card.template] ?? 0)
                 return ExportCard(ordinal: ordinal, state: card.state, suspended: card.suspended, position: position)
             }
-            return ExportNote(guid: note.guid, values: fieldNames.map { note.fields.value($0) ?? "" }, tags: note.tags, cards: cards)
+            let values = Dictionary(note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            return ExportNote(guid: note.guid, values: fieldNames.map { values[$0] ?? "" }, tags: note.tags, cards: cards)
         }
         return ExportDeck(name: deck.name, fieldNames: fieldNames, templates: deck.templates, isCloze: isCloze, notes: exported)
     }

@@ -130,3 +130,33 @@ struct CollectionTests {
         #expect(try collection.deck(named: "KOREAN")?.name == "Korean")
     }
 }
+
+/// SQLite's failures, said about the file in words a person can act on.
+@Suite("Store errors")
+struct StoreErrorTests {
+    @Test func sqliteErrorsBecomeSentences() throws {
+        let path = "/data/c.sqlite"
+        func said(_ code: ResultCode) -> String? { StoreError(DatabaseError(resultCode: code), path: path)?.description }
+        #expect(said(.SQLITE_READONLY) == "/data/c.sqlite cannot be written (the file or its folder is read-only); nothing was changed")
+        #expect(said(.SQLITE_FULL) == "the disk holding /data/c.sqlite is full; nothing was changed")
+        #expect(said(.SQLITE_BUSY) == "/data/c.sqlite stayed locked by another program writing to it; nothing was changed")
+        #expect(said(.SQLITE_CORRUPT)?.hasPrefix("/data/c.sqlite is damaged") == true)
+        #expect(said(.SQLITE_CONSTRAINT) == nil)
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(StoreError(DatabaseError(resultCode: .SQLITE_CANTOPEN), path: folder)?.description
+                == "cannot open \(folder): it is a folder, not a collection file")
+    }
+
+    /// Opened for reading, a collection takes no lock: a write transaction held elsewhere
+    /// does not stop it, and it refuses to write.
+    @Test func aReadOnlyHandleNeverWaits() throws {
+        let collection = try Fixture.collection()
+        try Fixture.wordDeck(collection, count: 2)
+        try collection.transaction { db in
+            try db.execute(sql: "UPDATE meta SET value = value WHERE key = 'seed'")
+            let reader = try Collection(path: collection.path, readOnly: true)
+            #expect(try reader.decks().count == 1)
+            #expect(throws: StoreError.self) { try reader.setStarred(cardID: 1, true) }
+        }
+    }
+}
