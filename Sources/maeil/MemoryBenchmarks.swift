@@ -70,9 +70,15 @@ enum MemoryBenchmarks {
         return url.path
     }
 
-    /// Runs `maeil ARGUMENTS` in a child and returns its exit status and peak resident memory.
+    /// Runs `maeil ARGUMENTS` in a child and returns its exit status and peak resident memory,
+    /// as the child reads its own (VmHWM) when it exits.
     static func peakMemory(_ arguments: [String]) throws -> (status: Int32, megabytes: Double) {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-peak-\(UUID().uuidString)").path
+        defer { unlink(report) }
+        let variables = ProcessInfo.processInfo.environment.merging(["MAEIL_PEAK_MEMORY_TO": report]) { $1 }.map { "\($0.key)=\($0.value)" }
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -81,13 +87,15 @@ enum MemoryBenchmarks {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else {
             throw SimBenchmarks.Failure(description: "cannot start \(executable)")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        // wait4 reports the child's own peak (in KiB on Linux).
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xFF, Double(usage.ru_maxrss) / 1024)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard let text = try? String(contentsOfFile: report, encoding: .utf8),
+              let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw SimBenchmarks.Failure(description: "the child reported no peak memory")
+        }
+        return ((status >> 8) & 0xFF, megabytes)
     }
 }

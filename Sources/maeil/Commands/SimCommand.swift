@@ -285,4 +285,10 @@ enum PeakMemory {
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kilobytes / 1024
     }
+
+    /// Writes the figure to `path`, for a parent measuring this process.
+    static func write(to path: String?) {
+        guard let path, let megabytes = megabytes() else { return }
+        try? Data("\(megabytes)\n".utf8).write(to: URL(fileURLWithPath: path))
+    }
 }
