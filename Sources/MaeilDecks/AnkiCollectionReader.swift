@@ -5,14 +5,7 @@ import MaeilCore
 
 /// Reads the SQLite collection inside an Anki package into Maeil decks.
 extension AnkiPackage {
-    struct NoteType {
-        var id: Int64
-        var name: String
-        var isCloze: Bool
-        var fields: [String]
-        /// (name, question format, answer format) by ordinal.
-        var templates: [(name: String, question: String, answer: String)]
-    }
+    typealias NoteType = AnkiNoteType
 
     struct DeckOptions {
         var learningSteps: [Double] = [1, 10]
@@ -70,6 +63,10 @@ private struct CollectionReading {
         guard let created = try Int64.fetchOne(db, sql: "SELECT crt FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no creation time (col.crt)")
         }
+        // Buried cards come back the next day: the day after the collection last changed.
+        let changed = (try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000
+        let buriedUntil = sane(Double(created) + (Double(max(0, changed - created) / 86_400) + 1) * 86_400)
+        func buried(_ card: CardRow) -> Date? { card.queue == -2 || card.queue == -3 ? buriedUntil : nil }
         let (noteTypes, deckNames, deckOptions) = version == .latest ? try currentSchema() : try legacySchema()
         let cardsByNote = try cards()
         let reviews = try reviewsByCard()
@@ -92,6 +89,10 @@ private struct CollectionReading {
         // New cards keep Anki's order; notes with no new card keep their creation order.
         noteRows.sort { ($0.firstNew, $0.note.id) < ($1.firstNew, $1.note.id) }
         try emit(.expecting(notes: noteRows.count))
+        // The note types whole, before any note of theirs: what a package for Anki carries back.
+        let used = Set(noteRows.map(\.note.noteType))
+        let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
+        if !kept.isEmpty { try emit(.noteTypes(kept)) }
         for (row, _) in noteRows {
             let noteID = row.id
             guard let type = noteTypes[row.noteType] else {
@@ -137,12 +138,14 @@ private struct CollectionReading {
                 templateNames[DeckAndType(deck: Int64(slot), type: type.id)] = named
                 names = named
             }
-            let values = row.fields.utf8Split(0x1F).map { HTMLText.plain($0).nfc }
+            // Anki's fields are HTML: kept as they are, shown formatted, written back the same.
+            let values = row.fields.utf8Split(0x1F).map(\.nfc)
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "")
             }
             var note = NoteDraft(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
-                                 tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)")
+                                 tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)", html: true,
+                                 ankiNoteTypeID: type.id, ankiModified: row.modified)
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards {
                 let ordinal = card.ordinal
@@ -150,7 +153,8 @@ private struct CollectionReading {
                 let history = reviews[card.id] ?? []
                 note.cards.append(CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
                                             state: state(card, created: created, steps: steps, reviews: history),
-                                            suspended: card.queue == -1, history: history))
+                                            suspended: card.queue == -1, buriedUntil: buried(card),
+                                            history: history, ankiModified: card.modified))
             }
             try chunks.add(note, to: slot, emit: emit)
         }
@@ -170,7 +174,7 @@ private struct CollectionReading {
     // MARK: Note types and decks
 
     func legacySchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT models, decks, dconf FROM col") else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT models, decks, dconf, conf FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no col row")
         }
         func json(_ text: String) -> [String: Any] {
@@ -179,12 +183,7 @@ private struct CollectionReading {
         var types: [Int64: AnkiPackage.NoteType] = [:]
         for (key, value) in json(try row.decode(String?.self, atIndex: 0) ?? "") {
             guard let model = value as? [String: Any], let id = Int64(key) else { continue }
-            let fields = ((model["flds"] as? [[String: Any]]) ?? []).sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
-                .compactMap { $0["name"] as? String }
-            let templates = ((model["tmpls"] as? [[String: Any]]) ?? []).sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
-                .map { (name: $0["name"] as? String ?? "Card", question: $0["qfmt"] as? String ?? "", answer: $0["afmt"] as? String ?? "") }
-            types[id] = AnkiPackage.NoteType(id: id, name: model["name"] as? String ?? "Note type \(id)",
-                                             isCloze: (model["type"] as? Int) == 1, fields: fields, templates: templates)
+            types[id] = Self.noteType(id: id, legacy: model)
         }
         var names: [Int64: String] = [:]
         var configOfDeck: [Int64: String] = [:]
@@ -194,22 +193,47 @@ private struct CollectionReading {
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
         let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
+        // FSRS is one switch for Anki's whole collection; the deck options hold its parameters.
+        let fsrs = json(try row.decode(String?.self, atIndex: 3) ?? "")["fsrs"] as? Bool ?? false
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config) }
+            if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config, fsrs: fsrs) }
         }
         return (types, names, options)
+    }
+
+    /// A note type from its legacy JSON (an entry of col.models).
+    static func noteType(id: Int64, legacy model: [String: Any]) -> AnkiNoteType {
+        func ordered(_ key: String) -> [[String: Any]] {
+            ((model[key] as? [[String: Any]]) ?? []).sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
+        }
+        let json = (try? JSONSerialization.data(withJSONObject: model, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return AnkiNoteType(
+            id: id, name: model["name"] as? String ?? "Note type \(id)", isCloze: (model["type"] as? Int) == 1,
+            fields: ordered("flds").compactMap { $0["name"] as? String },
+            templates: ordered("tmpls").map { AnkiNoteType.Template(name: $0["name"] as? String ?? "Card", question: $0["qfmt"] as? String ?? "",
+                                                                    answer: $0["afmt"] as? String ?? "") },
+            modified: (model["mod"] as? NSNumber)?.int64Value ?? 0, legacyJSON: json)
     }
 
     /// Anki's legacy deck options JSON, as a Maeil preset. The JSON is untrusted: every number is
     /// clamped into the range a Maeil deck file may hold, so no option can reach the scheduler
     /// that it could not get from a deck Maeil validated.
-    func deckOptions(_ config: [String: Any]) -> AnkiPackage.DeckOptions {
+    func deckOptions(_ config: [String: Any], fsrs: Bool) -> AnkiPackage.DeckOptions {
         var options = AnkiPackage.DeckOptions()
         let new = config["new"] as? [String: Any] ?? [:]
         let review = config["rev"] as? [String: Any] ?? [:]
         let lapse = config["lapse"] as? [String: Any] ?? [:]
-        func number(_ value: Any?) -> Double? { (value as? Double).flatMap { $0.isFinite ? $0 : nil } }
+        func number(_ value: Any?) -> Double? {
+            let number: Double?
+            switch value {
+            case let double as Double: number = double
+            case let whole as Int: number = Double(whole)
+            case let whole as Int64: number = Double(whole)
+            default: number = nil
+            }
+            return number.flatMap { $0.isFinite ? $0 : nil }
+        }
         func whole(_ value: Any?, _ key: PresetKey) -> Int? {
             let range = key.wholeRange
             return number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
@@ -245,33 +269,126 @@ private struct CollectionReading {
         if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
         if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
         if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
+        if fsrs {
+            // FSRS-6 parameters where Anki has them, else FSRS-5's; none means Anki's defaults.
+            preset.scheduler.kind = .fsrs
+            for key in ["fsrsParams6", "fsrsParams5"] {
+                guard let list = config[key] as? [Any], !list.isEmpty else { continue }
+                if let parameters = FSRSParameters(clamping: list.compactMap(number)) { preset.scheduler.fsrsParameters = parameters }
+                break
+            }
+            if let retention = number(config["desiredRetention"]) {
+                preset.scheduler.desiredRetention = retention.clamped(to: PresetKey.desiredRetention.numberRange)
+            }
+        }
+        preset.ankiConfig = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
         options.preset = preset
         return options
     }
 
     func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
-        var fields: [Int64: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT ntid, name FROM fields ORDER BY ntid, ord") {
-            fields[try row.decode(Int64.self, atIndex: 0), default: []].append(try row.decode(String.self, atIndex: 1))
+        // Fields and templates in their own tables, their settings as protobuf; the legacy JSON a
+        // package for Anki carries is made from them.
+        var fields: [Int64: [[String: Any]]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT ntid, ord, name, config FROM fields ORDER BY ntid, ord") {
+            let config = try row.decode(Data?.self, atIndex: 3) ?? Data()
+            fields[try row.decode(Int64.self, atIndex: 0), default: []].append([
+                "name": try row.decode(String.self, atIndex: 2), "ord": try row.decode(Int.self, atIndex: 1),
+                "sticky": (try? ProtobufReader.varint(config, field: 1)).flatMap { $0 } == 1, "rtl": (try? ProtobufReader.varint(config, field: 2)).flatMap { $0 } == 1,
+                "font": (try? ProtobufReader.string(config, field: 3)).flatMap { $0 } ?? "Arial",
+                "size": Int((try? ProtobufReader.varint(config, field: 4)).flatMap { $0 } ?? 20), "media": [] as [Any],
+                "description": (try? ProtobufReader.string(config, field: 5)).flatMap { $0 } ?? "",
+            ])
         }
-        var templates: [Int64: [(name: String, question: String, answer: String)]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT ntid, name, config FROM templates ORDER BY ntid, ord") {
-            let config = try row.decode(Data?.self, atIndex: 2) ?? Data()
-            templates[try row.decode(Int64.self, atIndex: 0), default: []].append((
-                name: try row.decode(String.self, atIndex: 1), question: (try? ProtobufReader.string(config, field: 1)) ?? nil ?? "",
-                answer: (try? ProtobufReader.string(config, field: 2)) ?? nil ?? ""))
+        var templates: [Int64: [[String: Any]]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT ntid, ord, name, config FROM templates ORDER BY ntid, ord") {
+            let config = try row.decode(Data?.self, atIndex: 3) ?? Data()
+            func text(_ field: Int) -> String { (try? ProtobufReader.string(config, field: field)).flatMap { $0 } ?? "" }
+            templates[try row.decode(Int64.self, atIndex: 0), default: []].append([
+                "name": try row.decode(String.self, atIndex: 2), "ord": try row.decode(Int.self, atIndex: 1),
+                "qfmt": text(1), "afmt": text(2), "bqfmt": text(3), "bafmt": text(4), "did": NSNull(), "bfont": "", "bsize": 0,
+            ])
         }
         var types: [Int64: AnkiPackage.NoteType] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, config FROM notetypes") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, mtime_secs, config FROM notetypes") {
             let id = try row.decode(Int64.self, atIndex: 0)
-            let kind = (try? ProtobufReader.varint(try row.decode(Data?.self, atIndex: 2) ?? Data(), field: 1)) ?? nil
-            types[id] = AnkiPackage.NoteType(id: id, name: try row.decode(String.self, atIndex: 1), isCloze: kind == 1, fields: fields[id] ?? [], templates: templates[id] ?? [])
+            let config = try row.decode(Data?.self, atIndex: 3) ?? Data()
+            func text(_ field: Int) -> String { (try? ProtobufReader.string(config, field: field)).flatMap { $0 } ?? "" }
+            let kind = (try? ProtobufReader.varint(config, field: 1)).flatMap { $0 } ?? 0
+            let model: [String: Any] = [
+                "id": id, "name": try row.decode(String.self, atIndex: 1), "type": Int(kind), "mod": try row.decode(Int64.self, atIndex: 2),
+                "usn": -1, "sortf": Int((try? ProtobufReader.varint(config, field: 2)).flatMap { $0 } ?? 0), "did": NSNull(),
+                "tmpls": templates[id] ?? [], "flds": fields[id] ?? [], "css": text(3), "latexPre": text(5), "latexPost": text(6),
+                "latexsvg": (try? ProtobufReader.varint(config, field: 7)).flatMap { $0 } == 1, "req": [] as [Any], "tags": [] as [Any],
+                "vers": [] as [Any],
+            ]
+            types[id] = Self.noteType(id: id, legacy: model)
         }
         var names: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM decks") {
-            names[try row.decode(Int64.self, atIndex: 0)] = try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::")
+        var configOfDeck: [Int64: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, kind FROM decks") {
+            let id = try row.decode(Int64.self, atIndex: 0)
+            names[id] = try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::")
+            // DeckKind { NormalDeck normal = 1 { int64 config_id = 1 } }
+            if let kind = try row.decode(Data?.self, atIndex: 2), let normal = (try? ProtobufReader.messages(kind, field: 1))?.first,
+               let config = (try? ProtobufReader.varint(normal, field: 1)).flatMap({ $0 }) {
+                configOfDeck[id] = Int64(bitPattern: config)
+            }
         }
-        return (types, names, [:])
+        let fsrs = (try? String.fetchOne(db, sql: "SELECT CAST(val AS TEXT) FROM config WHERE key = 'fsrs'")).flatMap { $0 } == "true"
+        var configs: [Int64: [String: Any]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, mtime_secs, config FROM deck_config") {
+            configs[try row.decode(Int64.self, atIndex: 0)] = Self.legacyDeckConfig(
+                id: try row.decode(Int64.self, atIndex: 0), name: try row.decode(String.self, atIndex: 1),
+                modified: try row.decode(Int64.self, atIndex: 2), config: try row.decode(Data?.self, atIndex: 3) ?? Data())
+        }
+        var options: [Int64: AnkiPackage.DeckOptions] = [:]
+        for (deck, configID) in configOfDeck {
+            if let config = configs[configID] { options[deck] = deckOptions(config, fsrs: fsrs) }
+        }
+        return (types, names, options)
+    }
+
+    /// Anki's deck options (protobuf, schema 18) in its legacy JSON shape: the part Maeil maps
+    /// to a preset, and that a package written for Anki carries back.
+    static func legacyDeckConfig(id: Int64, name: String, modified: Int64, config: Data) -> [String: Any] {
+        let fields = (try? ProtobufReader.fields(config)) ?? []
+        func float(_ number: Int) -> Double? {
+            for case (number, .fixed32(let bits)) in fields { return Double(Float(bitPattern: bits)) }
+            return nil
+        }
+        func whole(_ number: Int) -> Int? {
+            for case (number, .varint(let value)) in fields { return Int(truncatingIfNeeded: value) }
+            return nil
+        }
+        func floats(_ number: Int) -> [Double] {
+            var result: [Double] = []
+            for (field, value) in fields where field == number {
+                switch value {
+                case .bytes(let packed):
+                    var index = packed.startIndex
+                    while packed.endIndex - index >= 4 {
+                        let bits = (0..<4).reduce(UInt32(0)) { $0 | UInt32(packed[index + $1]) << (8 * UInt32($1)) }
+                        result.append(Double(Float(bitPattern: bits)))
+                        index += 4
+                    }
+                case .fixed32(let bits): result.append(Double(Float(bitPattern: bits)))
+                default: continue
+                }
+            }
+            return result
+        }
+        // proto3: a field left out holds 0.
+        return [
+            "id": id, "name": name, "mod": modified, "usn": -1, "dyn": false,
+            "new": ["delays": floats(1), "perDay": whole(9) ?? 0, "ints": [whole(18) ?? 0, whole(19) ?? 0, 0],
+                    "initialFactor": Int(((float(11) ?? 0) * 1000).rounded()), "bury": whole(27) == 1, "order": 1],
+            "rev": ["perDay": whole(10) ?? 0, "ease4": float(12) ?? 0, "hardFactor": float(13) ?? 0, "ivlFct": float(15) ?? 0,
+                    "maxIvl": whole(16) ?? 0, "bury": whole(28) == 1],
+            "lapse": ["delays": floats(2), "mult": float(14) ?? 0, "minInt": whole(17) ?? 0, "leechFails": whole(22) ?? 0,
+                      "leechAction": whole(21) ?? 0],
+            "fsrsWeights": floats(3), "fsrsParams5": floats(5), "fsrsParams6": floats(6), "desiredRetention": float(37) ?? 0,
+        ]
     }
 
     /// Maeil templates from Anki's: the fields a question shows, the ones its answer adds.
@@ -345,7 +462,8 @@ private struct CollectionReading {
                 before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
                 // Anki logs a step's delay as negative seconds, an interval as positive days.
                 after: CardState(phase: after, scheduledSeconds: -Int(review.interval.clamped(to: -(36_500 * 86_400)...0)),
-                                 intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time)))
+                                 intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time),
+                ankiID: review.id))
         }
         return result
     }
@@ -420,18 +538,19 @@ struct PackageRow {
 // Each row type lists its columns next to the order it reads them in.
 
 struct NoteRow {
-    static let columns = "id, guid, mid, tags, flds"
-    var id: Int64, guid: String, noteType: Int64, tags: String, fields: String
+    static let columns = "id, guid, mid, tags, flds, mod"
+    var id: Int64, guid: String, noteType: Int64, tags: String, fields: String, modified: Int64
 
     init(_ row: PackageRow) throws {
         (id, guid, noteType, tags, fields) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3), try row.value(4))
+        modified = try row.value(5)
     }
 }
 
 struct CardRow {
-    static let columns = "id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data"
+    static let columns = "id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data, mod"
     var id: Int64, note: Int64, deck: Int64, ordinal: Int, type: Int64, queue: Int64, due: Int64, interval: Int64, factor: Int64
-    var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String
+    var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String, modified: Int64
 
     init(_ row: PackageRow) throws {
         (id, note, deck) = (try row.value(0), try row.value(1), try row.value(2))
@@ -440,6 +559,7 @@ struct CardRow {
         (factor, reps, lapses, left) = (try row.value(8), try row.value(9), try row.value(10), try row.value(11))
         (originalDue, originalDeck) = (try row.value(12), try row.value(13))
         data = (try row.value(14) as String?) ?? ""
+        modified = try row.value(15)
     }
 }
 

@@ -135,7 +135,7 @@ public enum AnkiTextFormat {
                 var values = fieldColumns.map { cell($0) }
                 var tagText = tagsColumn.map(cell) ?? ""
                 if shape.lastValueIsTags { tagText = values.removeLast() }
-                if header.html { values = values.map(HTMLText.plain) }
+                // HTML is kept as it is (shown formatted, written back the same); plain text too.
                 let names = shape.names
                 var effectiveType = notetype
                 if shape.isOptionalReversed {
@@ -143,7 +143,7 @@ public enum AnkiTextFormat {
                     effectiveType = reverse.trimmingCharacters(in: .whitespaces).isEmpty ? "Basic" : "Basic (and reversed card)"
                 }
                 let mapping = shape.mapping(for: effectiveType)
-                guard let firstValue = values.first, firstValue.hasVisibleText else {
+                guard let firstValue = values.first, FieldText.plain(firstValue, html: header.html).hasVisibleText else {
                     sink.record(ImportProblem(file: path, line: record.line, column: 1, message: "the first field is empty"))
                     return
                 }
@@ -159,7 +159,7 @@ public enum AnkiTextFormat {
                 let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
                 let note = NoteDraft(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
                                      tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
-                                     origin: fileName + ":" + String(record.line), keepExisting: keepExisting)
+                                     origin: fileName + ":" + String(record.line), keepExisting: keepExisting, html: header.html)
                 let (slot, isNew) = try deckSlots.slot(for: deckName, emit: emit) {
                     ImportedDeck(name: deckName, kind: nil, templates: [], source: path)
                 }

@@ -37,6 +37,7 @@ public struct ImportBundle: Sendable {
     public var media: [MediaFile] = []
     /// Problems skipped over because `--skip-invalid` was given.
     public var skipped: [ImportProblem] = []
+    public var noteTypes: [AnkiNoteType] = []
 
     public init() {}
 }

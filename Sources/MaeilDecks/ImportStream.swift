@@ -17,6 +17,8 @@ public enum ImportEvent: Sendable {
     /// Rows left out because `--skip-invalid` was given.
     case skipped([ImportProblem])
     case media([MediaFile])
+    /// Anki note types, whole, before the notes of theirs: kept to write those notes back.
+    case noteTypes([AnkiNoteType])
 }
 
 /// Takes a reader's events; throwing stops the reader.
@@ -32,12 +34,14 @@ extension ImportBundle {
         case .notes(let deck, let notes): decks[deck].notes += notes
         case .skipped(let problems): skipped += problems
         case .media(let files): media += files
+        case .noteTypes(let types): noteTypes += types
         }
     }
 
     /// The bundle as events: each deck, then its notes.
     public func emit(into emit: ImportEmitter) throws {
         try emit(.expecting(notes: decks.reduce(0) { $0 + $1.notes.count }))
+        if !noteTypes.isEmpty { try emit(.noteTypes(noteTypes)) }
         for (index, deck) in decks.enumerated() {
             var announced = deck
             announced.notes = []

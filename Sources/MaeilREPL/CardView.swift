@@ -23,8 +23,25 @@ public struct CardView {
     var fields: [NoteField] { card.note.fields }
     var template: CardTemplate { card.template }
 
+    /// A field as shown: formatted, sanitized.
     func value(_ name: String) -> String {
-        TerminalText.sanitize(values[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        FieldView.render(values[name] ?? "", html: card.note.html, style: style)
+    }
+
+    /// A field as text for speech and blanks: no formatting, readings left out.
+    func text(_ name: String) -> String {
+        TerminalText.sanitize(FieldText.answer(values[name] ?? "", html: card.note.html)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The sounds on one side of the card, in order: what `p` plays.
+    public func sounds(answer: Bool) -> [String] {
+        let names = template.front + (answer ? template.back : []) + [template.blanks].compactMap { $0 }
+        return names.flatMap { FieldText.sounds(values[$0] ?? "", html: card.note.html) }
+    }
+
+    /// The pictures on the card, in order: what `o` opens.
+    public var images: [String] {
+        (template.front + template.back).flatMap { FieldText.images(values[$0] ?? "", html: card.note.html) }
     }
 
     func label(_ name: String) -> String {
@@ -32,7 +49,7 @@ public struct CardView {
     }
 
     var blanks: Blanks? {
-        template.blanks.map { Blanks(text: value($0), ordinal: card.card.ordinal) }
+        template.blanks.map { Blanks(text: text($0), ordinal: card.card.ordinal) }
     }
 
     /// The question side.
@@ -93,10 +110,11 @@ public struct CardView {
         for name in candidates {
             guard let field = fields[field: name], !field.value.isEmpty else { continue }
             if card.deck.speak == name || (field.language != nil && field.language != "en") {
-                if field.language == "ja", JapaneseText.hasKanji(field.value), let kana = kanaReading {
+                let words = text(name)
+                if field.language == "ja", JapaneseText.hasKanji(words), let kana = kanaReading {
                     return (TerminalText.sanitize(kana), "ja")
                 }
-                return (TerminalText.sanitize(field.value), field.language)
+                return (words, field.language)
             }
         }
         return nil
@@ -105,7 +123,8 @@ public struct CardView {
     /// The note's reading in kana, from a field named for it.
     var kanaReading: String? {
         for name in ["kana", "reading", "yomi", "furigana"] {
-            if let field = fields[field: name], !field.value.isEmpty, !JapaneseText.hasKanji(field.value) { return field.value }
+            let reading = text(name)
+            if !reading.isEmpty, !JapaneseText.hasKanji(reading) { return reading }
         }
         return nil
     }

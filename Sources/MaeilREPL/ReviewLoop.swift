@@ -113,8 +113,10 @@ public final class ReviewLoop {
             return try show(session.send(.bury))
         case "e", "edit":
             return try edit(current)
-        case "p", "say", "speak":
+        case "p", "say", "speak", "play":
             speak(current)
+        case "o", "open":
+            openImages(current)
         case "h", "hint":
             console.line(CardView(current, style: style).hints ?? style.dim("no hints for this card"))
         case "q", "quit", "leave":
@@ -133,7 +135,8 @@ public final class ReviewLoop {
 
     public static let help = """
         ⏎ show the answer (then ⏎ again is "good")   1 again · 2 hard · 3 good · 4 easy
-        h hint   p speak   s star   e edit   b bury until tomorrow   ! suspend   u undo   q leave
+        h hint   p play the sound or speak   o open the pictures   s star   e edit   b bury until tomorrow
+        ! suspend   u undo   q leave
         """
 
     static func rating(_ text: String) -> Rating? {
@@ -209,9 +212,36 @@ public final class ReviewLoop {
         return try show(session.send(.edit(fields)))
     }
 
+    /// `p`: the card's own sounds when it has some (the answer side's too once shown), else
+    /// its front spoken.
     private func speak(_ current: PresentedCard) {
-        guard let speaker, let spoken = CardView(current, style: style).spoken else { return }
+        let view = CardView(current, style: style)
+        let sounds = view.sounds(answer: session.state.revealed)
+        if !sounds.isEmpty {
+            for name in sounds { media.play(mediaFolder.appendingPathComponent(name)) }
+            return
+        }
+        guard let speaker, let spoken = view.spoken else { return }
         _ = speaker.say(spoken.text, language: spoken.language)
+    }
+
+    /// `o`: the card's pictures, in the desktop's viewer.
+    private func openImages(_ current: PresentedCard) {
+        let images = CardView(current, style: style).images
+        guard !images.isEmpty else {
+            console.line(style.dim("no pictures on this card"))
+            return
+        }
+        for name in images { media.open(mediaFolder.appendingPathComponent(name)) }
+    }
+
+    /// Where an import put the collection's pictures and sounds.
+    private var mediaFolder: URL {
+        URL(fileURLWithPath: session.collection.path).deletingLastPathComponent().appendingPathComponent("media")
+    }
+
+    private lazy var media = MediaPlayer(stub: ProcessInfo.processInfo.environment["MAEIL_SPEECH"] == "stub") { [console] in
+        console.line($0)
     }
 
     public static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {

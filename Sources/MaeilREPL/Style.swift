@@ -26,4 +26,5 @@ public struct Style: Sendable {
     public func blue(_ text: String) -> String { wrap(text, "34") }
     public func cyan(_ text: String) -> String { wrap(text, "36") }
     public func underline(_ text: String) -> String { wrap(text, "4") }
+    public func italic(_ text: String) -> String { wrap(text, "3") }
 }

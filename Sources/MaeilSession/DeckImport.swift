@@ -93,7 +93,8 @@ struct DeckImport {
                 // Anki's "keep current" leaves a stored note exactly as it is.
                 let changed = !item.keepExisting
                     && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
-                        || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType)
+                        || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType
+                        || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID))
                 if changed {
                     note.fields = item.fields
                     note.tags = item.tags
@@ -101,6 +102,9 @@ struct DeckImport {
                     note.position = draft.position
                     note.kind = item.kind
                     note.noteType = item.noteType
+                    note.html = item.html
+                    if let type = item.ankiNoteTypeID { note.ankiNoteTypeID = type }
+                    if let modified = item.ankiModified { note.ankiModified = modified }
                     if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
                     summary.updated += 1
                 } else {
@@ -133,6 +137,7 @@ struct DeckImport {
             if card.state == .new, imported.state != .new {
                 for entry in imported.history { try writer.appendLog(entry, cardID: card.id, deckID: card.deckID) }
                 try writer.setState(cardID: card.id, imported.state, kind: .imported)
+                try writer.setAnkiModified(cardID: card.id, imported.ankiModified)
                 applied += 1
             }
             if imported.suspended || imported.buriedUntil != nil {

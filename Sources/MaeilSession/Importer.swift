@@ -118,6 +118,8 @@ public struct Importer {
                         importedGUIDs += notes.map(\.guid)
                     case .event(.skipped(let problems)):
                         summary.skipped += problems.map(\.description)
+                    case .event(.noteTypes(let types)):
+                        try writer.save(types)
                     case .event(.media(let files)):
                         summary.media += files.count
                         if !dryRun { try media.stage(files) }

@@ -86,9 +86,13 @@ enum MediaReferences {
         }
     }
 
-    /// A field's references to `old` ([image: …] and [sound:…]) pointed at `new`.
+    /// A field's references to `old` (a picture's src in any quoting, a [sound:…]) pointed at `new`.
     static func rewritten(_ text: String, _ old: String, _ new: String) -> String {
-        text.replacingOccurrences(of: "[image: \(old)]", with: "[image: \(new)]").replacingOccurrences(of: "[sound:\(old)]", with: "[sound:\(new)]")
+        var text = text.replacingOccurrences(of: "[sound:\(old)]", with: "[sound:\(new)]")
+        for (from, to) in [("\"\(old)\"", "\"\(new)\""), ("'\(old)'", "'\(new)'")] {
+            text = text.replacingOccurrences(of: "src=" + from, with: "src=" + to)
+        }
+        return text.replacingOccurrences(of: "src=\(old)>", with: "src=\(new)>").replacingOccurrences(of: "src=\(old) ", with: "src=\(new) ")
     }
 }
 

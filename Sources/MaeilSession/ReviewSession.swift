@@ -122,7 +122,7 @@ public final class ReviewSession {
     public func judgement() -> AnswerJudgement? {
         guard let current = state.current, let typed = state.typedAnswer, let field = current.template.typed,
               let expected = current.note.fields.value(field) else { return nil }
-        return AnswerJudgement(typed: typed, expected: expected)
+        return AnswerJudgement(typed: typed, expected: FieldText.answer(expected, html: current.note.html))
     }
 
     // MARK: Answering

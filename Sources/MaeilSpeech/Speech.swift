@@ -153,3 +153,57 @@ public enum SpeechLanguage {
         return "en"
     }
 }
+
+/// Plays a card's sounds ([sound:…] from Anki) and opens its pictures, with what the system
+/// has: the first of pw-play, paplay, aplay, mpv and ffplay that can play the file (paplay and
+/// aplay take no MP3), and xdg-open for pictures. Without one, it says what it would do.
+public final class MediaPlayer {
+    let searchPath: String
+    let stub: Bool
+    let say: (String) -> Void
+
+    public init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", stub: Bool, say: @escaping (String) -> Void) {
+        self.searchPath = searchPath
+        self.stub = stub
+        self.say = say
+    }
+
+    static let players: [(program: String, arguments: [String], compressed: Bool)] = [
+        ("pw-play", [], true), ("paplay", [], false), ("aplay", ["-q"], false),
+        ("mpv", ["--no-video", "--really-quiet"], true), ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "quiet"], true),
+    ]
+
+    /// Plays `file`; returns the player used, or nil when none could (the stub said so).
+    @discardableResult
+    public func play(_ file: URL) -> String? {
+        let compressed = !["wav", "flac", "ogg", "oga"].contains(file.pathExtension.lowercased())
+        guard !stub, FileManager.default.fileExists(atPath: file.path),
+              let player = Self.players.first(where: { (!compressed || $0.compressed) && EspeakSpeaker.find($0.program, in: searchPath) != nil }),
+              let path = EspeakSpeaker.find(player.program, in: searchPath) else {
+            say("♪ \(file.lastPathComponent)")
+            return nil
+        }
+        run(path, player.arguments + [file.path])
+        return player.program
+    }
+
+    /// Opens a picture with the desktop's viewer.
+    @discardableResult
+    public func open(_ file: URL) -> Bool {
+        guard !stub, FileManager.default.fileExists(atPath: file.path), let opener = EspeakSpeaker.find("xdg-open", in: searchPath) else {
+            say("▣ \(file.path)")
+            return false
+        }
+        run(opener, [file.path])
+        return true
+    }
+
+    private func run(_ program: String, _ arguments: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}

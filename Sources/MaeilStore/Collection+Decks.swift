@@ -23,20 +23,21 @@ extension Collection {
 
     static func save(_ db: Database, _ preset: Preset) throws -> Preset {
         let scheduler = String(decoding: try JSONEncoder().encode(preset.scheduler), as: UTF8.self)
-        let values: [any DatabaseValueConvertible & Sendable] = [
+        let values: [(any DatabaseValueConvertible & Sendable)?] = [
             preset.name, scheduler, preset.newPerDay, preset.reviewsPerDay, preset.rolloverHour,
-            preset.burySiblings, preset.curriculumGating,
+            preset.burySiblings, preset.curriculumGating, preset.ankiConfig,
         ]
         var saved = preset
         if let id = preset.id {
             try db.execute(sql: """
                 UPDATE preset SET name = ?, scheduler = ?, new_per_day = ?, reviews_per_day = ?, rollover_hour = ?,
-                bury_siblings = ?, curriculum_gating = ? WHERE id = ?
+                bury_siblings = ?, curriculum_gating = ?, anki_config = ? WHERE id = ?
                 """, arguments: StatementArguments(values + [id]))
         } else {
             try db.execute(sql: """
-                INSERT INTO preset (name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO preset (name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating,
+                                    anki_config)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments(values))
             saved.id = db.lastInsertedRowID
         }

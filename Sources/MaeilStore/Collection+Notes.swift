@@ -162,4 +162,16 @@ extension Collection {
     static func likeEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
+
+    /// The Anki note types kept from imports, by Anki's id.
+    public func ankiNoteTypes() throws -> [Int64: AnkiNoteType] {
+        try read { db in
+            let decoder = JSONDecoder()
+            var types: [Int64: AnkiNoteType] = [:]
+            for text in try String.fetchAll(db, sql: "SELECT definition FROM note_type") {
+                if let type = try? decoder.decode(AnkiNoteType.self, from: Data(text.utf8)) { types[type.id] = type }
+            }
+            return types
+        }
+    }
 }

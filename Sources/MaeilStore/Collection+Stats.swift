@@ -224,9 +224,10 @@ extension Collection {
                 let note = notes.decode(row)
                 let templates = try DecodeCache.templates(row.text(deckTemplates))
                 let template = templates.first { $0.name == card.template }
-                let front = (template?.front ?? []).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " ")
-                let back = (template?.back ?? []).prefix(2).compactMap { note.fields.value($0) }.filter { !$0.isEmpty }.joined(separator: " · ")
-                let blanks = template?.blanks.flatMap { note.fields.value($0) }
+                func text(_ name: String) -> String? { note.fields.value(name).map { FieldText.plain($0, html: note.html) } }
+                let front = (template?.front ?? []).compactMap(text).filter { !$0.isEmpty }.joined(separator: " ")
+                let back = (template?.back ?? []).prefix(2).compactMap(text).filter { !$0.isEmpty }.joined(separator: " · ")
+                let blanks = template?.blanks.flatMap(text)
                 return FocusCandidate(
                     cardID: card.id, noteID: card.noteID, deck: row.text(deckName),
                     front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,

@@ -80,6 +80,23 @@ public struct CollectionWriter {
         return notes
     }
 
+    /// Keeps Anki note types whole, by Anki's id: a newer definition of one replaces it.
+    public func save(_ noteTypes: [AnkiNoteType]) throws {
+        let encoder = JSONEncoder()
+        for type in noteTypes {
+            try db.execute(sql: """
+                INSERT INTO note_type (anki_id, name, definition, modified_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(anki_id) DO UPDATE SET name = excluded.name, definition = excluded.definition, modified_at = excluded.modified_at
+                WHERE excluded.modified_at >= note_type.modified_at
+                """, arguments: [type.id, type.name, String(decoding: try encoder.encode(type), as: UTF8.self), type.modified])
+        }
+    }
+
+    /// Records a card's modification time in Anki (a schedule taken from a package).
+    public func setAnkiModified(cardID: Int64, _ seconds: Int64?) throws {
+        try db.cachedStatement(sql: "UPDATE card SET anki_mod = ? WHERE id = ?").execute(arguments: [seconds, cardID])
+    }
+
     /// Notes whose field text contains `text`, in the given decks.
     public func notes(containing text: String, deckIDs: [Int64]) throws -> [Note] {
         guard !deckIDs.isEmpty else { return [] }

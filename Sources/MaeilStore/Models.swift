@@ -34,6 +34,13 @@ public struct Note: Hashable, Sendable {
     public var source: String?
     /// The Anki note type it came from, if any.
     public var noteType: String?
+    /// The values are Anki's HTML; otherwise plain text.
+    public var html: Bool = false
+    /// Anki's note type id and the note's modification time there, when it came from Anki.
+    public var ankiNoteTypeID: Int64?
+    public var ankiModified: Int64?
+    /// When Maeil last changed the note (seconds).
+    public var modified: Int64 = 0
 
     public var isTaggedLeech: Bool { tags.contains { $0.lowercased() == "leech" } }
 }
@@ -48,4 +55,6 @@ public struct Card: Hashable, Sendable {
     public var starred: Bool
     public var suspended: Bool
     public var buriedUntil: Date?
+    /// The card's modification time in Anki when it came from there (seconds).
+    public var ankiModified: Int64?
 }

@@ -32,8 +32,9 @@ public struct NoteInserter {
     private var insertCards: Statement?
     static let batchSize = 32
 
-    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, " + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 8 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, "
+        + CardStateColumns.list()
+    static let cardRow = "(" + Array(repeating: "?", count: 9 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -44,8 +45,8 @@ public struct NoteInserter {
         self.units = units
         insertNote = try db.makeStatement(sql: """
             INSERT INTO note (kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source, modified_at,
-                              guid, deck_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              html, anki_note_type, anki_mod, guid, deck_id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(guid) DO NOTHING
             """)
         insertCard = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns)) VALUES \(Self.cardRow)")
@@ -69,6 +70,7 @@ public struct NoteInserter {
         bind.begin(insertNote)
         bindContent(kind: draft.kind, noteType: draft.noteType, fields: draft.fields, tags: draft.tags, unitID: unit?.id,
                     position: draft.position, source: draft.origin)
+        bind.bool(draft.html); bind.int(draft.ankiNoteTypeID); bind.int(draft.ankiModified)
         bind.text(draft.guid); bind.int(deck.id); bind.int(nowSeconds)
         try bind.step(db)
         guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
@@ -84,10 +86,11 @@ public struct NoteInserter {
         try flush()
         bind.begin(try db.cachedStatement(sql: """
             UPDATE note SET kind = ?, note_type = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?,
-            position = ?, source = ?, modified_at = ? WHERE id = ?
+            position = ?, source = ?, modified_at = ?, html = ?, anki_note_type = ?, anki_mod = ? WHERE id = ?
             """))
         bindContent(kind: note.kind, noteType: note.noteType, fields: note.fields, tags: note.tags, unitID: note.unitID,
                     position: note.position, source: note.source)
+        bind.bool(note.html); bind.int(note.ankiNoteTypeID); bind.int(note.ankiModified)
         bind.int(note.id)
         try bind.step(db)
         let unitPosition = units.values.first { $0.id == note.unitID }?.position
@@ -185,7 +188,7 @@ public struct NoteInserter {
     /// One card's values, in `cardColumns` order.
     private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
-        bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil)
+        bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 }

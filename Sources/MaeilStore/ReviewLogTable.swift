@@ -16,13 +16,13 @@ public struct ReviewLog: Hashable, Sendable {
 /// The review log's one encoder and one decoder.
 enum ReviewLogTable {
     /// Every column but the id, in the order `append` binds them.
-    static let written = "card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings, "
+    static let written = "card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings, anki_id, "
         + CardStateColumns.list(prefix: "b_") + ", " + CardStateColumns.list(prefix: "a_")
 
     static let columns = "id, " + written
 
     static let insertSQL = "INSERT INTO review_log (" + written + ") VALUES ("
-        + Array(repeating: "?", count: 9 + 2 * CardStateColumns.names.count).joined(separator: ", ") + ")"
+        + Array(repeating: "?", count: 10 + 2 * CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     /// Appends `entry` to a card's log; returns the new row's id.
     @discardableResult
@@ -38,7 +38,7 @@ enum ReviewLogTable {
         binder.begin(statement)
         binder.int(cardID); binder.int(deckID); binder.int(entry.time.unixMilliseconds); binder.int(entry.kind.rawValue)
         binder.int(entry.rating?.rawValue ?? 0); binder.int(entry.durationMilliseconds); binder.text(entry.scheduler)
-        binder.text(leechColumn(entry.leech)); binder.text(buriedColumn(entry.buried))
+        binder.text(leechColumn(entry.leech)); binder.text(buriedColumn(entry.buried)); binder.int(entry.ankiID)
         CardStateColumns.bind(entry.before, &binder)
         CardStateColumns.bind(entry.after, &binder)
         try binder.step(db)
@@ -60,14 +60,14 @@ enum ReviewLogTable {
     /// Decodes rows selected with `columns`.
     struct Decoder {
         let before: CardStateColumns, after: CardStateColumns
-        let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried: Int
+        let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried, ankiID: Int
 
         init(_ columns: ColumnMap) {
             before = CardStateColumns(columns, prefix: "b_")
             after = CardStateColumns(columns, prefix: "a_")
             (id, cardID, deckID, time, kind) = (columns["id"], columns["card_id"], columns["deck_id"], columns["time"], columns["kind"])
             (rating, duration, scheduler) = (columns["rating"], columns["duration_ms"], columns["scheduler"])
-            (leech, buried) = (columns["leech_action"], columns["buried_siblings"])
+            (leech, buried, ankiID) = (columns["leech_action"], columns["buried_siblings"], columns["anki_id"])
         }
 
         func decode(_ row: SQLiteRow) -> ReviewLog {
@@ -84,7 +84,7 @@ enum ReviewLogTable {
                 time: Date(timeIntervalSince1970: TimeInterval(row.int64(time)) / 1000),
                 kind: ReviewLogEntry.Kind(rawValue: row.int(kind)) ?? .manual, rating: Rating(rawValue: row.int(rating)),
                 durationMilliseconds: row.int(duration), scheduler: row.text(scheduler), before: before.decode(row), after: after.decode(row),
-                leech: effect, buried: burials)
+                leech: effect, buried: burials, ankiID: row.optionalInt64(ankiID))
             return ReviewLog(id: row.int64(id), cardID: row.int64(cardID), deckID: row.int64(deckID), entry: entry)
         }
     }

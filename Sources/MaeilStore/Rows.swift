@@ -45,7 +45,7 @@ extension CardState {
 }
 
 enum CardTable {
-    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, " + CardStateColumns.list()
+    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, anki_mod, " + CardStateColumns.list()
     static let byID = "SELECT \(columns) FROM card WHERE id = ?"
     static let byNote = "SELECT \(columns) FROM card WHERE note_id = ? ORDER BY new_position"
     /// Decodes a query that selects `columns` as they are.
@@ -55,19 +55,19 @@ enum CardTable {
 
     struct Decoder {
         let state: CardStateColumns
-        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil: Int
+        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil, ankiModified: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             state = CardStateColumns(columns, prefix: prefix)
             (id, noteID, deckID) = (columns[prefix + "id"], columns[prefix + "note_id"], columns[prefix + "deck_id"])
             (template, ordinal, starred) = (columns[prefix + "template"], columns[prefix + "ordinal"], columns[prefix + "starred"])
-            (suspended, buriedUntil) = (columns[prefix + "suspended"], columns[prefix + "buried_until"])
+            (suspended, buriedUntil, ankiModified) = (columns[prefix + "suspended"], columns[prefix + "buried_until"], columns[prefix + "anki_mod"])
         }
 
         func decode(_ row: SQLiteRow) -> Card {
             Card(id: row.int64(id), noteID: row.int64(noteID), deckID: row.int64(deckID), template: row.text(template),
                  ordinal: row.int(ordinal), state: state.decode(row) ?? .new, starred: row.bool(starred), suspended: row.bool(suspended),
-                 buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)))
+                 buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)), ankiModified: row.optionalInt64(ankiModified))
         }
     }
 }
@@ -77,19 +77,23 @@ enum FieldSeparator {
 }
 
 enum NoteTable {
-    static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type"
+    static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type, "
+        + "html, anki_note_type, anki_mod, modified_at"
     static let byID = "SELECT \(columns) FROM note WHERE id = ?"
     /// Decodes a query that selects `columns` as they are.
     static let decoder = Decoder(ColumnMap(list: columns))
 
     struct Decoder {
         let id, guid, deckID, kind, names, values, languages, tags, unitID, position, source, noteType: Int
+        let html, ankiNoteType, ankiModified, modified: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             (id, guid, deckID, kind) = (columns[prefix + "id"], columns[prefix + "guid"], columns[prefix + "deck_id"], columns[prefix + "kind"])
             (names, values, languages) = (columns[prefix + "field_names"], columns[prefix + "field_values"], columns[prefix + "field_languages"])
             (tags, unitID, position) = (columns[prefix + "tags"], columns[prefix + "unit_id"], columns[prefix + "position"])
             (source, noteType) = (columns[prefix + "source"], columns[prefix + "note_type"])
+            (html, ankiNoteType) = (columns[prefix + "html"], columns[prefix + "anki_note_type"])
+            (ankiModified, modified) = (columns[prefix + "anki_mod"], columns[prefix + "modified_at"])
         }
 
         func decode(_ row: SQLiteRow) -> Note {
@@ -106,7 +110,9 @@ enum NoteTable {
             }
             return Note(id: row.int64(id), guid: row.text(guid), deckID: row.int64(deckID), kind: NoteKind(rawValue: row.text(kind)) ?? .basic,
                         fields: fields, tags: Tags.parse(row.text(tags)), unitID: row.optionalInt64(unitID), position: row.int(position),
-                        source: row.optionalText(source), noteType: row.optionalText(noteType))
+                        source: row.optionalText(source), noteType: row.optionalText(noteType), html: row.bool(html),
+                        ankiNoteTypeID: row.optionalInt64(ankiNoteType), ankiModified: row.optionalInt64(ankiModified),
+                        modified: row.int64(modified))
         }
     }
 
@@ -141,12 +147,14 @@ enum DeckTable {
 }
 
 enum PresetTable {
-    static let columns = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating"
+    static let columns = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating, anki_config"
 
     static func decode(_ row: Row) throws -> Preset {
-        Preset(id: row["id"], name: row["name"], scheduler: try DecodeCache.settings(row["scheduler"]), newPerDay: row["new_per_day"],
-               reviewsPerDay: row["reviews_per_day"], rolloverHour: row["rollover_hour"], burySiblings: row["bury_siblings"],
-               curriculumGating: row["curriculum_gating"])
+        var preset = Preset(id: row["id"], name: row["name"], scheduler: try DecodeCache.settings(row["scheduler"]), newPerDay: row["new_per_day"],
+                            reviewsPerDay: row["reviews_per_day"], rolloverHour: row["rollover_hour"], burySiblings: row["bury_siblings"],
+                            curriculumGating: row["curriculum_gating"])
+        preset.ankiConfig = row["anki_config"]
+        return preset
     }
 }
 

@@ -111,6 +111,24 @@ enum Schema {
                 CREATE INDEX review_log_answers ON review_log(deck_id, time) WHERE kind = 0;
                 """)
         }
+        // Anki in both directions: a note's Anki note type (kept whole), whether its fields are
+        // HTML, and the ids and modification times Anki matches by when a package goes back.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE note_type (
+                    anki_id INTEGER PRIMARY KEY,         -- Anki's note type id
+                    name TEXT NOT NULL,
+                    definition TEXT NOT NULL,            -- AnkiNoteType as JSON, with Anki's own legacy JSON inside
+                    modified_at INTEGER NOT NULL
+                );
+                ALTER TABLE note ADD COLUMN html INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE note ADD COLUMN anki_note_type INTEGER;   -- note_type.anki_id
+                ALTER TABLE note ADD COLUMN anki_mod INTEGER;         -- seconds, Anki's mod when it came
+                ALTER TABLE card ADD COLUMN anki_mod INTEGER;
+                ALTER TABLE review_log ADD COLUMN anki_id INTEGER;    -- Anki's revlog id
+                ALTER TABLE preset ADD COLUMN anki_config TEXT;       -- Anki's deck options, legacy JSON
+                """)
+        }
         return migrator
     }
 }

@@ -43,10 +43,13 @@ struct TextFormatTests {
         #expect(deck.name == "Korean::Food")
         #expect(deck.templates.map(\.name) == ["card 1", "card 2"])
         #expect(deck.notes.count == 3)
-        #expect(deck.notes[0].fields == [NoteField(name: "Front", value: "김치"), NoteField(name: "Back", value: "kimchi (spicy)")])
+        // #html:true: the HTML is kept as it is, and reads as text.
+        #expect(deck.notes.allSatisfy { $0.html })
+        #expect(deck.notes[0].fields == [NoteField(name: "Front", value: "김치"), NoteField(name: "Back", value: "<b>kimchi</b>&nbsp;(spicy)")])
+        #expect(FieldText.plain(deck.notes[0].fields[1].value, html: true) == "kimchi\u{A0}(spicy)")
         #expect(deck.notes[0].tags == ["imported", "korean", "food"])
         #expect(deck.notes[1].fields[1].value == "mixed rice, with \"gochujang\"")
-        #expect(deck.notes[2].fields[1].value == "rice cakes\nin sauce")
+        #expect(FieldText.plain(deck.notes[2].fields[1].value, html: true) == "rice cakes\nin sauce")
         #expect(deck.notes[2].tags.contains("snack"))
         #expect(deck.notes[0].origin == "notes.txt:7")
     }
@@ -134,10 +137,21 @@ struct TextFormatTests {
         #expect(throws: ImportProblem.self) { try DeckReader.format(of: folder + "/README.md") }
     }
 
-    @Test func htmlBecomesText() {
-        #expect(HTMLText.plain("<div>one</div><div>two &amp; three</div>") == "one\ntwo & three")
-        #expect(HTMLText.plain("photo <img src=\"cat.jpg\">") == "photo [image: cat.jpg]")
-        #expect(HTMLText.plain("&#54620;&#xAE00; &lt;b&gt;") == "한글 <b>")
+    /// Anki's HTML as the terminal reads it: lines, emphasis, readings, sounds and pictures.
+    @Test func htmlBecomesTextPieces() {
+        #expect(FieldText.plain("<div>one</div><div>two &amp; three</div>", html: true) == "one\ntwo & three")
+        #expect(FieldText.plain("photo <img src=\"cat.jpg\">", html: true) == "photo [image: cat.jpg]")
+        #expect(FieldText.plain("&#54620;&#xAE00; &lt;b&gt;", html: true) == "한글 <b>")
+        #expect(FieldText.pieces("a <b>bold <i>both</i></b> <u>u</u>", html: true) == [
+            .text("a ", []), .text("bold ", .bold), .text("both", [.bold, .italic]), .text(" ", []), .text("u", .underline),
+        ])
+        #expect(FieldText.plain("<ruby>漢字<rt>かんじ</rt></ruby>です", html: true) == "漢字(かんじ)です")
+        #expect(FieldText.plain("私は 猫[ねこ]が好き", html: true) == "私は猫(ねこ)が好き")
+        #expect(FieldText.answer("私は 猫[ねこ]が好き", html: true) == "私は猫が好き")
+        #expect(FieldText.sounds("hello [sound:hi.mp3] [sound:b.ogg]", html: true) == ["hi.mp3", "b.ogg"])
+        #expect(FieldText.images("<img src='dot.png'> and <IMG SRC=\"x y.jpg\">", html: true) == ["dot.png", "x y.jpg"])
+        #expect(FieldText.plain("a < b & c", html: false) == "a < b & c")
+        #expect(FieldText.plainText(fromHTML: FieldText.html(fromPlain: "a < b & c\nd")) == "a < b & c\nd")
     }
 
     @Test func splittingOnAByteKeepsEmptyPieces() {

@@ -237,12 +237,12 @@ struct ImporterTests {
         #expect(renamed.hasPrefix("hello-") && renamed.hasSuffix(".png"))
         #expect(try Data(contentsOf: media.appendingPathComponent(renamed)).count == first.count)
         let a = try #require(try collection.findNotes("picture a").first), b = try #require(try collection.findNotes("picture b").first)
-        #expect(a.fields.value("Back") == "look: [image: hello.png]")
-        #expect(b.fields.value("Back") == "look: [image: \(renamed)]")
+        #expect(a.fields.value("Back") == #"look: <img src="hello.png">"#)
+        #expect(b.fields.value("Back") == #"look: <img src="\#(renamed)">"#)
         // Again: the same bytes are already there under each name; nothing new, nothing changed.
         _ = try importer.apply(try bundle([Self.fixtures.appendingPathComponent("pictures-b.apkg").path]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: media.path).sorted() == names)
-        #expect(try collection.findNotes("picture b").first?.fields.value("Back") == "look: [image: \(renamed)]")
+        #expect(try collection.findNotes("picture b").first?.fields.value("Back") == #"look: <img src="\#(renamed)">"#)
         #expect(try FileManager.default.contentsOfDirectory(atPath: media.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(".media-import") }.isEmpty)
     }

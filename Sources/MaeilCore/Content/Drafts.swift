@@ -21,9 +21,19 @@ public struct NoteDraft: Hashable, Sendable {
     public var cards: [CardDraft]
     /// When a note with this guid is already there, leave it exactly as it is (Anki's "keep current").
     public var keepExisting: Bool
+    /// The values are Anki's HTML (a package, an Anki text file with #html:true), shown as
+    /// formatted text and written back as they came; otherwise plain text.
+    public var html: Bool
+    /// Anki's note type id and the note's modification time there (seconds), for going back.
+    public var ankiNoteTypeID: Int64?
+    public var ankiModified: Int64?
 
     public init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
-                position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false) {
+                position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false, html: Bool = false,
+                ankiNoteTypeID: Int64? = nil, ankiModified: Int64? = nil) {
+        self.html = html
+        self.ankiNoteTypeID = ankiNoteTypeID
+        self.ankiModified = ankiModified
         self.guid = guid
         self.kind = kind
         self.noteType = noteType
@@ -47,9 +57,13 @@ public struct CardDraft: Hashable, Sendable {
     public var buriedUntil: Date?
     /// The answers that led to `state`, oldest first.
     public var history: [ReviewLogEntry]
+    /// The card's modification time in Anki (seconds): Anki takes a card's schedule back only
+    /// from a card changed later than its own.
+    public var ankiModified: Int64?
 
     public init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
-                history: [ReviewLogEntry] = []) {
+                history: [ReviewLogEntry] = [], ankiModified: Int64? = nil) {
+        self.ankiModified = ankiModified
         self.template = template
         self.ordinal = ordinal
         self.state = state

@@ -16,6 +16,9 @@ public struct Preset: Hashable, Sendable, Codable {
     public var burySiblings: Bool
     /// Open a curriculum unit only when every card of the one before has left learning.
     public var curriculumGating: Bool
+    /// The Anki deck options it was made from (their legacy JSON), when it came from a package:
+    /// written back with Maeil's values over them, so the options Maeil has no use for survive.
+    public var ankiConfig: String?
 
     public init(
         id: Int64? = nil, name: String, scheduler: SchedulerSettings = SchedulerSettings(),

@@ -24,9 +24,13 @@ public struct ReviewLogEntry: Hashable, Sendable {
     public var leech: LeechEffect
     /// The siblings this answer buried, each with the burial it had before, for undo.
     public var buried: [SiblingBurial]
+    /// The entry's id in Anki's review log, when it came from there: written back with the same
+    /// id, Anki knows it has it.
+    public var ankiID: Int64?
 
     public init(time: Date, kind: Kind, rating: Rating?, durationMilliseconds: Int = 0, scheduler: String, before: CardState?,
-                after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = []) {
+                after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = [], ankiID: Int64? = nil) {
+        self.ankiID = ankiID
         self.time = time
         self.kind = kind
         self.rating = rating

@@ -97,7 +97,7 @@ struct FindCommand: MaeilCommand {
         }
         let style = context.style
         for note in notes {
-            let values = note.fields.map(\.value).filter { !$0.isEmpty }.prefix(3)
+            let values = note.fields.map { FieldText.plain($0.value, html: note.html) }.filter { !$0.isEmpty }.prefix(3)
                 .map { TerminalText.sanitize($0).replacingOccurrences(of: "\n", with: " ") }
             context.line(style.bold("\(note.id)") + "  " + values.joined(separator: style.dim(" · "))
                          + style.dim("  [\(TerminalText.sanitize(names[note.deckID] ?? ""))]"))
@@ -147,7 +147,7 @@ enum NoteView {
         let deck = try collection.deck(id: note.deckID)
         context.line(style.bold("Note \(note.id)") + style.dim(" · \(TerminalText.sanitize(deck.name)) · \(note.kind.rawValue)"))
         for field in note.fields where !field.value.isEmpty {
-            context.line(style.dim(field.name + ":") + " " + TerminalText.sanitize(field.value))
+            context.line(style.dim(TerminalText.sanitize(field.name) + ":") + " " + FieldView.render(field.value, html: note.html, style: style))
         }
         if !note.tags.isEmpty { context.line(style.dim("tags: ") + note.tags.map(TerminalText.sanitize).joined(separator: " ")) }
         for card in try collection.cards(noteID: note.id) {
