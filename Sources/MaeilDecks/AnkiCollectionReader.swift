@@ -67,7 +67,10 @@ private struct CollectionReading {
         let changed = (try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000
         let buriedUntil = sane(Double(created) + (Double(max(0, changed - created) / 86_400) + 1) * 86_400)
         func buried(_ card: CardRow) -> Date? { card.queue == -2 || card.queue == -3 ? buriedUntil : nil }
-        let (noteTypes, deckNames, deckOptions) = version == .latest ? try currentSchema() : try legacySchema()
+        // The schema is the collection's own, whatever the package's entry name: a current package
+        // may hold a schema-11 collection (Maeil writes one; Anki upgrades it when it opens it).
+        let tablesOfSchema18 = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") ?? false
+        let (noteTypes, deckNames, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
         let cardsByNote = try cards()
         let reviews = try reviewsByCard()
         var deckSlots = DeckSlots<Int64>()

@@ -157,9 +157,10 @@ public enum AnkiTextFormat {
                     guid = "txt-" + StableHash.hex("\(notetype)\u{1f}\(firstValue)")
                 }
                 let fields = zip(names, values).map { NoteField(name: $0, value: $1) }
-                let note = NoteDraft(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
+                var note = NoteDraft(guid: guid, kind: mapping.kind, noteType: effectiveType, fields: fields,
                                      tags: tagsFromHeader + tagText.utf8Split(0x20).filter { !$0.isEmpty },
                                      origin: fileName + ":" + String(record.line), keepExisting: keepExisting, html: header.html)
+                note.fieldsByPosition = true
                 let (slot, isNew) = try deckSlots.slot(for: deckName, emit: emit) {
                     ImportedDeck(name: deckName, kind: nil, templates: [], source: path)
                 }

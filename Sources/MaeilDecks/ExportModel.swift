@@ -1,64 +1,96 @@
 import Foundation
 import MaeilCore
 
-/// A deck on its way out of Maeil, for the writers.
+/// Decks on their way out of Maeil, in the shape Anki keeps them: note types whole, notes with
+/// their values in their type's field order as Anki's HTML, cards with their schedule and
+/// history, and the modification times Anki compares to decide what to take.
+public struct ExportCollection: Sendable {
+    public var noteTypes: [AnkiNoteType]
+    public var decks: [ExportDeck]
+    /// Pictures and sounds the notes use, by name, where they are.
+    public var media: [(name: String, file: URL)]
+
+    public init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
+        self.noteTypes = noteTypes
+        self.decks = decks
+        self.media = media
+    }
+}
+
 public struct ExportDeck: Sendable {
     public var name: String
-    public var fieldNames: [String]
-    public var templates: [CardTemplate]
-    public var isCloze: Bool
+    /// Its options, written as Anki's deck options.
+    public var preset: Preset
     public var notes: [ExportNote]
 
-    public init(name: String, fieldNames: [String], templates: [CardTemplate], isCloze: Bool, notes: [ExportNote]) {
+    public init(name: String, preset: Preset, notes: [ExportNote]) {
         self.name = name
-        self.fieldNames = fieldNames
-        self.templates = templates
-        self.isCloze = isCloze
+        self.preset = preset
         self.notes = notes
     }
 }
 
 public struct ExportNote: Sendable {
     public var guid: String
-    /// Values in the deck's field order.
+    /// Anki's note type id (one of `ExportCollection.noteTypes`).
+    public var noteTypeID: Int64
+    /// Values in the note type's field order, as Anki's HTML.
     public var values: [String]
     public var tags: [String]
+    /// Seconds since 1970: when the note last changed, in Maeil or in Anki before it came.
+    public var modified: Int64
     public var cards: [ExportCard]
 
-    public init(guid: String, values: [String], tags: [String], cards: [ExportCard]) {
+    public init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard]) {
         self.guid = guid
+        self.noteTypeID = noteTypeID
         self.values = values
         self.tags = tags
+        self.modified = modified
         self.cards = cards
     }
 }
 
 public struct ExportCard: Sendable {
-    /// Template index (cloze: deletion number − 1), Anki's "ord".
+    /// Anki's "ord": the template's index, or the cloze deletion's number − 1.
     public var ordinal: Int
     public var state: CardState
     public var suspended: Bool
+    public var buried: Bool
     /// Place among new cards.
     public var position: Int
+    /// Seconds since 1970: the last change in Maeil, or Anki's own time for a card untouched here.
+    public var modified: Int64
+    /// The card's answers (and resets), oldest first.
+    public var history: [ReviewLogEntry]
+    /// The desired retention and decay its FSRS memory was computed for, when it has one.
+    public var desiredRetention: Double?
+    public var decay: Double?
 
-    public init(ordinal: Int, state: CardState, suspended: Bool, position: Int) {
+    public init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
+                history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil) {
         self.ordinal = ordinal
         self.state = state
         self.suspended = suspended
+        self.buried = buried
         self.position = position
+        self.modified = modified
+        self.history = history
+        self.desiredRetention = desiredRetention
+        self.decay = decay
     }
 }
 
-/// Anki's text export: tab-separated, guid, note type and deck in columns 1–3, tags last.
+/// Anki's text export, as Anki reads it back: tab-separated, HTML, guid, note type and deck in
+/// columns 1–3, the fields in their note type's order, tags last.
 public enum AnkiTextWriter {
-    public static func text(_ decks: [ExportDeck]) -> String {
-        var lines = ["#separator:tab", "#html:false", "#guid column:1", "#notetype column:2", "#deck column:3"]
-        let width = decks.map(\.fieldNames.count).max() ?? 0
-        lines.append("#tags column:\(4 + width)")
-        for deck in decks {
-            let noteType = noteTypeName(deck)
+    public static func text(_ collection: ExportCollection) -> String {
+        let types = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let width = collection.decks.flatMap(\.notes).map(\.values.count).max() ?? 0
+        var lines = ["#separator:tab", "#html:true", "#guid column:1", "#notetype column:2", "#deck column:3", "#tags column:\(4 + width)"]
+        for deck in collection.decks {
             for note in deck.notes {
-                var cells = [note.guid, noteType, deck.name] + note.values
+                var cells = [note.guid, noteTypeName(types[note.noteTypeID]), deck.name] + note.values
                 cells += Array(repeating: "", count: width - note.values.count)
                 cells.append(note.tags.joined(separator: " "))
                 lines.append(cells.map(quoted).joined(separator: "\t"))
@@ -67,8 +99,13 @@ public enum AnkiTextWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func noteTypeName(_ deck: ExportDeck) -> String {
-        deck.isCloze ? "Cloze" : "Maeil: \(deck.name)"
+    /// The note type a row names. Anki takes a text file's rows only into note types it has:
+    /// a note that came from Anki names its own; a Maeil deck's note names Anki's stock Basic
+    /// (or Cloze), whose fields take the first columns, in the note's field order.
+    static func noteTypeName(_ type: AnkiNoteType?) -> String {
+        guard let type else { return "Basic" }
+        if type.name.hasPrefix("Maeil: ") { return type.isCloze ? "Cloze" : "Basic" }
+        return type.name
     }
 
     /// Quotes a field when it holds a tab, a newline or a quote; quotes inside are doubled.

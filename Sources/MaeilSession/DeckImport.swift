@@ -63,13 +63,31 @@ struct DeckImport {
     }
 
     mutating func add(_ templates: [CardTemplate], writer: CollectionWriter) throws {
+        // A deck that was already here takes templates only when they are needed: a text file
+        // names no note types Maeil knows, and its rows for notes already here add no cards.
+        if !summary.created {
+            pendingTemplates += templates
+            return
+        }
+        try merge(templates, writer: writer)
+    }
+
+    private mutating func merge(_ templates: [CardTemplate], writer: CollectionWriter) throws {
         try inserter.flush()
         deck.templates = Self.merged(deck.templates, templates)
         try writer.update(deck)
         inserter = try writer.noteInserter(deck: deck)
     }
 
+    /// Templates a deck that was already here was given, until a note needs them.
+    private var pendingTemplates: [CardTemplate] = []
+
     mutating func add(_ notes: [NoteDraft], writer: CollectionWriter, noteWritten: () -> Void) throws {
+        // A package or a deck file says what the deck's templates are now: taken at once.
+        if !pendingTemplates.isEmpty, notes.contains(where: { !$0.fieldsByPosition }) {
+            try merge(pendingTemplates, writer: writer)
+            pendingTemplates = []
+        }
         for item in notes {
             let index = count
             count += 1
@@ -77,6 +95,11 @@ struct DeckImport {
             let stored = existing.isEmpty ? nil : existing[item.guid]
             var draft = item
             draft.position = curriculum ? index : (stored?.position ?? base + index)
+            if stored == nil, item.fieldsByPosition, !pendingTemplates.isEmpty, try writer.note(guid: item.guid) == nil {
+                // A note new to the collection, from a text file: its templates are needed now.
+                try merge(pendingTemplates, writer: writer)
+                pendingTemplates = []
+            }
             // Guids are unique in the whole collection. A taken one belongs to a note in another
             // deck, or to one earlier in this import (twice in a file, or in another deck of it):
             // the insert then does nothing and the row updates that note, as a second import would.
@@ -89,7 +112,10 @@ struct DeckImport {
             // Cards still waiting to be written must be in the table before a note's cards are read.
             try inserter.flush()
             if var note = try stored ?? writer.note(guid: item.guid) {
-                let unitID = inserter.unitID(draft.unit)
+                let item = item.fieldsByPosition ? Self.positional(item, onto: note) : item
+                // A text file's row says nothing of units or order: the note keeps its own.
+                let unitID = item.fieldsByPosition ? note.unitID : inserter.unitID(draft.unit)
+                if item.fieldsByPosition { draft.position = note.position }
                 // Anki's "keep current" leaves a stored note exactly as it is.
                 let changed = !item.keepExisting
                     && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
@@ -116,6 +142,25 @@ struct DeckImport {
             }
             noteWritten()
         }
+    }
+
+    /// A text file's row for a note already here: its values in the note's own fields, in
+    /// order; HTML that only stands for plain text (Maeil's own export) read back as the text;
+    /// the note's kind and note type kept.
+    static func positional(_ item: NoteDraft, onto note: Note) -> NoteDraft {
+        var draft = item
+        let values = item.fields.map(\.value)
+        let plain = item.html && !note.html && values.allSatisfy { FieldText.html(fromPlain: FieldText.plainText(fromHTML: $0)) == $0 }
+        draft.fields = note.fields.enumerated().map { index, field in
+            var field = field
+            if index < values.count { field.value = plain ? FieldText.plainText(fromHTML: values[index]) : values[index] }
+            return field
+        }
+        draft.html = plain ? false : item.html
+        draft.kind = note.kind
+        draft.noteType = note.noteType
+        draft.ankiNoteTypeID = note.ankiNoteTypeID
+        return draft
     }
 
     /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the file.

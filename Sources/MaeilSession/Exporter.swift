@@ -3,41 +3,116 @@ import MaeilCore
 import MaeilDecks
 import MaeilStore
 
-/// Reads decks out of a collection for the writers (Anki text, Anki packages).
+/// Reads decks out of a collection in the shape Anki keeps them, for the writers (Anki
+/// packages and text). A note that came from Anki goes back under its own note type, its
+/// HTML as it was; a note of a Maeil deck goes under a note type made from the deck's fields
+/// and templates (a real cloze type for cloze decks), its text as HTML.
 public struct Exporter {
     public let collection: Collection
 
     public init(collection: Collection) { self.collection = collection }
 
-    public func decks(named names: [String]) throws -> [ExportDeck] {
-        let decks = names.isEmpty ? try collection.decks() : try names.map { try collection.requireDeck(named: $0) }
-        return try decks.map(exportDeck)
-    }
-
-    public func decks(_ decks: [Deck]) throws -> [ExportDeck] {
-        try decks.map(exportDeck)
-    }
-
-    func exportDeck(_ deck: Deck) throws -> ExportDeck {
-        let notes = try collection.notes(deckID: deck.id)
-        // Linear in the fields: a set answers "seen?", and each note's values are looked up by
-        // name once (a note of many fields made this quadratic).
-        var fieldNames: [String] = []
-        var seen = Set<String>()
-        for note in notes { for field in note.fields where seen.insert(field.name).inserted { fieldNames.append(field.name) } }
-        if fieldNames.isEmpty { fieldNames = deck.templates.flatMap { $0.front + $0.back } }
-        let isCloze = deck.kind == .cloze
-        let templateIndex = Dictionary(deck.templates.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    public func export(_ decks: [Deck], now: Date) throws -> ExportCollection {
+        let stored = try collection.ankiNoteTypes()
+        var types: [Int64: AnkiNoteType] = [:]
+        var media: [String: URL] = [:]
+        let mediaFolder = URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
         var position = 0
-        let exported = try notes.map { note -> ExportNote in
-            let cards = try collection.cards(noteID: note.id).map { card -> ExportCard in
-                position += 1
-                let ordinal = isCloze ? max(card.ordinal - 1, 0) : (templateIndex[card.template] ?? 0)
-                return ExportCard(ordinal: ordinal, state: card.state, suspended: card.suspended, position: position)
+        var exported: [ExportDeck] = []
+        for deck in decks {
+            let preset = try collection.preset(id: deck.presetID)
+            let notes = try collection.notes(deckID: deck.id)
+            let logs = try collection.reviewLogs(deckID: deck.id)
+            let own = Self.noteType(for: deck, notes: notes)
+            let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+            var exportedNotes: [ExportNote] = []
+            exportedNotes.reserveCapacity(notes.count)
+            for note in notes {
+                let type = note.ankiNoteTypeID.flatMap { stored[$0] } ?? own
+                types[type.id] = type
+                var byName: [String: String] = [:]
+                for field in note.fields where byName[field.name] == nil { byName[field.name] = field.value }
+                let values = type.fields.map { name in
+                    let value = byName[name] ?? ""
+                    return note.html ? value : FieldText.html(fromPlain: value)
+                }
+                for value in values {
+                    for name in FieldText.images(value, html: true) + FieldText.sounds(value, html: true) where media[name] == nil {
+                        let file = mediaFolder.appendingPathComponent(name)
+                        if FileManager.default.fileExists(atPath: file.path) { media[name] = file }
+                    }
+                }
+                let cards = try collection.cards(noteID: note.id).map { card -> ExportCard in
+                    position += 1
+                    let history = logs[card.id] ?? []
+                    // When Maeil last changed the card; Anki's own time for one untouched here.
+                    let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
+                    return ExportCard(
+                        ordinal: Self.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
+                        buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
+                        modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
+                        desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
+                        decay: card.state.memory == nil ? nil : fsrs.decay)
+                }
+                exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: note.tags,
+                                                modified: max(note.ankiModified ?? 0, note.modified), cards: cards))
             }
-            let values = Dictionary(note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            return ExportNote(guid: note.guid, values: fieldNames.map { values[$0] ?? "" }, tags: note.tags, cards: cards)
+            exported.append(ExportDeck(name: deck.name, preset: preset, notes: exportedNotes))
         }
-        return ExportDeck(name: deck.name, fieldNames: fieldNames, templates: deck.templates, isCloze: isCloze, notes: exported)
+        return ExportCollection(noteTypes: types.values.sorted { $0.id < $1.id }, decks: exported,
+                                media: media.keys.sorted().map { ($0, media[$0]!) })
+    }
+
+    /// Anki's "ord" of a card: its template's place in the note type, or its cloze number − 1.
+    static func ordinal(of card: Card, in type: AnkiNoteType) -> Int {
+        if type.isCloze { return max(card.ordinal - 1, 0) }
+        // Maeil named templates after Anki's, "card N" when Anki's had no name, and added the
+        // note type's name where two note types in one deck shared a template name.
+        if let index = type.templates.firstIndex(where: { $0.name == card.template || "\($0.name) (\(type.name))" == card.template }) {
+            return index
+        }
+        if card.template.hasPrefix("card "), let number = Int(card.template.dropFirst(5)), number >= 1 { return number - 1 }
+        return 0
+    }
+
+    /// The note type a Maeil deck's notes go to Anki under: its fields and templates, an id that
+    /// stays the same from one export to the next, so Anki updates its notes.
+    static func noteType(for deck: Deck, notes: [Note]) -> AnkiNoteType {
+        var fields: [String] = []
+        var seen = Set<String>()
+        for note in notes { for field in note.fields where seen.insert(field.name).inserted { fields.append(field.name) } }
+        if fields.isEmpty { fields = deck.templates.flatMap { $0.front + $0.back }.filter { seen.insert($0).inserted } }
+        if fields.isEmpty { fields = ["Front", "Back"] }
+        let id = 1_000_000_000_000 + Int64(UInt64(StableHash.hex("maeil note type\u{1f}" + deck.name), radix: 16)! % 500_000_000_000)
+        let cloze = deck.kind == .cloze || deck.templates.contains { $0.blanks != nil && deck.kind == .cloze }
+        func braces(_ names: [String]) -> String { names.map { "{{\($0)}}" }.joined(separator: "<br>") }
+        let templates: [AnkiNoteType.Template]
+        if cloze, let template = deck.templates.first, let blanks = template.blanks {
+            templates = [.init(name: "Cloze", question: "{{cloze:\(blanks)}}", answer: "{{cloze:\(blanks)}}<br>" + braces(template.back))]
+        } else {
+            templates = deck.templates.map { template in
+                var front = template.front
+                if front.isEmpty, let blanks = template.blanks { front = [blanks] }
+                let question = braces(front) + (template.typed.map { "<br>{{type:\($0)}}" } ?? "")
+                return .init(name: template.name, question: question, answer: "{{FrontSide}}<hr id=answer>" + braces(template.back))
+            }
+        }
+        let modified = notes.map(\.modified).max() ?? 0
+        let model: [String: Any] = [
+            "id": id, "name": "Maeil: \(deck.name)", "type": cloze ? 1 : 0, "mod": modified, "usn": -1, "sortf": 0,
+            "tmpls": templates.enumerated().map { index, template -> [String: Any] in
+                ["name": template.name, "ord": index, "qfmt": template.question, "afmt": template.answer, "bqfmt": "", "bafmt": "",
+                 "did": NSNull(), "bfont": "", "bsize": 0]
+            },
+            "flds": fields.enumerated().map { index, name -> [String: Any] in
+                ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [] as [Any]]
+            },
+            "css": ".card { font-family: arial; font-size: 24px; text-align: center; }",
+            "latexPre": "\\documentclass[12pt]{article}\\begin{document}", "latexPost": "\\end{document}", "latexsvg": false,
+            "tags": [] as [Any], "vers": [] as [Any], "req": templates.indices.map { [$0, "any", [0]] as [Any] },
+        ]
+        let json = (try? JSONSerialization.data(withJSONObject: model, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return AnkiNoteType(id: id, name: "Maeil: \(deck.name)", isCloze: cloze, fields: fields, templates: templates, modified: modified,
+                            legacyJSON: json)
     }
 }

@@ -140,6 +140,17 @@ extension Collection {
         try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE kind = 0") }
     }
 
+    /// Every log entry of the cards now in a deck, by card, oldest first: one query for a
+    /// whole export.
+    public func reviewLogs(deckID: Int64) throws -> [Int64: [ReviewLogEntry]] {
+        try read { db in
+            let rows = try Self.fetchAll(db, """
+                SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id IN (SELECT id FROM card WHERE deck_id = ?) ORDER BY card_id, id
+                """, [deckID], { ReviewLogTable.Decoder($0).decode })
+            return Dictionary(grouping: rows, by: \.cardID).mapValues { $0.map(\.entry) }
+        }
+    }
+
     public func reviewLog(cardID: Int64) throws -> [ReviewLog] {
         try read { db in
             try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {

@@ -43,13 +43,12 @@ enum MemoryBenchmarks {
         ]
     }
 
-    /// A real collection for a package: one Maeil note exported as Anki writes it.
+    /// A real collection for a package: one note, as Maeil writes it for Anki (legacy format).
     static func smallCollectionEntry(in folder: URL) throws -> Data {
-        let note = ExportNote(guid: "bomb", values: ["front", "back"], tags: [], cards: [])
-        let deck = ExportDeck(name: "Bomb", fieldNames: ["Front", "Back"], templates: [CardTemplate(name: "card", front: ["Front"], back: ["Back"])],
-                              isCloze: false, notes: [note])
         let url = folder.appendingPathComponent("small.apkg")
-        try AnkiPackageWriter.write([deck], to: url, created: Date(timeIntervalSince1970: 1_767_614_400), clock: DayClock.utc())
+        let clock = DayClock.utc()
+        try AnkiPackageWriter.write(ImportBenchmarks.package(notes: 1, reviewsEach: 0), to: url, format: .legacy,
+                                    now: Date(timeIntervalSince1970: 1_767_614_400), clock: clock)
         let archive = try Archive(url: url, accessMode: .read)
         guard let entry = archive["collection.anki21"] else { throw SimBenchmarks.Failure(description: "no collection in the export") }
         var data = Data()

@@ -27,6 +27,10 @@ public struct NoteDraft: Hashable, Sendable {
     /// Anki's note type id and the note's modification time there (seconds), for going back.
     public var ankiNoteTypeID: Int64?
     public var ankiModified: Int64?
+    /// The field names are a reader's guess (an Anki text file names no fields): a note already
+    /// in the collection with this guid takes the values in its own fields' order, and keeps
+    /// its kind, note type and cards.
+    public var fieldsByPosition = false
 
     public init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
                 position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false, html: Bool = false,

@@ -19,28 +19,35 @@ struct ExportCommand: MaeilCommand {
     @Option(name: .shortAndLong, help: "The file to write; .apkg or .txt.", completion: .file())
     var out: String
 
-    @Option(help: ArgumentHelp("apkg or txt (default: from the file name).", valueName: "format"))
+    @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50) or txt (default: from the file name).", valueName: "format"))
     var format: String?
+
+    func validate() throws {
+        if let format, !["apkg", "apkg-legacy", "txt"].contains(format) { throw ValidationError("--format takes apkg, apkg-legacy or txt") }
+    }
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
         let kind = format ?? (out.lowercased().hasSuffix(".txt") ? "txt" : "apkg")
-        guard ["apkg", "txt"].contains(kind) else { throw UsageError("--format takes apkg or txt") }
-        let decks: [ExportDeck]
+        let exported: ExportCollection
         do {
             let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
-            decks = try Exporter(collection: collection).decks(chosen)
+            exported = try Exporter(collection: collection).export(chosen, now: context.now)
         } catch let error as StoreError {
             throw error.userError
         }
         let url = URL(fileURLWithPath: out)
         if kind == "txt" {
-            try Data(AnkiTextWriter.text(decks).utf8).write(to: url, options: .atomic)
+            try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)
         } else {
-            let clock = DayClock(timeZone: context.environment.timeZone)
-            try AnkiPackageWriter.write(decks, to: url, created: clock.start(ofDay: clock.dayNumber(of: context.now) - 1), clock: clock)
+            // Review due days are counted in the first deck's study days.
+            let rollover = try exported.decks.first.map { $0.preset.rolloverHour } ?? 4
+            let clock = DayClock(timeZone: context.environment.timeZone, rolloverHour: rollover)
+            try AnkiPackageWriter.write(exported, to: url, format: kind == "apkg-legacy" ? .legacy : .current, now: context.now, clock: clock)
         }
-        let notes = decks.reduce(0) { $0 + $1.notes.count }
-        context.line("Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks.count) deck\(decks.count == 1 ? "" : "s") to \(out)")
+        let notes = exported.decks.reduce(0) { $0 + $1.notes.count }
+        let decks = exported.decks.count
+        context.line("Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks) deck\(decks == 1 ? "" : "s")"
+                     + (exported.media.isEmpty || kind == "txt" ? "" : " with \(counted(exported.media.count, "media file"))") + " to \(out)")
     }
 }
