@@ -29,9 +29,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
+        // Binding rows straight through SQLite's C API: the store and the Anki package writer.
+        .target(
+            name: "MaeilSQLite",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "MaeilStore",
-            dependencies: ["MaeilCore", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["MaeilCore", "MaeilSQLite", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
@@ -58,7 +64,7 @@ let package = Package(
         .target(
             name: "MaeilDecks",
             dependencies: [
-                "MaeilCore", "CZstd", "CSystemZlib",
+                "MaeilCore", "MaeilSQLite", "CZstd", "CSystemZlib",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -139,7 +145,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
-            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport"],
+            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -198,11 +198,22 @@ private struct CollectionReading {
         let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
         // FSRS is one switch for Anki's whole collection; the deck options hold its parameters.
         let fsrs = json(try row.decode(String?.self, atIndex: 3) ?? "")["fsrs"] as? Bool ?? false
+        let remembered = try decksWithMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config, fsrs: fsrs) }
+            if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
         }
         return (types, names, options)
+    }
+
+    /// Decks whose cards carry an FSRS memory state. Anki's package export leaves out the
+    /// collection's settings, FSRS's switch among them; Anki keeps a card's stability and
+    /// difficulty only while FSRS is on, so cards that have them tell that their deck used FSRS.
+    func decksWithMemory() throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT CASE WHEN odid != 0 THEN odid ELSE did END FROM cards
+            WHERE json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL
+            """))
     }
 
     /// A note type from its legacy JSON (an entry of col.models).
@@ -345,11 +356,19 @@ private struct CollectionReading {
                 id: try row.decode(Int64.self, atIndex: 0), name: try row.decode(String.self, atIndex: 1),
                 modified: try row.decode(Int64.self, atIndex: 2), config: try row.decode(Data?.self, atIndex: 3) ?? Data())
         }
+        let remembered = try decksWithMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] { options[deck] = deckOptions(config, fsrs: fsrs) }
+            if let config = configs[configID] { options[deck] = deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
         }
         return (types, names, options)
+    }
+
+    /// A 32-bit float as the shortest decimal that reads back as it (0.85, not
+    /// 0.8500000238418579), as Anki writes it in the legacy JSON.
+    static func decimal(_ bits: UInt32) -> Double {
+        let value = Float(bitPattern: bits)
+        return Double("\(value)") ?? Double(value)
     }
 
     /// Anki's deck options (protobuf, schema 18) in its legacy JSON shape: the part Maeil maps
@@ -357,7 +376,7 @@ private struct CollectionReading {
     static func legacyDeckConfig(id: Int64, name: String, modified: Int64, config: Data) -> [String: Any] {
         let fields = (try? ProtobufReader.fields(config)) ?? []
         func float(_ number: Int) -> Double? {
-            for case (number, .fixed32(let bits)) in fields { return Double(Float(bitPattern: bits)) }
+            for case (number, .fixed32(let bits)) in fields { return Self.decimal(bits) }
             return nil
         }
         func whole(_ number: Int) -> Int? {
@@ -372,10 +391,10 @@ private struct CollectionReading {
                     var index = packed.startIndex
                     while packed.endIndex - index >= 4 {
                         let bits = (0..<4).reduce(UInt32(0)) { $0 | UInt32(packed[index + $1]) << (8 * UInt32($1)) }
-                        result.append(Double(Float(bitPattern: bits)))
+                        result.append(Self.decimal(bits))
                         index += 4
                     }
-                case .fixed32(let bits): result.append(Double(Float(bitPattern: bits)))
+                case .fixed32(let bits): result.append(Self.decimal(bits))
                 default: continue
                 }
             }

@@ -2,6 +2,7 @@ import Crypto
 import CZstd
 import Foundation
 import GRDB
+import MaeilSQLite
 import MaeilCore
 import ZIPFoundation
 
@@ -25,7 +26,12 @@ public enum AnkiPackageWriter {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
-        let queue = try DatabaseQueue(path: databaseURL.path)
+        // A scratch file that is zipped and deleted: no journal, no waiting for the disk.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        }
+        let queue = try DatabaseQueue(path: databaseURL.path, configuration: configuration)
         try queue.write { db in try CollectionWriting(db: db, collection: collection, now: now, clock: clock).write() }
         try queue.close()
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
@@ -89,6 +95,10 @@ private struct CollectionWriting {
         CREATE TABLE revlog (id integer primary key, cid integer not null, usn integer not null, ease integer not null,
           ivl integer not null, lastIvl integer not null, factor integer not null, time integer not null, type integer not null);
         CREATE TABLE graves (usn integer not null, oid integer not null, type integer not null);
+        """
+
+    /// Anki's indexes, made once the rows are in (faster than keeping them up to date row by row).
+    static let indexes = """
         CREATE INDEX ix_notes_usn on notes (usn);
         CREATE INDEX ix_cards_usn on cards (usn);
         CREATE INDEX ix_revlog_usn on revlog (usn);
@@ -109,18 +119,17 @@ private struct CollectionWriting {
         let created = clock.start(ofDay: createdDay)
         let today = clock.dayNumber(of: now)
         let types = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var usedIDs = Set<Int64>()
-        func uniqueID(_ wanted: Int64) -> Int64 {
-            var id = wanted
-            while !usedIDs.insert(id).inserted { id += 1 }
-            return id
-        }
+        let sortFields = types.mapValues(Self.sortField(of:))
+        // Review log rows are written after the cards, in id order: SQLite appends them instead
+        // of inserting each in the middle of its table.
+        var reviews: [(id: Int64, cardID: Int64, row: Revlog, milliseconds: Int)] = []
         var decks: [String: Any] = ["1": Self.deckJSON(id: 1, name: "Default", configID: 1, now: nowSeconds)]
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
         let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
         let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)")
         let insertLog = try db.makeStatement(sql: "INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)")
+        var bind = Binder()
         var noteID = nowSeconds * 1000, cardID = nowSeconds * 1000
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
@@ -138,30 +147,50 @@ private struct CollectionWriting {
             for note in deck.notes {
                 noteID += 1
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID
-                let values = note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
-                let sortField = types[note.noteTypeID].map { Self.sortField(of: $0) } ?? 0
-                let sortText = FieldText.plain(sortField < values.count ? values[sortField] : "", html: true)
-                try insertNote.execute(arguments: [noteID, note.guid, note.noteTypeID, note.modified, " " + note.tags.joined(separator: " ") + " ",
-                                                   values.joined(separator: "\u{1f}"), sortText, Self.checksum(values.first ?? "")])
+                // A field can hold no U+001F: it separates them.
+                let values = note.values.contains { $0.utf8.contains(0x1F) } ? note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
+                    : note.values
+                let sortField = sortFields[note.noteTypeID] ?? 0
+                let first = FieldText.ankiSortText(values.first ?? "")
+                let sortText = sortField == 0 ? first : FieldText.ankiSortText(sortField < values.count ? values[sortField] : "")
+                bind.begin(insertNote)
+                bind.int(noteID); bind.text(note.guid); bind.int(note.noteTypeID); bind.int(note.modified)
+                bind.text(" " + note.tags.joined(separator: " ") + " "); bind.text(values.joined(separator: "\u{1f}")); bind.text(sortText)
+                bind.int(Self.checksum(first))
+                try bind.step(db)
                 for card in note.cards {
                     cardID += 1
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
-                    try insertCard.execute(arguments: [cardID, noteID, deckID, card.ordinal, card.modified, columns.type, columns.queue,
-                                                       columns.due, columns.interval, card.state.phase == .new ? 0 : card.state.easePermille,
-                                                       card.state.reps, card.state.lapses, columns.left, Self.data(card)])
+                    bind.begin(insertCard)
+                    bind.int(cardID); bind.int(noteID); bind.int(deckID); bind.int(card.ordinal); bind.int(card.modified)
+                    bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
+                    bind.int(card.state.phase == .new ? 0 : card.state.easePermille); bind.int(card.state.reps); bind.int(card.state.lapses)
+                    bind.int(columns.left); bind.text(Self.data(card))
+                    try bind.step(db)
                     for entry in card.history {
                         guard let row = Self.revlog(entry) else { continue }
-                        let id = uniqueID(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down)))
-                        try insertLog.execute(arguments: [id, cardID, row.ease, row.interval, row.lastInterval, row.factor,
-                                                          entry.durationMilliseconds, row.type])
+                        reviews.append((entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down)), cardID, row,
+                                        entry.durationMilliseconds))
                     }
                 }
             }
         }
+        // An id is the answer's time in milliseconds (Anki's own where it came from Anki); two
+        // answers in one millisecond take the next free one.
+        reviews.sort { $0.id < $1.id }
+        var lastID = Int64.min
+        for review in reviews {
+            let id = max(review.id, lastID &+ 1)
+            lastID = id
+            bind.begin(insertLog)
+            bind.int(id); bind.int(review.cardID); bind.int(review.row.ease); bind.int(review.row.interval); bind.int(review.row.lastInterval)
+            bind.int(review.row.factor); bind.int(review.milliseconds); bind.int(review.row.type)
+            try bind.step(db)
+        }
         var models: [String: Any] = [:]
         for type in collection.noteTypes {
-            var model = (try? JSONSerialization.jsonObject(with: Data(type.legacyJSON.utf8))) as? [String: Any] ?? [:]
+            var model = Self.completeModel(type)
             model["id"] = type.id
             model["name"] = type.name
             model["mod"] = type.modified
@@ -179,15 +208,16 @@ private struct CollectionWriting {
             Int64(created.timeIntervalSince1970), nowSeconds * 1000, nowSeconds * 1000,
             try json(conf), try json(models), try json(decks), try json(configs),
         ])
+        try db.execute(sql: Self.indexes)
     }
 
     static func sortField(of type: AnkiNoteType) -> Int {
         ((try? JSONSerialization.jsonObject(with: Data(type.legacyJSON.utf8))) as? [String: Any])?["sortf"] as? Int ?? 0
     }
 
-    /// Anki's note checksum: the first 8 hex digits of the SHA-1 of the first field's text.
-    static func checksum(_ field: String) -> Int64 {
-        let digest = Insecure.SHA1.hash(data: Data(FieldText.answer(field, html: true).utf8))
+    /// Anki's note checksum: the first 8 hex digits of the SHA-1 of the first field's sort text.
+    static func checksum(_ sortText: String) -> Int64 {
+        let digest = Insecure.SHA1.hash(data: Data(sortText.utf8))
         return Int64(digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
@@ -215,18 +245,26 @@ private struct CollectionWriting {
         }
     }
 
-    /// FSRS's memory in Anki's card data; new position for new cards.
+    /// Anki's card data: FSRS's memory, and the last review's time, which Anki keeps for every
+    /// reviewed card (its Check Database adds it where it is missing).
     static func data(_ card: ExportCard) -> String {
-        guard let memory = card.state.memory else { return "{}" }
-        var data: [String: Any] = ["s": (memory.stability * 10_000).rounded() / 10_000, "d": (memory.difficulty * 1000).rounded() / 1000]
-        if let retention = card.desiredRetention { data["dr"] = retention }
-        if let decay = card.decay { data["decay"] = (decay * 1000).rounded() / 1000 }
-        if let last = card.state.lastReview { data["lrt"] = Int64(last.timeIntervalSince1970) }
-        return (try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        // Keys in Anki's order, numbers as Swift prints them (the shortest that reads back the same).
+        var members: [String] = []
+        let memory = card.state.memory
+        if let memory { members.append("\"d\":\((memory.difficulty * 1000).rounded() / 1000)") }
+        if memory != nil, let decay = card.decay { members.append("\"decay\":\((decay * 1000).rounded() / 1000)") }
+        if memory != nil, let retention = card.desiredRetention { members.append("\"dr\":\(retention)") }
+        let answered = card.state.phase == .new ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
+        if let answered { members.append("\"lrt\":\(Int64(answered.timeIntervalSince1970))") }
+        if let memory { members.append("\"s\":\((memory.stability * 10_000).rounded() / 10_000)") }
+        return "{" + members.joined(separator: ",") + "}"
     }
 
+    /// Anki's revlog columns for one answer.
+    typealias Revlog = (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)
+
     /// A log entry as a revlog row; nil for Maeil's own bookkeeping.
-    static func revlog(_ entry: ReviewLogEntry) -> (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)? {
+    static func revlog(_ entry: ReviewLogEntry) -> Revlog? {
         func interval(_ state: CardState?) -> Int {
             guard let state else { return 0 }
             switch state.phase {
@@ -258,6 +296,30 @@ private struct CollectionWriting {
         return nil
     }
 
+    /// A note type's legacy JSON with every key Anki requires: what it was kept with, and
+    /// Anki's defaults for the rest (fields and templates from the type where it has none).
+    static func completeModel(_ type: AnkiNoteType) -> [String: Any] {
+        let kept = (try? JSONSerialization.jsonObject(with: Data(type.legacyJSON.utf8))) as? [String: Any] ?? [:]
+        let defaults: [String: Any] = [
+            "type": type.isCloze ? 1 : 0, "sortf": 0, "css": ".card { font-family: arial; font-size: 20px; text-align: center; }",
+            "latexPre": "\\documentclass[12pt]{article}\\begin{document}", "latexPost": "\\end{document}", "latexsvg": false,
+            "tags": [] as [Any], "vers": [] as [Any], "req": type.templates.indices.map { [$0, "any", [0]] as [Any] },
+        ]
+        var model = defaults.merging(kept) { $1 }
+        let fields = (kept["flds"] as? [[String: Any]]) ?? type.fields.enumerated().map { ["name": $1, "ord": $0] }
+        model["flds"] = fields.enumerated().map { index, field in
+            (["name": "Field \(index + 1)", "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20,
+              "media": [] as [Any]] as [String: Any]).merging(field) { $1 }
+        }
+        let templates = (kept["tmpls"] as? [[String: Any]])
+            ?? type.templates.enumerated().map { ["name": $1.name, "ord": $0, "qfmt": $1.question, "afmt": $1.answer] }
+        model["tmpls"] = templates.enumerated().map { index, template in
+            (["name": "Card \(index + 1)", "ord": index, "qfmt": "", "afmt": "", "bqfmt": "", "bafmt": "", "did": NSNull(), "bfont": "",
+              "bsize": 0] as [String: Any]).merging(template) { $1 }
+        }
+        return model
+    }
+
     static func deckJSON(id: Int64, name: String, configID: Int64, now: Int64) -> [String: Any] {
         ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": "", "dyn": 0, "collapsed": false, "browserCollapsed": false,
          "extendNew": 0, "extendRev": 0, "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
@@ -265,9 +327,10 @@ private struct CollectionWriting {
 
     /// A preset as Anki's deck options: the options it came with from Anki, Maeil's values over them.
     static func deckConfigJSON(_ preset: Preset, id: Int64, now: Int64) -> [String: Any] {
-        var config = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? [
-            "maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true, "dyn": false,
-        ]
+        // Anki refuses deck options without these; options made from Anki's newer schema lack them.
+        let required: [String: Any] = ["maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true, "dyn": false]
+        let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? [:]
+        var config = required.merging(kept) { $1 }
         let settings = preset.scheduler
         func minutes(_ steps: LearningSteps) -> [Double] { steps.seconds.map { Double($0) / 60 } }
         var new = config["new"] as? [String: Any] ?? ["order": 1]

@@ -21,8 +21,7 @@ public struct Exporter {
         var exported: [ExportDeck] = []
         for deck in decks {
             let preset = try collection.preset(id: deck.presetID)
-            let notes = try collection.notes(deckID: deck.id)
-            let logs = try collection.reviewLogs(deckID: deck.id)
+            let (notes, cardsByNote, logs) = try collection.deckContents(deckID: deck.id)
             let own = Self.noteType(for: deck, notes: notes)
             let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
             var exportedNotes: [ExportNote] = []
@@ -42,7 +41,7 @@ public struct Exporter {
                         if FileManager.default.fileExists(atPath: file.path) { media[name] = file }
                     }
                 }
-                let cards = try collection.cards(noteID: note.id).map { card -> ExportCard in
+                let cards = (cardsByNote[note.id] ?? []).map { card -> ExportCard in
                     position += 1
                     let history = logs[card.id] ?? []
                     // When Maeil last changed the card; Anki's own time for one untouched here.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// What a committed answer did, enough to undo it exactly.
 public struct AnswerReceipt: Hashable, Sendable {
@@ -142,12 +143,37 @@ extension Collection {
 
     /// Every log entry of the cards now in a deck, by card, oldest first: one query for a
     /// whole export.
-    public func reviewLogs(deckID: Int64) throws -> [Int64: [ReviewLogEntry]] {
+    /// A deck's notes, their cards (by note) and the cards' review logs (by card, in time
+    /// order), read at one moment: an export is one state of the collection even while a
+    /// session answers.
+    public func deckContents(deckID: Int64) throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]]) {
         try read { db in
-            let rows = try Self.fetchAll(db, """
-                SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id IN (SELECT id FROM card WHERE deck_id = ?) ORDER BY card_id, id
-                """, [deckID], { ReviewLogTable.Decoder($0).decode })
-            return Dictionary(grouping: rows, by: \.cardID).mapValues { $0.map(\.entry) }
+            let notes = try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID])
+            let cards = try Self.fetchCards(db, """
+                SELECT \(CardTable.columns) FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?) ORDER BY note_id, new_position
+                """, [deckID])
+            // In the order of the index on (card_id, time): no sort; each card's entries are
+            // gathered as the rows come.
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(ReviewLogTable.columns) FROM review_log
+                WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
+                """)
+            let decoder = ReviewLogTable.Decoder(ColumnMap(statement))
+            var logs: [Int64: [ReviewLogEntry]] = [:]
+            var card: Int64?
+            var entries: [ReviewLogEntry] = []
+            try statement.forEachRow([deckID]) { row in
+                let id = decoder.cardID(row)
+                if id != card {
+                    if let card { logs[card] = entries }
+                    card = id
+                    entries = []
+                    entries.reserveCapacity(16)
+                }
+                entries.append(decoder.entry(row))
+            }
+            if let card { logs[card] = entries }
+            return (notes, Dictionary(grouping: cards, by: \.noteID), logs)
         }
     }
 

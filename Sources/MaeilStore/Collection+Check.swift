@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// What `maeil check` found and did.
 public struct CheckReport: Hashable, Sendable, Codable {
@@ -75,7 +76,56 @@ extension Collection {
                     }
                 }
             }
+            repaired += try Self.checkTemplates(db, repair: repair, now: now, problems: &problems)
             return CheckReport(integrity: integrity, cardsChecked: rows.count, problems: problems, repaired: repaired)
         }
+    }
+
+    /// What Anki's Check Database finds in note types, in Maeil's terms: two templates of one
+    /// name in a deck (a card names its template, so it could be either; the first is kept), cards
+    /// whose template is gone (deleted, as Anki deletes them; their review log stays), and notes
+    /// without cards (given the cards their deck's templates make, or deleted, as Anki does,
+    /// when none can be made from their fields).
+    static func checkTemplates(_ db: Database, repair: Bool, now: Date, problems: inout [String]) throws -> Int {
+        var repaired = 0
+        var decks = try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY id").map(DeckTable.decode)
+        for index in decks.indices {
+            var names = Set<String>()
+            let unique = decks[index].templates.filter { names.insert($0.name).inserted }
+            guard unique.count < decks[index].templates.count else { continue }
+            let twice = decks[index].templates.count - unique.count
+            problems.append("deck \(decks[index].name): \(twice) template\(twice == 1 ? "" : "s") with the name of another")
+            if repair {
+                decks[index].templates = unique
+                try update(db, decks[index])
+                repaired += twice
+            }
+        }
+        for deck in decks {
+            let names = deck.templates.map(\.name)
+            let orphans = try Int64.fetchAll(db, sql: """
+                SELECT id FROM card WHERE deck_id = ? AND template NOT IN (SELECT value FROM json_each(?)) ORDER BY id
+                """, arguments: [deck.id, try StableJSON.string(names)])
+            for card in orphans { problems.append("card \(card): its template is not in deck \(deck.name)") }
+            if repair, !orphans.isEmpty {
+                try db.execute(sql: "DELETE FROM card WHERE id IN (SELECT value FROM json_each(?))", arguments: [try StableJSON.string(orphans)])
+                repaired += orphans.count
+            }
+        }
+        let cardless = try Int64.fetchAll(db, sql: "SELECT id FROM note WHERE NOT EXISTS (SELECT 1 FROM card WHERE note_id = note.id) ORDER BY id")
+        for noteID in cardless {
+            problems.append("note \(noteID): it has no cards")
+            guard repair else { continue }
+            let note = try Self.note(db, id: noteID)
+            guard let deck = decks.first(where: { $0.id == note.deckID }) else { continue }
+            var inserter = try NoteInserter(db: db, deck: deck, now: now)
+            try inserter.update(note)
+            try inserter.flush()
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE note_id = ?", arguments: [noteID]) == 0 {
+                try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID])
+            }
+            repaired += 1
+        }
+        return repaired
     }
 }

@@ -22,7 +22,7 @@ extension Collection {
     }
 
     static func save(_ db: Database, _ preset: Preset) throws -> Preset {
-        let scheduler = String(decoding: try JSONEncoder().encode(preset.scheduler), as: UTF8.self)
+        let scheduler = try StableJSON.string(preset.scheduler)
         let values: [(any DatabaseValueConvertible & Sendable)?] = [
             preset.name, scheduler, preset.newPerDay, preset.reviewsPerDay, preset.rolloverHour,
             preset.burySiblings, preset.curriculumGating, preset.ankiConfig,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// Writes many changes in one transaction: an import, a benchmark fixture. Everything done
 /// through one writer is committed together or not at all.
@@ -82,13 +83,12 @@ public struct CollectionWriter {
 
     /// Keeps Anki note types whole, by Anki's id: a newer definition of one replaces it.
     public func save(_ noteTypes: [AnkiNoteType]) throws {
-        let encoder = JSONEncoder()
         for type in noteTypes {
             try db.execute(sql: """
                 INSERT INTO note_type (anki_id, name, definition, modified_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(anki_id) DO UPDATE SET name = excluded.name, definition = excluded.definition, modified_at = excluded.modified_at
                 WHERE excluded.modified_at >= note_type.modified_at
-                """, arguments: [type.id, type.name, String(decoding: try encoder.encode(type), as: UTF8.self), type.modified])
+                """, arguments: [type.id, type.name, try StableJSON.string(type), type.modified])
         }
     }
 

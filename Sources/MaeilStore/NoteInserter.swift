@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import MaeilCore
+import MaeilSQLite
 
 /// Writes notes and their cards into one deck, as fast as SQLite takes them: an import of
 /// 20,000 notes spends most of its time here. Every note and card the store creates or

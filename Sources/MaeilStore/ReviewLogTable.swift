@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// One review-log row: an entry of a card's history, as stored.
 @dynamicMemberLookup
@@ -57,10 +58,15 @@ enum ReviewLogTable {
         buried.isEmpty ? nil : buried.map { "\($0.cardID):\($0.previous.map { String($0.unixSeconds) } ?? "")" }.joined(separator: ",")
     }
 
+    /// The names a log row's scheduler column holds.
+    static let schedulers = SchedulerKind.allCases.map(\.rawValue) + ["anki", "manual", "check"]
+
     /// Decodes rows selected with `columns`.
     struct Decoder {
         let before: CardStateColumns, after: CardStateColumns
         let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried, ankiID: Int
+
+        func cardID(_ row: SQLiteRow) -> Int64 { row.int64(cardID) }
 
         init(_ columns: ColumnMap) {
             before = CardStateColumns(columns, prefix: "b_")
@@ -71,21 +77,27 @@ enum ReviewLogTable {
         }
 
         func decode(_ row: SQLiteRow) -> ReviewLog {
-            let leechWords = Set((row.optionalText(leech) ?? "").split(separator: ","))
+            ReviewLog(id: row.int64(id), cardID: row.int64(cardID), deckID: row.int64(deckID), entry: entry(row))
+        }
+
+        func entry(_ row: SQLiteRow) -> ReviewLogEntry {
             var effect: LeechEffect = []
-            if leechWords.contains("tagged") { effect.insert(.tagged) }
-            if leechWords.contains("suspended") { effect.insert(.suspended) }
-            let burials = (row.optionalText(buried) ?? "").split(separator: ",").compactMap { pair -> SiblingBurial? in
+            if let words = row.optionalText(leech) {
+                let leechWords = Set(words.split(separator: ","))
+                if leechWords.contains("tagged") { effect.insert(.tagged) }
+                if leechWords.contains("suspended") { effect.insert(.suspended) }
+            }
+            let burials = row.isNull(buried) ? [] : row.text(buried).split(separator: ",").compactMap { pair -> SiblingBurial? in
                 let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
                 guard let card = Int64(parts[0]) else { return nil }
                 return SiblingBurial(cardID: card, previous: parts.count > 1 ? Int64(parts[1]).map(Date.init(unixSeconds:)) : nil)
             }
-            let entry = ReviewLogEntry(
+            return ReviewLogEntry(
                 time: Date(timeIntervalSince1970: TimeInterval(row.int64(time)) / 1000),
                 kind: ReviewLogEntry.Kind(rawValue: row.int(kind)) ?? .manual, rating: Rating(rawValue: row.int(rating)),
-                durationMilliseconds: row.int(duration), scheduler: row.text(scheduler), before: before.decode(row), after: after.decode(row),
+                durationMilliseconds: row.int(duration), scheduler: row.text(scheduler, among: ReviewLogTable.schedulers),
+                before: before.decode(row), after: after.decode(row),
                 leech: effect, buried: burials, ankiID: row.optionalInt64(ankiID))
-            return ReviewLog(id: row.int64(id), cardID: row.int64(cardID), deckID: row.int64(deckID), entry: entry)
         }
     }
 }

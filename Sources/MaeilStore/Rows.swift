@@ -1,17 +1,11 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 // Each table's columns are named here once, and each table has one decoder, which reads rows
 // by column name. A query joining tables selects a table's columns with a prefix
 // (`selection(from:prefix:)`), and the decoder is told the same prefix.
-
-extension Date {
-    /// Whole unix seconds, as the store keeps times.
-    var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
-    var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
-    init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
-}
 
 /// "t.a AS p_a, t.b AS p_b" for columns "a, b": a table's columns in a join, kept apart by a prefix.
 func selection(_ columns: String, from alias: String, prefix: String) -> String {
@@ -142,7 +136,7 @@ enum DeckTable {
     }
 
     static func templatesColumn(_ templates: [CardTemplate]) throws -> String {
-        String(decoding: try JSONEncoder().encode(templates), as: UTF8.self)
+        try StableJSON.string(templates)
     }
 }
 

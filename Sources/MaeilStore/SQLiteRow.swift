@@ -24,23 +24,43 @@ struct SQLiteRow {
     }
 
     func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+
+    /// A text that is nearly always one of a few `known` values (a phase, a scheduler's name):
+    /// that value itself, so reading 100,000 log rows does not make 100,000 strings of it.
+    func text(_ column: Int, among known: [String]) -> String {
+        if let index = index(column, among: known) { return known[index] }
+        return text(column)
+    }
+
+    /// Where the column's text is in `known`, compared byte by byte; nil when it is not there.
+    func index(_ column: Int, among known: [String]) -> Int? {
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return nil }
+        let buffer = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(column))))
+        return known.firstIndex { $0.utf8.count == buffer.count && $0.utf8.elementsEqual(buffer) }
+    }
 }
 
 extension Statement {
     /// Runs the statement with `arguments` and decodes every row it gives.
     func rows<T>(_ arguments: StatementArguments = [], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try forEachRow(arguments) { result.append(try decode($0)) }
+        return result
+    }
+
+    /// Runs the statement with `arguments` and hands each row to `body` as it comes.
+    func forEachRow(_ arguments: StatementArguments = [], _ body: (SQLiteRow) throws -> Void) throws {
         try setArguments(arguments)
         let handle = sqliteStatement
         defer { sqlite3_reset(handle) }
-        var result: [T] = []
         while true {
             let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return result }
+            if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
                                     sql: sql)
             }
-            result.append(try decode(SQLiteRow(handle: handle)))
+            try body(SQLiteRow(handle: handle))
         }
     }
 }

@@ -160,3 +160,39 @@ struct StoreErrorTests {
         }
     }
 }
+
+/// `check` finds what Anki's Check Database finds in note types, and `repair` mends it.
+@Suite struct CheckTemplatesTests {
+    @Test func duplicateTemplatesCardsWithoutTemplateAndNotesWithoutCards() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 4)
+        try collection.transaction { db in
+            // A second "recognize", a card of a template that is gone, a note whose cards were lost.
+            let templates = try String.fetchOne(db, sql: "SELECT templates FROM deck WHERE id = ?", arguments: [deck.id]) ?? ""
+            var list = try JSONSerialization.jsonObject(with: Data(templates.utf8)) as! [[String: Any]]
+            list.append(list[0])
+            let doubled = String(decoding: try JSONSerialization.data(withJSONObject: list), as: UTF8.self)
+            try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [doubled, deck.id])
+            try db.execute(sql: "UPDATE card SET template = 'gone' WHERE id = (SELECT min(id) FROM card WHERE template = 'recall')")
+            try db.execute(sql: "DELETE FROM card WHERE note_id = (SELECT max(id) FROM note)")
+        }
+        let cardsBefore = try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM card") ?? 0 }
+        #expect(cardsBefore == 8 - 2)
+
+        let found = try collection.check(repair: false, now: Fixture.noon)
+        #expect(found.problems.count == 3, "\(found.problems)")
+        #expect(found.problems.contains("deck Words: 1 template with the name of another"))
+        #expect(found.problems.contains { $0.hasSuffix("its template is not in deck Words") })
+        #expect(found.problems.contains { $0.hasSuffix("it has no cards") })
+
+        let repaired = try collection.check(repair: true, now: Fixture.noon)
+        #expect(repaired.repaired == 3)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
+        #expect(try collection.deck(id: deck.id).templates.map(\.name) == ["recognize", "recall"])
+        // The card without a template is gone; the note without cards has its two back.
+        let cardsAfter = try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM card") ?? 0 }
+        #expect(cardsAfter == cardsBefore - 1 + 2)
+        let notes = try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM note") ?? 0 }
+        #expect(notes == 4)
+    }
+}

@@ -132,7 +132,7 @@ public enum FieldText {
     /// The field as one line of plain text: readings after their word in parentheses, sounds
     /// and pictures by name. For lists, search results and widgets.
     public static func plain(_ value: String, html: Bool) -> String {
-        guard html || value.contains("[") else { return value }
+        guard html || value.utf8.contains(UInt8(ascii: "[")) else { return value }
         return pieces(value, html: html).map { piece in
             switch piece {
             case .text(let text, _): text
@@ -147,7 +147,7 @@ public enum FieldText {
     /// What a typed answer is checked against: the words alone, without readings, sounds or
     /// pictures.
     public static func answer(_ value: String, html: Bool) -> String {
-        guard html || value.contains("[") else { return value }
+        guard html || value.utf8.contains(UInt8(ascii: "[")) else { return value }
         return pieces(value, html: html).compactMap { piece -> String? in
             switch piece {
             case .text(let text, _): text
@@ -160,13 +160,14 @@ public enum FieldText {
 
     /// The sounds a field plays, in order.
     public static func sounds(_ value: String, html: Bool) -> [String] {
-        guard value.contains("[sound:") else { return [] }
+        // A byte scan first: Foundation's substring search is slow, and most fields have no "[".
+        guard value.utf8.contains(UInt8(ascii: "[")), value.contains("[sound:") else { return [] }
         return pieces(value, html: html).compactMap { if case .sound(let name) = $0 { name } else { nil } }
     }
 
     /// The pictures a field shows, in order.
     public static func images(_ value: String, html: Bool) -> [String] {
-        guard html, value.contains("<") else { return [] }
+        guard html, value.utf8.contains(UInt8(ascii: "<")) else { return [] }
         return pieces(value, html: html).compactMap { if case .image(let name) = $0 { name } else { nil } }
     }
 
@@ -180,6 +181,41 @@ public enum FieldText {
             value = String(rest.prefix { $0 != " " && $0 != ">" })
         }
         return pieces(value, html: true).compactMap { if case .text(let text, _) = $0 { text } else { nil } }.joined()
+    }
+
+    /// A field as Anki sorts and checksums it (a note's `sfld` and `csum`): pictures, sounds and
+    /// videos in tags become their file name between spaces, every other tag, comment, style and
+    /// script goes, entities are decoded (a non-breaking space becomes a space). Furigana and
+    /// `[sound:…]` are text to Anki, and stay.
+    public static func ankiSortText(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return value }
+        var result = ""
+        var index = value.startIndex
+        while index < value.endIndex {
+            let character = value[index]
+            if character == "<", value[index...].hasPrefix("<!--") {
+                guard let end = value[index...].range(of: "-->") else { result.append(character); index = value.index(after: index); continue }
+                index = end.upperBound
+            } else if character == "<", let close = value[index...].firstIndex(of: ">") {
+                let tag = String(value[value.index(after: index)..<close])
+                let name = tag.prefix { $0.isLetter || $0.isNumber }.lowercased()
+                index = value.index(after: close)
+                if ["img", "audio", "video", "object", "source"].contains(name),
+                   let file = attribute("src", in: tag) ?? attribute("data", in: tag) {
+                    result += " \(file) "
+                } else if name == "style" || name == "script", let end = value[index...].range(of: "</\(name)>", options: .caseInsensitive) {
+                    index = end.upperBound
+                }
+            } else if character == "&", let semicolon = value[index...].prefix(12).firstIndex(of: ";"),
+                      let decoded = entity(String(value[value.index(after: index)..<semicolon])) {
+                result += decoded == "\u{A0}" ? " " : decoded
+                index = value.index(after: semicolon)
+            } else {
+                result.append(character)
+                index = value.index(after: index)
+            }
+        }
+        return result
     }
 
     static func entity(_ name: String) -> String? {
@@ -204,6 +240,8 @@ public enum FieldText {
     /// Plain text as Anki's HTML: what a field of a Maeil deck becomes in a package or a text
     /// file for Anki, and back again unchanged.
     public static func html(fromPlain text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0A })
+        else { return text }
         var result = ""
         for character in text {
             switch character {

@@ -9,26 +9,34 @@ import MaeilStore
 struct ExportCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export decks as an Anki package (.apkg, with scheduling) or an Anki text file.")
+        abstract: "Export decks as an Anki package (.apkg, with scheduling), an Anki collection package (.colpkg) or an Anki text file.",
+        discussion: """
+            Anki updates the notes of an .apkg it already has (matched by guid and note type), adds the \
+            notes and cards it lacks, and never changes the schedule of a card it already has. To take \
+            Maeil's schedules and review log to Anki, export a .colpkg: Anki's "Import" of a collection \
+            package replaces the whole Anki collection with the decks exported.
+            """)
 
     @OptionGroup var collection: CollectionOptions
 
     @Argument(help: "Decks to export (default: all).")
     var decks: [String] = []
 
-    @Option(name: .shortAndLong, help: "The file to write; .apkg or .txt.", completion: .file())
+    @Option(name: .shortAndLong, help: "The file to write; .apkg, .colpkg or .txt.", completion: .file())
     var out: String
 
-    @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50) or txt (default: from the file name).", valueName: "format"))
+    @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50), colpkg or txt (default: from the file name).", valueName: "format"))
     var format: String?
 
+    static let formats = ["apkg", "apkg-legacy", "colpkg", "txt"]
+
     func validate() throws {
-        if let format, !["apkg", "apkg-legacy", "txt"].contains(format) { throw ValidationError("--format takes apkg, apkg-legacy or txt") }
+        if let format, !Self.formats.contains(format) { throw ValidationError("--format takes apkg, apkg-legacy, colpkg or txt") }
     }
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
-        let kind = format ?? (out.lowercased().hasSuffix(".txt") ? "txt" : "apkg")
+        let kind = format ?? Self.formats.first { out.lowercased().hasSuffix(".\($0)") } ?? "apkg"
         let exported: ExportCollection
         do {
             let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
@@ -41,7 +49,7 @@ struct ExportCommand: MaeilCommand {
             try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)
         } else {
             // Review due days are counted in the first deck's study days.
-            let rollover = try exported.decks.first.map { $0.preset.rolloverHour } ?? 4
+            let rollover = exported.decks.first.map { $0.preset.rolloverHour } ?? 4
             let clock = DayClock(timeZone: context.environment.timeZone, rolloverHour: rollover)
             try AnkiPackageWriter.write(exported, to: url, format: kind == "apkg-legacy" ? .legacy : .current, now: context.now, clock: clock)
         }

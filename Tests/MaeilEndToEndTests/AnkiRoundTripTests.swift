@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+import MaeilCore
+import MaeilSession
+import MaeilStore
+import Testing
+
+/// Anki's own backend (the `anki` package from PyPI that scripts/setup installs into
+/// .build/anki-venv) on the other side of every path between Anki and Maeil:
+/// scripts/anki/round-trip.py makes the collections, reads what Maeil writes, and reports.
+enum AnkiLibrary {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = repository.appendingPathComponent("scripts/anki/round-trip.py").path
+
+    /// The interpreter that has `anki`, if there is one: MAEIL_ANKI_PYTHON, else the virtual
+    /// environment scripts/setup makes.
+    static let python: String? = {
+        let candidate = ProcessInfo.processInfo.environment["MAEIL_ANKI_PYTHON"]
+            ?? repository.appendingPathComponent(".build/anki-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: candidate),
+              let result = try? Binary.runProgram(candidate, ["-c", "import anki"]), result.status == 0 else { return nil }
+        return candidate
+    }()
+
+    static let missing: Comment = "the anki Python package is not installed (scripts/setup installs it into .build/anki-venv; MAEIL_ANKI_PYTHON names another)"
+
+    /// Runs a command of round-trip.py and returns the JSON object it prints.
+    static func run(_ arguments: [String]) throws -> [String: Any] {
+        let result = try Binary.runProgram(python!, [script] + arguments)
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last,
+              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw Failure("round-trip.py \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr.suffix(2000))")
+        }
+        return object
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+@Suite("Anki in both directions, read and written by Anki itself", .serialized)
+struct AnkiRoundTripTests {
+    let folder = Fixtures.temporaryDirectory()
+    var collection: String { folder.appendingPathComponent("maeil.sqlite").path }
+
+    func maeil(_ arguments: [String], input: String = "") throws -> Binary.Result {
+        let result = try Binary.run(arguments + ["--collection", collection], input: input,
+                                    environment: ["MAEIL_SPEECH": "stub", "HOME": folder.path, "XDG_DATA_HOME": folder.path])
+        #expect(result.status == 0, "maeil \(arguments.joined(separator: " ")): \(result.stderr)")
+        return result
+    }
+
+    /// Anki makes two collections (an SM-2 deck with HTML, a cloze note, a picture, a sound,
+    /// tags, a suspended and a buried card; an FSRS deck with its own retention and parameters;
+    /// 150 reviews over 36 days) and exports them; Maeil imports both, answers 20 cards,
+    /// exports; Anki takes the packages back into the collections they came from.
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(3)))
+    func ankiToMaeilAndBack() throws {
+        let made = try AnkiLibrary.run(["make", folder.path])
+        let madeReviews = ["sm2", "fsrs"].map { ((made[$0] as? [String: Any])?["reviews"] as? Int) ?? 0 }
+        #expect(madeReviews.reduce(0, +) == 150, "\(made)")
+        let before = try ["sm2", "fsrs"].map { try AnkiLibrary.run(["dump", folder.path, $0]) }
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("sm2"), to: folder.appendingPathComponent("sm2-update"))
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("fsrs"), to: folder.appendingPathComponent("fsrs-update"))
+
+        _ = try maeil(["import", folder.appendingPathComponent("sm2.apkg").path, folder.appendingPathComponent("fsrs.apkg").path, "--create"])
+
+        // The FSRS deck schedules with FSRS at its retention, with its parameters; the SM-2 deck with SM-2.
+        let store = try Collection(path: collection)
+        let japanese = try #require(try store.decks().first { $0.name == "Japanese" })
+        let korean = try #require(try store.decks().first { $0.name == "Korean" })
+        let fsrsPreset = try store.preset(id: japanese.presetID).scheduler
+        let ankiJapanese = try #require((before[1]["decks"] as? [String: Any])?["Japanese"] as? [String: Any])
+        #expect(fsrsPreset.kind == .fsrs)
+        #expect(fsrsPreset.desiredRetention == 0.85)
+        #expect(fsrsPreset.fsrsParameters.weights == (ankiJapanese["fsrs_params"] as? [Double]))
+        #expect(try store.preset(id: korean.presetID).scheduler.kind == .ankiSM2)
+
+        // Twenty answers in Maeil, ten in each deck.
+        let answers = ["3", "1", "3", "4", "2", "3", "3", "1", "3", "4"].joined(separator: "\n") + "\n"
+        _ = try maeil(["review", "Japanese"], input: answers)
+        _ = try maeil(["review", "Korean"], input: answers)
+        let answered = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") ?? 0 }
+        #expect(answered == 20)
+        let fsrsAnswers = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0 AND scheduler = 'fsrs'") ?? 0 }
+        #expect(fsrsAnswers == 10)
+
+        for (name, deck) in [("sm2", "Korean"), ("fsrs", "Japanese")] {
+            let apkg = folder.appendingPathComponent("\(deck).apkg").path, colpkg = folder.appendingPathComponent("\(deck).colpkg").path
+            _ = try maeil(["export", deck, "--out", apkg])
+            _ = try maeil(["export", deck, "--out", colpkg])
+
+            // A package into the collection it came from: every note updated, none conflicting or duplicated.
+            let updated = try AnkiLibrary.run(["update", folder.path, "\(name)-update", apkg])
+            let notes = deck == "Korean" ? 12 : 15
+            #expect(updated["updated"] as? Int == notes, "\(updated)")
+            for outcome in ["new", "duplicate", "conflicting", "missing_notetype", "missing_deck", "first_field_match"] {
+                #expect(updated[outcome] as? Int == 0, "\(outcome): \(updated)")
+            }
+            let afterUpdate = try AnkiLibrary.run(["dump", folder.path, "\(name)-update"])
+            #expect(afterUpdate["check_database"] as? String == "Database rebuilt and optimized.")
+            #expect(Self.notes(afterUpdate) == Self.notes(before[name == "sm2" ? 0 : 1]), "fields, tags and note types as Anki had them")
+
+            // The collection package carries every schedule and the whole review log.
+            _ = try AnkiLibrary.run(["replace", folder.path, name, colpkg])
+            let after = try AnkiLibrary.run(["dump", folder.path, name])
+            #expect(after["check_database"] as? String == "Database rebuilt and optimized.", "\(after["check_database"] ?? "")")
+            #expect(after["sort_fields_anki_would_change"] as? Int == 0, "sfld and csum as Anki computes them")
+            #expect((after["media_missing"] as? [String])?.isEmpty == true)
+            #expect(after["media_files"] as? [String] == (deck == "Korean" ? ["dot.png", "hello.mp3"] : []))
+            #expect(after["fsrs"] as? Bool == (deck == "Japanese"))
+            #expect(Self.notes(after) == Self.notes(before[name == "sm2" ? 0 : 1]))
+            let madeHere = (made[name] as? [String: Any])?["reviews"] as? Int ?? 0
+            #expect(after["reviews"] as? Int == madeHere + 10, "Anki's reviews and Maeil's ten")
+            if deck == "Japanese" {
+                let options = (after["decks"] as? [String: Any])?["Japanese"] as? [String: Any]
+                #expect(options?["desired_retention"] as? Double == 0.85)
+                #expect(options?["fsrs_params"] as? [Double] == ankiJapanese["fsrs_params"] as? [Double])
+            }
+            try compareCards(after, deck: deck, store: store)
+        }
+    }
+
+    /// Each card as Anki read it against Maeil's card: interval, due, ease, lapses, S and D, reviews.
+    func compareCards(_ dump: [String: Any], deck name: String, store: Collection) throws {
+        let deck = try #require(try store.decks().first { $0.name == name })
+        let exported = try Exporter(collection: store).export([deck], now: Date())
+        let clock = DayClock(timeZone: TimeZone.current, rolloverHour: try store.preset(id: deck.presetID).rolloverHour)
+        let today = clock.dayNumber(of: Date())
+        var maeilCards: [String: ExportCardSummary] = [:]
+        for note in exported.decks[0].notes {
+            for card in note.cards { maeilCards["\(note.guid)/\(card.ordinal)"] = ExportCardSummary(card.state, history: card.history) }
+        }
+        let ankiCards = try #require(dump["cards"] as? [[String: Any]])
+        #expect(ankiCards.count == maeilCards.count)
+        for anki in ankiCards {
+            let key = "\(anki["guid"] as? String ?? "")/\(anki["ordinal"] as? Int ?? -1)"
+            let state = try #require(maeilCards[key], "Anki has a card Maeil does not: \(key)")
+            #expect(anki["lapses"] as? Int == state.state.lapses, "\(key)")
+            #expect(anki["reps"] as? Int == state.state.reps, "\(key)")
+            #expect(anki["reviews"] as? Int == state.reviews, "\(key)")
+            switch state.state.phase {
+            case .review:
+                #expect(anki["type"] as? Int == 2, "\(key)")
+                #expect(anki["interval"] as? Int == state.state.intervalDays, "\(key)")
+                #expect(anki["due_in_days"] as? Int == state.state.due.map { clock.dayNumber(of: $0) - today }, "\(key)")
+            case .learning, .relearning:
+                #expect(anki["type"] as? Int == (state.state.phase == .learning ? 1 : 3), "\(key)")
+                #expect((anki["due_at"] as? Int).map(Int64.init) == state.state.due.map { Int64($0.timeIntervalSince1970) }, "\(key)")
+            case .new:
+                #expect(anki["type"] as? Int == 0, "\(key)")
+            }
+            if let memory = state.state.memory {
+                #expect(anki["stability"] as? Double == (memory.stability * 10_000).rounded() / 10_000, "\(key)")
+                #expect(anki["difficulty"] as? Double == (memory.difficulty * 1000).rounded() / 1000, "\(key)")
+            } else {
+                #expect(anki["stability"] is NSNull, "\(key)")
+                #expect(anki["ease"] as? Int == state.state.easePermille, "\(key)")
+            }
+        }
+    }
+
+    struct ExportCardSummary {
+        let state: CardState
+        let reviews: Int
+        init(_ state: CardState, history: [ReviewLogEntry]) {
+            self.state = state
+            reviews = history.filter { $0.rating != nil }.count
+        }
+    }
+
+    /// Notes as (guid, note type, fields, tags), in a stable order.
+    static func notes(_ dump: [String: Any]) -> [String] {
+        let cards = dump["cards"] as? [[String: Any]] ?? []
+        return Set(cards.map { card in
+            let fields = (card["fields"] as? [String] ?? []).joined(separator: "\u{1F}")
+            return "\(card["guid"] ?? "") \(card["note_type"] ?? "") \(fields) \((card["tags"] as? [String] ?? []).joined(separator: " "))"
+        }).sorted()
+    }
+
+    /// Maeil's text export, imported back into Maeil, changes nothing in the file (every table
+    /// compared row by row); imported into a new Anki collection, every note arrives.
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(2)))
+    func textRoundTrips() throws {
+        _ = try AnkiLibrary.run(["make", folder.path])
+        let decks = AnkiLibrary.repository.appendingPathComponent("Decks")
+        _ = try maeil(["import", folder.appendingPathComponent("sm2.apkg").path, folder.appendingPathComponent("fsrs.apkg").path, "--create"])
+        _ = try maeil(["import"] + ["hangul-jamo", "korean-practice", "memory-verses", "jlpt-n5-kanji"].map { decks.appendingPathComponent($0).path })
+        _ = try maeil(["review"], input: String(repeating: "3\n", count: 15))
+        let text = folder.appendingPathComponent("all.txt").path
+        _ = try maeil(["export", "--out", text])
+
+        let store = try Collection(path: collection)
+        let tables = ["note", "card", "review_log", "deck", "note_type", "preset", "unit", "meta"]
+        func dump() throws -> [String: [String]] {
+            try store.read { db in
+                try Dictionary(uniqueKeysWithValues: tables.map { table in
+                    (table, try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1").map { $0.description })
+                })
+            }
+        }
+        let before = try dump()
+        let reimported = try maeil(["import", text])
+        #expect(!reimported.stdout.contains("updated,") || reimported.stdout.contains(" 0 updated"), "\(reimported.stdout)")
+        #expect(!reimported.stdout.split(separator: "\n").contains { $0.contains("added") && !$0.contains(": 0 added, 0 updated") },
+                "\(reimported.stdout)")
+        let after = try dump()
+        for table in tables {
+            #expect(before[table] == after[table], "\(table) changed")
+        }
+        let notes = before["note"]?.count ?? 0
+
+        let anki = try AnkiLibrary.run(["import-text", folder.path, text])
+        #expect(anki["new"] as? Int == notes, "\(anki)")
+        for outcome in ["updated", "duplicate", "conflicting", "missing_notetype", "missing_deck", "empty_first_field"] {
+            #expect(anki[outcome] as? Int == 0, "\(outcome): \(anki)")
+        }
+        #expect(anki["notes"] as? Int == notes)
+    }
+}
