@@ -78,15 +78,21 @@ let package = Package(
             dependencies: ["MaeilCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // Fitting FSRS to a learner's own reviews, as fsrs-rs does.
+        .target(
+            name: "MaeilOptimizer",
+            dependencies: ["MaeilCore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "MaeilSession",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "maeil",
             dependencies: [
-                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator",
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator", "MaeilOptimizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Zip bombs for `maeil bench`'s memory figures.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -141,6 +147,11 @@ let package = Package(
         .testTarget(
             name: "MaeilREPLTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MaeilOptimizerTests",
+            dependencies: ["MaeilOptimizer", "MaeilCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,183 @@
+import Foundation
+
+/// The loss's gradient by the 21 parameters for one card's history, derived by hand in reverse
+/// mode: one pass forward keeps each state, one pass back carries the adjoints of stability and
+/// difficulty. It computes what `TrainingModel<Dual>` computes (the tests hold the two to 1e-9)
+/// at about a twentieth of the cost, since forward mode carries 21 partials through every step.
+struct ReverseGradient {
+    let w: [Double]
+    private let f: Double             // 0.9^(−1/w20) − 1
+    private let dfdDecay: Double      // df/dw20
+    private let meanDifficulty: Double  // D0(easy), unclamped
+    private let growthScale: Double   // e^w8
+    private let lapseCeiling: Double  // e^(w17·w18)
+
+    init(_ w: [Double]) {
+        self.w = w
+        let ln09 = log(0.9)
+        f = exp(-ln09 / w[20]) - 1
+        dfdDecay = (f + 1) * ln09 / (w[20] * w[20])
+        meanDifficulty = w[4] - exp(3 * w[5]) + 1
+        growthScale = exp(w[8])
+        lapseCeiling = exp(w[17] * w[18])
+    }
+
+    /// R(t, s) and its derivatives by s and by w20.
+    @inline(__always)
+    private func retrievability(_ t: Double, _ s: Double) -> (r: Double, ds: Double, dDecay: Double) {
+        let c = w[20]
+        let base = 1 + f * t / s
+        let r = pow(base, -c)
+        let ds = c * r / base * f * t / (s * s)
+        let dDecay = -log(base) * r + (-c * r / base * t / s) * dfdDecay
+        return (r, ds, dDecay)
+    }
+
+    /// Adds this card's weighted BCE gradient to `gradient` and returns its loss.
+    @discardableResult
+    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double]) -> Double {
+        guard let last = positions.last, last >= 1 else { return 0 }
+        // States after reviews 0…last−1.
+        var stability = [Double](repeating: 0, count: last), difficulty = [Double](repeating: 0, count: last)
+        let g0 = reviews[0].rating
+        let rawD0 = w[4] - exp(w[5] * Double(g0 - 1)) + 1
+        stability[0] = min(max(w[g0 - 1], 0.001), 36_500)
+        difficulty[0] = min(max(rawD0, 1), 10)
+        if last > 1 {
+            for k in 1..<last {
+                (stability[k], difficulty[k]) = forward(stability[k - 1], difficulty[k - 1], reviews[k])
+            }
+        }
+        var loss = 0.0
+        var adjointS = 0.0, adjointD = 0.0
+        var target = positions.count - 1
+        for k in stride(from: last, through: 1, by: -1) {
+            if target >= 0, positions[target] == k {
+                let t = Double(reviews[k].deltaT)
+                let (r, drds, drdDecay) = retrievability(t, stability[k - 1])
+                let weight = weights[target]
+                let y = reviews[k].rating > 1 ? 1.0 : 0.0
+                if r > 1e-7, r < 1 - 1e-7 {
+                    let dLdR = weight * (y > 0 ? -1 / r : 1 / (1 - r))
+                    adjointS += dLdR * drds
+                    gradient[20] += dLdR * drdDecay
+                }
+                let p = min(max(r, 1e-7), 1 - 1e-7)
+                loss -= weight * (y * log(p) + (1 - y) * log(1 - p))
+                target -= 1
+            }
+            if k - 1 >= 1 {
+                (adjointS, adjointD) = backward(stability[k - 2], difficulty[k - 2], reviews[k - 1], adjointS, adjointD, &gradient)
+            }
+        }
+        // Into the first review's stability and difficulty.
+        if w[g0 - 1] >= 0.001, w[g0 - 1] <= 36_500 { gradient[g0 - 1] += adjointS }
+        if rawD0 >= 1, rawD0 <= 10 {
+            gradient[4] += adjointD
+            gradient[5] += adjointD * -Double(g0 - 1) * exp(w[5] * Double(g0 - 1))
+        }
+        return loss
+    }
+
+    @inline(__always)
+    private func forward(_ s: Double, _ d: Double, _ review: FSRSReview) -> (Double, Double) {
+        let g = Double(review.rating)
+        var next: Double
+        if review.deltaT == 0 {
+            var growth = exp(w[17] * (w[18] + (g - 3))) * pow(s, -w[19])
+            if review.rating >= 2, growth < 1 { growth = 1 }
+            next = s * growth
+        } else if review.rating == 1 {
+            let r = retrievability(Double(review.deltaT), s).r
+            let longTerm = w[11] * pow(d, -w[12]) * (pow(s + 1, w[13]) - 1) * exp(w[14] * (1 - r))
+            next = min(longTerm, s / lapseCeiling)
+        } else {
+            let r = retrievability(Double(review.deltaT), s).r
+            var growth = growthScale * (11 - d) * pow(s, -w[9]) * (exp(w[10] * (1 - r)) - 1)
+            if review.rating == 2 { growth *= w[15] }
+            if review.rating == 4 { growth *= w[16] }
+            next = s * (growth + 1)
+        }
+        let damped = d - w[6] * (g - 3) * (10 - d) / 9
+        let reverted = w[7] * meanDifficulty + (1 - w[7]) * damped
+        return (min(max(next, 0.001), 36_500), min(max(reverted, 1), 10))
+    }
+
+    /// Carries the adjoints of the state after `review` back to the state before it, adding the
+    /// parameters' share to `gradient`.
+    @inline(__always)
+    private func backward(_ s: Double, _ d: Double, _ review: FSRSReview, _ adjointNextS: Double, _ adjointNextD: Double,
+                          _ gradient: inout [Double]) -> (Double, Double) {
+        let g = Double(review.rating)
+        var adjointS = 0.0, adjointD = 0.0
+        // Difficulty: damping, mean reversion, clamp.
+        let damped = d - w[6] * (g - 3) * (10 - d) / 9
+        let reverted = w[7] * meanDifficulty + (1 - w[7]) * damped
+        if reverted >= 1, reverted <= 10 {
+            let a = adjointNextD
+            gradient[7] += a * (meanDifficulty - damped)
+            gradient[4] += a * w[7]
+            gradient[5] += a * w[7] * -3 * exp(3 * w[5])
+            let aDamped = a * (1 - w[7])
+            adjointD += aDamped * (1 + w[6] * (g - 3) / 9)
+            gradient[6] += aDamped * -(g - 3) * (10 - d) / 9
+        }
+        // Stability, before its clamp.
+        let a = adjointNextS
+        if review.deltaT == 0 {
+            let growth = exp(w[17] * (w[18] + (g - 3))) * pow(s, -w[19])
+            if review.rating >= 2, growth < 1 {
+                if s >= 0.001, s <= 36_500 { adjointS += a }
+            } else if s * growth >= 0.001, s * growth <= 36_500 {
+                adjointS += a * growth * (1 - w[19])
+                gradient[17] += a * s * growth * (w[18] + (g - 3))
+                gradient[18] += a * s * growth * w[17]
+                gradient[19] += a * s * growth * -log(s)
+            }
+        } else if review.rating == 1 {
+            let t = Double(review.deltaT)
+            let (r, drds, drdDecay) = retrievability(t, s)
+            let power = pow(d, -w[12]), grown = pow(s + 1, w[13]), recall = exp(w[14] * (1 - r))
+            let longTerm = w[11] * power * (grown - 1) * recall
+            let ceiling = s / lapseCeiling
+            if longTerm <= ceiling {
+                if longTerm >= 0.001, longTerm <= 36_500 {
+                    gradient[11] += a * power * (grown - 1) * recall
+                    gradient[12] += a * longTerm * -log(d)
+                    gradient[13] += a * w[11] * power * recall * grown * log(s + 1)
+                    gradient[14] += a * longTerm * (1 - r)
+                    adjointD += a * longTerm * -w[12] / d
+                    let dLongTermdR = longTerm * -w[14]
+                    adjointS += a * (w[11] * power * recall * w[13] * pow(s + 1, w[13] - 1) + dLongTermdR * drds)
+                    gradient[20] += a * dLongTermdR * drdDecay
+                }
+            } else if ceiling >= 0.001, ceiling <= 36_500 {
+                adjointS += a / lapseCeiling
+                gradient[17] += a * -ceiling * w[18]
+                gradient[18] += a * -ceiling * w[17]
+            }
+        } else {
+            let t = Double(review.deltaT)
+            let (r, drds, drdDecay) = retrievability(t, s)
+            let multiplier = review.rating == 2 ? w[15] : (review.rating == 4 ? w[16] : 1)
+            let power = pow(s, -w[9]), recall = exp(w[10] * (1 - r))
+            let shared = growthScale * (11 - d) * power  // growth = shared·(recall − 1)·multiplier
+            let plain = shared * (recall - 1)
+            let growth = plain * multiplier
+            let next = s * (growth + 1)
+            if next >= 0.001, next <= 36_500 {
+                let aGrowth = a * s
+                gradient[8] += aGrowth * growth
+                gradient[9] += aGrowth * growth * -log(s)
+                gradient[10] += aGrowth * shared * multiplier * recall * (1 - r)
+                if review.rating == 2 { gradient[15] += aGrowth * plain }
+                if review.rating == 4 { gradient[16] += aGrowth * plain }
+                adjointD += aGrowth * -growthScale * power * (recall - 1) * multiplier
+                let dGrowthdR = shared * multiplier * recall * -w[10]
+                adjointS += a * (growth + 1) + aGrowth * (growth * -w[9] / s + dGrowthdR * drds)
+                gradient[20] += aGrowth * dGrowthdR * drdDecay
+            }
+        }
+        return (adjointS, adjointD)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MaeilCore
+import MaeilOptimizer
+import MaeilStore
+
+/// The review log of some decks as FSRS training items, by Anki's rules: what `maeil optimize`
+/// fits and evaluates.
+public enum FittingHistory {
+    public static func items(collection: Collection, decks: [Deck], now: Date, timeZone: TimeZone) throws -> [FSRSItem] {
+        var cards: [(cardID: Int64, events: [ReviewEvent])] = []
+        var nextDayStart = now.timeIntervalSince1970
+        for deck in decks {
+            let preset = try collection.preset(id: deck.presetID)
+            let clock = DayClock(timeZone: timeZone, rolloverHour: preset.rolloverHour)
+            nextDayStart = clock.start(ofDay: clock.dayNumber(of: now) + 1).timeIntervalSince1970
+            let logs = try collection.deckContents(deckID: deck.id).logs
+            for (card, entries) in logs.sorted(by: { $0.key < $1.key }) {
+                cards.append((card, entries.map(event)))
+            }
+        }
+        return ItemBuilder.items(cards, nextDayStart: nextDayStart)
+    }
+
+    /// A log entry as fsrs-rs sees a revlog row: an answer by the phase it was given in, a
+    /// forget as a reset, any other change by hand as manual.
+    static func event(_ entry: ReviewLogEntry) -> ReviewEvent {
+        let time = entry.time.timeIntervalSince1970
+        guard let rating = entry.rating else {
+            let forgotten = entry.after?.phase == .new && entry.before.map { $0.phase != .new } ?? false
+            return ReviewEvent(time: time, rating: 0, kind: forgotten ? .reset : .manual)
+        }
+        let kind: ReviewEvent.Kind
+        switch entry.before?.phase ?? .new {
+        case .new, .learning: kind = .learning
+        case .review: kind = .review
+        case .relearning: kind = .relearning
+        }
+        return ReviewEvent(time: time, rating: rating.rawValue, kind: kind)
+    }
+
+    /// Relearning steps under a day, which bound two parameters in the fit (as in Anki).
+    public static func relearningSteps(_ preset: Preset) -> Int {
+        var total = 0
+        var count = 0
+        for seconds in preset.scheduler.relearningSteps.seconds {
+            total += seconds
+            if total < 86_400 { count += 1 }
+        }
+        return count
+    }
+}
