@@ -43,33 +43,7 @@ struct OptimizerTests {
 @Suite("FSRS optimizer on simulated learners")
 struct OptimizerRecoveryTests {
     static func log(_ parameters: [Double], cards: Int, seed: UInt64) -> [FSRSItem] {
-        let fsrs = FSRS(parameters: try! FSRSParameters(weights: parameters))
-        var generator = SeededGenerator(seed: seed)
-        var events: [(cardID: Int64, events: [ReviewEvent])] = []
-        let start = 1_700_000_000.0 - Double(800 * 86_400)
-        for card in 0..<cards {
-            var day = Int.random(in: 0..<700, using: &generator)
-            var memory: MemoryState?
-            var elapsed = 0
-            var list: [ReviewEvent] = []
-            while day < 730 {
-                let rating: Rating
-                if let memory {
-                    let recall = fsrs.retrievability(elapsedDays: Double(elapsed), stability: memory.stability)
-                    rating = generator.nextUnit() < recall ? (generator.nextUnit() < 0.8 ? .good : .hard) : .again
-                } else {
-                    rating = [Rating.again, .hard, .good, .good, .good, .easy].randomElement(using: &generator)!
-                }
-                list.append(ReviewEvent(time: start + Double(day * 86_400 + 43_200), rating: rating.rawValue,
-                                        kind: memory == nil ? .learning : .review))
-                let next = fsrs.nextMemory(memory, elapsedDays: elapsed, rating: rating)
-                memory = next
-                elapsed = max(1, Int((fsrs.interval(stability: next.stability, desiredRetention: 0.9) * (0.8 + 0.5 * generator.nextUnit())).rounded()))
-                day += elapsed
-            }
-            events.append((Int64(card + 1), list))
-        }
-        return ItemBuilder.items(events, nextDayStart: start + Double(731 * 86_400) + 4 * 3600)
+        SyntheticLog.items(parameters: parameters, cards: cards, seed: seed)
     }
 
     @Test func aFitPredictsAsWellAsTheParametersThatMadeTheLog() throws {

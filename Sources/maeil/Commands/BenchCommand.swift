@@ -50,7 +50,7 @@ struct Benchmark {
 
 enum Benchmarks {
     static var all: [Benchmark] {
-        SchedulerBenchmarks.all + StoreBenchmarks.all + ImportBenchmarks.all + StartupBenchmark.all + SimBenchmarks.all + MemoryBenchmarks.all
+        SchedulerBenchmarks.all + StoreBenchmarks.all + ImportBenchmarks.all + StartupBenchmark.all + SimBenchmarks.all + OptimizerBenchmarks.all + MemoryBenchmarks.all
     }
 
     /// Wall time of `body` in seconds, best of `repeats` runs.

@@ -97,7 +97,9 @@ struct OptimizeCommand: MaeilCommand {
             throw UserError(failure.description)
         }
         bar.finish()
-        if let target {
+        // As Anki does: the fit replaces the current parameters only if it predicts the reviews better.
+        let keepCurrent = Evaluation.evaluate(items, parameters: fitted).logLoss >= Evaluation.evaluate(items, parameters: current).logLoss
+        if let target, !keepCurrent {
             let text = fitted.map { String(format: "%.4f", $0) }.joined(separator: ", ")
             _ = try PresetChange(collection: target.collection).set(.fsrsParameters, .text(text), deck: target.deck, now: context.now,
                                                                     timeZone: context.environment.timeZone)
@@ -109,11 +111,11 @@ struct OptimizeCommand: MaeilCommand {
             context.verbatim(try JSONOutput.string(JSONObject([
                 ("items", items.count), ("parameters", fitted.map { ($0 * 10_000).rounded() / 10_000 }),
                 ("current_parameters", current), ("current", metrics(scores?.current)), ("fitted", metrics(scores?.fitted)),
-                ("saved", target != nil), ("fit_seconds", (fitSeconds * 1000).rounded() / 1000),
+                ("saved", target != nil && !keepCurrent), ("better_than_current", !keepCurrent), ("fit_seconds", (fitSeconds * 1000).rounded() / 1000),
             ] + (splits ? [("splits", scores?.splits ?? [])] : []))))
             return
         }
-        context.line("\(items.count) reviews to learn from.")
+        context.line("\(items.count) reviews to learn from" + (items.count < 64 ? " (too few to fit more than the first stabilities: fsrs-rs needs 64)." : "."))
         if let scores {
             context.line(TextTable.render(header: ["held-out reviews", "log loss", "RMSE (bins)"], rows: [
                 ["current parameters", String(format: "%.4f", scores.current.logLoss), String(format: "%.2f%%", scores.current.rmseBins * 100)],
@@ -121,7 +123,9 @@ struct OptimizeCommand: MaeilCommand {
             ]))
         }
         context.line("Fitted: " + fitted.map { String(format: "%.4f", $0) }.joined(separator: ", "))
-        if let target {
+        if keepCurrent {
+            context.line("The current parameters predict these reviews as well or better; " + (target == nil ? "keep them." : "they were kept."))
+        } else if let target {
             context.line("Saved to \(TerminalText.sanitize(target.deck.name))'s preset.")
         } else if csv == nil, decks.count == 1 {
             context.line(context.style.dim("optimize \(DeckNames.slug(decks[0])) --save stores them."))
