@@ -94,10 +94,71 @@ enum SimChart {
             if index == 2 {
                 for tick in 0...4 {
                     let day = Int(Double(tick) / 4 * count)
-                    svg += "<text x=\"\(x(day))\" y=\"\(y0 + panel + 16)\" text-anchor=\"middle\" fill=\"#555\">day \(day)</text>\n"
+                    // The last label ends at the panel's edge instead of spilling over it.
+                    let anchor = tick == 4 ? "end" : "middle"
+                    svg += "<text x=\"\(x(day))\" y=\"\(y0 + panel + 16)\" text-anchor=\"\(anchor)\" fill=\"#555\">day \(day)</text>\n"
                 }
             }
         }
         return svg + "</svg>\n"
+    }
+}
+
+/// A chart of a few points (a sweep's values, or schedulers side by side): memorized items and
+/// minutes a day, each in a panel of its own, with the budget as a line.
+enum PointChart {
+    struct Series {
+        let title: String
+        let values: [Double]
+        let color: String
+        let format: (Double) -> String
+    }
+
+    static func workload(_ memorized: [Double], _ minutes: [Double]) -> [Series] {
+        [Series(title: "Memorized items", values: memorized, color: "#2e9e5b", format: { String(format: "%.0f", $0) }),
+         Series(title: "Minutes a day", values: minutes, color: "#c2572b", format: { String(format: "%.1f", $0) })]
+    }
+
+    static func svg(title: String, labels: [String], series: [Series], budget: Double?) -> String {
+        let width = 720.0, panel = 180.0, left = 70.0, right = 40.0, top = 50.0, gap = 60.0
+        let count = Double(max(labels.count - 1, 1))
+        func x(_ index: Int) -> Double { labels.count == 1 ? (left + width - right) / 2 : left + Double(index) / count * (width - left - right) }
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(top + Double(series.count) * (panel + gap)))" \
+            font-family="sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="20" font-size="14" font-weight="bold">\(escape(title))</text>
+
+            """
+        for (index, item) in series.enumerated() {
+            let y0 = top + Double(index) * (panel + gap)
+            let limit = index == 1 ? budget : nil
+            let high = max((item.values + (limit.map { [$0] } ?? [])).max() ?? 1, 1e-9) * 1.1
+            func y(_ value: Double) -> Double { y0 + panel - value / high * panel }
+            svg += "<text x=\"\(left)\" y=\"\(y0 - 8)\" font-weight=\"bold\">\(item.title)</text>\n"
+            svg += "<rect x=\"\(left)\" y=\"\(y0)\" width=\"\(width - left - right)\" height=\"\(panel)\" fill=\"none\" stroke=\"#ccc\"/>\n"
+            for tick in 0...4 {
+                let value = high * Double(tick) / 4
+                svg += "<text x=\"\(left - 6)\" y=\"\(y(value) + 4)\" text-anchor=\"end\" fill=\"#555\">\(item.format(value))</text>\n"
+            }
+            if let limit {
+                svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y(limit))\" y2=\"\(y(limit))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
+                svg += "<text x=\"\(width - right)\" y=\"\(y(limit) - 4)\" text-anchor=\"end\" fill=\"#555\">budget</text>\n"
+            }
+            let path = item.values.enumerated().map { String(format: "%@%.1f %.1f", $0.offset == 0 ? "M" : " L", x($0.offset), y($0.element)) }.joined()
+            svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\"/>\n"
+            for (point, value) in item.values.enumerated() {
+                svg += "<circle cx=\"\(x(point))\" cy=\"\(y(value))\" r=\"3\" fill=\"\(item.color)\"/>\n"
+            }
+            for (point, label) in labels.enumerated() {
+                let anchor = labels.count > 1 && point == 0 ? "start" : (labels.count > 1 && point == labels.count - 1 ? "end" : "middle")
+                svg += "<text x=\"\(x(point))\" y=\"\(y0 + panel + 16)\" text-anchor=\"\(anchor)\" fill=\"#555\">\(escape(label))</text>\n"
+            }
+        }
+        return svg + "</svg>\n"
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

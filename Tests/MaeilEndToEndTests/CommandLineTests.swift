@@ -32,6 +32,8 @@ struct CommandLineTests {
             #expect(imported.status == 0, "\(imported.stderr)")
             try Data("#separator:tab\n#deck:Words\n물\twater\n불\tfire\n".utf8).write(to: folder.appendingPathComponent("words.txt"))
             try Data("Korean,back\n김치,kimchi\n밥,rice\n".utf8).write(to: folder.appendingPathComponent("words.csv"))
+            try Data("card_id,review_time,review_rating,review_state,review_duration\n1,1700049600000,3,0,4000\n1,1700136000000,3,2,3000\n"
+                .utf8).write(to: folder.appendingPathComponent("revlog.csv"))
             let exported = try Binary.run(["export", "Korean Practice", "--out", folder.appendingPathComponent("Korean.apkg").path],
                                           environment: environment)
             #expect(exported.status == 0, "\(exported.stderr)")

@@ -154,3 +154,36 @@ struct SimulatorTests {
         #expect(worst < 4e-7, "\(worst)")
     }
 }
+
+/// The sweep's advice: the most memorized within the budget, edges and budgets it cannot meet.
+@Suite struct SweepAdviceTests {
+    static func points(_ rows: [(Double, Double, Double)]) -> [SweepAdvice.Point] {
+        rows.map { SweepAdvice.Point(value: $0.0, memorized: $0.1, minutesPerDay: $0.2) }
+    }
+
+    @Test func theBestWithinTheBudgetInsideTheRange() {
+        let advice = SweepAdvice(points: Self.points([(0.8, 2700, 23), (0.85, 2800, 26), (0.9, 2900, 30), (0.95, 3000, 40)]), budgetMinutesPerDay: 30)
+        #expect(advice.best == 2)
+        #expect(advice.edge == .none)
+        #expect(advice.steps.map(\.items) == [100, 100, 100])
+        #expect(advice.steps.map(\.minutes) == [3, 4, 10])
+    }
+
+    @Test func theTopOfTheRangeWithBudgetToSpareSaysSo() {
+        let advice = SweepAdvice(points: Self.points([(0.7, 2500, 19), (0.75, 2600, 21), (0.8, 2700, 23)]), budgetMinutesPerDay: 30)
+        #expect(advice.best == 2)
+        #expect(advice.edge == .high)
+    }
+
+    @Test func aBudgetNoValueMeetsIsReported() {
+        let advice = SweepAdvice(points: Self.points([(0.9, 2900, 30), (0.95, 3000, 40)]), budgetMinutesPerDay: 10)
+        #expect(advice.best == nil)
+        #expect(advice.lightestOverBudget == 0)
+    }
+
+    @Test func withoutABudgetNothingIsRecommended() {
+        let advice = SweepAdvice(points: Self.points([(0.9, 2900, 30), (0.95, 3000, 40)]), budgetMinutesPerDay: nil)
+        #expect(advice.best == nil)
+        #expect(advice.lightestOverBudget == nil)
+    }
+}

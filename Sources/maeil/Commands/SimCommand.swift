@@ -38,6 +38,10 @@ struct SimCommand: MaeilCommand {
                                valueName: "KEY=FROM:TO:STEP"))
     var sweep: String?
     @Option(help: ArgumentHelp("Run several schedulers on the same learners, e.g. sm2,anki-sm2,fsrs.", valueName: "list")) var compare: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --sweep: the minutes a day you can study; the value that memorizes the most by the last day within it is recommended.",
+        valueName: "minutes"))
+    var budget: Double?
     @Option(name: .customLong("max-memory"), parsing: .unconditional, help: ArgumentHelp(
         "Memory the simulation may take, in MB (default: half of this machine's).", valueName: "MB"))
     var maximumMemory: Int?
@@ -48,6 +52,8 @@ struct SimCommand: MaeilCommand {
         if sweep != nil, compare != nil { throw ValidationError("--sweep and --compare do not go together") }
         if let sweep { _ = try Sweep(sweep) }
         if let compare { _ = try Self.schedulers(compare) }
+        if let budget, !(budget > 0 && budget <= 1440) { throw ValidationError("--budget takes minutes a day, more than 0 and at most 1440") }
+        if budget != nil, sweep == nil { throw ValidationError("--budget goes with --sweep: it picks the best value of a range") }
     }
 
     /// The flags that override a scenario, each checked where its limits live
@@ -178,24 +184,64 @@ struct SimCommand: MaeilCommand {
             sweep.apply(value, to: &variant)
             return SimulationSummary(Simulator(config: variant).runAllSequentially())
         }
+        let advice = SweepAdvice(points: summaries.enumerated().map { index, summary in
+            SweepAdvice.Point(value: Sweep.rounded(values[index]), memorized: summary.memorizedEnd,
+                              minutesPerDay: summary.studySecondsTotal / 60 / Double(max(config.days, 1)))
+        }, budgetMinutesPerDay: budget)
+        if let svg {
+            try writeChart(PointChart.svg(title: "\(scenario.name): \(sweep.key) by day \(config.days)", labels: values.map(sweep.format),
+                                          series: PointChart.workload(advice.points.map(\.memorized), advice.points.map(\.minutesPerDay)),
+                                          budget: budget), to: svg)
+        }
         if json {
-            context.verbatim(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("key", sweep.key), ("value", values[$0.offset])]) }))
+            context.verbatim(try JSONOutput.string(JSONObject([
+                ("key", sweep.key), ("days", config.days), ("budget_minutes_per_day", budget),
+                ("recommended", advice.best.map { advice.points[$0].value }), ("edge", advice.best == nil ? nil : "\(advice.edge)"),
+                ("rows", summaries.enumerated().map { index, summary in
+                    summary.json([("value", advice.points[index].value), ("minutes_per_day", advice.points[index].minutesPerDay)])
+                }),
+            ])))
             return
         }
         var table: [[String]] = []
         for (index, summary) in summaries.enumerated() {
-            let minutes = summary.studySecondsTotal / 60
-            table.append([sweep.format(values[index]), String(format: "%.1f", summary.memorizedEnd), String(format: "%.0f", summary.reviewsTotal),
-                          String(format: "%.0f", minutes), String(format: "%.2f", minutes > 0 ? summary.memorizedEnd / minutes : 0)])
+            table.append([sweep.format(values[index]), String(format: "%.0f", summary.memorizedEnd), String(format: "%.0f", summary.reviewsTotal),
+                          String(format: "%.1f", advice.points[index].minutesPerDay)])
         }
         context.line("\(scenario.name) · sweep \(sweep.key) · \(config.items) items · \(config.days) days · \(config.runs) run\(config.runs == 1 ? "" : "s") each")
-        context.line(TextTable.render(header: [sweep.key, "memorized", "reviews", "minutes", "memorized/min"], rows: table))
-        let best = summaries.indices.max { a, b in
-            let ma = summaries[a].memorizedEnd / max(summaries[a].studySecondsTotal / 60, 1e-9)
-            let mb = summaries[b].memorizedEnd / max(summaries[b].studySecondsTotal / 60, 1e-9)
-            return ma < mb
+        context.line(TextTable.render(header: [sweep.key, "memorized", "reviews", "min/day"], rows: table))
+        context.line("memorized    " + Sparkline.render(advice.points.map(\.memorized), fromMinimum: true))
+        context.line("minutes/day  " + Sparkline.render(advice.points.map(\.minutesPerDay), fromMinimum: true))
+        for step in advice.steps {
+            context.line(String(format: "%@ → %@: %+.1f min a day for %+.0f items", sweep.format(step.from), sweep.format(step.to), step.minutes, step.items))
         }
-        if let best { context.line("Recommended: \(sweep.key) = \(sweep.format(values[best])) — the most knowledge per minute of study.") }
+        guard let budget else {
+            context.line(context.style.dim("--budget MINUTES (a day) picks the value that memorizes the most within what you can study."))
+            return
+        }
+        if let best = advice.best {
+            let point = advice.points[best]
+            context.line("Recommended within \(Self.minutes(budget)) a day: \(sweep.key) = \(sweep.format(values[best])) — "
+                         + String(format: "%.0f items memorized by day %d, %.1f min a day.", point.memorized, config.days, point.minutesPerDay))
+            if advice.edge != .none, let wider = sweep.wider(around: values[best], toward: advice.edge) {
+                context.line("That is the \(advice.edge == .high ? "top" : "bottom") of the range: a wider one may do better, e.g. --sweep \(wider)")
+            }
+        } else if let lightest = advice.lightestOverBudget {
+            context.line("No value keeps within \(Self.minutes(budget)) a day: the lightest, \(sweep.key) = \(sweep.format(values[lightest])), "
+                         + String(format: "takes %.1f. Study fewer new cards a day, or give more time.", advice.points[lightest].minutesPerDay))
+        }
+    }
+
+    static func minutes(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) min" : String(format: "%.1f min", value)
+    }
+
+    func writeChart(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw UserError("cannot write \(path): \(error.localizedDescription)")
+        }
     }
 
     func runComparison(_ kinds: [SchedulerKind], config: SimulationConfig, scenario: Scenario, _ context: CommandContext) throws {
@@ -203,6 +249,12 @@ struct SimCommand: MaeilCommand {
             var variant = config
             variant.scheduler.kind = kind
             return SimulationSummary(Simulator(config: variant).runAllSequentially())
+        }
+        if let svg {
+            try writeChart(PointChart.svg(title: "\(scenario.name): schedulers by day \(config.days)", labels: kinds.map(\.rawValue),
+                                          series: PointChart.workload(summaries.map(\.memorizedEnd),
+                                                                      summaries.map { $0.studySecondsTotal / 60 / Double(max(config.days, 1)) }),
+                                          budget: nil), to: svg)
         }
         if json {
             context.verbatim(try JSONOutput.string(summaries.enumerated().map { $0.element.json([("scheduler", kinds[$0.offset].rawValue)]) }))
@@ -215,6 +267,29 @@ struct SimCommand: MaeilCommand {
                     String(format: "%.1f", minutes / 60), summary.retention.map { String(format: "%.1f%%", $0 * 100) } ?? "–",
                     String(format: "%.2f", minutes > 0 ? summary.memorizedEnd / minutes : 0)]
         }))
+        // What differs, so that the table is read for what it is.
+        for (index, kind) in kinds.enumerated() {
+            var variant = config
+            variant.scheduler.kind = kind
+            context.line("\(kind.rawValue): " + Self.explanation(variant, summaries[index]))
+        }
+    }
+
+    static func explanation(_ config: SimulationConfig, _ summary: SimulationSummary) -> String {
+        let steps = config.scheduler.learningSteps.description
+        let retention = summary.retention.map { String(format: "%.1f %%", $0 * 100) } ?? "–"
+        switch config.scheduler.kind {
+        case .sm2:
+            return "classic SM-2 has no learning steps (a new card's first interval is a day) and no target retention: "
+                + "cheaper per new card, and \(retention) of its reviews recalled."
+        case .ankiSM2:
+            return "learning steps \(steps); intervals grow by ease, with no target: \(retention) of reviews recalled."
+        case .fsrs:
+            let desired = String(format: "%.2f", config.scheduler.desiredRetention)
+            var text = "learning steps \(steps); \(retention) of reviews recalled against a desired \(desired)"
+            if let limit = config.reviewsPerDay { text += " (the limit of \(limit) reviews a day postpones some, and late reviews recall less)" }
+            return text + "."
+        }
     }
 }
 
@@ -247,6 +322,22 @@ struct Sweep {
             }
         }
     }
+
+    /// A range as wide as this one beyond `value`, toward `edge`, cut where the setting ends;
+    /// nil when the value is already the setting's limit.
+    func wider(around value: Double, toward edge: SweepAdvice.Edge) -> String? {
+        guard values.count > 1 else { return nil }
+        let step = values[1] - values[0]
+        for count in stride(from: values.count - 1, through: 1, by: -1) {
+            let (from, to) = edge == .high ? (value, value + Double(count) * step) : (value - Double(count) * step, value)
+            let text = "\(key)=\(Self.text(from)):\(Self.text(to)):\(Self.text(step))"
+            if (try? Sweep(text)) != nil { return text }
+        }
+        return nil
+    }
+
+    /// A value without binary noise, as a number.
+    static func rounded(_ value: Double) -> Double { Double(text(value)) ?? value }
 
     /// The value as a setting reads it: no binary noise (0.85, not 0.8500000000000001).
     static func text(_ value: Double) -> String {
