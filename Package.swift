@@ -86,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilSession",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer", "MaeilSimulator"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

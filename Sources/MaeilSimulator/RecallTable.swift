@@ -21,9 +21,14 @@ struct RecallTable {
 
     /// Adds R(t, S) for t = 0, 1, 2, … to `days` slots from `first` on: the hot loop of the
     /// daily "memorized" sum, through the table without a division per day.
-    func addRecall(stability: Double, days: Int, into slots: inout [Double], from first: Int) {
+    /// `elapsed` is t on the first slot (a card reviewed before the simulation began).
+    func addRecall(stability: Double, days: Int, into slots: inout [Double], from first: Int, elapsed: Int = 0) {
         precondition(first >= 0 && first + days <= slots.count)
         let step = Self.resolution / stability
+        guard elapsed == 0 else {
+            for day in 0..<days { slots[first + day] += recall(elapsedDays: Double(elapsed + day), stability: stability) }
+            return
+        }
         let inTable = min(days, Int(((Self.limit * Self.resolution - 1) / step).rounded(.down)) + 1)
         values.withUnsafeBufferPointer { table in
             slots.withUnsafeMutableBufferPointer { out in

@@ -44,9 +44,31 @@ public struct SimulationConfig: Sendable, Hashable {
     public var learner = LearnerModel()
     public var seed: UInt64 = 42
     public var runs = 1
+    /// Real cards to start from (`sim --deck`); empty: `items` new cards.
+    public var startingCards: [StartingCard] = []
 
     public init() {
         // The fsrs-rs simulator schedules without fuzz, with steps of 1m 10m and 10m.
         scheduler.maximumInterval = 36_500
+    }
+}
+
+/// A card as a deck holds it today, for a simulation that starts from the collection.
+public struct StartingCard: Sendable, Hashable {
+    /// What the scheduler knows: its phase, interval, ease or memory.
+    public var state: CardState
+    /// The learner's memory of it (from its FSRS state or its review log); nil for a new card.
+    public var memory: MemoryState?
+    /// Whole days since its last answer, and until it is due (0 or less: due today).
+    public var daysSinceReview: Int
+    public var dueInDays: Int
+    public var lapses: Int
+
+    public init(state: CardState, memory: MemoryState?, daysSinceReview: Int, dueInDays: Int, lapses: Int) {
+        self.state = state
+        self.memory = memory
+        self.daysSinceReview = daysSinceReview
+        self.dueInDays = dueInDays
+        self.lapses = lapses
     }
 }

@@ -35,12 +35,15 @@ public struct Simulator: Sendable {
 
     /// The simulation day `d` is study day `firstDay + d` of a UTC clock.
     static let clock = DayClock.utc(rolloverHour: 0)
+    /// `Card.lastDay` of a card never answered.
+    static let unseen = Int32.min
     static let firstDay = 20_000
 
     struct Card {
         /// The learner's true memory.
         var stability: Double, difficulty: Double
-        /// Day of the last answer (−1 while new), and the day it is next due.
+        /// Day of the last answer (`unseen` while new; below 0 before the simulation began), and
+        /// the day it is next due.
         var lastDay: Int32, dueDay: Int32
         var lapses: Int16
         /// What the scheduler knows of the card.
@@ -116,13 +119,39 @@ struct Engine {
         dueOn = Array(repeating: [], count: config.days)
         // New card i is due on day i / newPerDay; cards beyond the span are never queued.
         let perDay = config.newPerDay ?? Int.max
+        guard config.startingCards.isEmpty else {
+            start(from: config.startingCards)
+            return
+        }
         cards.reserveCapacity(config.items)
         if perDay > 0 {
             for index in 0..<config.items {
                 let day = perDay == Int.max ? 0 : index / perDay
-                cards.append(Simulator.Card(stability: 0, difficulty: 0, lastDay: -1, dueDay: Int32(day), lapses: 0, state: .new))
+                cards.append(Simulator.Card(stability: 0, difficulty: 0, lastDay: Simulator.unseen, dueDay: Int32(day), lapses: 0, state: .new))
                 if day < config.days { dueOn[day].append(Int32(index)) }
             }
+        }
+    }
+
+    /// A deck's cards as they are: the reviewed ones due when they are due, with their memory;
+    /// the new ones in order, as the new-card limit lets them in. Dates move onto the simulation's
+    /// clock, so the scheduler sees the same elapsed days and intervals.
+    mutating func start(from starting: [StartingCard]) {
+        cards.reserveCapacity(starting.count)
+        for card in starting {
+            let index = Int32(cards.count)
+            guard card.state.phase != .new, let memory = card.memory else {
+                cards.append(Simulator.Card(stability: 0, difficulty: 0, lastDay: Simulator.unseen, dueDay: 0, lapses: 0, state: .new))
+                dueOn[0].append(index)
+                continue
+            }
+            var state = card.state
+            let dueDay = max(0, card.dueInDays)
+            state.due = moment(day: dueDay, step: 0)
+            state.lastReview = state.lastReview.map { _ in moment(day: -card.daysSinceReview, step: 0) }
+            cards.append(Simulator.Card(stability: memory.stability, difficulty: memory.difficulty, lastDay: Int32(-card.daysSinceReview),
+                                        dueDay: Int32(dueDay), lapses: Int16(clamping: card.lapses), state: state))
+            if dueDay < config.days { dueOn[dueDay].append(index) }
         }
     }
 
@@ -141,7 +170,7 @@ struct Engine {
             ranks.removeAll(keepingCapacity: true)
             for index in due {
                 let card = cards[Int(index)]
-                ranks.append(card.lastDay < 0 ? newRank : min(max(Int(card.difficulty * 100) - 100, 0), newRank - 1))
+                ranks.append(card.lastDay == Simulator.unseen ? newRank : min(max(Int(card.difficulty * 100) - 100, 0), newRank - 1))
             }
             for rank in 0..<rankCounts.count { rankCounts[rank] = 0 }
             for rank in ranks { rankCounts[rank + 1] += 1 }
@@ -156,7 +185,7 @@ struct Engine {
             }
         }
         // Cards keep counting after their last answer, with decaying recall, to the end.
-        for card in cards where card.lastDay >= 0 {
+        for card in cards where card.lastDay != Simulator.unseen {
             addRecall(from: Int(card.lastDay), to: config.days - 1, stability: card.stability, into: &memorizedDelta)
         }
         for day in 0..<config.days { days[day].memorized = memorizedDelta[day] }
@@ -165,13 +194,14 @@ struct Engine {
 
     /// Adds R(i − from, S) to each day i in from…to.
     func addRecall(from: Int, to: Int, stability: Double, into memorized: inout [Double]) {
-        guard from <= to else { return }
-        recallTable.addRecall(stability: stability, days: to - from + 1, into: &memorized, from: from)
+        let first = max(from, 0)
+        guard first <= to else { return }
+        recallTable.addRecall(stability: stability, days: to - first + 1, into: &memorized, from: first, elapsed: first - from)
     }
 
     mutating func process(_ index: Int, day: Int, memorized: inout [Double]) {
         let card = cards[index]
-        let isNew = card.lastDay < 0
+        let isNew = card.lastDay == Simulator.unseen
         if let limit = config.suspendAfterLapses, Int(card.lapses) >= limit { return }
         // Admission: limits and the time budget; a blocked card waits for tomorrow.
         var blocked = false

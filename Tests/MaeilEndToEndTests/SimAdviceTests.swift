@@ -44,4 +44,15 @@ struct SimAdviceTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("--budget goes with --sweep"))
     }
+
+    /// `sim --deck` takes the deck's cards and limits: here 40 new cards, 5 new a day.
+    @Test func aSimulationStartsFromADeck() throws {
+        let path = try Fixtures.collection(count: 40, newPerDay: 5)
+        let result = try Binary.run(["sim", "--deck", "Words", "--collection", path, "--days", "6", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["items"] as? Int == 40)
+        #expect(object["new_total"] as? Double == 30, "five new cards a day for six days")
+        #expect(object["scenario"] as? String == "Words")
+    }
 }

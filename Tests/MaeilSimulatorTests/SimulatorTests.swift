@@ -187,3 +187,28 @@ struct SimulatorTests {
         #expect(advice.lightestOverBudget == nil)
     }
 }
+
+/// A simulation that starts from real cards (`sim --deck`).
+@Suite struct StartingCardsTests {
+    @Test func reviewedCardsComeDueWhenTheyAreDueAndNewOnesAsTheLimitLetsThemIn() {
+        var config = SimulationConfig()
+        config.days = 10
+        config.newPerDay = 1
+        config.reviewsPerDay = nil
+        func reviewed(dueIn: Int, stability: Double) -> StartingCard {
+            StartingCard(state: CardState(phase: .review, intervalDays: 10, easePermille: 2500, stability: stability, difficulty: 5,
+                                          due: Date(), reps: 3, lapses: 0, lastReview: Date()),
+                         memory: MemoryState(stability: stability, difficulty: 5), daysSinceReview: 10 - dueIn, dueInDays: dueIn, lapses: 0)
+        }
+        let new = StartingCard(state: .new, memory: nil, daysSinceReview: 0, dueInDays: 0, lapses: 0)
+        config.startingCards = [reviewed(dueIn: 0, stability: 10), reviewed(dueIn: 5, stability: 10), reviewed(dueIn: 200, stability: 300), new, new]
+        config.items = config.startingCards.count
+        let result = Simulator(config: config).run()
+        #expect(result.days[0].reviews >= 1)
+        #expect(result.days[0].new == 1 && result.days[1].new == 1 && result.newTotal == 2)
+        #expect(result.days[5].reviews >= 1, "the card due in five days is answered on day 5")
+        // On day 0 the card due in 200 days counts its recall after ten days at S 300.
+        #expect(result.days[0].memorized > 2.9)
+        #expect(result.reviewsTotal < 20)
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import MaeilCore
 import MaeilDecks
 import MaeilREPL
+import MaeilSession
 import MaeilSimulator
 import MaeilStore
 
@@ -18,6 +19,13 @@ struct SimCommand: MaeilCommand {
 
     @Argument(help: "A scenario file or name (default: 10,000 items, 365 days, 20 new and 200 reviews a day, FSRS).")
     var scenario: String?
+
+    @OptionGroup var collection: CollectionOptions
+
+    @Option(help: ArgumentHelp(
+        "Start from a deck of the collection: its cards as they are, its preset and limits, its FSRS parameters as the learner's memory.",
+        valueName: "deck"))
+    var deck: String?
 
     // Numbers are taken as they come, so that `--items -5` is refused for what it is rather
     // than read as an option.
@@ -54,6 +62,7 @@ struct SimCommand: MaeilCommand {
         if let compare { _ = try Self.schedulers(compare) }
         if let budget, !(budget > 0 && budget <= 1440) { throw ValidationError("--budget takes minutes a day, more than 0 and at most 1440") }
         if budget != nil, sweep == nil { throw ValidationError("--budget goes with --sweep: it picks the best value of a range") }
+        if deck != nil, items != nil { throw ValidationError("--deck takes its items from the deck; --items does not go with it") }
     }
 
     /// The flags that override a scenario, each checked where its limits live
@@ -104,10 +113,16 @@ struct SimCommand: MaeilCommand {
         }
     }
 
-    func configuration() throws -> (Scenario, SimulationConfig) {
-        let scenario = try loadScenario()
+    func configuration(_ context: CommandContext? = nil) throws -> (Scenario, SimulationConfig) {
+        var scenario = try loadScenario()
         var config = scenario.config
         if let deck = scenario.deck, items == nil { config.items = try Self.cardCount(deck: deck) }
+        if let deck, let context {
+            let collection = try context.collection(self.collection, readOnly: true)
+            let chosen = try DeckNames.resolve([deck], in: collection)
+            try SimulationStart.configure(&config, collection: collection, decks: chosen, now: context.now, timeZone: context.environment.timeZone)
+            scenario.name = chosen.map(\.name).joined(separator: ", ")
+        }
         config = try applyFlags(to: config)
         return (scenario, config)
     }
@@ -147,7 +162,7 @@ struct SimCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let (scenario, config) = try configuration()
+        let (scenario, config) = try configuration(context)
         try checkMemory(config)
         if let sweep {
             try runSweep(try Sweep(sweep), config: config, scenario: scenario, context)
