@@ -7,6 +7,8 @@ public struct SchedulingContext: Sendable {
     public var clock: DayClock { didSet { today = clock.dayNumber(of: now) } }
     /// In [0, 1); nil turns fuzz off.
     public var fuzzFactor: Double?
+    /// The preset's due counts when it balances load (and fuzz is on); nil otherwise.
+    public var loadBalance: LoadBalance?
     /// The study day `now` falls on, worked out once: an answer needs it several times.
     public private(set) var today: Int
 

@@ -283,6 +283,10 @@ private struct CollectionReading {
         if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
         if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
         if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
+        if let days = config["easyDaysPercentages"] as? [Any], days.count == 7 {
+            let loads = days.compactMap(number)
+            if loads.count == 7 { preset.scheduler.easyDays = loads.map { $0 >= 1 ? 1 : ($0 <= 0 ? 0 : 0.5) } }
+        }
         if fsrs {
             // FSRS-6 parameters where Anki has them, else FSRS-5's; none means Anki's defaults.
             preset.scheduler.kind = .fsrs

@@ -361,6 +361,7 @@ private struct CollectionWriting {
         config["usn"] = -1
         config["desiredRetention"] = settings.desiredRetention
         if settings.kind == .fsrs { config["fsrsParams6"] = settings.fsrsParameters.weights }
+        config["easyDaysPercentages"] = settings.easyDays
         return config
     }
 }

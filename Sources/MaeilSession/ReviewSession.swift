@@ -264,7 +264,14 @@ public final class ReviewSession {
 
     private func schedulingContext(for card: Card, _ deck: DeckContext, at now: Date) -> SchedulingContext {
         let fuzz = environment.fuzz ? FuzzFactor.forAnswer(cardID: card.id, reps: card.state.reps, seed: collection.seed) : nil
-        return SchedulingContext(now: now, clock: deck.clock, fuzzFactor: fuzz)
+        var context = SchedulingContext(now: now, clock: deck.clock, fuzzFactor: fuzz)
+        // The balancer only chooses where fuzz would: without fuzz it has nothing to do.
+        if fuzz != nil, deck.preset.scheduler.loadBalancing, let presetID = deck.preset.id {
+            context.loadBalance = try? collection.loadBalance(presetID: presetID, noteID: card.noteID, cardID: card.id, clock: deck.clock,
+                                                              today: context.today, days: LoadBalance.maximumInterval * 11 / 10,
+                                                              easyDays: deck.preset.scheduler.easyDays)
+        }
+        return context
     }
 
     /// "1m", "10m", "4d": what each button does, as on Anki's buttons.

@@ -93,6 +93,7 @@ struct Engine {
     let fsrs: FSRS
     let recallTable: RecallTable
     var random: SeededGenerator
+    var balanceRandom: SeededGenerator
     /// The learner model's arrays as plain values, read without reference counting.
     let odds: LearnerOdds
     /// One context for every answer; only its `now` changes.
@@ -102,6 +103,8 @@ struct Engine {
     var days: [SimulationResult.Day]
     /// Cards due on each day: the queue, bucketed by day instead of a heap.
     var dueOn: [[Int32]]
+    /// Reviews (not new cards) due on each day: what the load balancer weighs.
+    var reviewsDueOn: [Int]
 
     init(config: SimulationConfig, seed: UInt64) {
         self.config = config
@@ -112,11 +115,13 @@ struct Engine {
         fsrs = FSRS(parameters: config.learner.parameters, sameDayFloor: .good)
         recallTable = RecallTable(fsrs: fsrs)
         random = SeededGenerator(seed: seed)
+        balanceRandom = SeededGenerator(seed: seed ^ 0x5EED_BA1A_11CE)
         odds = LearnerOdds(config.learner)
         dayZero = Simulator.clock.start(ofDay: Simulator.firstDay)
         context = SchedulingContext(now: dayZero, clock: Simulator.clock)
         days = Array(repeating: SimulationResult.Day(), count: config.days)
         dueOn = Array(repeating: [], count: config.days)
+        reviewsDueOn = Array(repeating: 0, count: config.days)
         // New card i is due on day i / newPerDay; cards beyond the span are never queued.
         let perDay = config.newPerDay ?? Int.max
         guard config.startingCards.isEmpty else {
@@ -151,7 +156,10 @@ struct Engine {
             state.lastReview = state.lastReview.map { _ in moment(day: -card.daysSinceReview, step: 0) }
             cards.append(Simulator.Card(stability: memory.stability, difficulty: memory.difficulty, lastDay: Int32(-card.daysSinceReview),
                                         dueDay: Int32(dueDay), lapses: Int16(clamping: card.lapses), state: state))
-            if dueDay < config.days { dueOn[dueDay].append(index) }
+            if dueDay < config.days {
+                dueOn[dueDay].append(index)
+                reviewsDueOn[dueDay] += 1
+            }
         }
     }
 
@@ -214,7 +222,10 @@ struct Engine {
         if let budget = config.secondsPerDay, days[day].seconds > budget { blocked = true }
         if blocked {
             cards[index].dueDay = Int32(day + 1)
-            if day + 1 < config.days { dueOn[day + 1].append(Int32(index)) }
+            if day + 1 < config.days {
+                dueOn[day + 1].append(Int32(index))
+                if !isNew { reviewsDueOn[day + 1] += 1 }
+            }
             return
         }
         if isNew {
@@ -223,7 +234,10 @@ struct Engine {
             review(index, day: day, memorized: &memorized)
         }
         let next = cards[index]
-        if Int(next.dueDay) < config.days { dueOn[Int(next.dueDay)].append(Int32(index)) }
+        if Int(next.dueDay) < config.days {
+            dueOn[Int(next.dueDay)].append(Int32(index))
+            reviewsDueOn[Int(next.dueDay)] += 1
+        }
     }
 
     /// The moment of the `step`-th answer on day `day`: steps a minute apart stay within the
@@ -234,6 +248,14 @@ struct Engine {
 
     mutating func answer(_ index: Int, _ rating: Rating, day: Int, step: Int) {
         context.now = moment(day: day, step: step)
+        if config.scheduler.loadBalancing {
+            // Balancing picks within the fuzz range, so it needs a draw; from a generator of its
+            // own, so the learner answers the same with and without it.
+            context.fuzzFactor = balanceRandom.nextUnit()
+            context.loadBalance = LoadBalance(
+                dueCounts: (0..<LoadBalance.maximumInterval * 11 / 10).map { day + $0 < reviewsDueOn.count ? reviewsDueOn[day + $0] : 0 },
+                easyDays: config.scheduler.easyDays, tomorrowWeekday: (Simulator.firstDay + day + 1 + 3) % 7)
+        }
         cards[index].state = scheduler.answer(cards[index].state, rating, context: context).state
     }
 
@@ -371,7 +393,8 @@ extension SimulationConfig {
     /// and its place in the due queue, each day's totals and queue, and the summary's series.
     public var bytesPerRun: Int {
         items * (MemoryLayout<Simulator.Card>.stride + 3 * MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
-            + days * (MemoryLayout<SimulationResult.Day>.stride * 2 + MemoryLayout<[Int32]>.stride + MemoryLayout<Double>.stride)
+            + days * (MemoryLayout<SimulationResult.Day>.stride * 2 + MemoryLayout<[Int32]>.stride + MemoryLayout<Double>.stride
+                + MemoryLayout<Int>.stride)
     }
 
     /// Bytes the simulation will hold at its peak when `concurrent` runs go at once.

@@ -212,3 +212,24 @@ struct SimulatorTests {
         #expect(result.reviewsTotal < 20)
     }
 }
+
+@Suite struct LoadBalancingSimulationTests {
+    @Test func balancingEvensTheDaysAndCostsNoMemory() {
+        var config = SimulatorTests.config(items: 3000, days: 200, reviewsPerDay: nil)
+        config.scheduler.kind = .fsrs
+        let plain = Simulator(config: config).run()
+        config.scheduler.loadBalancing = true
+        let balanced = Simulator(config: config).run()
+        func spread(_ result: SimulationResult) -> Double {
+            let reviews = result.days.dropFirst(30).map { Double($0.reviews) }
+            var squares = 0.0
+            for index in 3..<(reviews.count - 3) {
+                let week = reviews[(index - 3)...(index + 3)].reduce(0, +) / 7
+                squares += (reviews[index] - week) * (reviews[index] - week)
+            }
+            return squares
+        }
+        #expect(spread(balanced) < spread(plain) * 0.8, "\(spread(balanced)) vs \(spread(plain))")
+        #expect(abs(balanced.memorizedAtEnd - plain.memorizedAtEnd) < plain.memorizedAtEnd * 0.02)
+    }
+}

@@ -196,3 +196,34 @@ struct StoreErrorTests {
         #expect(notes == 4)
     }
 }
+
+/// What the load balancer reads for an answer: the preset's reviews due on each coming day, and
+/// the days a sibling is due.
+@Suite struct LoadBalanceRowsTests {
+    @Test func dueCountsPerDayAndSiblingDays() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 6)
+        let cards = try collection.cards(deckID: deck.id)
+        let clock = DayClock.utc()
+        let today = clock.dayNumber(of: Fixture.noon)
+        // Cards due in 1, 1, 3 days (review), one in 3 days suspended; a new card counts nowhere.
+        for (index, days) in [1, 1, 3, 3].enumerated() {
+            var state = CardState(phase: .review, intervalDays: days, easePermille: 2500, due: clock.start(ofDay: today + days).addingTimeInterval(3600),
+                                  reps: 1, lapses: 0, lastReview: Fixture.noon)
+            state.step = 0
+            try collection.setState(cardID: cards[index].id, state, at: Fixture.noon)
+        }
+        try collection.transaction { try $0.execute(sql: "UPDATE card SET suspended = 1 WHERE id = ?", arguments: [cards[3].id]) }
+        let first = cards[0]
+        let balance = try collection.loadBalance(presetID: deck.presetID, noteID: first.noteID, cardID: first.id, clock: clock, today: today,
+                                                 days: 10, easyDays: [1, 1, 1, 1, 1, 0.5, 0])
+        #expect(balance.dueCounts == [0, 2, 0, 1, 0, 0, 0, 0, 0, 0])
+        #expect(balance.easyDays == [1, 1, 1, 1, 1, 0.5, 0])
+        // Day numbers from Thursday 1 January 1970: 2026-01-05 is a Monday, so tomorrow is Tuesday.
+        #expect(balance.tomorrowWeekday == 1)
+        let siblingDays = try collection.cards(deckID: deck.id).filter { $0.noteID == first.noteID && $0.id != first.id }
+            .compactMap { $0.state.due.map { clock.dayNumber(of: $0) - today } }
+        #expect(!siblingDays.isEmpty)
+        #expect(balance.siblingDays == Set(siblingDays))
+    }
+}

@@ -27,7 +27,7 @@ final class AnkiScheduler: Scheduler {
 
     func nextStates(for card: CardState, context: SchedulingContext) -> NextStates {
         let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: .all),
-                                   fuzzFactor: context.fuzzFactor)
+                                   fuzzFactor: context.fuzzFactor, loadBalance: context.loadBalance)
         return NextStates(current: card, again: outcome(card, .again, answer, context), hard: outcome(card, .hard, answer, context),
                           good: outcome(card, .good, answer, context), easy: outcome(card, .easy, answer, context))
     }
@@ -35,7 +35,7 @@ final class AnkiScheduler: Scheduler {
     func answer(_ card: CardState, _ rating: Rating, context: SchedulingContext) -> Outcome {
         let needed = Self.proposalsNeeded(for: rating, phase: card.phase)
         let answer = AnswerContext(scheduler: self, fsrs: fsrsProposal(for: card, context: context, ratings: needed),
-                                   fuzzFactor: context.fuzzFactor)
+                                   fuzzFactor: context.fuzzFactor, loadBalance: context.loadBalance)
         return outcome(card, rating, answer, context)
     }
 
@@ -83,12 +83,18 @@ struct AnswerContext {
     unowned(unsafe) let scheduler: AnkiScheduler
     let fsrs: FSRSNextStates?
     let fuzzFactor: Double?
+    var loadBalance: LoadBalance? = nil
 
     var settings: SchedulerSettings { scheduler.settings }
 
-    /// Fuzzes an interval inside [minimum, maximum] (Anki's `with_review_fuzz`).
+    /// Fuzzes an interval inside [minimum, maximum] (Anki's `with_review_fuzz`), or balances it
+    /// there when the preset balances load.
     func fuzzed(_ interval: Float, minimum: Int, maximum: Int) -> Int {
-        ReviewFuzz.apply(factor: fuzzFactor, interval: interval, minimum: min(minimum, maximum), maximum: maximum)
+        if let fuzzFactor, let loadBalance, settings.loadBalancing,
+           let balanced = loadBalance.interval(interval, minimum: min(minimum, maximum), maximum: maximum, draw: fuzzFactor) {
+            return balanced
+        }
+        return ReviewFuzz.apply(factor: fuzzFactor, interval: interval, minimum: min(minimum, maximum), maximum: maximum)
     }
 
     /// A graduating or returning interval: rounded, at least a day, fuzzed, at most the maximum.

@@ -25,6 +25,8 @@ public enum PresetKey: String, CaseIterable, Sendable {
     case minimumLapseInterval = "minimum_lapse_interval"
     case fsrsParameters = "fsrs_parameters"
     case shortTermWithSteps = "short_term_with_steps"
+    case loadBalancing = "load_balancing"
+    case easyDays = "easy_days"
 
     /// What a setting holds.
     public enum Domain: Sendable, Equatable {
@@ -34,6 +36,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case steps
         case choice([String])
         case parameters
+        case easyDays
     }
 
     public var domain: Domain {
@@ -47,7 +50,8 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .leechThreshold: .whole(0...99)
         case .leechAction: .choice(LeechAction.allCases.map(\.rawValue))
         case .rolloverHour: .whole(0...23)
-        case .burySiblings, .curriculumGating, .shortTermWithSteps: .flag
+        case .burySiblings, .curriculumGating, .shortTermWithSteps, .loadBalancing: .flag
+        case .easyDays: .easyDays
         case .graduatingInterval, .easyInterval, .minimumLapseInterval: .whole(1...365)
         case .startingEase: .number(1.31...5.0)
         case .easyBonus: .number(1.0...5.0)
@@ -94,6 +98,8 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .minimumLapseInterval: "SM-2: shortest interval after a lapse, in days"
         case .fsrsParameters: "FSRS: the 21 model parameters (or 19 for FSRS-5)"
         case .shortTermWithSteps: "FSRS: keep cards due within half a day in learning even with steps"
+        case .loadBalancing: "within the fuzz range, send a review to a day with fewer cards due (Anki's load balancer)"
+        case .easyDays: "seven loads, Monday first: 1 normal, 0.5 reduced, 0 a day off (Anki's easy days)"
         }
     }
 
@@ -142,6 +148,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
             switch self {
             case .burySiblings: preset.burySiblings = flag
             case .curriculumGating: preset.curriculumGating = flag
+            case .loadBalancing: preset.scheduler.loadBalancing = flag
             default: preset.scheduler.shortTermWithSteps = flag
             }
         case .steps:
@@ -165,6 +172,12 @@ public enum PresetKey: String, CaseIterable, Sendable {
             } catch {
                 throw Problem(description: error.description)
             }
+        case .easyDays:
+            let numbers = input.words.map { Double($0) }
+            guard numbers.count == 7, numbers.allSatisfy({ $0.map { [0, 0.5, 1].contains($0) } ?? false }) else {
+                throw Problem(description: "\(rawValue) must be seven of 1 (normal), 0.5 (reduced) and 0 (off), Monday first")
+            }
+            preset.scheduler.easyDays = numbers.map { $0! }
         }
     }
 
@@ -194,6 +207,8 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .minimumLapseInterval: return String(settings.minimumLapseInterval)
         case .fsrsParameters: return settings.fsrsParameters.weights.map { Self.decimal($0) }.joined(separator: ", ")
         case .shortTermWithSteps: return String(settings.shortTermWithSteps)
+        case .loadBalancing: return String(settings.loadBalancing)
+        case .easyDays: return settings.easyDays.map { Self.decimal($0) }.joined(separator: " ")
         }
     }
 

@@ -40,6 +40,11 @@ public struct SchedulerSettings: Hashable, Sendable, Codable {
     /// FSRS: keep a card whose interval is under half a day in (re)learning even when the deck
     /// has steps (Anki's "short-term with steps"); without steps that happens anyway.
     public var shortTermWithSteps = false
+    /// Anki 24.11's load balancer: within the fuzz range, a review lands preferably on a day with
+    /// few cards due. Applies where fuzz does.
+    public var loadBalancing = false
+    /// Anki's easy days, Monday first: 1 a normal day, 0.5 a reduced one, 0 a day off.
+    public var easyDays: [Double] = Array(repeating: 1, count: 7)
 
     public init(kind: SchedulerKind = .ankiSM2) {
         self.kind = kind
@@ -48,7 +53,7 @@ public struct SchedulerSettings: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case kind, learningSteps, relearningSteps, graduatingInterval, easyInterval, startingEasePermille, easyBonus, hardInterval
         case intervalModifier, lapseNewInterval, minimumLapseInterval, maximumInterval, leechThreshold, leechAction, desiredRetention
-        case fsrsParameters, shortTermWithSteps
+        case fsrsParameters, shortTermWithSteps, loadBalancing, easyDays
     }
 
     /// Settings saved by an older Maeil lack the settings added since: they take their defaults.
@@ -73,6 +78,9 @@ public struct SchedulerSettings: Hashable, Sendable, Codable {
         desiredRetention = try value(.desiredRetention, defaults.desiredRetention)
         fsrsParameters = try value(.fsrsParameters, defaults.fsrsParameters)
         shortTermWithSteps = try value(.shortTermWithSteps, defaults.shortTermWithSteps)
+        loadBalancing = try value(.loadBalancing, defaults.loadBalancing)
+        let days = try value(.easyDays, defaults.easyDays)
+        easyDays = days.count == 7 ? days.map { min(max($0, 0), 1) } : defaults.easyDays
     }
 
     /// The scheduler these settings describe.

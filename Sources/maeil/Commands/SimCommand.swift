@@ -37,6 +37,10 @@ struct SimCommand: MaeilCommand {
     @Option(help: "sm2, anki-sm2 or fsrs.") var scheduler: SchedulerKind?
     @Option(name: .customLong("desired-retention"), parsing: .unconditional, help: "FSRS desired retention.") var desiredRetention: Double?
     @Option(parsing: .unconditional, help: "Random seed; runs use seed, seed+1, …") var seed: UInt64?
+    @Flag(name: .customLong("load-balancing"), help: "Balance reviews over the fuzz range's days (Anki's load balancer); the report shows the spread without it too.")
+    var loadBalancing = false
+    @Option(name: .customLong("easy-days"), help: ArgumentHelp("Seven loads, Monday first: 1 normal, 0.5 reduced, 0 off.", valueName: "loads"))
+    var easyDays: String?
     @Option(parsing: .unconditional, help: "Runs to average (they use every core).") var runs: Int?
     @Flag(help: "Print the summary as one JSON object.") var json = false
     @Option(help: ArgumentHelp("Write the per-day series as CSV.", valueName: "path")) var csv: String?
@@ -73,6 +77,7 @@ struct SimCommand: MaeilCommand {
             ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay),
             ("reviews_per_day", reviewsPerDay), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
             ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
+            ("load_balancing", loadBalancing ? "true" : nil), ("easy_days", easyDays),
             ("runs", runs.map(String.init)),
         ]
         for case let (key, value?) in flags {
@@ -171,13 +176,28 @@ struct SimCommand: MaeilCommand {
         } else {
             let summary = SimulationSummary(Simulator(config: config).runAll())
             try write(summary)
+            // With the balancer on, the same learners without it: how much it evens the days.
+            var spread: (with: DailySpread, without: DailySpread)?
+            if config.scheduler.loadBalancing {
+                var plain = config
+                plain.scheduler.loadBalancing = false
+                spread = (DailySpread(summary), DailySpread(SimulationSummary(Simulator(config: plain).runAll())))
+            }
             if json {
                 var json = summary.json([("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),
                                          ("days", config.days)])
                 if let megabytes = PeakMemory.megabytes() { json.fields.append(("peak_memory_mb", megabytes)) }
+                if let spread {
+                    json.fields.append(("daily_reviews_sd", spread.with.deviation))
+                    json.fields.append(("daily_reviews_sd_without_load_balancing", spread.without.deviation))
+                }
                 context.verbatim(try JSONOutput.string(json))
             } else {
                 context.line(SimReport.render(summary, scenario: scenario, config: config, style: context.style))
+                if let spread {
+                    context.line(String(format: "day to day: reviews stray %.1f from the week's average (sd), at most %.0f a day; without load balancing %.1f, at most %.0f",
+                                        spread.with.deviation, spread.with.largest, spread.without.deviation, spread.without.largest))
+                }
             }
         }
     }
@@ -396,5 +416,27 @@ enum PeakMemory {
     static func write(to path: String?) {
         guard let path, let megabytes = megabytes() else { return }
         try? Data("\(megabytes)\n".utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// How much the reviews vary from one day to the next, after the first month's ramp: the
+/// spread around the week's moving average (the long trend is not what balancing evens), and
+/// the largest day.
+struct DailySpread {
+    let deviation: Double
+    let largest: Double
+
+    init(_ summary: SimulationSummary) {
+        let reviews = Array(summary.days.dropFirst(min(30, summary.days.count / 4)).map(\.reviews))
+        var squares = 0.0, count = 0.0
+        if reviews.count >= 7 {
+            for index in 3..<(reviews.count - 3) {
+                let week = reviews[(index - 3)...(index + 3)].reduce(0, +) / 7
+                squares += (reviews[index] - week) * (reviews[index] - week)
+                count += 1
+            }
+        }
+        deviation = count > 0 ? (squares / count).squareRoot() : 0
+        largest = reviews.max() ?? 0
     }
 }
