@@ -47,3 +47,18 @@ struct BlanksTests {
         #expect(!"\u{3000}\u{a0}".hasVisibleText)
     }
 }
+
+@Suite struct BlanksWordsTests {
+    @Test func anEmDashSeparatesTwoWordsAndStaysInTheText() {
+        let text = "But now faith, hope, and love remain—these three. The greatest of these is love."
+        let blanks = Blanks(text: text, ordinal: 0)
+        #expect(blanks.answers.allSatisfy { !$0.contains("—") })
+        #expect(blanks.answerText.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "") == text)
+    }
+
+    @Test func contractionsAndConnectivesAreNeverBlanked() {
+        let blanks = Blanks(text: "Don’t worry toward tomorrow, whether or not, like the birds of heaven.", ordinal: 0)
+        #expect(blanks.answers.allSatisfy { !["don’t", "toward", "whether", "like"].contains($0.lowercased()) })
+        #expect(!blanks.answers.isEmpty)
+    }
+}

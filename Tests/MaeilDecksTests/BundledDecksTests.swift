@@ -124,6 +124,23 @@ struct BundledDecksTests {
         #expect(blanks.question.contains(Blanks.placeholder))
     }
 
+    /// Each passage is whole sentences with its quotation marks in pairs, and its blanks fall
+    /// on words worth recalling: never a connective, a contraction, or two words joined by a dash.
+    @Test func versesAreWholeAndTheirBlanksWorthRecalling() throws {
+        let deck = try deck("memory-verses")
+        let notWorth: Set<String> = ["don’t", "toward", "whether", "like", "that", "with", "from", "unless", "until", "while"]
+        for note in deck.notes {
+            let text = note.fields.value("text") ?? "", reference = note.fields.value("reference") ?? ""
+            #expect(text.firstMatch(of: /[.!?:][’”)]*$/) != nil, "\(reference) stops mid-sentence: …\(text.suffix(30))")
+            #expect(text.filter { $0 == "“" }.count == text.filter { $0 == "”" }.count, "\(reference): unbalanced quotation marks")
+            for answer in Blanks(text: text, ordinal: 0).answers {
+                #expect(!notWorth.contains(answer.lowercased()), "\(reference): a blank on \"\(answer)\"")
+                #expect(!answer.contains("—"), "\(reference): a blank joins two words: \(answer)")
+            }
+        }
+        #expect(deck.notes.contains { $0.fields.value("reference") == "Ephesians 2:8–9" })
+    }
+
     @Test func everyBundledDeckImportsAndCanBeReviewed() throws {
         let collection = try DeckFiles.collection()
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.decks.path)

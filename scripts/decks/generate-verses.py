@@ -4,8 +4,9 @@
     sudo apt-get install -y sword-text-web diatheke
     python3 scripts/decks/generate-verses.py
 
-The text is the WEB's, unchanged except that footnotes are left out and poetry lines are
-joined with spaces. ("World English Bible" is a trademark for the unmodified text; this deck
+The text is the WEB's, unchanged except that footnotes are left out, poetry lines are joined
+with spaces, a verse that ends mid-sentence runs on to the sentence's end (Ephesians 2:8–9), and
+quotation marks that open or close outside the passage are left out. ("World English Bible" is a trademark for the unmodified text; this deck
 names it as its source and changes no words.)
 """
 import os
@@ -57,13 +58,70 @@ def verse(reference):
     return text
 
 
+def complete(text):
+    """Whether a passage ends a sentence (or the clause that opens a list, with a colon)."""
+    return re.search(r"[.!?:][’”)]*$", text) is not None
+
+
+def balanced(text):
+    """The passage with quotation marks that open or close outside it left out: a verse often
+    begins inside a speech, or opens one that runs on past its last sentence. Words and other
+    marks are unchanged; a ’ that closes no ‘ is an apostrophe and stays."""
+    drop = set()
+    doubles, singles = [], []
+    for index, char in enumerate(text):
+        if char == "“":
+            doubles.append(index)
+        elif char == "”":
+            if doubles:
+                doubles.pop()
+            else:
+                drop.add(index)
+        elif char == "‘":
+            singles.append(index)
+        elif char == "’" and singles and not (index + 1 < len(text) and text[index + 1].isalpha() and index > 0 and text[index - 1].isalpha()):
+            singles.pop()
+    drop.update(doubles)
+    drop.update(singles)
+    kept = "".join(char for index, char in enumerate(text) if index not in drop)
+    return re.sub(r"\s+", " ", kept).strip()
+
+
+# Where the unit a learner memorizes is not the verse and its sentence: the question of Psalm
+# 121:1 is answered in 121:2; Lamentations 3:23 ("They are new every morning") continues 3:22.
+UNITS = {"Psalms 121:1": (1, 2), "Lamentations 3:23": (22, 23)}
+
+
+def passage(reference):
+    """The verse, and the next ones while the sentence or a quotation runs on (at most three
+    more): a learner memorizes whole sentences. Returns the reference as it reads then
+    ("Ephesians 2:8–9") and the text."""
+    book, chapter_verse = reference.rsplit(" ", 1)
+    chapter, first = chapter_verse.split(":")
+    if reference in UNITS:
+        start, end = UNITS[reference]
+        text = " ".join(verse(f"{book} {chapter}:{number}") for number in range(start, end + 1))
+        return f"{book} {chapter}:{start}–{end}", balanced(text)
+    text = verse(reference)
+    last = int(first)
+    while not complete(text) and last < int(first) + 3:
+        following = f"{book} {chapter}:{last + 1}"
+        try:
+            text = text + " " + verse(following)
+        except SystemExit:
+            break
+        last += 1
+    return (reference if last == int(first) else f"{reference}–{last}"), balanced(text)
+
+
 def main():
     assert len(VERSES) == len(set(VERSES)) >= 50
     rows = []
     for index, reference in enumerate(VERSES):
-        text = verse(reference)
+        shown, text = passage(reference)
+        # The id stays the first verse's, so a re-import updates the note a learner has.
         key = re.sub(r"[^a-z0-9]+", "-", reference.lower()).strip("-")
-        rows.append((key, f"set-{index // 10 + 1}", reference.replace("Psalms", "Psalm"), text))
+        rows.append((key, f"set-{index // 10 + 1}", shown.replace("Psalms", "Psalm"), text))
     folder = os.path.join(ROOT, "Decks", "memory-verses")
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "items.tsv"), "w", encoding="utf-8") as f:

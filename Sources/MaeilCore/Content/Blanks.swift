@@ -62,7 +62,20 @@ public struct Blanks: Hashable, Sendable {
     /// Blanks about one word in five, chosen among the words that carry meaning (four letters
     /// or more, not a common function word) and spread evenly through the text; at least one.
     static func automatic(_ text: String) -> Blanks {
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        // Words as the text separates them: by spaces, and by em dashes, which join two words
+        // without one ("remain—these"); each word remembers what followed it.
+        var words: [String] = [], joiners: [String] = []
+        for chunk in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let parts = chunk.split(separator: "—", omittingEmptySubsequences: false)
+            for (index, part) in parts.enumerated() {
+                let last = index == parts.count - 1
+                words.append(String(part) + (last ? "" : "—"))
+                joiners.append(last ? " " : "")
+            }
+        }
+        func joined(_ pieces: [String]) -> String {
+            zip(pieces, joiners).map { $0 + $1 }.joined().dropLast().description
+        }
         let candidates = words.indices.filter { index in
             let core = Self.core(of: words[index])
             return core.count >= 4 && !Self.functionWords.contains(core.lowercased())
@@ -84,7 +97,7 @@ public struct Blanks: Hashable, Sendable {
             answerText.append(before + "[\(core)]" + after)
             answers.append(core)
         }
-        return Blanks(question: question.joined(separator: " "), answerText: answerText.joined(separator: " "), answers: answers)
+        return Blanks(question: joined(question), answerText: joined(answerText), answers: answers)
     }
 
     /// The word without surrounding punctuation: "world," → "world".
@@ -106,6 +119,15 @@ public struct Blanks: Hashable, Sendable {
         "shall", "there", "these", "those", "what", "when", "then", "than", "also", "upon", "been", "being", "hath", "thee",
         "thou", "thine", "thy", "whom", "whose", "because", "about", "even", "over", "such", "every", "should", "would",
         "could", "does", "doth", "made", "make", "said", "says", "saith", "things", "before", "after", "through",
+        // Words a learner does not recall a verse by: connectives, prepositions, contractions.
+        "toward", "towards", "whether", "like", "unless", "until", "while", "among", "within", "without", "against", "across",
+        "along", "around", "beside", "between", "beyond", "during", "under", "where", "wherever", "whoever", "whatever",
+        "however", "therefore", "neither", "either", "both", "each", "some", "much", "more", "most", "only", "just", "very",
+        "here", "yours", "ours", "mine", "must", "might", "again", "still", "yet", "himself", "herself", "itself", "yourself",
+        "yourselves", "ourselves", "themselves", "don’t", "don't", "doesn’t", "doesn't", "didn’t", "didn't", "won’t", "won't",
+        "can’t", "can't", "isn’t", "isn't", "aren’t", "aren't", "wasn’t", "wasn't", "haven’t", "haven't", "hasn’t", "hasn't",
+        "shouldn’t", "shouldn't", "wouldn’t", "wouldn't", "couldn’t", "couldn't", "it’s", "it's", "i’m", "i'm", "you’re",
+        "you're", "we’re", "we're", "they’re", "they're", "let’s", "let's",
     ]
 }
 
