@@ -18,8 +18,17 @@ public enum BundledDecks {
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent(MaeilDeckFormat.manifestName).path) }
     }
 
+    /// Decks for later, not added on a first run: a beginner would otherwise get JLPT N4 and N3
+    /// words beside N5 from the first day. `import Decks/NAME` adds one when its time comes.
+    public static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji"]
+
+    /// The decks a first run adds.
+    public static func starterFolders(in directory: URL) -> [URL] {
+        folders(in: directory).filter { !later.contains($0.lastPathComponent) }
+    }
+
     public static func importAll(from directory: URL, into collection: Collection, now: Date) throws -> ImportSummary {
-        let bundle = try DeckReader.read(folders(in: directory).map(\.path), options: ImportOptions())
+        let bundle = try DeckReader.read(starterFolders(in: directory).map(\.path), options: ImportOptions())
         return try Importer(collection: collection, now: now).apply(bundle)
     }
 }

