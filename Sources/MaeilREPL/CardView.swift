@@ -61,7 +61,7 @@ public struct CardView {
             return lines.joined(separator: "\n")
         }
         let shown = template.front.map(value).filter { !$0.isEmpty }
-        let large = (card.note.kind == .jamo || card.note.kind == .kanji) && shown.count == 1 && TerminalWidth.of(shown[0]) <= 4
+        let large = [.jamo, .kana, .kanji].contains(card.note.kind) && shown.count == 1 && TerminalWidth.of(shown[0]) <= 4
         if large {
             lines += Self.boxed(shown[0], style: style)
         } else {

@@ -43,6 +43,27 @@ struct BundledDecksTests {
         #expect(units["compound-vowels"]!.first { $0.fields.value("jamo") == "ㅢ" }?.fields.value("romanization") == "ui")
     }
 
+    @Test func kana() throws {
+        let deck = try deck("kana")
+        #expect(deck.notes.count == 2 * (46 + 25 + 33))
+        #expect(deck.units.map(\.key) == ["hiragana", "hiragana-voiced", "hiragana-combined", "katakana", "katakana-voiced", "katakana-combined"])
+        #expect(deck.preset?.curriculumGating == true)
+        let byUnit = Dictionary(grouping: deck.notes, by: { $0.unit ?? "" })
+        #expect(byUnit["hiragana"]?.count == 46 && byUnit["katakana"]?.count == 46)
+        // Each katakana is its hiragana moved by 0x60, with the same romaji.
+        let hiragana = Dictionary(uniqueKeysWithValues: deck.notes.filter { $0.fields.value("script") == "hiragana" }
+            .map { ($0.fields.value("kana")!, $0.fields.value("romaji")!) })
+        for note in deck.notes where note.fields.value("script") == "katakana" {
+            let kana = note.fields.value("kana")!
+            let back = String(String.UnicodeScalarView(kana.unicodeScalars.map { Unicode.Scalar($0.value - 0x60)! }))
+            #expect(hiragana[back] == note.fields.value("romaji"), "\(kana)")
+            #expect(note.fields.value("other_script") == back)
+        }
+        for (kana, romaji) in [("し", "shi"), ("ち", "chi"), ("つ", "tsu"), ("ふ", "fu"), ("を", "wo / o"), ("ん", "n"), ("じゃ", "ja"), ("ちょ", "cho")] {
+            #expect(hiragana[kana] == romaji, "\(kana)")
+        }
+    }
+
     @Test func koreanPractice() throws {
         let deck = try deck("korean-practice")
         #expect(deck.notes.count >= 60)
@@ -159,11 +180,11 @@ struct BundledDecksTests {
             .filter { FileManager.default.fileExists(atPath: Self.decks.appendingPathComponent($0).appendingPathComponent("deck.yaml").path) }
             .sorted()
         #expect(folders == ["hangul-jamo", "jlpt-n3-kanji", "jlpt-n3-vocabulary", "jlpt-n4-kanji", "jlpt-n4-vocabulary", "jlpt-n5-kanji",
-                            "jlpt-n5-vocabulary", "korean-practice", "memory-verses"])
+                            "jlpt-n5-vocabulary", "kana", "korean-practice", "memory-verses"])
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
-        #expect(summary.added == 67 + 79 + 166 + 367 + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
+        #expect(summary.added == 67 + 79 + 166 + 367 + 208 + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.

@@ -2,6 +2,8 @@
 public enum NoteKind: String, Sendable, Codable, CaseIterable {
     /// A Hangul letter with its name, sound and mnemonic.
     case jamo
+    /// A hiragana or katakana syllable with its romanization.
+    case kana
     /// A Japanese word with its reading and meaning.
     case vocabulary
     /// A kanji with readings, meanings and example words.
