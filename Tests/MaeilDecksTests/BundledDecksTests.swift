@@ -64,6 +64,22 @@ struct BundledDecksTests {
         }
     }
 
+    @Test func koreanTopics() throws {
+        let deck = try deck("korean-topics")
+        #expect(deck.notes.count >= 300)
+        #expect(deck.units.map(\.key) == ["numbers", "family", "body", "colours", "time", "transport", "directions", "weather",
+                                         "shopping", "restaurant"])
+        // A recall card shows the English: no two alike.
+        let english = deck.notes.map { ($0.fields.value("english") ?? "").lowercased() }
+        #expect(Set(english).count == english.count)
+        #expect(deck.notes.allSatisfy { ($0.fields.value("romanization") ?? "").wholeMatch(of: /[a-z' .]+/) != nil })
+        let romanization = Dictionary(deck.notes.map { ($0.fields.value("korean")!, $0.fields.value("romanization")!) }) { first, _ in first }
+        for (korean, expected) in [("월요일", "woryoil"), ("백만", "baengman"), ("맛있어요", "masisseoyo"), ("맛없어요", "madeopseoyo"),
+                                   ("백화점", "baekhwajeom"), ("몇 시예요", "myeot siyeyo"), ("정류장", "jeongnyujang")] {
+            #expect(romanization[korean] == expected, "\(korean)")
+        }
+    }
+
     @Test func koreanPractice() throws {
         let deck = try deck("korean-practice")
         #expect(deck.notes.count >= 60)
@@ -180,11 +196,11 @@ struct BundledDecksTests {
             .filter { FileManager.default.fileExists(atPath: Self.decks.appendingPathComponent($0).appendingPathComponent("deck.yaml").path) }
             .sorted()
         #expect(folders == ["hangul-jamo", "jlpt-n3-kanji", "jlpt-n3-vocabulary", "jlpt-n4-kanji", "jlpt-n4-vocabulary", "jlpt-n5-kanji",
-                            "jlpt-n5-vocabulary", "kana", "korean-practice", "memory-verses"])
+                            "jlpt-n5-vocabulary", "kana", "korean-practice", "korean-topics", "memory-verses"])
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
-        #expect(summary.added == 67 + 79 + 166 + 367 + 208 + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
+        #expect(summary.added == 67 + 79 + 166 + 367 + 208 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.
