@@ -19,8 +19,10 @@ public enum BundledDecks {
     }
 
     /// Decks for later, not added on a first run: a beginner would otherwise get JLPT N4 and N3
-    /// words beside N5 from the first day. `import Decks/NAME` adds one when its time comes.
-    public static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji"]
+    /// words beside N5, and sound changes beside the letters, from the first day. `import
+    /// Decks/NAME` adds one when its time comes.
+    public static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji",
+                                            "hangul-syllables"]
 
     /// The decks a first run adds.
     public static func starterFolders(in directory: URL) -> [URL] {

@@ -93,8 +93,9 @@ final class Prompt {
         let starters = BundledDecks.starterFolders(in: directory)
         let names = starters.map(\.lastPathComponent).joined(separator: ", ")
         context.line("Maeil comes with these decks: \(names).")
-        if starters.count < BundledDecks.folders(in: directory).count {
-            context.line(style.dim("JLPT N4 and N3 wait for later: import their folders from Decks/ when N5 is done (maeil about shows where)."))
+        let later = BundledDecks.folders(in: directory).map(\.lastPathComponent).filter(BundledDecks.later.contains)
+        if !later.isEmpty {
+            context.line(style.dim("For later: \(later.joined(separator: ", ")); import a folder from Decks/ when its time comes (maeil about shows where)."))
         }
         guard ask("Add the bundled decks? [Y/n] ") else {
             context.line("import FILE adds a deck when you are ready.")

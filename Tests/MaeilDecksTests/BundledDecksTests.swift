@@ -43,6 +43,21 @@ struct BundledDecksTests {
         #expect(units["compound-vowels"]!.first { $0.fields.value("jamo") == "ㅢ" }?.fields.value("romanization") == "ui")
     }
 
+    @Test func hangulSyllables() throws {
+        let deck = try deck("hangul-syllables")
+        #expect(deck.units.map(\.key) == ["blocks", "linking", "nasalization", "tensing", "aspiration", "liquidization"])
+        // A block is its letters composed by Unicode's arithmetic: decomposing it gives them back.
+        for note in deck.notes where note.unit == "blocks" {
+            let block = note.fields.value("korean")!
+            let jamo = block.decomposedStringWithCanonicalMapping.unicodeScalars.count
+            #expect(jamo == note.fields.value("parts")!.components(separatedBy: " + ").count, "\(block)")
+        }
+        let pronunciation = Dictionary(deck.notes.map { ($0.fields.value("korean")!, $0.fields.value("pronunciation") ?? "") }) { a, _ in a }
+        for (word, expected) in [("합니다", "[함니다]"), ("학교", "[학꾜]"), ("좋다", "[조타]"), ("신라", "[실라]"), ("음악", "[으막]")] {
+            #expect(pronunciation[word] == expected, "\(word)")
+        }
+    }
+
     @Test func kana() throws {
         let deck = try deck("kana")
         #expect(deck.notes.count == 2 * (46 + 25 + 33))
@@ -195,12 +210,12 @@ struct BundledDecksTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.decks.path)
             .filter { FileManager.default.fileExists(atPath: Self.decks.appendingPathComponent($0).appendingPathComponent("deck.yaml").path) }
             .sorted()
-        #expect(folders == ["hangul-jamo", "jlpt-n3-kanji", "jlpt-n3-vocabulary", "jlpt-n4-kanji", "jlpt-n4-vocabulary", "jlpt-n5-kanji",
+        #expect(folders == ["hangul-jamo", "hangul-syllables", "jlpt-n3-kanji", "jlpt-n3-vocabulary", "jlpt-n4-kanji", "jlpt-n4-vocabulary", "jlpt-n5-kanji",
                             "jlpt-n5-vocabulary", "kana", "korean-practice", "korean-topics", "memory-verses"])
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
-        #expect(summary.added == 67 + 79 + 166 + 367 + 208 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
+        #expect(summary.added == 67 + 50 + 79 + 166 + 367 + 208 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.
