@@ -88,9 +88,9 @@ struct OptimizeCommand: MaeilCommand {
         var fitSeconds = 0.0
         do {
             // The held-out scores fit five times on growing shares; the parameters come from all reviews.
-            scores = try Evaluation.heldOut(items, current: current, optimizer: optimizer) { bar.update(Int($0 * 500), of: 1000) }
+            scores = try Evaluation.heldOut(items, current: current, optimizer: optimizer) { bar.update(Int($0 * 5000), of: 10000) }
             let started = Date()
-            fitted = try optimizer.fit(items) { bar.update(500 + Int($0 * 500), of: 1000) }
+            fitted = try optimizer.fit(items) { bar.update(5000 + Int($0 * 5000), of: 10000) }
             fitSeconds = Date().timeIntervalSince(started)
         } catch let failure as Optimizer.Failure {
             bar.finish()
