@@ -40,10 +40,12 @@ public struct Optimizer: Sendable {
         guard kept.count >= 8 else { return Self.defaultParameters }
         let weights = Preparation.recencyWeights(count: kept.count)
         var training: [(item: FSRSItem, weight: Double)] = []
+        training.reserveCapacity(kept.count)
         for (item, weight) in zip(kept, weights) where item.reviews.count <= Preparation.maxSequenceLength {
             training.append((item, weight))
         }
-        let averageRecall = Double(Float(kept.filter(\.recalled).count) / Float(kept.count))
+        let recalled = kept.reduce(0) { $0 + ($1.recalled ? 1 : 0) }
+        let averageRecall = Double(Float(recalled) / Float(kept.count))
         let (initial, counts) = try Pretraining.initialStabilities(pretrainingSet, averageRecall: averageRecall)
         var start = Self.defaultParameters
         start.replaceSubrange(0..<4, with: initial)
@@ -119,12 +121,13 @@ public struct Optimizer: Sendable {
     /// one pass; cards sorted by their longest history, packed while a batch predicts at most
     /// `size` reviews.
     static func batches(_ training: [(item: FSRSItem, weight: Double)], size: Int) -> [Batch] {
-        var byCard: [Int64: [(item: FSRSItem, weight: Double)]] = [:]
-        for entry in training { byCard[entry.item.cardID, default: []].append(entry) }
+        // By index: an item's reviews are an array, and moving items about would copy them.
+        var byCard: [Int64: [Int]] = [:]
+        for index in training.indices { byCard[training[index].item.cardID, default: []].append(index) }
         var cards: [CardTargets] = byCard.keys.sorted().map { id in
-            let items = byCard[id]!.sorted { $0.item.reviews.count < $1.item.reviews.count }
-            return CardTargets(reviews: items.last!.item.reviews, positions: items.map { $0.item.reviews.count - 1 },
-                               weights: items.map(\.weight))
+            let indices = byCard[id]!.sorted { training[$0].item.reviews.count < training[$1].item.reviews.count }
+            return CardTargets(reviews: training[indices.last!].item.reviews, positions: indices.map { training[$0].item.reviews.count - 1 },
+                               weights: indices.map { training[$0].weight })
         }
         cards = cards.enumerated().sorted { ($0.element.reviews.count, $0.offset) < ($1.element.reviews.count, $1.offset) }.map(\.element)
         var batches: [Batch] = []
@@ -144,9 +147,22 @@ public struct Optimizer: Sendable {
     /// The gradient of Σ weight·BCE(label, R̂) over a batch, R̂ clamped to [1e-7, 1 − 1e-7].
     static func gradient(_ parameters: [Double], _ cards: [CardTargets]) -> [Double] {
         let model = ReverseGradient(parameters)
-        var gradient = [Double](repeating: 0, count: 21)
-        for card in cards { model.accumulate(card.reviews, positions: card.positions, weights: card.weights, into: &gradient) }
-        return gradient
+        // In a fixed number of parts, whatever the cores, so the sums (and the fit) are the same
+        // on every machine; the parts run on every core.
+        let parts = cards.count >= 64 ? 4 : 1
+        let size = (cards.count + parts - 1) / parts
+        nonisolated(unsafe) let sums = UnsafeMutableBufferPointer<Double>.allocate(capacity: parts * 21)
+        defer { sums.deallocate() }
+        sums.initialize(repeating: 0)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var gradient = [Double](repeating: 0, count: 21)
+            var scratch = ReverseGradient.Scratch()
+            for card in cards[min(part * size, cards.count)..<min((part + 1) * size, cards.count)] {
+                model.accumulate(card.reviews, positions: card.positions, weights: card.weights, into: &gradient, scratch: &scratch)
+            }
+            for j in 0..<21 { sums[part * 21 + j] = gradient[j] }
+        }
+        return (0..<21).map { j in (0..<parts).reduce(0) { $0 + sums[$1 * 21 + j] } }
     }
 
     /// The same by forward-mode differentiation of `TrainingModel`: the reference the

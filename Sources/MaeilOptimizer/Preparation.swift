@@ -12,13 +12,15 @@ enum Preparation {
     /// and the pretraining set (survivors predicting a first long-term review).
     static func filterOutliers(_ items: [FSRSItem]) -> (kept: [FSRSItem], pretraining: [FSRSItem]) {
         struct Key: Hashable { var rating: Int; var days: Int }
-        func firstLongTerm(_ item: FSRSItem) -> Key? {
+        // Each item's (first rating, days to its first long-term review), worked out once.
+        let keys: [Key?] = items.map { item in
             guard let review = item.reviews.first(where: { $0.deltaT > 0 }) else { return nil }
             return Key(rating: item.reviews[0].rating, days: review.deltaT)
         }
+        let longTermCounts = items.map(\.longTermReviewCount)
         var groups: [Key: Int] = [:]
-        for item in items where item.longTermReviewCount == 1 {
-            if let key = firstLongTerm(item) { groups[key, default: 0] += 1 }
+        for index in items.indices where longTermCounts[index] == 1 {
+            if let key = keys[index] { groups[key, default: 0] += 1 }
         }
         var removed = Set<Key>()
         for rating in 1...4 {
@@ -35,8 +37,14 @@ enum Preparation {
                 }
             }
         }
-        let kept = items.filter { item in firstLongTerm(item).map { !removed.contains($0) } ?? false }
-        return (kept, kept.filter { $0.longTermReviewCount == 1 })
+        var kept: [FSRSItem] = [], pretraining: [FSRSItem] = []
+        kept.reserveCapacity(items.count)
+        for index in items.indices {
+            guard let key = keys[index], !removed.contains(key) else { continue }
+            kept.append(items[index])
+            if longTermCounts[index] == 1 { pretraining.append(items[index]) }
+        }
+        return (kept, pretraining)
     }
 
     /// 0.25 + 0.75·(i/(n−1))³ by position: later reviews weigh more (computed in 32 bits, as fsrs-rs).

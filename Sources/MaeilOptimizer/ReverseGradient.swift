@@ -5,7 +5,8 @@ import Foundation
 /// difficulty. It computes what `TrainingModel<Dual>` computes (the tests hold the two to 1e-9)
 /// at about a twentieth of the cost, since forward mode carries 21 partials through every step.
 struct ReverseGradient {
-    let w: [Double]
+    /// Inline: read on every step of every card, an array would be retained and released each time.
+    let w: InlineArray<21, Double>
     private let f: Double             // 0.9^(−1/w20) − 1
     private let dfdDecay: Double      // df/dw20
     private let meanDifficulty: Double  // D0(easy), unclamped
@@ -13,7 +14,8 @@ struct ReverseGradient {
     private let lapseCeiling: Double  // e^(w17·w18)
 
     init(_ w: [Double]) {
-        self.w = w
+        precondition(w.count == 21)
+        self.w = InlineArray { w[$0] }
         let ln09 = log(0.9)
         f = exp(-ln09 / w[20]) - 1
         dfdDecay = (f + 1) * ln09 / (w[20] * w[20])
@@ -34,40 +36,71 @@ struct ReverseGradient {
     }
 
     /// Adds this card's weighted BCE gradient to `gradient` and returns its loss.
-    @discardableResult
-    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double]) -> Double {
-        guard let last = positions.last, last >= 1 else { return 0 }
-        // States after reviews 0…last−1.
-        var stability = [Double](repeating: 0, count: last), difficulty = [Double](repeating: 0, count: last)
+    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double]) {
+        var scratch = Scratch()
+        accumulate(reviews, positions: positions, weights: weights, into: &gradient, scratch: &scratch)
+    }
+
+    /// What a step computed on the way forward that the way back needs again: R and its
+    /// derivatives, and the powers and exponentials of the branch taken. Kept, not recomputed.
+    struct StepCache {
+        var r = 1.0, drds = 0.0, drdDecay = 0.0
+        var first = 0.0, second = 0.0, third = 0.0
+    }
+
+    /// The states and caches of one card, kept between cards so that a batch allocates once.
+    struct Scratch {
+        var stability: [Double] = []
+        var difficulty: [Double] = []
+        var caches: [StepCache] = []
+    }
+
+    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double],
+                    scratch: inout Scratch) {
+        guard let last = positions.last, last >= 1 else { return }
+        // States after reviews 0…last−1, and what each step computed.
+        if scratch.stability.count < last + 1 {
+            scratch.stability = [Double](repeating: 0, count: (last + 1) * 2)
+            scratch.difficulty = [Double](repeating: 0, count: (last + 1) * 2)
+            scratch.caches = [StepCache](repeating: StepCache(), count: (last + 1) * 2)
+        }
+        var stability = scratch.stability, difficulty = scratch.difficulty, caches = scratch.caches
+        scratch.stability = []
+        scratch.difficulty = []
+        scratch.caches = []
+        defer {
+            scratch.stability = stability
+            scratch.difficulty = difficulty
+            scratch.caches = caches
+        }
         let g0 = reviews[0].rating
         let rawD0 = w[4] - exp(w[5] * Double(g0 - 1)) + 1
         stability[0] = min(max(w[g0 - 1], 0.001), 36_500)
         difficulty[0] = min(max(rawD0, 1), 10)
         if last > 1 {
             for k in 1..<last {
-                (stability[k], difficulty[k]) = forward(stability[k - 1], difficulty[k - 1], reviews[k])
+                (stability[k], difficulty[k], caches[k]) = forward(stability[k - 1], difficulty[k - 1], reviews[k])
             }
         }
-        var loss = 0.0
         var adjointS = 0.0, adjointD = 0.0
         var target = positions.count - 1
         for k in stride(from: last, through: 1, by: -1) {
             if target >= 0, positions[target] == k {
-                let t = Double(reviews[k].deltaT)
-                let (r, drds, drdDecay) = retrievability(t, stability[k - 1])
+                // A target is a review on a later day: its step (if taken) computed this R already.
+                let (r, drds, drdDecay) = k < last
+                    ? (caches[k].r, caches[k].drds, caches[k].drdDecay)
+                    : retrievability(Double(reviews[k].deltaT), stability[k - 1])
                 let weight = weights[target]
-                let y = reviews[k].rating > 1 ? 1.0 : 0.0
                 if r > 1e-7, r < 1 - 1e-7 {
-                    let dLdR = weight * (y > 0 ? -1 / r : 1 / (1 - r))
+                    let dLdR = weight * (reviews[k].rating > 1 ? -1 / r : 1 / (1 - r))
                     adjointS += dLdR * drds
                     gradient[20] += dLdR * drdDecay
                 }
-                let p = min(max(r, 1e-7), 1 - 1e-7)
-                loss -= weight * (y * log(p) + (1 - y) * log(1 - p))
                 target -= 1
             }
             if k - 1 >= 1 {
-                (adjointS, adjointD) = backward(stability[k - 2], difficulty[k - 2], reviews[k - 1], adjointS, adjointD, &gradient)
+                (adjointS, adjointD) = backward(stability[k - 2], difficulty[k - 2], reviews[k - 1], caches[k - 1], adjointS, adjointD,
+                                                &gradient)
             }
         }
         // Into the first review's stability and difficulty.
@@ -76,38 +109,44 @@ struct ReverseGradient {
             gradient[4] += adjointD
             gradient[5] += adjointD * -Double(g0 - 1) * exp(w[5] * Double(g0 - 1))
         }
-        return loss
     }
 
     @inline(__always)
-    private func forward(_ s: Double, _ d: Double, _ review: FSRSReview) -> (Double, Double) {
+    private func forward(_ s: Double, _ d: Double, _ review: FSRSReview) -> (Double, Double, StepCache) {
         let g = Double(review.rating)
+        var cache = StepCache()
         var next: Double
         if review.deltaT == 0 {
-            var growth = exp(w[17] * (w[18] + (g - 3))) * pow(s, -w[19])
-            if review.rating >= 2, growth < 1 { growth = 1 }
-            next = s * growth
-        } else if review.rating == 1 {
-            let r = retrievability(Double(review.deltaT), s).r
-            let longTerm = w[11] * pow(d, -w[12]) * (pow(s + 1, w[13]) - 1) * exp(w[14] * (1 - r))
-            next = min(longTerm, s / lapseCeiling)
+            let growth = exp(w[17] * (w[18] + (g - 3))) * pow(s, -w[19])
+            cache.first = growth
+            next = s * (review.rating >= 2 && growth < 1 ? 1 : growth)
         } else {
-            let r = retrievability(Double(review.deltaT), s).r
-            var growth = growthScale * (11 - d) * pow(s, -w[9]) * (exp(w[10] * (1 - r)) - 1)
-            if review.rating == 2 { growth *= w[15] }
-            if review.rating == 4 { growth *= w[16] }
-            next = s * (growth + 1)
+            (cache.r, cache.drds, cache.drdDecay) = retrievability(Double(review.deltaT), s)
+            let r = cache.r
+            if review.rating == 1 {
+                cache.first = pow(d, -w[12])
+                cache.second = pow(s + 1, w[13])
+                cache.third = exp(w[14] * (1 - r))
+                next = min(w[11] * cache.first * (cache.second - 1) * cache.third, s / lapseCeiling)
+            } else {
+                cache.first = pow(s, -w[9])
+                cache.second = exp(w[10] * (1 - r))
+                var growth = growthScale * (11 - d) * cache.first * (cache.second - 1)
+                if review.rating == 2 { growth *= w[15] }
+                if review.rating == 4 { growth *= w[16] }
+                next = s * (growth + 1)
+            }
         }
         let damped = d - w[6] * (g - 3) * (10 - d) / 9
         let reverted = w[7] * meanDifficulty + (1 - w[7]) * damped
-        return (min(max(next, 0.001), 36_500), min(max(reverted, 1), 10))
+        return (min(max(next, 0.001), 36_500), min(max(reverted, 1), 10), cache)
     }
 
     /// Carries the adjoints of the state after `review` back to the state before it, adding the
     /// parameters' share to `gradient`.
     @inline(__always)
-    private func backward(_ s: Double, _ d: Double, _ review: FSRSReview, _ adjointNextS: Double, _ adjointNextD: Double,
-                          _ gradient: inout [Double]) -> (Double, Double) {
+    private func backward(_ s: Double, _ d: Double, _ review: FSRSReview, _ cache: StepCache, _ adjointNextS: Double,
+                          _ adjointNextD: Double, _ gradient: inout [Double]) -> (Double, Double) {
         let g = Double(review.rating)
         var adjointS = 0.0, adjointD = 0.0
         // Difficulty: damping, mean reversion, clamp.
@@ -125,7 +164,7 @@ struct ReverseGradient {
         // Stability, before its clamp.
         let a = adjointNextS
         if review.deltaT == 0 {
-            let growth = exp(w[17] * (w[18] + (g - 3))) * pow(s, -w[19])
+            let growth = cache.first
             if review.rating >= 2, growth < 1 {
                 if s >= 0.001, s <= 36_500 { adjointS += a }
             } else if s * growth >= 0.001, s * growth <= 36_500 {
@@ -135,9 +174,8 @@ struct ReverseGradient {
                 gradient[19] += a * s * growth * -log(s)
             }
         } else if review.rating == 1 {
-            let t = Double(review.deltaT)
-            let (r, drds, drdDecay) = retrievability(t, s)
-            let power = pow(d, -w[12]), grown = pow(s + 1, w[13]), recall = exp(w[14] * (1 - r))
+            let (r, drds, drdDecay) = (cache.r, cache.drds, cache.drdDecay)
+            let power = cache.first, grown = cache.second, recall = cache.third
             let longTerm = w[11] * power * (grown - 1) * recall
             let ceiling = s / lapseCeiling
             if longTerm <= ceiling {
@@ -157,10 +195,9 @@ struct ReverseGradient {
                 gradient[18] += a * -ceiling * w[17]
             }
         } else {
-            let t = Double(review.deltaT)
-            let (r, drds, drdDecay) = retrievability(t, s)
+            let (r, drds, drdDecay) = (cache.r, cache.drds, cache.drdDecay)
             let multiplier = review.rating == 2 ? w[15] : (review.rating == 4 ? w[16] : 1)
-            let power = pow(s, -w[9]), recall = exp(w[10] * (1 - r))
+            let power = cache.first, recall = cache.second
             let shared = growthScale * (11 - d) * power  // growth = shared·(recall − 1)·multiplier
             let plain = shared * (recall - 1)
             let growth = plain * multiplier

@@ -1,7 +1,9 @@
 import Foundation
 import MaeilOptimizer
 
-/// Fitting FSRS to 100,000 reviews (scripts/anki/optimizer-check.py times fsrs-rs on logs alike).
+/// Fitting FSRS to about 100,000 reviews, and fsrs-rs fitting the same items side by side when
+/// its Python package is installed (scripts/setup puts it in .build/anki-venv; MAEIL_FSRS_PYTHON
+/// names another interpreter).
 enum OptimizerBenchmarks {
     static var all: [Benchmark] {
         [
@@ -11,8 +13,45 @@ enum OptimizerBenchmarks {
                 let items = SyntheticLog.items(parameters: truth, cards: 8500, seed: 2)
                 precondition(items.count > 95_000 && items.count < 110_000, "\(items.count)")
                 let seconds = try Benchmarks.bestTime(repeats: 3) { _ = try Optimizer().fit(items) }
-                return [BenchFigure(name: "optimize.fit_\(items.count / 1000)k_reviews_s", value: seconds, unit: "s")]
+                let name = "\(items.count / 1000)k_reviews_s"
+                var figures = [BenchFigure(name: "optimize.fit_" + name, value: seconds, unit: "s")]
+                if let fsrsRS = try fsrsRSSeconds(items) {
+                    figures.append(BenchFigure(name: "optimize.fsrs_rs_fit_" + name, value: fsrsRS, unit: "s"))
+                }
+                return figures
             },
         ]
+    }
+
+    /// fsrs-rs-python's compute_parameters on the same items (with card ids, as Anki calls it),
+    /// best of three; nil when it is not installed.
+    static func fsrsRSSeconds(_ items: [FSRSItem]) throws -> Double? {
+        let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-bench-fsrs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = items.map { item in ["card": item.cardID, "reviews": item.reviews.map { [$0.rating, $0.deltaT] }] as [String: Any] }
+        try JSONSerialization.data(withJSONObject: data).write(to: folder.appendingPathComponent("items.json"))
+        let script = """
+            import json, sys, time
+            from fsrs_rs_python import FSRS, FSRSItem, FSRSReview, DEFAULT_PARAMETERS
+            data = json.load(open(sys.argv[1]))
+            items = [FSRSItem([FSRSReview(r, d) for r, d in entry["reviews"]]) for entry in data]
+            cards = [entry["card"] for entry in data]
+            best = min((lambda start: (FSRS(DEFAULT_PARAMETERS).compute_parameters(items, card_ids=cards), time.perf_counter() - start)[1])(time.perf_counter()) for _ in range(3))
+            print(best)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, folder.appendingPathComponent("items.json").path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
