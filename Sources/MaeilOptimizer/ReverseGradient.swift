@@ -36,11 +36,6 @@ struct ReverseGradient {
     }
 
     /// Adds this card's weighted BCE gradient to `gradient` and returns its loss.
-    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double]) {
-        var scratch = Scratch()
-        accumulate(reviews, positions: positions, weights: weights, into: &gradient, scratch: &scratch)
-    }
-
     /// What a step computed on the way forward that the way back needs again: R and its
     /// derivatives, and the powers and exponentials of the branch taken. Kept, not recomputed.
     struct StepCache {

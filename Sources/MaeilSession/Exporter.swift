@@ -97,19 +97,9 @@ public struct Exporter {
             }
         }
         let modified = notes.map(\.modified).max() ?? 0
-        let model: [String: Any] = [
-            "id": id, "name": "Maeil: \(deck.name)", "type": cloze ? 1 : 0, "mod": modified, "usn": -1, "sortf": 0,
-            "tmpls": templates.enumerated().map { index, template -> [String: Any] in
-                ["name": template.name, "ord": index, "qfmt": template.question, "afmt": template.answer, "bqfmt": "", "bafmt": "",
-                 "did": NSNull(), "bfont": "", "bsize": 0]
-            },
-            "flds": fields.enumerated().map { index, name -> [String: Any] in
-                ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [] as [Any]]
-            },
-            "css": ".card { font-family: arial; font-size: 24px; text-align: center; }",
-            "latexPre": "\\documentclass[12pt]{article}\\begin{document}", "latexPost": "\\end{document}", "latexsvg": false,
-            "tags": [] as [Any], "vers": [] as [Any], "req": templates.indices.map { [$0, "any", [0]] as [Any] },
-        ]
+        // Only what differs from Anki's defaults: the package writer completes a note type's JSON
+        // (fields, templates, LaTeX, requirements) from the type itself.
+        let model: [String: Any] = ["css": ".card { font-family: arial; font-size: 24px; text-align: center; }"]
         let json = (try? JSONSerialization.data(withJSONObject: model, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return AnkiNoteType(id: id, name: "Maeil: \(deck.name)", isCloze: cloze, fields: fields, templates: templates, modified: modified,
                             legacyJSON: json)

@@ -12,14 +12,6 @@ struct CollectionOptions: ParsableArguments {
     var resolvedPath: String {
         CollectionLocation.resolve(explicit: path, environment: ProcessInfo.processInfo.environment)
     }
-
-    func open() throws -> Collection {
-        do {
-            return try Collection(path: resolvedPath)
-        } catch let error as StoreError {
-            throw error.userError
-        }
-    }
 }
 
 extension StoreError {
@@ -46,9 +38,5 @@ extension StoreError {
 /// Decks named on the command line (quoted or not, or by slug), or all of them.
 func deckIDs(_ names: [String], in collection: Collection) throws -> [Int64]? {
     guard !names.isEmpty else { return nil }
-    do {
-        return try DeckNames.resolve(names, in: collection).map(\.id)
-    } catch let error as StoreError {
-        throw error.userError
-    }
+    return try DeckNames.resolve(names, in: collection).map(\.id)
 }

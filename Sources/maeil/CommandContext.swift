@@ -121,7 +121,7 @@ final class CommandContext {
 
     /// One deck by name or slug.
     func deck(_ name: String, in collection: Collection) throws -> Deck {
-        guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name).userError }
+        guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name) }
         return deck
     }
 

@@ -21,12 +21,12 @@ Every command prints one JSON object. Times are the test's: TZ and the real cloc
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 
-FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+from fakeclock import rerun_frozen, set_clock
+
 DAY = 86400
 DAYS = 36
 REVIEWS = {"sm2": 90, "fsrs": 60}
@@ -34,27 +34,17 @@ REVIEWS = {"sm2": 90, "fsrs": 60}
 FSRS_PARAMS = [0.3, 1.4, 3.0, 12.0, 6.8, 0.6, 2.1, 0.01, 1.6, 0.2, 0.9, 1.9, 0.12, 0.28, 2.2, 0.2, 2.9, 0.5, 0.3, 0.1, 0.2]
 
 
-def set_clock(clock_file, seconds):
-    with open(clock_file + ".new", "w") as f:
-        f.write("@" + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds)))
-    os.replace(clock_file + ".new", clock_file)
-
-
 def make(folder):
     """Re-runs itself under libfaketime, the clock starting DAYS days ago at noon UTC."""
-    clock_file = os.path.join(tempfile.mkdtemp(), "now")
     start = (int(time.time()) // DAY - DAYS) * DAY + 12 * 3600
-    set_clock(clock_file, start)
-    env = dict(os.environ, LD_PRELOAD=FAKETIME, FAKETIME_TIMESTAMP_FILE=clock_file, FAKETIME_NO_CACHE="1",
-               ANKI_TEST_MODE="1", ROUND_TRIP_CLOCK=clock_file, ROUND_TRIP_START=str(start))
-    subprocess.run([sys.executable, os.path.abspath(__file__), "make-child", folder], env=env, check=True)
+    rerun_frozen(__file__, ["make-child", folder], start, sys.executable, ROUND_TRIP_START=str(start))
 
 
 def make_child(folder):
     from anki.collection import Collection, ExportAnkiPackageOptions
     from anki.scheduler.v3 import CardAnswer
 
-    clock_file, start = os.environ["ROUND_TRIP_CLOCK"], int(os.environ["ROUND_TRIP_START"])
+    clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["ROUND_TRIP_START"])
     ratings = [CardAnswer.AGAIN, CardAnswer.HARD, CardAnswer.GOOD, CardAnswer.EASY]
     summary = {}
     for name in ["sm2", "fsrs"]:

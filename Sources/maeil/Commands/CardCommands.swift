@@ -19,8 +19,7 @@ struct InfoCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
-        let card: Card
-        do { card = try collection.card(id: self.card.value) } catch let error as StoreError { throw error.userError }
+        let card = try collection.card(id: self.card.value)
         let deck = try collection.deck(id: card.deckID)
         let log = try collection.reviewLog(cardID: card.id)
         let timeZone = context.environment.timeZone
@@ -99,11 +98,7 @@ struct ForgetCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        do {
-            _ = try collection.forget(cardID: card.value, at: context.now)
-        } catch let error as StoreError {
-            throw error.userError
-        }
+        _ = try collection.forget(cardID: card.value, at: context.now)
         context.line("card \(card.value) is new again")
         context.exportFocus(collection)
     }
@@ -121,13 +116,8 @@ protocol NoteFlagCommand: MaeilCommand {
 extension NoteFlagCommand {
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        let cards: [Card]
-        do {
-            _ = try collection.note(id: note.value)
-            cards = try collection.cards(noteID: note.value)
-        } catch let error as StoreError {
-            throw error.userError
-        }
+        _ = try collection.note(id: note.value)
+        let cards = try collection.cards(noteID: note.value)
         for card in cards { try Self.apply(collection, cardID: card.id) }
         context.line("\(Self.done) note \(note.value)")
         context.exportFocus(collection)
@@ -173,12 +163,8 @@ struct UndoCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        do {
-            guard let logID = try collection.lastAnswerLogID() else { throw StoreError.nothingToUndo }
-            let card = try collection.undo(logID: logID)
-            context.line("↶ undone: card \(card.id) is back to \(card.state.phase.rawValue)")
-        } catch let error as StoreError {
-            throw error.userError
-        }
+        guard let logID = try collection.lastAnswerLogID() else { throw StoreError.nothingToUndo }
+        let card = try collection.undo(logID: logID)
+        context.line("↶ undone: card \(card.id) is back to \(card.state.phase.rawValue)")
     }
 }

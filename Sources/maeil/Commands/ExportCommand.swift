@@ -37,13 +37,8 @@ struct ExportCommand: MaeilCommand {
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
         let kind = format ?? Self.formats.first { out.lowercased().hasSuffix(".\($0)") } ?? "apkg"
-        let exported: ExportCollection
-        do {
-            let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
-            exported = try Exporter(collection: collection).export(chosen, now: context.now)
-        } catch let error as StoreError {
-            throw error.userError
-        }
+        let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
+        let exported = try Exporter(collection: collection).export(chosen, now: context.now)
         let url = URL(fileURLWithPath: out)
         if kind == "txt" {
             try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)

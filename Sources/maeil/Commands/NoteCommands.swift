@@ -126,13 +126,12 @@ struct ShowCommand: MaeilCommand {
             do {
                 note = try collection.note(id: id)
             } catch StoreError.noSuchNote {
-                guard let card = try? collection.card(id: id) else { throw StoreError.noSuchNote(id).userError }
+                guard let card = try? collection.card(id: id) else { throw StoreError.noSuchNote(id) }
                 note = try collection.note(id: card.noteID)
                 context.line(context.style.dim("There is no note \(id); card \(id) is of note \(note.id):"))
             }
         case .card(let id):
-            let card: Card
-            do { card = try collection.card(id: id) } catch let error as StoreError { throw error.userError }
+            let card = try collection.card(id: id)
             note = try collection.note(id: card.noteID)
             context.line(context.style.dim("Card \(id) is of note \(note.id):"))
         }
@@ -199,8 +198,7 @@ struct EditCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        let note: Note
-        do { note = try collection.note(id: self.note.value) } catch let error as StoreError { throw error.userError }
+        let note = try collection.note(id: self.note.value)
         guard let fields = NoteEditing.edit(note.fields, console: context.console, input: context.input) else { return }
         guard fields != note.fields else {
             context.line("Nothing changed.")
@@ -226,8 +224,7 @@ struct DeleteCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        let note: Note
-        do { note = try collection.note(id: self.note.value) } catch let error as StoreError { throw error.userError }
+        let note = try collection.note(id: self.note.value)
         let cards = try collection.cards(noteID: note.id)
         let label = TerminalText.sanitize(note.fields.first?.value ?? "").replacingOccurrences(of: "\n", with: " ")
         if !yes {
@@ -268,7 +265,7 @@ struct TagCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        do { _ = try collection.note(id: note.value) } catch let error as StoreError { throw error.userError }
+        _ = try collection.note(id: note.value)
         let add = changes.filter { !$0.hasPrefix("-") }.map { ($0.hasPrefix("+") ? String($0.dropFirst()) : $0).nfc }
         let remove = changes.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()).nfc }
         if !changes.isEmpty { try collection.setTags(noteID: note.value, add: add, remove: remove) }

@@ -1,0 +1,26 @@
+"""Anki's backend run under a frozen clock that the script moves: libfaketime (Debian's faketime
+package) reads the time from a file, rewritten whole for every move, so Anki believes whatever day
+and second the script says. ANKI_TEST_MODE turns Anki's fuzz off."""
+import os
+import subprocess
+import tempfile
+import time
+
+FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+
+def set_clock(clock_file, seconds):
+    """Moves the frozen clock to `seconds` (Unix time); a reader never sees half a time."""
+    with open(clock_file + ".new", "w") as f:
+        f.write("@" + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds)))
+    os.replace(clock_file + ".new", clock_file)
+
+
+def rerun_frozen(script, arguments, start, python, **environment):
+    """Runs `script` again with `python` under libfaketime, the clock at `start`; the child finds
+    the clock file in MAEIL_CLOCK_FILE."""
+    clock_file = os.path.join(tempfile.mkdtemp(), "now")
+    set_clock(clock_file, start)
+    env = dict(os.environ, LD_PRELOAD=FAKETIME, FAKETIME_TIMESTAMP_FILE=clock_file, FAKETIME_NO_CACHE="1",
+               ANKI_TEST_MODE="1", MAEIL_CLOCK_FILE=clock_file, **environment)
+    subprocess.run([python, os.path.abspath(script), *arguments], env=env, check=True)
