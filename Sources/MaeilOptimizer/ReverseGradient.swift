@@ -35,7 +35,6 @@ struct ReverseGradient {
         return (r, ds, dDecay)
     }
 
-    /// Adds this card's weighted BCE gradient to `gradient` and returns its loss.
     /// What a step computed on the way forward that the way back needs again: R and its
     /// derivatives, and the powers and exponentials of the branch taken. Kept, not recomputed.
     struct StepCache {
@@ -50,6 +49,7 @@ struct ReverseGradient {
         var caches: [StepCache] = []
     }
 
+    /// Adds this card's weighted BCE gradient to `gradient`, reusing `scratch` from card to card.
     func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double],
                     scratch: inout Scratch) {
         guard let last = positions.last, last >= 1 else { return }
