@@ -22,7 +22,6 @@ public struct DayClock: Sendable, Hashable {
     /// every place that asks "what day is it" gets the same answer.
     public init(timeZone: TimeZone, rolloverHour: Int = 4) {
         self.rolloverHour = min(max(rolloverHour, 0), 23)
-        let rolloverHour = self.rolloverHour
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         zone = Zone(timeZone: timeZone, calendar: calendar)
