@@ -3,7 +3,7 @@ import Foundation
 /// Reads any supported file into decks: picks the format from the file itself.
 public enum DeckReader {
     public enum Format: String, Sendable {
-        case maeil, ankiText = "anki-text", delimited = "csv", ankiPackage = "anki-package"
+        case maeil, ankiText = "anki-text", delimited = "csv", ankiPackage = "anki-package", readingPlan = "reading-plan"
     }
 
     /// Which format a path holds, from its extension and its first bytes.
@@ -13,12 +13,12 @@ public enum DeckReader {
             throw ImportProblem(file: path, message: "no such file or folder")
         }
         if isDirectory.boolValue {
-            guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(MaeilDeckFormat.manifestName)) else {
-                throw ImportProblem(file: path, message: "this folder has no \(MaeilDeckFormat.manifestName), so it is not a Maeil deck")
-            }
-            return .maeil
+            if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(MaeilDeckFormat.manifestName)) { return .maeil }
+            if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(ReadingPlanFormat.manifestName)) { return .readingPlan }
+            throw ImportProblem(file: path, message: "this folder has no \(MaeilDeckFormat.manifestName), so it is not a Maeil deck")
         }
         let lowered = path.lowercased()
+        if (path as NSString).lastPathComponent == ReadingPlanFormat.manifestName { return .readingPlan }
         if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return .maeil }
         if lowered.hasSuffix(".apkg") || lowered.hasSuffix(".colpkg") { return .ankiPackage }
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data()
@@ -59,7 +59,7 @@ public enum DeckReader {
                     try emit(event)
                 case .templates(let deck, let templates): try emit(.templates(deck: decksBefore + deck, templates))
                 case .notes(let deck, let notes): try emit(.notes(deck: decksBefore + deck, notes))
-                case .expecting, .skipped, .media, .noteTypes: try emit(event)
+                case .expecting, .skipped, .media, .noteTypes, .readingPlan: try emit(event)
                 }
             }
             /// A format read whole, handed on as one deck.
@@ -78,6 +78,8 @@ public enum DeckReader {
                 try forwardWhole(DelimitedFormat.read(path: path, options: options))
             case .ankiPackage:
                 try AnkiPackage.stream(path: path, options: options, emit: forward)
+            case .readingPlan:
+                try forward(.readingPlan(ReadingPlanFormat.read(path: path, options: options)))
             }
             decksBefore += decksHere
         }

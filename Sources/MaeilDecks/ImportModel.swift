@@ -38,6 +38,7 @@ public struct ImportBundle: Sendable {
     /// Problems skipped over because `--skip-invalid` was given.
     public var skipped: [ImportProblem] = []
     public var noteTypes: [AnkiNoteType] = []
+    public var readingPlans: [ReadingPlan] = []
 
     public init() {}
 }

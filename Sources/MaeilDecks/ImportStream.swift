@@ -19,6 +19,8 @@ public enum ImportEvent: Sendable {
     case media([MediaFile])
     /// Anki note types, whole, before the notes of theirs: kept to write those notes back.
     case noteTypes([AnkiNoteType])
+    /// A plan of daily readings: no notes, no cards.
+    case readingPlan(ReadingPlan)
 }
 
 /// Takes a reader's events; throwing stops the reader.
@@ -35,6 +37,7 @@ extension ImportBundle {
         case .skipped(let problems): skipped += problems
         case .media(let files): media += files
         case .noteTypes(let types): noteTypes += types
+        case .readingPlan(let plan): readingPlans.append(plan)
         }
     }
 
@@ -48,6 +51,7 @@ extension ImportBundle {
             try emit(.deck(announced))
             if !deck.notes.isEmpty { try emit(.notes(deck: index, deck.notes)) }
         }
+        for plan in readingPlans { try emit(.readingPlan(plan)) }
         if !skipped.isEmpty { try emit(.skipped(skipped)) }
         if !media.isEmpty { try emit(.media(media)) }
     }

@@ -22,18 +22,22 @@ public enum MaeilDeckFormat {
 
     /// Parses manifest text; a TSV file it names is read from beside `file`.
     public static func parse(text: String, file manifestPath: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw ImportProblem(file: manifestPath, line: 1, column: 1, message: "the file is empty; a deck needs id, name, fields and templates")
-            }
-            root = node
-        } catch let error as YamlError {
-            throw Self.problem(error, file: manifestPath)
-        }
+        let root = try compose(text, file: manifestPath, whenEmpty: "a deck needs id, name, fields and templates")
         var reader = ManifestReader(file: manifestPath, directory: (manifestPath as NSString).deletingLastPathComponent, options: options)
         let deck = try reader.deck(root)
         return (deck, try reader.sink.finish())
+    }
+
+    /// A manifest's YAML, or its problem with line and column.
+    static func compose(_ text: String, file: String, whenEmpty needs: String) throws -> Node {
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw ImportProblem(file: file, line: 1, column: 1, message: "the file is empty; \(needs)")
+            }
+            return node
+        } catch let error as YamlError {
+            throw Self.problem(error, file: file)
+        }
     }
 
     static func problem(_ error: YamlError, file: String) -> ImportProblem {

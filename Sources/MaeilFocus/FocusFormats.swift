@@ -61,8 +61,14 @@ public enum FocusFormat: String, Sendable, CaseIterable {
         return text
     }
 
+    /// "» Genesis 1 · Matthew 1 · Ezra 1 · Acts 1" while a day has readings left; nothing once it is read.
+    /// (» is in the fonts the marks above rely on; an emoji is not.)
+    static func readingLines(_ list: FocusList) -> [String] {
+        list.readings.filter { !$0.finishedToday }.map { "» " + oneLine($0.unread.joined(separator: " · "), limit: 80) }
+    }
+
     static func text(_ list: FocusList) -> String {
-        ([summary(list)] + list.items.map(line)).joined(separator: "\n") + "\n"
+        ([summary(list)] + readingLines(list) + list.items.map(line)).joined(separator: "\n") + "\n"
     }
 
     struct Waybar: Encodable {
@@ -77,7 +83,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
         let counts = list.counts
         let total = counts.waiting + counts.learned
         let percentage = total == 0 ? 100 : Int((Double(counts.learned) / Double(total) * 100).rounded())
-        let tooltip = pango(([summary(list)] + list.items.map(line)).joined(separator: "\n"))
+        let tooltip = pango(([summary(list)] + readingLines(list) + list.items.map(line)).joined(separator: "\n"))
         let classes = [counts.waiting == 0 ? "done" : "due"] + (list.items.contains { $0.reasons.contains(.leech) } ? ["leech"] : [])
         return encoded(Waybar(text: "매일 \(counts.waiting)", alt: counts.waiting == 0 ? "done" : "due", tooltip: tooltip, class: classes,
                               percentage: percentage), pretty: false) + "\n"
@@ -102,6 +108,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
 
     static func xbar(_ list: FocusList) -> String {
         var lines = ["매일 \(list.counts.waiting)", "---", summary(list)]
+        lines += readingLines(list).map { $0.replacingOccurrences(of: "|", with: "/") + " | bash=maeil param1=read terminal=true" }
         lines += list.items.map { line($0).replacingOccurrences(of: "|", with: "/") + " | trim=false" }
         lines += ["---", "Review the focus list | bash=maeil param1=review param2=--focus terminal=true",
                   "Review today's cards | bash=maeil param1=review terminal=true"]

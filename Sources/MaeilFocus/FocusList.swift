@@ -38,12 +38,15 @@ public struct FocusList: Sendable, Codable, Equatable {
 
     /// Bump when the JSON's shape or a field's meaning changes; widgets can check it.
     /// 2: `counts.due` counts reviews only, as `stats` does; learning cards are `counts.learning`.
+    /// (Fields are added within a version: `readings` came in 2.)
     public static let schema = 2
 
     public var schema = FocusList.schema
     public var generated: Date
     public var counts: Counts
     public var items: [Item]
+    /// Today's readings, one entry per reading plan in the collection.
+    public var readings: [TodayReading] = []
 }
 
 public enum FocusListBuilder {
@@ -82,7 +85,7 @@ public enum FocusListBuilder {
         for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
         return FocusList(generated: now, counts: .init(due: stats.dueToday, learning: stats.learningToday, new: stats.newToday,
                                                        learned: stats.cardsAnsweredToday, streak: stats.streak),
-                         items: order.compactMap { byNote[$0] })
+                         items: order.compactMap { byNote[$0] }, readings: try TodayReading.load(collection, now: now, timeZone: timeZone))
     }
 }
 

@@ -10,19 +10,24 @@ public enum BundledDecks {
         DataFolders.decks(environment: environment)
     }
 
-    /// The deck folders in a Decks/ directory, Hangul first.
+    /// The deck and reading plan folders in a Decks/ directory, Hangul first.
     public static func folders(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted { ($0 == "hangul-jamo" ? 0 : 1, $0) < ($1 == "hangul-jamo" ? 0 : 1, $1) }
             .map { directory.appendingPathComponent($0) }
-            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent(MaeilDeckFormat.manifestName).path) }
+            .filter { folder in
+                [MaeilDeckFormat.manifestName, ReadingPlanFormat.manifestName].contains {
+                    FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+                }
+            }
     }
 
     /// Decks for later, not added on a first run: a beginner would otherwise get JLPT N4 and N3
-    /// words beside N5, and sound changes beside the letters, from the first day. `import
-    /// Decks/NAME` adds one when its time comes.
+    /// words beside N5, and sound changes beside the letters, from the first day; a reading
+    /// plan is a year's commitment a reader chooses. `import Decks/NAME` adds one when its
+    /// time comes.
     public static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji",
-                                            "hangul-syllables"]
+                                            "hangul-syllables", "mcheyne-reading-plan"]
 
     /// The decks a first run adds.
     public static func starterFolders(in directory: URL) -> [URL] {

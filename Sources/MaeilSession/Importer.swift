@@ -17,7 +17,15 @@ public struct ImportSummary: Sendable, Codable {
         public var cardsWithHistory = 0
     }
 
+    /// A reading plan added or updated (what was read stays marked).
+    public struct PlanSummary: Sendable, Codable {
+        public var name: String
+        public var created: Bool
+        public var days: Int
+    }
+
     public var decks: [DeckSummary] = []
+    public var readingPlans: [PlanSummary] = []
     public var skipped: [String] = []
     public var media = 0
     public var dryRun = false
@@ -120,6 +128,9 @@ public struct Importer {
                         summary.skipped += problems.map(\.description)
                     case .event(.noteTypes(let types)):
                         try writer.save(types)
+                    case .event(.readingPlan(let plan)):
+                        let created = try writer.save(plan)
+                        summary.readingPlans.append(.init(name: plan.name, created: created, days: plan.days.count))
                     case .event(.media(let files)):
                         summary.media += files.count
                         if !dryRun { try media.stage(files) }

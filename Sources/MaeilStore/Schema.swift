@@ -129,6 +129,28 @@ enum Schema {
                 ALTER TABLE preset ADD COLUMN anki_config TEXT;       -- Anki's deck options, legacy JSON
                 """)
         }
+        // Reading plans (M'Cheyne's calendar): days to read, and which readings were read when.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE reading_plan (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,            -- the plan file's id; a second import updates
+                    name TEXT NOT NULL,
+                    description TEXT NOT NULL,
+                    parts TEXT NOT NULL,                 -- the readings' names, JSON array
+                    days TEXT NOT NULL,                  -- [ReadingDay] as JSON
+                    added_at INTEGER NOT NULL
+                );
+                CREATE TABLE reading_mark (
+                    plan_id INTEGER NOT NULL REFERENCES reading_plan(id) ON DELETE CASCADE,
+                    day INTEGER NOT NULL,                -- 1-based
+                    part INTEGER NOT NULL,               -- 0-based
+                    study_day INTEGER NOT NULL,          -- the study day it was read on
+                    marked_at INTEGER NOT NULL,          -- seconds
+                    PRIMARY KEY (plan_id, day, part)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MaeilCore
+import MaeilFocus
 import MaeilREPL
 import MaeilStore
 
@@ -79,6 +80,9 @@ final class Prompt {
             .map { $0.text(style) } ?? ""
         context.line(style.bold("매일 Maeil") + style.dim(" · ") + today + style.dim(" · ")
                      + decks.map { TerminalText.sanitize($0.name) }.joined(separator: ", "))
+        for reading in (try? TodayReading.load(collection, now: context.now, timeZone: context.environment.timeZone)) ?? [] {
+            context.line(ReadingView.greeting(reading, style: style))
+        }
         context.line(style.dim("review to start · help for the commands · quit to leave"))
     }
 

@@ -117,6 +117,7 @@ struct FocusTests {
         let list = try FocusListBuilder.build(collection, limit: 4, now: Self.noon, timeZone: Self.utc)
         let json = try JSONSerialization.jsonObject(with: Data(FocusFormat.json.render(list).utf8)) as! [String: Any]
         #expect(json["schema"] as? Int == 2)
+        #expect((json["readings"] as? [Any])?.isEmpty == true)
         #expect((json["items"] as? [[String: Any]])?.first?["reasons"] as? [String] == ["starred"])
         #expect((json["counts"] as? [String: Any])?["due"] != nil)
         let waybarText = FocusFormat.waybar.render(list)
@@ -136,6 +137,31 @@ struct FocusTests {
         #expect(text.count == 1 + list.items.count)
         // One mark per reason, from the few glyphs widget fonts carry.
         #expect(text.dropFirst().map { String($0.prefix(1)) } == ["★", "⚠", "×", "△"])
+    }
+
+    /// A reading plan's day is in the list until it is read: JSON, text and xbar (as a menu
+    /// line that opens `maeil read`).
+    @Test func todaysReadingsAreInTheList() throws {
+        let (collection, _) = try Self.collection()
+        let plan = ReadingPlan(key: "plan", name: "Plan", parts: ["morning", "evening"], days: [
+            ReadingDay(number: 1, label: "January 1", readings: ["Genesis 1", "Matthew 1"]),
+            ReadingDay(number: 2, label: "January 2", readings: ["Genesis 2", "Matthew 2"]),
+        ])
+        _ = try collection.batch(now: Self.noon) { try $0.save(plan) }
+        let stored = try #require(try collection.readingPlans().first)
+        try collection.markRead(planID: stored.id, day: 1, parts: [0], studyDay: TodayReading.studyDay(now: Self.noon, timeZone: Self.utc), at: Self.noon)
+        let list = try FocusListBuilder.build(collection, limit: 4, now: Self.noon, timeZone: Self.utc)
+        let json = try JSONSerialization.jsonObject(with: Data(FocusFormat.json.render(list).utf8)) as! [String: Any]
+        let reading = try #require((json["readings"] as? [[String: Any]])?.first)
+        #expect(reading["day"] as? Int == 1 && reading["plan_id"] as? String == "plan" && reading["finished_today"] as? Bool == false)
+        #expect((reading["readings"] as? [[String: Any]])?.map { $0["read"] as? Bool } == [true, false])
+        #expect(FocusFormat.text.render(list).split(separator: "\n")[1] == "» Matthew 1")
+        #expect(FocusFormat.xbar.render(list).contains("» Matthew 1 | bash=maeil param1=read terminal=true"))
+        // Read to the end of the day: the line goes.
+        try collection.markRead(planID: stored.id, day: 1, parts: [1], studyDay: TodayReading.studyDay(now: Self.noon, timeZone: Self.utc), at: Self.noon)
+        let after = try FocusListBuilder.build(collection, limit: 4, now: Self.noon, timeZone: Self.utc)
+        #expect(after.readings.first?.finishedToday == true)
+        #expect(!FocusFormat.text.render(after).contains("»"))
     }
 
     @Test func widgetTextCarriesNoControlSequences() {

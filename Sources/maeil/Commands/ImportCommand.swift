@@ -98,6 +98,10 @@ struct ImportCommand: MaeilCommand {
                              + deck.gone.prefix(5).map(TerminalText.sanitize).joined(separator: ", ") + (deck.gone.count > 5 ? ", …" : ""))
             }
         }
+        for plan in summary.readingPlans {
+            lines.append("\(TerminalText.sanitize(plan.name)) (\(plan.created ? "new reading plan" : "reading plan updated; what you read stays marked")): "
+                         + "\(plan.days) days; `maeil read` shows the next")
+        }
         if summary.media > 0 { lines.append("\(summary.media) media file\(summary.media == 1 ? "" : "s")") }
         if !summary.skipped.isEmpty {
             lines.append("\(summary.skipped.count) skipped:")

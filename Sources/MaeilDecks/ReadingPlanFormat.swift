@@ -1,0 +1,77 @@
+import Foundation
+import MaeilCore
+import Yams
+
+/// A reading plan folder: plan.yaml names the plan and its readings, and a TSV file beside it
+/// holds one line a day (`day`, `date`, then one column per reading). docs/decks.md shows one.
+public enum ReadingPlanFormat {
+    public static let manifestName = "plan.yaml"
+    static let keys = ["format", "id", "name", "description", "readings", "days"]
+
+    /// Reads `path`: a plan.yaml, or a folder holding one.
+    public static func read(path: String, options: ImportOptions) throws -> ReadingPlan {
+        var isDirectory: ObjCBool = false
+        let inFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let manifestPath = inFolder ? (path as NSString).appendingPathComponent(manifestName) : path
+        try InputFile.refuseLink(manifestPath)
+        let text = try InputFile.readText(manifestPath, options: options)
+        let root = try MaeilDeckFormat.compose(text, file: manifestPath, whenEmpty: "a plan needs id, name, readings and days")
+        let reader = ManifestReader(file: manifestPath, directory: (manifestPath as NSString).deletingLastPathComponent, options: options)
+        return try plan(root, reader: reader)
+    }
+
+    static func plan(_ root: Node, reader: ManifestReader) throws -> ReadingPlan {
+        let top = try reader.mapping(root, "a reading plan")
+        try reader.checkKeys(top, allowed: keys, in: "the plan")
+        if let format = top["format"], format.int != 1 {
+            throw reader.problem(format, "format \(format.string ?? "?") is newer than this Maeil understands (1); upgrade Maeil")
+        }
+        let key = try reader.string(top["id"], "id (a stable name such as mcheyne)", in: root)
+        guard key.range(of: #"^[a-z0-9][a-z0-9._-]*$"#, options: .regularExpression) != nil else {
+            throw reader.problem(top["id"], "id '\(key)' may hold only lowercase letters, digits, '.', '_' and '-'")
+        }
+        let name = try reader.string(top["name"], "name", in: root)
+        let description = try top["description"].map { try reader.string($0, "description", in: root) } ?? ""
+        guard let partsNode = top["readings"], case .sequence(let partList) = partsNode, !partList.isEmpty else {
+            throw reader.problem(top["readings"] ?? root, "readings must list the names of a day's readings, e.g. [morning, evening]")
+        }
+        let parts = try partList.map { try reader.string($0, "a reading's name", in: partsNode) }
+        guard Set(parts).count == parts.count else { throw reader.problem(partsNode, "two readings have the same name") }
+        guard let daysNode = top["days"], case .scalar(let daysName) = daysNode else {
+            throw reader.problem(top["days"] ?? root, "days must name a TSV file beside plan.yaml")
+        }
+        let days = try self.days(named: daysName.string, node: daysNode, parts: parts, reader: reader)
+        return ReadingPlan(key: key, name: name, description: description, parts: parts, days: days)
+    }
+
+    static func days(named name: String, node: Node, parts: [String], reader: ManifestReader) throws -> [ReadingDay] {
+        guard !name.contains(".."), !name.hasPrefix("/") else { throw reader.problem(node, "days must name a file beside plan.yaml") }
+        let path = (reader.directory as NSString).appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: path) else { throw reader.problem(node, "days names \(name), which does not exist beside plan.yaml") }
+        try InputFile.refuseLink(path)
+        let table = TSV.parse(try InputFile.readText(path, options: reader.options), file: path)
+        let expected = ["day", "date"] + parts
+        guard let header = table.header else { throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first line names the columns") }
+        guard header.cells == expected else {
+            throw ImportProblem(file: path, line: header.line, column: 1,
+                                message: "the columns must be: \(expected.joined(separator: ", ")) (the readings plan.yaml lists)")
+        }
+        var days: [ReadingDay] = []
+        for row in table.rows {
+            guard row.cells.count == expected.count else {
+                throw ImportProblem(file: path, line: row.line, column: row.columns.last ?? 1,
+                                    message: "expected \(expected.count) columns, found \(row.cells.count)")
+            }
+            guard Int(row.cells[0]) == days.count + 1 else {
+                throw ImportProblem(file: path, line: row.line, column: 1, message: "day '\(row.cells[0])' should be \(days.count + 1): days are numbered in order from 1")
+            }
+            let readings = Array(row.cells.dropFirst(2)).map { $0.trimmingCharacters(in: .whitespaces) }
+            if let empty = readings.indices.first(where: { readings[$0].isEmpty }), readings.allSatisfy(\.isEmpty) {
+                throw ImportProblem(file: path, line: row.line, column: row.columns[empty + 2], message: "a day needs at least one reading")
+            }
+            days.append(ReadingDay(number: days.count + 1, label: row.cells[1], readings: readings))
+        }
+        guard !days.isEmpty else { throw ImportProblem(file: path, line: header.line, column: 1, message: "the plan has no days") }
+        return days
+    }
+}
