@@ -83,6 +83,35 @@ CORRECTIONS = {
     ("為", "ため"): ("為", "ため", "for the sake of; in order to; because of"),  # the N4 grammar word, not "benefit"
     ("売れる", "うれる"): ("売れる", "うれる", "to sell (well); to be sold"),  # "sold" and "sell" share no stem
     ("敵", "てき"): ("敵", "てき", "enemy; opponent; rival"),  # "menace" is EDICT's second sense
+    # From sampling 100 entries per level against EDICT and the list (the closing note of issue 13):
+    ("厚い", "あつい"): ("厚い", "あつい", "thick; deep; heavy"),  # "kind; cordial" is the figurative sense; N5 teaches thick
+    ("低い", "ひくい"): ("低い", "ひくい", "low; short (height)"),  # "short (height)" alone hides the main sense
+    ("曇る", "くもる"): ("曇る", "くもる", "to become cloudy; to cloud over"),  # the weather, not glasses fogging up
+    ("凄い", "すごい"): ("凄い", "すごい", "amazing; terrific; terrible"),  # "terrible; dreadful" alone is the old sense
+    ("戻る", "もどる"): ("戻る", "もどる", "to return; to go back; to turn back"),  # "turn back half-way" is too narrow
+    ("別れる", "わかれる"): ("別れる", "わかれる", "to part; to separate; to break up"),  # not only of a couple
+    ("梅雨", "つゆ"): ("梅雨", "つゆ", "rainy season"),  # the season is the word's first sense
+    ("偶", "たま"): ("偶", "たま", "occasional; rare (たまに: now and then)"),  # the list's "even number; spouse" is 偶 read ぐう
+    ("よろしく", ""): ("よろしく", "", "best regards; please treat me well; properly"),  # the greeting is what N3 teaches
+    ("四日", "よっか"): ("四日", "よっか", "fourth day of the month; four days"),  # the date is what N5 teaches first
+    ("八日", "ようか"): ("八日", "ようか", "eighth day of the month; eight days"),  # likewise
+    ("いらっしゃる", ""): ("いらっしゃる", "", "to come; to go; to be (somewhere) (honorific)"),  # not only "to be (doing)"
+    ("力", "ちから"): ("力", "ちから", "strength; power; force"),  # "stress; emphasis" shares only a stem with "strength"
+    ("空く", "あく"): ("空く", "あく", "to become empty; to be vacant; to be free"),  # "to open (doors)" is 開く
+    ("考える", "かんがえる"): ("考える", "かんがえる", "to think (about); to consider"),  # the everyday sense first
+    ("素", "もと"): ("素", "もと", "origin; source; element; basis"),  # the list's "prime" is 素 read そ
+    ("角", "すみ"): ("角", "すみ", "corner; nook"),  # the list's "horn" is 角 read つの
+    ("水準", "すいじゅん"): ("水準", "すいじゅん", "level; standard; water level"),  # 水準が高い: the level, not only water
+    # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
+    ("下す", "おろす"): ("下ろす", "おろす", None),
+    ("終", "おわり"): ("終わり", "おわり", None),
+    ("上る", "あがる"): ("上がる", "あがる", None),
+    ("決る", "きまる"): ("決まる", "きまる", None),
+    ("下る", "さがる"): ("下がる", "さがる", None),
+    ("集る", "あつまる"): ("集まる", "あつまる", None),
+    ("楽む", "たのしむ"): ("楽しむ", "たのしむ", None),
+    ("落る", "おちる"): ("落ちる", "おちる", None),
+    ("起す", "おこす"): ("起こす", "おこす", None),
 }
 # N5 words the list lacks or files under another reading; taught by every N5 course.
 ADDITIONS = {"n5": [
@@ -115,7 +144,8 @@ def senses(body):
 
 TAGS = (r"n|v\d[\w-]*|vn|vr|vs|vs-\w+|vt|vi|vk|vz|adj-\w+|adv|adv-to|exp|int|pn|uk|ok|ik|oK|iK|ateji|P|col|sl|arch|hon|hum|pol|fam|"
         r"abbr|vulg|X|on-mim|n-adv|n-t|n-suf|n-pref|prt|conj|ctr|num|suf|pref|aux|aux-v|aux-adj|male|fem|id|obs|obsc|rare|"
-        r"dated|gikun|\d+|ksb|kyb|osb|ktb|tsb|thb|tsug|kyu|rkb|nab|hob|food|ling|comp|math|sports|bot|zool|MA|Buddh|Christn|mil")
+        r"dated|gikun|\d+|ksb|kyb|osb|ktb|tsb|thb|tsug|kyu|rkb|nab|hob|food|ling|comp|math|sports|bot|zool|MA|Buddh|Christn|mil|"
+        r"io|litf|anat|astron|music|physics|sens|med|chem|biol|geol|law|econ|finc|bus|engr|archit|baseb|sumo|shogi|mahj|geom|gramm")
 
 
 def clean_gloss(text):
@@ -151,9 +181,12 @@ def lookup(edict, word, reading, hint):
                 candidates.append(entry)
         if not any(is_kanji(ch) for ch in form):
             candidates += by_reading.get(form, [])
-    # The list's first meaning is the word's main one: it counts double.
+    # The list's first meaning is the word's main one: it counts double. Each of the others
+    # counts once however many words it has, so a long secondary meaning ("lowest (of a
+    # three-tier ranking system)") cannot outweigh the main one ("plum").
     parts = [p for p in hint.split(";") if p.strip()]
-    first, rest = tokens(parts[0] if parts else hint), tokens(";".join(parts[1:]))
+    first = tokens(parts[0] if parts else hint)
+    others = [tokens(part) for part in parts[1:]]
     # The level lists' own meanings are sometimes from the wrong entry (そっと "face of the
     # earth", from 率土): where EDICT marks entries common, the word is one of them.
     # (An entry "usually written in kana" counts as common for a word written in kana: 先刻 for さっき.)
@@ -166,7 +199,7 @@ def lookup(edict, word, reading, hint):
     for order, entry in enumerate(candidates):
         for number, glosses in enumerate(senses(entry[1])):
             found = tokens(" ".join(glosses))
-            score = 2 * len(first & found) + len(rest & found)
+            score = 2 * len(first & found) + sum(1 for other in others if other & found)
             # A sense that opens with the list's main word is the word's main sense.
             if glosses and parts and lead(glosses[0]) == lead(parts[0]):
                 score += 2
