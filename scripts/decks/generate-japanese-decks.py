@@ -102,6 +102,11 @@ CORRECTIONS = {
     ("素", "もと"): ("素", "もと", "origin; source; element; basis"),  # the list's "prime" is 素 read そ
     ("角", "すみ"): ("角", "すみ", "corner; nook"),  # the list's "horn" is 角 read つの
     ("水準", "すいじゅん"): ("水準", "すいじゅん", "level; standard; water level"),  # 水準が高い: the level, not only water
+    ("シャツ", ""): ("シャツ", "", "shirt; undershirt"),  # EDICT's first sense is the undershirt alone
+    ("下げる", "さげる"): ("下げる", "さげる", "to lower; to hang; to move back"),  # "to lower" is the list's and N4's
+    ("贈る", "おくる"): ("贈る", "おくる", "to give (as a gift); to present; to award"),  # the gift before the award
+    ("値", "ね"): ("値", "ね", "price; cost; value"),  # read ね it is the price; the value is 値 read あたい
+    ("ぼんやり", ""): ("ぼんやり", "", "vaguely; dimly; absent-mindedly"),  # "fool; blockhead" is a rare noun sense
     # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
     ("下す", "おろす"): ("下ろす", "おろす", None),
     ("終", "おわり"): ("終わり", "おわり", None),
