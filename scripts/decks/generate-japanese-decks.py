@@ -107,6 +107,16 @@ CORRECTIONS = {
     ("贈る", "おくる"): ("贈る", "おくる", "to give (as a gift); to present; to award"),  # the gift before the award
     ("値", "ね"): ("値", "ね", "price; cost; value"),  # read ね it is the price; the value is 値 read あたい
     ("ぼんやり", ""): ("ぼんやり", "", "vaguely; dimly; absent-mindedly"),  # "fool; blockhead" is a rare noun sense
+    ("中", "なか"): ("中", "なか", "inside; in; middle"),  # N5's 中 is first "inside"
+    ("おいでになる", ""): ("おいでになる", "", "to come; to go; to be (honorific)"),  # the list's "(respectful) to be"
+    ("倒れる", "たおれる"): ("倒れる", "たおれる", "to fall (over); to collapse; to break down"),  # falling comes first
+    ("進む", "すすむ"): ("進む", "すすむ", "to advance; to go forward; to make progress"),  # moving forward first
+    ("訳", "わけ"): ("訳", "わけ", "reason; meaning; circumstances"),  # EDICT's sense is a gloss of a grammar use
+    ("訳", "やく"): ("訳", "やく", "translation"),  # read やく, 訳 is a translation; the list gives わけ's meanings
+    ("後", "うしろ"): ("後", "うしろ", "back; behind; rear"),  # the list gives あと's meanings; うしろ is behind
+    ("調子", "ちょうし"): ("調子", "ちょうし", "condition; state; tone"),  # 調子がいい: the condition before the music
+    ("溺れる", "おぼれる"): ("溺れる", "おぼれる", "to drown; to indulge in"),  # drowning is the first meaning
+    ("そこ", "そこ"): None,  # "bottom" written in kana: the list has it again as 底, and そこ alone reads as "there" (N5)
     # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
     ("下す", "おろす"): ("下ろす", "おろす", None),
     ("終", "おわり"): ("終わり", "おわり", None),
