@@ -117,6 +117,14 @@ CORRECTIONS = {
     ("調子", "ちょうし"): ("調子", "ちょうし", "condition; state; tone"),  # 調子がいい: the condition before the music
     ("溺れる", "おぼれる"): ("溺れる", "おぼれる", "to drown; to indulge in"),  # drowning is the first meaning
     ("そこ", "そこ"): None,  # "bottom" written in kana: the list has it again as 底, and そこ alone reads as "there" (N5)
+    # From reading every N4 entry:
+    ("入院", "にゅういんする"): ("入院", "にゅういんする", "to go into hospital; to be hospitalized"),  # the patient goes in
+    ("けがする", ""): ("けがする", "", "to get hurt; to be injured"),  # the list's "to injure" is someone else
+    ("技術", "ぎじゅつ"): ("技術", "ぎじゅつ", "technology; technique; skill"),  # "art; craft" alone hides the word's use
+    ("研究室", "けんきゅうしつ"): ("研究室", "けんきゅうしつ", "laboratory; study room; professor's office"),  # not a seminar room
+    ("うち", ""): ("うち", "", "inside; within; among"),  # EDICT's "one's inner thoughts" is a rare sense
+    ("あげる", ""): ("あげる", "", "to give; to raise"),  # "to give (an example); to cite" is 挙げる
+    ("そろそろ", ""): ("そろそろ", "", "soon; before long; slowly"),  # そろそろ帰ります: soon, first
     # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
     ("下す", "おろす"): ("下ろす", "おろす", None),
     ("終", "おわり"): ("終わり", "おわり", None),
@@ -160,7 +168,7 @@ def senses(body):
 TAGS = (r"n|v\d[\w-]*|vn|vr|vs|vs-\w+|vt|vi|vk|vz|adj-\w+|adv|adv-to|exp|int|pn|uk|ok|ik|oK|iK|ateji|P|col|sl|arch|hon|hum|pol|fam|"
         r"abbr|vulg|X|on-mim|n-adv|n-t|n-suf|n-pref|prt|conj|ctr|num|suf|pref|aux|aux-v|aux-adj|male|fem|id|obs|obsc|rare|"
         r"dated|gikun|\d+|ksb|kyb|osb|ktb|tsb|thb|tsug|kyu|rkb|nab|hob|food|ling|comp|math|sports|bot|zool|MA|Buddh|Christn|mil|"
-        r"io|litf|anat|astron|music|physics|sens|med|chem|biol|geol|law|econ|finc|bus|engr|archit|baseb|sumo|shogi|mahj|geom|gramm")
+        r"io|litf|yoji|anat|astron|music|physics|sens|med|chem|biol|geol|law|econ|finc|bus|engr|archit|baseb|sumo|shogi|mahj|geom|gramm")
 
 
 def clean_gloss(text):
