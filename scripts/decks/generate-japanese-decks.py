@@ -125,6 +125,54 @@ CORRECTIONS = {
     ("うち", ""): ("うち", "", "inside; within; among"),  # EDICT's "one's inner thoughts" is a rare sense
     ("あげる", ""): ("あげる", "", "to give; to raise"),  # "to give (an example); to cite" is 挙げる
     ("そろそろ", ""): ("そろそろ", "", "soon; before long; slowly"),  # そろそろ帰ります: soon, first
+    # From reading every N3 entry (the list's own meaning is often another word's):
+    ("生", "せい"): ("生", "せい", "life; living"),  # "draft (beer); raw" is 生 read なま
+    ("得意", "とくい"): ("得意", "とくい", "strong point; being good at; pride"),  # 得意な科目: what one is good at
+    ("一体", "いったい"): ("一体", "いったい", "(what) on earth; one body; unity"),  # 一体何: the N3 use first
+    ("活用", "かつよう"): ("活用", "かつよう", "practical use; application; conjugation"),  # grammar is the second sense
+    ("正", "せい"): ("正", "せい", "correct; right; (logical) true"),  # "regular" alone says little
+    ("性", "せい"): ("性", "せい", "nature; sex; gender"),  # 人の性: nature first
+    ("戦う", "たたかう"): ("戦う", "たたかう", "to fight; to battle; to make war"),  # the list's meaning, not only war
+    ("実際", "じっさい"): ("実際", "じっさい", "reality; actual state; actually"),  # "practicality" misleads
+    ("式", "しき"): ("式", "しき", "ceremony; style; formula"),  # 結婚式: the ceremony first
+    ("運動", "うんどう"): ("運動", "うんどう", "exercise; motion; campaign"),  # 運動する: to exercise
+    ("加減", "かげん"): ("加減", "かげん", "degree; adjustment; addition and subtraction"),  # いい加減, 湯加減
+    ("必死", "ひっし"): ("必死", "ひっし", "frantic; desperate; with all one's might"),  # not "inevitable death"
+    ("切れる", "きれる"): ("切れる", "きれる", "to break; to snap; to run out; to cut well"),  # 電池が切れる
+    ("収める", "おさめる"): ("収める", "おさめる", "to put away; to obtain; to achieve"),  # "to make an offering" is 納める
+    ("自然", "しぜん"): ("自然", "しぜん", "nature; natural; spontaneous"),  # the noun first, as the list has it
+    ("全然", "ぜんぜん"): ("全然", "ぜんぜん", "(not) at all; entirely"),  # with a negative, its everyday use
+    ("額", "がく"): ("額", "がく", "amount; sum; (picture) frame"),  # the list's "forehead" is 額 read ひたい
+    ("手伝い", "てつだい"): ("手伝い", "てつだい", "help; assistance; helper"),  # the help before the helper
+    ("移す", "うつす"): ("移す", "うつす", "to move; to transfer; to infect"),  # not "to swap"
+    ("含む", "ふくむ"): ("含む", "ふくむ", "to contain; to include; to hold in the mouth"),  # containing first
+    ("撃つ", "うつ"): ("撃つ", "うつ", "to shoot; to fire (a gun)"),  # the list's "to attack; to defeat" is 討つ
+    ("教授", "きょうじゅ"): ("教授", "きょうじゅ", "professor; teaching"),  # the person, as N3 uses it
+    ("ロケット", ""): ("ロケット", "", "rocket; locket"),  # EDICT's first ロケット is the pendant
+    ("未来", "みらい"): ("未来", "みらい", "future"),  # "future tense" is grammar's
+    ("要素", "ようそ"): ("要素", "ようそ", "element; factor; component"),  # EDICT's first sense is about arrays
+    ("平均", "へいきん"): ("平均", "へいきん", "average; mean; balance"),  # the average first
+    ("所為", "せい"): ("所為", "せい", "cause; fault; because of"),  # 〜のせい: whose fault it is
+    ("刑事", "けいじ"): ("刑事", "けいじ", "(police) detective; criminal matter"),  # the detective first
+    ("夢中", "むちゅう"): ("夢中", "むちゅう", "absorbed in; crazy about; forgetting oneself"),  # 夢中になる
+    ("陽気", "ようき"): ("陽気", "ようき", "cheerful; lively; weather"),  # the cheerful person before the season
+    ("抵抗", "ていこう"): ("抵抗", "ていこう", "resistance; opposition"),  # not only electrical
+    ("詳しい", "くわしい"): ("詳しい", "くわしい", "detailed; full; knowing very well"),  # 詳しい説明
+    ("唯", "ただ"): ("唯", "ただ", "only; merely; just"),  # "free of charge" is ただ (只)
+    ("冒険", "ぼうけん"): ("冒険", "ぼうけん", "adventure; venture; risky attempt"),  # adventure first
+    ("軒", "けん"): ("軒", "けん", "counter for houses and buildings"),  # read けん it counts; the eaves are のき
+    ("で", ""): None,  # 出 "coming out" written in kana: a learner reads the particle で
+    ("あと", ""): ("あと", "", "after; later; the rest"),  # in kana, 後; the list gives 跡's "trace; ruins; scar"
+    ("いち", ""): ("いち", "", "market; fair (市)"),  # in kana it would be read "one"
+    ("ただ", ""): ("ただ", "", "only; just; free of charge"),  # the list's meanings, the everyday one first
+    ("どれ", "どれ"): ("どれ", "どれ", "which (of three or more); well, let me see"),  # which first
+    ("バン", ""): ("バン", "", "van; bun"),  # the vehicle first
+    ("パス", ""): ("パス", "", "pass (ticket, in games); path"),  # EDICT's first パス is a file path
+    ("ミス", ""): ("ミス", "", "mistake; error; Miss"),  # the list's own first meaning
+    ("いずれ", ""): ("いずれ", "", "sooner or later; anyway; which (of them)"),  # the list's "where; who" is archaic
+    ("しまい", ""): ("しまい", "", "end; close (仕舞い)"),  # the list marks it 終わり but gives 姉妹's "sisters"
+    ("すごい", ""): ("すごい", "", "amazing; terrific; terrible"),  # as 凄い in N4
+    ("どうか", ""): ("どうか", "", "please; somehow"),  # the list's "copper coin" is 銅貨
     # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
     ("下す", "おろす"): ("下ろす", "おろす", None),
     ("終", "おわり"): ("終わり", "おわり", None),
