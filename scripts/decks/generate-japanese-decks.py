@@ -117,6 +117,8 @@ CORRECTIONS = {
     ("調子", "ちょうし"): ("調子", "ちょうし", "condition; state; tone"),  # 調子がいい: the condition before the music
     ("溺れる", "おぼれる"): ("溺れる", "おぼれる", "to drown; to indulge in"),  # drowning is the first meaning
     ("そこ", "そこ"): None,  # "bottom" written in kana: the list has it again as 底, and そこ alone reads as "there" (N5)
+    ("文章", "ぶんしょう"): ("文章", "ぶんしょう", "writing; text; composition"),  # a sentence is 文
+    ("話す", "はなす"): ("話す", "はなす", "to speak; to talk; to tell"),  # not only a language
     # From reading every N4 entry:
     ("入院", "にゅういんする"): ("入院", "にゅういんする", "to go into hospital; to be hospitalized"),  # the patient goes in
     ("けがする", ""): ("けがする", "", "to get hurt; to be injured"),  # the list's "to injure" is someone else
