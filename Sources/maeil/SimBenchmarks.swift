@@ -19,7 +19,13 @@ enum SimBenchmarks {
                 var reviews = 0
                 let seconds = Benchmarks.bestTime(repeats: 15) { reviews = simulator.run().reviewsTotal }
                 precondition(reviews > 0)
-                return [BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: seconds * 1000, unit: "ms")]
+                var figures = [BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: seconds * 1000, unit: "ms")]
+                // fsrs-rs simulating the same scenario in the same minute, for the ratio the target names.
+                if let fsrsRS = try fsrsRSMilliseconds(items: config.items, days: config.days, newPerDay: config.newPerDay ?? 0, reviewsPerDay: config.reviewsPerDay ?? 0) {
+                    figures.append(BenchFigure(name: "sim.fsrs_rs_10k_items_365_days_ms", value: fsrsRS, unit: "ms"))
+                    figures.append(BenchFigure(name: "sim.10k_items_365_days_ratio_to_fsrs_rs", value: seconds * 1000 / fsrsRS, unit: "×"))
+                }
+                return figures
             },
             Benchmark(name: "sim.100k_3650") {
                 // In a child process each, so each peak resident set is the run's own.
@@ -37,6 +43,38 @@ enum SimBenchmarks {
     }
 
     struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// fsrs-rs-python's `simulate` with the same scenario (its default learner, which Maeil's
+    /// default scenario follows; no time budget), best of 15 as Maeil's figure; nil when the
+    /// package is not installed (scripts/setup puts it in .build/anki-venv).
+    static func fsrsRSMilliseconds(items: Int, days: Int, newPerDay: Int, reviewsPerDay: Int) throws -> Double? {
+        let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        let script = """
+            import sys, time
+            from fsrs_rs_python import simulate, default_simulator_config, DEFAULT_PARAMETERS
+            config = default_simulator_config()
+            config.deck_size, config.learn_span, config.learn_limit, config.review_limit = map(int, sys.argv[1:5])
+            config.max_cost_perday = 1e12
+            best = float("inf")
+            for _ in range(15):
+                start = time.perf_counter()
+                simulate(DEFAULT_PARAMETERS, 0.9, config, seed=42)
+                best = min(best, time.perf_counter() - start)
+            print(best * 1000)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, "\(items)", "\(days)", "\(newPerDay)", "\(reviewsPerDay)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 
     /// Runs `maeil sim` with 30 new cards a day and no review limit in a child process: the
     /// simulation's own time (elapsed_ms) and the child's peak resident memory, as it reports it.
