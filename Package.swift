@@ -43,6 +43,7 @@ let package = Package(
         ),
         // One C function: sqlite3_config is variadic, which Swift cannot call.
         .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CPrefetch"),
         .target(
             name: "MaeilFocus",
             dependencies: ["MaeilCore", "MaeilStore"],
@@ -75,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilSimulator",
-            dependencies: ["MaeilCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["MaeilCore", "CPrefetch", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Fitting FSRS to a learner's own reviews, as fsrs-rs does.

@@ -13,10 +13,16 @@ struct RecallTable {
     static let resolution = 256.0
     static let limit = 64.0
 
+    /// Each table point's value and the step to the next, side by side: the hot loop reads one
+    /// pair instead of two values and a difference.
+    let pairs: [SIMD2<Double>]
+
     init(fsrs: FSRS) {
         self.fsrs = fsrs
         let count = Int(Self.limit * Self.resolution) + 2
-        values = (0..<count).map { fsrs.retrievability(elapsedDays: Double($0) / Self.resolution, stability: 1) }
+        let values = (0..<count).map { fsrs.retrievability(elapsedDays: Double($0) / Self.resolution, stability: 1) }
+        self.values = values
+        pairs = (0..<count).map { SIMD2(values[$0], $0 + 1 < count ? values[$0 + 1] - values[$0] : 0) }
     }
 
     /// Adds R(t, S) for t = 0, 1, 2, … to `days` slots from `first` on: the hot loop of the
@@ -30,15 +36,16 @@ struct RecallTable {
             return
         }
         let inTable = min(days, Int(((Self.limit * Self.resolution - 1) / step).rounded(.down)) + 1)
-        values.withUnsafeBufferPointer { table in
+        pairs.withUnsafeBufferPointer { table in
             slots.withUnsafeMutableBufferPointer { out in
                 // Each position from its own product, not a running sum: no chain from one day
                 // to the next, so the processor overlaps the iterations.
+                let base = out.baseAddress! + first
                 for day in 0..<inTable {
                     let position = Double(day) * step
                     let index = Int(position)
-                    let fraction = position - Double(index)
-                    out[first + day] += table[index] + (table[index + 1] - table[index]) * fraction
+                    let point = table[index]
+                    base[day] += point.x + point.y * (position - Double(index))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import CPrefetch
 import MaeilCore
 
 /// What a run produced, day by day.
@@ -88,6 +89,8 @@ public enum Parallel {
 
 /// One run's mutable state.
 struct Engine {
+    static let prefetchDistance = 16
+
     let config: SimulationConfig
     let scheduler: any Scheduler
     let fsrs: FSRS
@@ -188,8 +191,15 @@ struct Engine {
                 order[rankCounts[rank]] = due[position]
                 rankCounts[rank] += 1
             }
-            for index in order {
-                process(Int(index), day: day, memorized: &memorizedDelta)
+            for position in order.indices {
+                // The cards a few places on are loaded while this one is answered: visited in
+                // the order they fall due, they are spread over the whole array.
+                if position + Self.prefetchDistance < order.count {
+                    cards.withUnsafeBufferPointer {
+                        maeil_prefetch($0.baseAddress! + Int(order[position + Self.prefetchDistance]), MemoryLayout<Simulator.Card>.stride)
+                    }
+                }
+                process(Int(order[position]), day: day, memorized: &memorizedDelta)
             }
         }
         // Cards keep counting after their last answer, with decaying recall, to the end.
