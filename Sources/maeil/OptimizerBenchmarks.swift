@@ -26,8 +26,6 @@ enum OptimizerBenchmarks {
     /// fsrs-rs-python's compute_parameters on the same items (with card ids, as Anki calls it),
     /// best of three; nil when it is not installed.
     static func fsrsRSSeconds(_ items: [FSRSItem]) throws -> Double? {
-        let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
-        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-bench-fsrs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,9 +40,20 @@ enum OptimizerBenchmarks {
             best = min((lambda start: (FSRS(DEFAULT_PARAMETERS).compute_parameters(items, card_ids=cards), time.perf_counter() - start)[1])(time.perf_counter()) for _ in range(3))
             print(best)
             """
+        return try FSRSRSPython.number(script: script, arguments: [folder.appendingPathComponent("items.json").path])
+    }
+}
+
+/// fsrs-rs's Python package, for the figures measured beside Maeil's: scripts/setup installs it
+/// in .build/anki-venv; MAEIL_FSRS_PYTHON names another interpreter.
+enum FSRSRSPython {
+    /// The number a script prints, or nil when the package is not there or the script fails.
+    static func number(script: String, arguments: [String]) throws -> Double? {
+        let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, folder.appendingPathComponent("items.json").path]
+        process.arguments = ["-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -48,8 +48,6 @@ enum SimBenchmarks {
     /// default scenario follows; no time budget), best of 15 as Maeil's figure; nil when the
     /// package is not installed (scripts/setup puts it in .build/anki-venv).
     static func fsrsRSMilliseconds(items: Int, days: Int, newPerDay: Int, reviewsPerDay: Int) throws -> Double? {
-        let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
-        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let script = """
             import sys, time
             from fsrs_rs_python import simulate, default_simulator_config, DEFAULT_PARAMETERS
@@ -63,17 +61,7 @@ enum SimBenchmarks {
                 best = min(best, time.perf_counter() - start)
             print(best * 1000)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, "\(items)", "\(days)", "\(newPerDay)", "\(reviewsPerDay)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try FSRSRSPython.number(script: script, arguments: ["\(items)", "\(days)", "\(newPerDay)", "\(reviewsPerDay)"])
     }
 
     /// Runs `maeil sim` with 30 new cards a day and no review limit in a child process: the
