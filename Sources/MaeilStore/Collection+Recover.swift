@@ -16,7 +16,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
 
 extension Collection {
     /// The tables in the order their rows point at each other.
-    static let tablesInOrder = ["meta", "preset", "deck", "unit", "note", "card", "review_log"]
+    static let tablesInOrder = ["meta", "preset", "deck", "unit", "note_type", "note", "card", "review_log", "reading_plan", "reading_mark"]
 
     /// Copies every row SQLite can still read from the damaged file at `path` into a new
     /// collection at `newPath`, leaving the damaged file as it is. Rows are read in runs by
@@ -43,6 +43,7 @@ extension Collection {
                 try db.execute(sql: "DELETE FROM note WHERE deck_id NOT IN (SELECT id FROM deck)")
                 try db.execute(sql: "DELETE FROM review_log WHERE card_id NOT IN (SELECT id FROM card)")
                 try db.execute(sql: "UPDATE note SET unit_id = NULL WHERE unit_id IS NOT NULL AND unit_id NOT IN (SELECT id FROM unit)")
+                try db.execute(sql: "DELETE FROM reading_mark WHERE plan_id NOT IN (SELECT id FROM reading_plan)")
                 return .commit
             }
         }

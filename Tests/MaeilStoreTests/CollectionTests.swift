@@ -227,3 +227,29 @@ struct StoreErrorTests {
         #expect(balance.siblingDays == Set(siblingDays))
     }
 }
+
+@Suite("Recovering a collection")
+struct RecoveryTests {
+    /// Everything a collection holds comes across, not only decks, notes and cards: Anki note
+    /// types, reading plans and what was read.
+    @Test func recoveryCopiesEveryTable() throws {
+        let path = Fixture.temporaryPath()
+        let collection = try Collection(path: path)
+        try Fixture.wordDeck(collection, count: 3)
+        let plan = ReadingPlan(key: "p", name: "Plan", parts: ["a"], days: [ReadingDay(number: 1, label: "", readings: ["Genesis 1"])])
+        _ = try collection.batch(now: Date()) { writer in
+            try writer.save(plan)
+            try writer.save([AnkiNoteType(id: 7, name: "Basic", isCloze: false, fields: ["Front", "Back"], templates: [], modified: 1, legacyJSON: "{}")])
+        }
+        let stored = try #require(try collection.readingPlans().first)
+        try collection.markRead(planID: stored.id, day: 1, parts: [0], studyDay: 5, at: Date())
+        let copy = Fixture.temporaryPath("recovered")
+        let report = try Collection.recover(from: path, into: copy, now: Date())
+        #expect(report.tables.allSatisfy { !$0.lost }, "\(report.tables)")
+        let recovered = try Collection(path: copy)
+        #expect(try recovered.readingPlans().map(\.plan) == [plan])
+        #expect(try recovered.readingMarks(planID: stored.id) == [ReadingMark(day: 1, part: 0, studyDay: 5)])
+        #expect(try recovered.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM note_type") } == 1)
+        #expect(try recovered.counts().notes == 3)
+    }
+}
