@@ -9,7 +9,6 @@ import MaeilCore
 /// the table costs 16,000 `pow` calls instead of 65,000.
 struct RecallTable {
     let fsrs: FSRS
-    let values: [Double]
     static let resolution = 256.0
     static let limit = 64.0
 
@@ -21,7 +20,6 @@ struct RecallTable {
         self.fsrs = fsrs
         let count = Int(Self.limit * Self.resolution) + 2
         let values = (0..<count).map { fsrs.retrievability(elapsedDays: Double($0) / Self.resolution, stability: 1) }
-        self.values = values
         pairs = (0..<count).map { SIMD2(values[$0], $0 + 1 < count ? values[$0 + 1] - values[$0] : 0) }
     }
 
@@ -59,7 +57,7 @@ struct RecallTable {
         let position = elapsedDays / stability * Self.resolution
         guard position < Self.limit * Self.resolution else { return fsrs.retrievability(elapsedDays: elapsedDays, stability: stability) }
         let index = Int(position)
-        let fraction = position - Double(index)
-        return values[index] + (values[index + 1] - values[index]) * fraction
+        let point = pairs[index]
+        return point.x + point.y * (position - Double(index))
     }
 }
