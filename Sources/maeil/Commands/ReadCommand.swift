@@ -62,7 +62,7 @@ struct ReadOptions: ParsableArguments {
 }
 
 struct ReadShowCommand: MaeilCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the day's readings (the default).")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the day's readings, numbered.")
 
     @OptionGroup var options: ReadOptions
 
