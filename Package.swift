@@ -29,6 +29,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
+        // Finding and running the programs Maeil uses when the system has them.
+        .target(name: "MaeilPrograms", swiftSettings: swiftSettings),
         // Binding rows straight through SQLite's C API: the store and the Anki package writer.
         .target(
             name: "MaeilSQLite",
@@ -51,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilSpeech",
-            dependencies: ["MaeilCore"],
+            dependencies: ["MaeilCore", "MaeilPrograms"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -87,14 +89,14 @@ let package = Package(
         ),
         .target(
             name: "MaeilSession",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer", "MaeilSimulator"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer", "MaeilSimulator", "MaeilPrograms"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "maeil",
             dependencies: [
                 "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator", "MaeilOptimizer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MaeilPrograms", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Zip bombs for `maeil bench`'s memory figures.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

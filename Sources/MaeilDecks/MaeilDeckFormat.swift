@@ -12,12 +12,8 @@ public enum MaeilDeckFormat {
 
     /// Reads `path`: a deck.yaml, or a folder holding one.
     public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
-        var isDirectory: ObjCBool = false
-        let inFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-        let manifestPath = inFolder ? (path as NSString).appendingPathComponent(manifestName) : path
-        if inFolder { try InputFile.refuseLink(manifestPath) }
-        let text = try InputFile.readText(manifestPath, options: options)
-        return try parse(text: text, file: manifestPath, options: options)
+        let manifest = try InputFile.manifest(manifestName, at: path, options: options)
+        return try parse(text: manifest.text, file: manifest.path, options: options)
     }
 
     /// Parses manifest text; a TSV file it names is read from beside `file`.
@@ -296,11 +292,18 @@ struct ManifestReader {
                          origin: "\((file as NSString).lastPathComponent):\(line)")
     }
 
-    mutating func tsvItems(named name: String, node: Node, context: ItemContext) throws -> [NoteDraft] {
-        guard !name.contains(".."), !name.hasPrefix("/") else { throw problem(node, "items must name a file beside deck.yaml") }
+    /// A file the manifest names under `key`, beside it: never outside its folder, never a link.
+    func fileBeside(named name: String, node: Node, key: String) throws -> String {
+        let manifest = (file as NSString).lastPathComponent
+        guard !name.contains(".."), !name.hasPrefix("/") else { throw problem(node, "\(key) must name a file beside \(manifest)") }
         let path = (directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else { throw problem(node, "items names \(name), which does not exist beside deck.yaml") }
+        guard FileManager.default.fileExists(atPath: path) else { throw problem(node, "\(key) names \(name), which does not exist beside \(manifest)") }
         try InputFile.refuseLink(path)
+        return path
+    }
+
+    mutating func tsvItems(named name: String, node: Node, context: ItemContext) throws -> [NoteDraft] {
+        let path = try fileBeside(named: name, node: node, key: "items")
         let text = try InputFile.readText(path, options: options)
         let table = TSV.parse(text, file: path)
         guard let header = table.header else { throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first line names the columns") }
@@ -425,6 +428,16 @@ enum TSV {
 
 /// Reading input files with a size cap and a clear message for text that is not UTF-8.
 enum InputFile {
+    /// The manifest `path` names: the file itself, or `name` in the folder it names (which must
+    /// not be a link out of the folder). Its path and text.
+    static func manifest(_ name: String, at path: String, options: ImportOptions) throws -> (path: String, text: String) {
+        var isDirectory: ObjCBool = false
+        let inFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let manifestPath = inFolder ? (path as NSString).appendingPathComponent(name) : path
+        if inFolder { try refuseLink(manifestPath) }
+        return (manifestPath, try readText(manifestPath, options: options))
+    }
+
     /// A deck folder never reads outside itself: a file in it that is a symbolic link (to
     /// /etc/passwd, say) is refused without being opened.
     static func refuseLink(_ path: String) throws {

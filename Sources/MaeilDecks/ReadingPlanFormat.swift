@@ -10,13 +10,9 @@ public enum ReadingPlanFormat {
 
     /// Reads `path`: a plan.yaml, or a folder holding one.
     public static func read(path: String, options: ImportOptions) throws -> ReadingPlan {
-        var isDirectory: ObjCBool = false
-        let inFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-        let manifestPath = inFolder ? (path as NSString).appendingPathComponent(manifestName) : path
-        try InputFile.refuseLink(manifestPath)
-        let text = try InputFile.readText(manifestPath, options: options)
-        let root = try MaeilDeckFormat.compose(text, file: manifestPath, whenEmpty: "a plan needs id, name, readings and days")
-        let reader = ManifestReader(file: manifestPath, directory: (manifestPath as NSString).deletingLastPathComponent, options: options)
+        let manifest = try InputFile.manifest(manifestName, at: path, options: options)
+        let root = try MaeilDeckFormat.compose(manifest.text, file: manifest.path, whenEmpty: "a plan needs id, name, readings and days")
+        let reader = ManifestReader(file: manifest.path, directory: (manifest.path as NSString).deletingLastPathComponent, options: options)
         return try plan(root, reader: reader)
     }
 
@@ -45,10 +41,7 @@ public enum ReadingPlanFormat {
     }
 
     static func days(named name: String, node: Node, parts: [String], reader: ManifestReader) throws -> [ReadingDay] {
-        guard !name.contains(".."), !name.hasPrefix("/") else { throw reader.problem(node, "days must name a file beside plan.yaml") }
-        let path = (reader.directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else { throw reader.problem(node, "days names \(name), which does not exist beside plan.yaml") }
-        try InputFile.refuseLink(path)
+        let path = try reader.fileBeside(named: name, node: node, key: "days")
         let table = TSV.parse(try InputFile.readText(path, options: reader.options), file: path)
         let expected = ["day", "date"] + parts
         guard let header = table.header else { throw ImportProblem(file: path, line: 1, column: 1, message: "the file is empty; its first line names the columns") }
@@ -66,8 +59,8 @@ public enum ReadingPlanFormat {
                 throw ImportProblem(file: path, line: row.line, column: 1, message: "day '\(row.cells[0])' should be \(days.count + 1): days are numbered in order from 1")
             }
             let readings = Array(row.cells.dropFirst(2)).map { $0.trimmingCharacters(in: .whitespaces) }
-            if let empty = readings.indices.first(where: { readings[$0].isEmpty }), readings.allSatisfy(\.isEmpty) {
-                throw ImportProblem(file: path, line: row.line, column: row.columns[empty + 2], message: "a day needs at least one reading")
+            if readings.allSatisfy(\.isEmpty) {
+                throw ImportProblem(file: path, line: row.line, column: row.columns[2], message: "a day needs at least one reading")
             }
             days.append(ReadingDay(number: days.count + 1, label: row.cells[1], readings: readings))
         }

@@ -33,11 +33,9 @@ public struct TodayReading: Sendable, Codable, Equatable {
     /// The passages not yet read, or all of them when none is.
     public var unread: [String] { readings.filter { !$0.read }.map(\.reference) }
 
-    /// A reading plan's study day begins at 04:00, as a deck's does by default.
-    public static let rolloverHour = 4
-
+    /// A reading plan's study day begins when a deck's does by default (04:00).
     public static func studyDay(now: Date, timeZone: TimeZone) -> Int {
-        DayClock(timeZone: timeZone, rolloverHour: rolloverHour).dayNumber(of: now)
+        DayClock(timeZone: timeZone).dayNumber(of: now)
     }
 
     /// Every plan in the collection, in the order they were added; a plan read to its end is

@@ -1,5 +1,6 @@
 import Foundation
 import MaeilCore
+import MaeilPrograms
 
 /// A passage's text from the World English Bible as Debian packages it (sword-text-web, read
 /// with diatheke): the same source and the same cleaning as the bundled memory verses, so a
@@ -35,23 +36,13 @@ public enum VerseText {
     }
 
     /// Looks up "John 3:16" or "Psalm 23:1-3" (a range within one chapter).
-    public static func lookup(_ reference: String, searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") throws -> Passage {
-        guard let diatheke = searchPath.split(separator: ":").map({ "\($0)/diatheke" }).first(where: FileManager.default.isExecutableFile) else {
-            throw LookupError.notInstalled
-        }
+    public static func lookup(_ reference: String, searchPath: String = ExternalProgram.searchPath) throws -> Passage {
+        guard let diatheke = ExternalProgram.find("diatheke", in: searchPath) else { throw LookupError.notInstalled }
         let asked = reference.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: "–", with: "-")
         guard let range = asked.range(of: #"^(.+?) (\d+):(\d+)(?:-(\d+))?$"#, options: .regularExpression), range == asked.startIndex..<asked.endIndex else {
             throw LookupError.noSuchPassage(reference)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: diatheke)
-        process.arguments = ["-b", module, "-o", "f", "-f", "plain", "-k", asked]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ExternalProgram.run(diatheke, ["-b", module, "-o", "f", "-f", "plain", "-k", asked]).output
         guard output.contains("(\(module))") else { throw LookupError.notInstalled }
         return try parse(output, asked: asked)
     }

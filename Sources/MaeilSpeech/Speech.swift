@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 
 /// Something that says a text aloud.
 public protocol Speaker: AnyObject {
@@ -35,21 +36,18 @@ public final class EspeakSpeaker: Speaker {
     /// Play in the background, so the prompt comes back at once.
     let wait: Bool
 
-    public init?(wait: Bool = false, searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
-        guard let found = Self.find("espeak-ng", in: searchPath) else { return nil }
+    public init?(wait: Bool = false, searchPath: String = ExternalProgram.searchPath) {
+        guard let found = ExternalProgram.find("espeak-ng", in: searchPath) else { return nil }
         executable = found
-        kakasi = Self.find("kakasi", in: searchPath)
+        kakasi = ExternalProgram.find("kakasi", in: searchPath)
         self.wait = wait
-    }
-
-    static func find(_ program: String, in searchPath: String) -> String? {
-        searchPath.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     public func say(_ text: String, language: String?) -> Bool {
         var spoken = text
         if language == "ja", let kakasi, spoken.unicodeScalars.contains(where: { (0x4E00...0x9FFF).contains($0.value) }) {
-            spoken = (try? run(kakasi, ["-JH", "-i", "utf8", "-o", "utf8"], input: spoken)) ?? spoken
+            spoken = (try? ExternalProgram.run(kakasi, ["-JH", "-i", "utf8", "-o", "utf8"], input: spoken))?
+                .output.trimmingCharacters(in: .whitespacesAndNewlines) ?? spoken
         }
         var arguments = ["-v", Self.voice(for: language)]
         if let output = ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] { arguments += ["-w", output] }
@@ -81,21 +79,6 @@ public final class EspeakSpeaker: Speaker {
         }
     }
 
-    func run(_ program: String, _ arguments: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }
 
 /// Tries the real engine and falls back to the stub, with one notice the first time, so a
@@ -162,7 +145,7 @@ public final class MediaPlayer {
     let stub: Bool
     let say: (String) -> Void
 
-    public init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", stub: Bool, say: @escaping (String) -> Void) {
+    public init(searchPath: String = ExternalProgram.searchPath, stub: Bool, say: @escaping (String) -> Void) {
         self.searchPath = searchPath
         self.stub = stub
         self.say = say
@@ -178,8 +161,8 @@ public final class MediaPlayer {
     public func play(_ file: URL) -> String? {
         let compressed = !["wav", "flac", "ogg", "oga"].contains(file.pathExtension.lowercased())
         guard !stub, FileManager.default.fileExists(atPath: file.path),
-              let player = Self.players.first(where: { (!compressed || $0.compressed) && EspeakSpeaker.find($0.program, in: searchPath) != nil }),
-              let path = EspeakSpeaker.find(player.program, in: searchPath) else {
+              let player = Self.players.first(where: { (!compressed || $0.compressed) && ExternalProgram.find($0.program, in: searchPath) != nil }),
+              let path = ExternalProgram.find(player.program, in: searchPath) else {
             say("♪ \(file.lastPathComponent)")
             return nil
         }
@@ -190,7 +173,7 @@ public final class MediaPlayer {
     /// Opens a picture with the desktop's viewer.
     @discardableResult
     public func open(_ file: URL) -> Bool {
-        guard !stub, FileManager.default.fileExists(atPath: file.path), let opener = EspeakSpeaker.find("xdg-open", in: searchPath) else {
+        guard !stub, FileManager.default.fileExists(atPath: file.path), let opener = ExternalProgram.find("xdg-open", in: searchPath) else {
             say("▣ \(file.path)")
             return false
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 import MaeilOptimizer
 
 /// Fitting FSRS to about 100,000 reviews, and fsrs-rs fitting the same items side by side when
@@ -51,16 +52,8 @@ enum FSRSRSPython {
     static func number(script: String, arguments: [String]) throws -> Double? {
         let candidates = [ProcessInfo.processInfo.environment["MAEIL_FSRS_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
         guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = try ExternalProgram.run(python, ["-c", script] + arguments)
+        guard result.status == 0 else { return nil }
+        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
