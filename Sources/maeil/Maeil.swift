@@ -123,21 +123,36 @@ struct CommandFailure {
 /// What `maeil` makes of its words before the parser sees them.
 enum CommandLineWords {
     /// `maeil --collection PATH stats` as `maeil stats --collection PATH`: the collection may
-    /// come before the command too.
+    /// come before the command too, or between a command and its own (`read --collection PATH
+    /// done`). It goes after the whole command path, where every command's options are parsed.
     static func normalized(_ words: [String]) -> [String] {
+        var path: [String] = [], collection: [String] = []
+        var commands = Maeil.configuration.subcommands
         var index = 0
         while index < words.count {
             let word = words[index]
-            if word == "--collection" {
+            if word == "--collection", index + 1 < words.count {
+                collection += words[index...(index + 1)]
                 index += 2
             } else if word.hasPrefix("--collection=") {
+                collection.append(word)
+                index += 1
+            } else if path.isEmpty, word == "help" {
+                path.append(word)
+                index += 1
+                break
+            } else if let command = commands.first(where: { $0.configuration.commandName == word }) {
+                path.append(word)
+                commands = command.configuration.subcommands
                 index += 1
             } else {
                 break
             }
         }
-        guard index > 0, index < words.count, Maeil.subcommand(named: words[index]) != nil || words[index] == "help" else { return words }
-        return [words[index]] + words[..<index] + words[(index + 1)...]
+        guard !path.isEmpty, !collection.isEmpty else { return words }
+        // Help opens no collection: the option has nothing to say to it.
+        if path == ["help"] { return path + words[index...] }
+        return path + collection + words[index...]
     }
 
     /// "no command 'stat'; the nearest is 'stats'" when the first word names no command.

@@ -88,6 +88,33 @@ struct CommandLineTests {
         }
     }
 
+    /// A command of a command (`read done`, `focus show`) takes `--collection` before the first
+    /// name, between the names and at the end alike, and acts on that collection.
+    @Test(arguments: [["read", "done", "1"], ["focus", "show"], ["read", "verse", "Psalm 1:1", "--text", "Blessed"]])
+    func theCollectionOptionWorksAroundNestedCommands(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.collection))
+        let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+        var outputs: [String] = []
+        for arguments in [
+            ["--collection", other] + command,
+            [command[0], "--collection", other] + command.dropFirst(),
+            command + ["--collection", other],
+        ] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + suffix) }
+            let made = try sandbox.run(["import", "--create", "--collection", other, Self.repository.appendingPathComponent("Decks/mcheyne-reading-plan").path,
+                                        Self.repository.appendingPathComponent("Decks/memory-verses").path])
+            #expect(made.status == 0, "\(made.stderr)")
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            outputs.append(result.stdout)
+        }
+        #expect(Set(outputs).count == 1, "\(command): \(outputs)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.collection)) == before, "\(command) changed the default collection")
+        #expect(try Binary.run(["help", "read"]).status == 0)
+        #expect(try sandbox.run(["--collection", other, "help", "read"]).stdout.hasPrefix("OVERVIEW: A reading plan's day"))
+    }
+
     /// Each command given `--collection` before its arguments, after them, and before the
     /// command's name prints the same, and acts on that collection, never the default one.
     @Test(arguments: [
