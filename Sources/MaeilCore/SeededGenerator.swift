@@ -36,12 +36,29 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
     }
 }
 
-/// SplitMix64: a fast 64-bit mixer, also used on its own to hash (seed, counter) pairs.
-public struct SplitMix64: Sendable, Hashable {
+/// SplitMix64: a fast 64-bit mixer, also used on its own to hash (seed, counter) pairs, and
+/// as a short stream of its own (the simulator gives each card one per day).
+public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     public var state: UInt64
 
+    @inlinable
     public init(state: UInt64) { self.state = state }
 
+    /// A stream for `key` that starts at a mixed point, so that keys a few apart do not give
+    /// overlapping streams (SplitMix64 steps its state by a constant).
+    @inlinable
+    public init(mixing key: UInt64) {
+        var mixer = SplitMix64(state: key)
+        state = mixer.next()
+    }
+
+    /// A double in [0, 1) from the top 53 bits.
+    @inlinable
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+
+    @inlinable
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

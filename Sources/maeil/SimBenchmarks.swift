@@ -16,14 +16,20 @@ enum SimBenchmarks {
                 config.newPerDay = 20
                 config.reviewsPerDay = 200
                 let simulator = Simulator(config: config)
-                var reviews = 0
-                let seconds = Benchmarks.bestTime(repeats: 15) { reviews = simulator.run().reviewsTotal }
-                precondition(reviews > 0)
-                var figures = [BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: seconds * 1000, unit: "ms")]
+                let cores = ProcessInfo.processInfo.activeProcessorCount
+                // The same result on one core and on all of them; the run is timed on both.
+                let oneCore = simulator.run(threads: 1), allCores = simulator.run(threads: cores)
+                precondition(oneCore.reviewsTotal > 0 && oneCore.days == allCores.days, "a run must not depend on its threads")
+                let seconds = Benchmarks.bestTime(repeats: 15) { _ = simulator.run(threads: cores) }
+                let oneCoreSeconds = Benchmarks.bestTime(repeats: 15) { _ = simulator.run(threads: 1) }
+                var figures = [BenchFigure(name: "sim.10k_items_365_days_ms", value: seconds * 1000, unit: "ms"),
+                               BenchFigure(name: "sim.10k_items_365_days_cores", value: Double(cores), unit: ""),
+                               BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: oneCoreSeconds * 1000, unit: "ms")]
                 // fsrs-rs simulating the same scenario in the same minute, for the ratio the target names.
                 if let fsrsRS = try fsrsRSMilliseconds(items: config.items, days: config.days, newPerDay: config.newPerDay ?? 0, reviewsPerDay: config.reviewsPerDay ?? 0) {
                     figures.append(BenchFigure(name: "sim.fsrs_rs_10k_items_365_days_ms", value: fsrsRS, unit: "ms"))
                     figures.append(BenchFigure(name: "sim.10k_items_365_days_ratio_to_fsrs_rs", value: seconds * 1000 / fsrsRS, unit: "×"))
+                    figures.append(BenchFigure(name: "sim.10k_items_365_days_one_core_ratio_to_fsrs_rs", value: oneCoreSeconds * 1000 / fsrsRS, unit: "×"))
                 }
                 return figures
             },

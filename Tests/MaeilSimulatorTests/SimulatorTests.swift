@@ -23,6 +23,25 @@ struct SimulatorTests {
         #expect(first.days != other.days)
     }
 
+    /// A run shares each day's cards out over the cores; what it produces must not depend on
+    /// how many there were: the chunks are fixed, each card answers from its own stream, the
+    /// recall sums are integers.
+    @Test func aRunIsTheSameOnAnyNumberOfCores() {
+        var suspending = Self.config(items: 2000, days: 90, reviewsPerDay: nil)
+        suspending.suspendAfterLapses = 2
+        var sm2 = Self.config(items: 1500, days: 90)
+        sm2.scheduler.kind = .ankiSM2
+        for config in [Self.config(items: 3000, days: 120, reviewsPerDay: 150), suspending, sm2] {
+            let one = Simulator(config: config).run(threads: 1)
+            #expect(one.reviewsTotal > 1000)
+            for threads in [2, 3] {
+                let days = Simulator(config: config).run(threads: threads).days
+                let firstDifference = days.indices.first { $0 >= one.days.count || days[$0] != one.days[$0] }
+                #expect(days.count == one.days.count && firstDifference == nil, "\(threads) threads: day \(firstDifference ?? -1) differs")
+            }
+        }
+    }
+
     /// The learning steps are the scheduler's, not a copy of them: with steps 1m 10m a new card
     /// graduates after Anki's rules, where again after a first good starts the steps over.
     /// fsrs-rs's step procedure (simulation.md §6) fixes its target from the first rating

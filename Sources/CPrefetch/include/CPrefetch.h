@@ -9,4 +9,14 @@ static inline void maeil_prefetch(const void *address, long bytes) {
     }
 }
 
+/// Tells the processor this thread is spinning on a flag another core will set: it saves power
+/// and lets the other hardware thread of the core run.
+static inline void maeil_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif

@@ -69,8 +69,7 @@ final class AnkiScheduler: Scheduler {
             memory = fsrs.memoryFromSM2(ease: card.ease, intervalDays: Double(max(card.intervalDays, 1)))
         }
         let elapsed = card.lastReview.map { Self.fsrsElapsedDays(since: $0, context) } ?? 0
-        return FSRSNextStates(fsrs: fsrs, memory: memory, elapsedDays: elapsed, retentionTerm: retentionTerm,
-                              ratings: ratings)
+        return fsrs.nextStates(memory: memory, elapsedDays: elapsed, retentionTerm: retentionTerm, ratings: ratings)
     }
 }
 

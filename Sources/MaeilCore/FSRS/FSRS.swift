@@ -182,6 +182,20 @@ public struct FSRS: Sendable, Hashable {
         return MemoryState(stability: Double(stability), difficulty: Double(nextDifficulty32(Float(memory.difficulty), rating)))
     }
 
+    /// The proposals for `ratings`. A method rather than an initializer taking the model, so
+    /// that the model is read where it is stored instead of copied for every answer.
+    /// `retentionTerm` is `retentionTerm(desiredRetention)`, computed once by the scheduler.
+    func nextStates(memory: MemoryState?, elapsedDays: Int, retentionTerm: Float, ratings: RatingSet = .all) -> FSRSNextStates {
+        var states = FSRSNextStates()
+        let passes = !ratings.isDisjoint(with: .passes)
+        let terms = memory.map { reviewTerms($0, elapsedDays: elapsedDays, passes: passes) }
+        for rating in Rating.allCases where ratings.contains(rating) {
+            let next = nextMemory(memory, elapsedDays: elapsedDays, rating: rating, terms: terms)
+            states.set(rating, FSRSNextStates.Item(memory: next, interval: Double(interval32(Float(next.stability), retentionTerm: retentionTerm))))
+        }
+        return states
+    }
+
     public static func == (lhs: FSRS, rhs: FSRS) -> Bool {
         lhs.parameters == rhs.parameters && lhs.sameDayFloor == rhs.sameDayFloor
     }
@@ -213,19 +227,12 @@ struct FSRSNextStates {
     // Four stored slots, not an array: no allocation per answer.
     private var againItem, hardItem, goodItem, easyItem: Item?
 
-    /// `retentionTerm` is `fsrs.retentionTerm(desiredRetention)`, computed once by the scheduler.
-    init(fsrs: FSRS, memory: MemoryState?, elapsedDays: Int, retentionTerm: Float, ratings: RatingSet = .all) {
-        let passes = !ratings.isDisjoint(with: .passes)
-        let terms = memory.map { fsrs.reviewTerms($0, elapsedDays: elapsedDays, passes: passes) }
-        for rating in Rating.allCases where ratings.contains(rating) {
-            let next = fsrs.nextMemory(memory, elapsedDays: elapsedDays, rating: rating, terms: terms)
-            let item = Item(memory: next, interval: Double(fsrs.interval32(Float(next.stability), retentionTerm: retentionTerm)))
-            switch rating {
-            case .again: againItem = item
-            case .hard: hardItem = item
-            case .good: goodItem = item
-            case .easy: easyItem = item
-            }
+    mutating func set(_ rating: Rating, _ item: Item) {
+        switch rating {
+        case .again: againItem = item
+        case .hard: hardItem = item
+        case .good: goodItem = item
+        case .easy: easyItem = item
         }
     }
 
