@@ -162,6 +162,8 @@ struct DayOutput {
 /// A card in the due queue, packed in 64 bits: its index, and the rank it is studied in
 /// (`rank(of:)`), so that ordering a day and admitting its cards never reads the cards
 /// themselves (which belong to the worker that studies them, in its core's cache).
+/// Index in bits 0–31, rank in 32–43, and in a dated entry the day from bit 44: the settings
+/// allow 10,000,000 items (under 2^32) and 36,500 days (under 2^20).
 struct QueueEntry: Hashable {
     let bits: UInt64
 

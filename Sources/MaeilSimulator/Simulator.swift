@@ -55,7 +55,6 @@ public struct Simulator: Sendable {
     public func run(seed: UInt64? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> SimulationResult {
         let started = DispatchTime.now().uptimeNanoseconds
         var engine = Engine(config: config, seed: seed ?? config.seed, threads: threads)
-        if ProcessInfo.processInfo.environment["MAEIL_PHASES"] != nil { FileHandle.standardError.write("init \((DispatchTime.now().uptimeNanoseconds - started)/1000)\n".data(using: .utf8)!) }
         let days = engine.run()
         return SimulationResult(days: days, elapsedMilliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
     }

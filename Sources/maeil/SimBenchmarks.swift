@@ -4,8 +4,8 @@ import MaeilSimulator
 import Glibc
 #endif
 
-/// The simulator's targets (issue 7): the fsrs-rs comparison scenario on one core, the
-/// 100,000-item, ten-year stress run, and the peak memory of both.
+/// The simulator's targets (issues 7 and 17): the fsrs-rs comparison scenario, one run on every
+/// core and on one, beside fsrs-rs; the 100,000-item, ten-year stress run; the peak memory of both.
 enum SimBenchmarks {
     static var all: [Benchmark] {
         [
