@@ -45,8 +45,8 @@ struct Engine {
     /// handing the cards out costs more than studying them.
     static let cardsPerWorker = 32
 
-    let config: SimulationConfig
     let setup: EngineSetup
+    var config: SimulationConfig { setup.config }
     let cards: OwnedBuffer<Simulator.Card>
     let reviewsDueOn: OwnedBuffer<Int>
     /// Each worker's recall per day (`slotStride` slots each, in `RecallTable`'s fixed point),
@@ -67,7 +67,6 @@ struct Engine {
     var order: [QueueEntry] = [], rankCounts: [Int] = []
 
     init(config: SimulationConfig, seed: UInt64, threads: Int) {
-        self.config = config
         setup = EngineSetup(config: config, seed: seed)
         days = Array(repeating: SimulationResult.Day(), count: config.days)
         dueOn = Array(repeating: [], count: config.days)
@@ -144,17 +143,13 @@ struct Engine {
         }
         // Cards keep counting after their last answer, with decaying recall, to the end: each
         // worker its own chunks' cards. Then the workers' sums.
-        let chunks = Self.chunkCount, slots = slotStride, workerCount = workers.count, horizon = config.days
+        let slots = slotStride, workerCount = workers.count, horizon = config.days
         let learners = learners, memorized = memorized, cards = cards
         workers.run { worker in
             let learner = learners[worker]
             let slice = UnsafeMutableBufferPointer(rebasing: memorized.pointer[worker * slots..<(worker + 1) * slots])
-            for chunk in stride(from: worker, to: chunks, by: workerCount) {
-                for block in stride(from: chunk, to: (cards.count + 7) / 8, by: chunks) {
-                    for index in block * 8..<min(block * 8 + 8, cards.count) where cards.pointer[index].lastDay != Simulator.unseen {
-                        learner.addRecall(from: Int(cards.pointer[index].lastDay), to: horizon - 1, stability: cards.pointer[index].stability, into: slice)
-                    }
-                }
+            for index in 0..<cards.count where Self.chunk(of: index) % workerCount == worker && cards.pointer[index].lastDay != Simulator.unseen {
+                learner.addRecall(from: Int(cards.pointer[index].lastDay), to: horizon - 1, stability: cards.pointer[index].stability, into: slice)
             }
         }
         let total = UnsafeMutableBufferPointer(rebasing: memorized.pointer[0..<slotStride])
