@@ -16,6 +16,7 @@ let package = Package(
     name: "Maeil",
     products: [
         .executable(name: "maeil", targets: ["maeil"]),
+        .executable(name: "maeil-bench", targets: ["maeil-bench"]),
         .library(name: "MaeilCore", targets: ["MaeilCore"]),
     ],
     dependencies: [
@@ -58,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilREPL",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "CEdit"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "MaeilSimulator", "CEdit"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -97,7 +98,17 @@ let package = Package(
             dependencies: [
                 "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilDecks", "MaeilSpeech", "MaeilFocus", "MaeilSimulator", "MaeilOptimizer",
                 "MaeilPrograms", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Zip bombs for `maeil bench`'s memory figures.
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `maeil bench` (or `maeil-bench`): speed and memory, measured on the libraries and on the
+        // `maeil` binary beside it.
+        .executableTarget(
+            name: "maeil-bench",
+            dependencies: [
+                "MaeilCore", "MaeilStore", "MaeilSession", "MaeilDecks", "MaeilSimulator", "MaeilOptimizer", "MaeilPrograms",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Zip bombs for the memory figures.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings

@@ -31,3 +31,23 @@ public enum ExternalProgram {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+extension ExternalProgram {
+    /// `name` in the folder of the running executable, found from the executable itself
+    /// (/proc/self/exe), not from the words it was started with.
+    public static func besideThisExecutable(_ name: String) -> String {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? name
+        return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// Runs the program at `path` on this process's own standard input, output and error, and
+    /// returns its exit status.
+    public static func runAttached(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -4,6 +4,8 @@ import ArgumentParser
 #endif
 import Foundation
 import MaeilCore
+import MaeilPrograms
+import MaeilREPL
 import MaeilStore
 
 /// The one command tree: `maeil COMMAND` from a shell and `COMMAND` at the prompt parse the
@@ -39,7 +41,7 @@ struct Maeil: ParsableCommand {
         // `maeil bench` measures a child's peak memory this way: the kernel's own figure for a
         // spawned child also counts the parent's pages from before the exec.
         if ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"] != nil {
-            atexit { PeakMemory.write(to: ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"]) }
+            atexit { ProcessMemory.writePeak(to: ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"]) }
         }
         do {
             var command = try parseAsRoot(words)
@@ -83,12 +85,6 @@ struct Maeil: ParsableCommand {
 
 enum MaeilVersion {
     static let string = "0.1.0"
-}
-
-/// An error a person can act on: printed as one line, exit status 1.
-struct UserError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// What a failed command prints and the status it exits with, the same from a shell and at

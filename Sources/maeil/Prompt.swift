@@ -172,11 +172,3 @@ extension StatsCommand: TakesDeckNames {}
 extension MissedCommand: TakesDeckNames {}
 extension ExportCommand: TakesDeckNames {}
 extension DeckCommand: TakesDeckNames {}
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var text = self
-        while text.last == "\n" { text.removeLast() }
-        return text
-    }
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MaeilCore
+import MaeilREPL
 
 struct ScheduleCommand: MaeilCommand {
     static let configuration = CommandConfiguration(

@@ -48,17 +48,6 @@ enum StatsView {
     }
 }
 
-enum Sparkline {
-    static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-
-    /// Bars from `floor` (0, or the smallest value when `fromMinimum`) to the largest value.
-    static func render(_ values: [Double], fromMinimum: Bool = false) -> String {
-        let floor = fromMinimum ? (values.min() ?? 0) : 0
-        guard let top = values.max(), top > floor else { return String(repeating: "▁", count: values.count) }
-        return String(values.map { bars[min(bars.count - 1, max(0, Int(($0 - floor) / (top - floor) * Double(bars.count - 1) + 0.5)))] })
-    }
-}
-
 struct MissedCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "missed", abstract: "The cards missed most: most lapses, then most recent “again” answers.",
@@ -112,6 +101,3 @@ struct MissedCommand: MaeilCommand {
         }
     }
 }
-
-/// "1 review", "2 reviews".
-func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

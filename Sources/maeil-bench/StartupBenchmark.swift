@@ -18,27 +18,14 @@ enum StartupBenchmark {
         }]
     }
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     static func timeToPrompt(collectionPath: String) throws -> Double {
         var master: Int32 = -1, slave: Int32 = -1
-        guard openPseudoTerminal(&master, &slave, nil, nil, nil) == 0 else { throw Failure(description: "no pseudo-terminal") }
+        guard openPseudoTerminal(&master, &slave, nil, nil, nil) == 0 else { throw BenchFailure(description: "no pseudo-terminal") }
         defer { close(master) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_adddup2(&actions, slave, fd) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let words: [String] = [executable, "--collection", collectionPath]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let variables: [String] = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "MAEIL_SPEECH": "stub", "TERM": "xterm"]) { $1 }
-            .map { "\($0.key)=\($0.value)" }
-        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else { throw Failure(description: "cannot start \(executable)") }
+        let pid = try MaeilChild.spawn(["--collection", collectionPath], environment: ["NO_COLOR": "1", "MAEIL_SPEECH": "stub", "TERM": "xterm"]) { actions in
+            for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_adddup2(&actions, slave, fd) }
+        }
         close(slave)
         var output = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -46,7 +33,7 @@ enum StartupBenchmark {
         var elapsed = 0.0
         while true {
             let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { throw Failure(description: "the prompt never appeared") }
+            guard count > 0 else { throw BenchFailure(description: "the prompt never appeared") }
             output += buffer.prefix(count)
             if output.count >= prompt.count, output.indices.dropLast(prompt.count - 1).contains(where: { output[$0..<$0 + prompt.count].elementsEqual(prompt) }) {
                 elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -54,8 +41,7 @@ enum StartupBenchmark {
             }
         }
         _ = "quit\n".withCString { write(master, $0, 5) }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        _ = MaeilChild.wait(pid)
         return elapsed
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
 import MaeilSimulator
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The simulator's targets (issues 7 and 17): the fsrs-rs comparison scenario, one run on every
 /// core and on one, beside fsrs-rs; the 100,000-item, ten-year stress run; the peak memory of both.
@@ -48,8 +45,6 @@ enum SimBenchmarks {
         ]
     }
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     /// fsrs-rs-python's `simulate` with the same scenario (its default learner, which Maeil's
     /// default scenario follows; no time budget), best of 15 as Maeil's figure; nil when the
     /// package is not installed (scripts/setup puts it in .build/anki-venv).
@@ -73,34 +68,11 @@ enum SimBenchmarks {
     /// Runs `maeil sim` with 30 new cards a day and no review limit in a child process: the
     /// simulation's own time (elapsed_ms) and the child's peak resident memory, as it reports it.
     static func child(items: Int, days: Int) throws -> (seconds: Double, megabytes: Double) {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let words = [executable, "sim", "--items", "\(items)", "--days", "\(days)", "--new-per-day", "30",
-                     "--reviews-per-day", "none", "--seed", "11", "--json"]
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "no pipe") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { throw Failure(description: "cannot start \(executable)") }
-        close(pipe[1])
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipe[0], &buffer, buffer.count)
-            guard count > 0 else { break }
-            output.append(contentsOf: buffer.prefix(count))
-        }
-        close(pipe[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let output = try MaeilChild.output(["sim", "--items", "\(items)", "--days", "\(days)", "--new-per-day", "30",
+                                            "--reviews-per-day", "none", "--seed", "11", "--json"])
         guard let summary = try JSONSerialization.jsonObject(with: output) as? [String: Any],
               let milliseconds = summary["elapsed_ms"] as? Double, let megabytes = summary["peak_memory_mb"] as? Double else {
-            throw Failure(description: "maeil sim printed no summary with its time and memory: \(String(decoding: output, as: UTF8.self))")
+            throw BenchFailure(description: "maeil sim printed no summary with its time and memory: \(String(decoding: output, as: UTF8.self))")
         }
         return (milliseconds / 1000, megabytes)
     }

@@ -3,9 +3,6 @@ import MaeilCore
 import MaeilDecks
 import MaeilSimulator
 import ZIPFoundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Peak memory where input or a flag could make it grow without bound: importing zip bombs
 /// (refused after their first MiB) and the simulator at its largest.
@@ -23,8 +20,8 @@ enum MemoryBenchmarks {
                 ], zeros: zeros)
                 let database = try package(folder.appendingPathComponent("collection-bomb.apkg"), [("collection.anki21", nil)], zeros: zeros)
                 return try [("media", media), ("collection", database)].map { name, path in
-                    let run = try peakMemory(["import", "--create", "--collection", folder.appendingPathComponent("\(name).sqlite").path, path])
-                    guard run.status == 1 else { throw SimBenchmarks.Failure(description: "the \(name) bomb was not refused") }
+                    let run = try MaeilChild.peakMemory(["import", "--create", "--collection", folder.appendingPathComponent("\(name).sqlite").path, path])
+                    guard run.status == 1 else { throw BenchFailure(description: "the \(name) bomb was not refused") }
                     return BenchFigure(name: "memory.import_bomb_1gb_\(name)_peak_mb", value: run.megabytes, unit: "MB")
                 }
             },
@@ -50,7 +47,7 @@ enum MemoryBenchmarks {
         try AnkiPackageWriter.write(ImportBenchmarks.package(notes: 1, reviewsEach: 0), to: url, format: .legacy,
                                     now: Date(timeIntervalSince1970: 1_767_614_400), clock: clock)
         let archive = try Archive(url: url, accessMode: .read)
-        guard let entry = archive["collection.anki21"] else { throw SimBenchmarks.Failure(description: "no collection in the export") }
+        guard let entry = archive["collection.anki21"] else { throw BenchFailure(description: "no collection in the export") }
         var data = Data()
         _ = try archive.extract(entry) { data.append($0) }
         return data
@@ -67,34 +64,5 @@ enum MemoryBenchmarks {
             }
         }
         return url.path
-    }
-
-    /// Runs `maeil ARGUMENTS` in a child and returns its exit status and peak resident memory,
-    /// as the child reads its own (VmHWM) when it exits.
-    static func peakMemory(_ arguments: [String]) throws -> (status: Int32, megabytes: Double) {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-peak-\(UUID().uuidString)").path
-        defer { unlink(report) }
-        let variables = ProcessInfo.processInfo.environment.merging(["MAEIL_PEAK_MEMORY_TO": report]) { $1 }.map { "\($0.key)=\($0.value)" }
-        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environment) == 0 else {
-            throw SimBenchmarks.Failure(description: "cannot start \(executable)")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard let text = try? String(contentsOfFile: report, encoding: .utf8),
-              let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw SimBenchmarks.Failure(description: "the child reported no peak memory")
-        }
-        return ((status >> 8) & 0xFF, megabytes)
     }
 }

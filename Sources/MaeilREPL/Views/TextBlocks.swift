@@ -1,0 +1,52 @@
+import Foundation
+
+/// Plain aligned columns; width counts terminal cells so Hangul and kana line up.
+public enum TextTable {
+    public static func render(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { TerminalWidth.of($0[column]) }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                cell + String(repeating: " ", count: widths[column] - TerminalWidth.of(cell))
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }.joined(separator: "\n")
+    }
+}
+
+/// A series as one line of bars.
+public enum Sparkline {
+    static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// Bars from `floor` (0, or the smallest value when `fromMinimum`) to the largest value.
+    public static func render(_ values: [Double], fromMinimum: Bool = false) -> String {
+        let floor = fromMinimum ? (values.min() ?? 0) : 0
+        guard let top = values.max(), top > floor else { return String(repeating: "▁", count: values.count) }
+        return String(values.map { bars[min(bars.count - 1, max(0, Int(($0 - floor) / (top - floor) * Double(bars.count - 1) + 0.5)))] })
+    }
+
+    /// At most `width` values: each the mean of a stretch of the series.
+    public static func sample(_ values: [Double], width: Int = 60) -> [Double] {
+        guard values.count > width else { return values }
+        return (0..<width).map { column in
+            let start = column * values.count / width, end = max(start + 1, (column + 1) * values.count / width)
+            return values[start..<end].reduce(0, +) / Double(end - start)
+        }
+    }
+}
+
+/// "1 review", "2 reviews".
+public func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+extension String {
+    public func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    public func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}
