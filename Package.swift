@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilREPL",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "MaeilSimulator", "CEdit"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "MaeilSimulator", "MaeilOptimizer", "MaeilPrograms", "CEdit"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),

@@ -56,3 +56,32 @@ public struct ScheduleReplay: Sendable {
         return max(now, answered).addingTimeInterval(TimeInterval(daysLate * 86_400))
     }
 }
+
+extension ScheduleReplay {
+    /// A list a person wrote that the replay cannot take, in words they can act on.
+    public struct ListProblem: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// "again,good,easy" (or a, h, g, e, or 1–4); a word that is no answer is named with the ones that are.
+    public static func ratings(parsing text: String) throws(ListProblem) -> [Rating] {
+        let words = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !words.isEmpty else { throw ListProblem(description: "give at least one answer: again, hard, good or easy") }
+        return try words.map { word throws(ListProblem) in
+            guard let rating = Rating(parsing: word) else {
+                throw ListProblem(description: "'\(word)' is not an answer; the answers are again, hard, good, easy (or a, h, g, e, or 1–4)")
+            }
+            return rating
+        }
+    }
+
+    /// "0,0,2": days late for each answer given in review.
+    public static func lateDays(parsing text: String) throws(ListProblem) -> [Int] {
+        try text.split(separator: ",").map { word throws(ListProblem) in
+            guard let days = Int(word.trimmingCharacters(in: .whitespaces)), days >= 0 else {
+                throw ListProblem(description: "'\(word)' is not a number of days (0 or more)")
+            }
+            return days
+        }
+    }
+}

@@ -96,6 +96,21 @@ public struct ImportOptions: Sendable {
         self.deckName = deckName
         self.skipInvalid = skipInvalid
     }
+
+    /// Lets a package unpack to `megabytes` in all; one entry may take a quarter of it, and
+    /// never less than by default.
+    public mutating func allowUnpacked(megabytes: Int) {
+        maximumUnpackedBytes = Int64(megabytes) << 20
+        maximumEntryBytes = max(maximumUnpackedBytes / 4, maximumEntryBytes)
+    }
+
+    /// CSV columns renamed to fields, each written `column=field`.
+    public mutating func map(_ mappings: [String]) {
+        for mapping in mappings {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
+            columnMap[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+    }
 }
 
 /// Collects problems: throws at once when strict, keeps going when skipping invalid input.

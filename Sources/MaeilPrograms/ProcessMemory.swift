@@ -10,9 +10,14 @@ public enum ProcessMemory {
         return kilobytes / 1024
     }
 
-    /// Writes the figure to `path`, for a parent measuring this process.
-    public static func writePeak(to path: String?) {
-        guard let path, let megabytes = peakMegabytes() else { return }
-        try? Data("\(megabytes)\n".utf8).write(to: URL(fileURLWithPath: path))
+    /// When $MAEIL_PEAK_MEMORY_TO names a file, the figure is written there as the process
+    /// exits: `maeil bench` measures a child this way, since the kernel's own figure for a
+    /// spawned child also counts the parent's pages from before the exec.
+    public static func reportPeakAtExit() {
+        guard ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"] != nil else { return }
+        atexit {
+            guard let path = ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"], let megabytes = ProcessMemory.peakMegabytes() else { return }
+            try? Data("\(megabytes)\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
     }
 }

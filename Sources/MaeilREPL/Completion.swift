@@ -1,58 +1,92 @@
 import Foundation
 import MaeilStore
 
-/// What tab completes: command names, each command's options, deck names (as slugs, so no
-/// quoting is needed) and tags.
+/// What Tab completes at the prompt, read from the command tree (`CommandTree`): command
+/// names, each command's options, and values as each argument says they complete — from a
+/// list, file names, or the command's own completion function (deck names, tags, keys), which
+/// `custom` runs the way a shell's completion script does.
 public final class Completer {
-    public struct Command {
-        public var name: String
-        public var options: [String]
-        /// Complete deck names after it.
-        public var takesDecks: Bool
+    /// Runs a command's completion function: the command path, the argument's key
+    /// ("positional@N" or "--name"), the words typed (the program's name first), the index of
+    /// the word being completed among them, and what of it is typed.
+    public typealias Custom = (_ path: [String], _ key: String, _ words: [String], _ index: Int, _ prefix: String) -> [String]
 
-        public init(name: String, options: [String] = [], takesDecks: Bool = false) {
-            self.name = name
-            self.options = options
-            self.takesDecks = takesDecks
-        }
-    }
+    private let makeTree: () -> CommandTree
+    private lazy var tree: CommandTree = makeTree()
+    private let custom: Custom
 
-    private let listCommands: () -> [Command]
-    private lazy var commands: [Command] = listCommands()
-    let decks: () -> [String]
-    let tags: () -> [String]
-
-    /// `commands` is asked once, at the first Tab: the prompt comes up without waiting for it.
-    public init(commands: @escaping () -> [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
-        listCommands = commands
-        self.decks = decks
-        self.tags = tags
-    }
-
-    public convenience init(commands: [Command], decks: @escaping () -> [String], tags: @escaping () -> [String]) {
-        self.init(commands: { commands }, decks: decks, tags: tags)
+    /// `tree` is asked once, at the first Tab: the prompt comes up without waiting for it.
+    public init(tree: @escaping () -> CommandTree, custom: @escaping Custom) {
+        makeTree = tree
+        self.custom = custom
     }
 
     /// Candidates for `word`, the word under the cursor, given the line before it.
     public func candidates(before prefix: String, word: String) -> [String] {
         let words = prefix.split(separator: " ").map(String.init)
-        guard let first = words.first else {
-            return commands.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+        let commandNames = { self.tree.subcommands.filter(\.visible).map(\.name).filter { $0.hasPrefix(word) }.sorted() }
+        guard let first = words.first else { return commandNames() }
+        if first == "help" { return commandNames() }
+        guard var node = tree.subcommand(first) else { return [] }
+        var path = [first], rest = words.dropFirst()
+        while let next = rest.first, let child = node.subcommand(next) {
+            node = child
+            path.append(next)
+            rest = rest.dropFirst()
         }
-        if first == "help" {
-            return commands.map(\.name).filter { $0.hasPrefix(word) }.sorted()
-        }
-        guard let command = commands.first(where: { $0.name == first }) else { return [] }
         if word.hasPrefix("-") {
-            return command.options.filter { $0.hasPrefix(word) }.sorted()
+            return node.options.flatMap(\.names).filter { $0.hasPrefix("--") && $0 != "--help" && $0.hasPrefix(word) }.sorted()
         }
-        if word.hasPrefix("tag:") {
-            return tags().map { "tag:" + $0 }.filter { $0.hasPrefix(word) }.sorted()
+        let value: CommandTree.Value?
+        if let last = rest.last, let option = node.option(last) {
+            value = option.value
+        } else {
+            value = positional(after: Array(rest), in: node)
         }
-        if command.takesDecks || words.last == "--deck" {
-            return decks().map(DeckNames.slug).filter { $0.hasPrefix(word.lowercased()) }.sorted()
+        guard let value else { return [] }
+        switch value.completion {
+        case .none: return []
+        case .list(let values): return values.filter { $0.hasPrefix(word) }.sorted()
+        case .files(let extensions): return Self.files(matching: word, extensions: extensions, directoriesOnly: false)
+        case .directories: return Self.files(matching: word, extensions: [], directoriesOnly: true)
+        case .custom:
+            let typed = ["maeil"] + words + [word]
+            return custom(path, value.key, typed, typed.count - 1, word)
         }
-        return []
+    }
+
+    /// The positional argument the next word fills: words that are options, or the values of
+    /// options, do not count.
+    private func positional(after words: [String], in node: CommandTree) -> CommandTree.Value? {
+        var index = 0, skipValue = false
+        for word in words {
+            if skipValue {
+                skipValue = false
+            } else if word.hasPrefix("-"), let option = node.option(word) {
+                skipValue = option.value != nil
+            } else {
+                index += 1
+            }
+        }
+        guard !node.positionals.isEmpty else { return nil }
+        if index < node.positionals.count { return node.positionals[index] }
+        return node.positionals.last.flatMap { $0.repeating ? $0 : nil }
+    }
+
+    /// Files and folders whose path starts with `word`; folders end in "/".
+    static func files(matching word: String, extensions: [String], directoriesOnly: Bool) -> [String] {
+        let folder = word.contains("/") ? String(word[...word.lastIndex(of: "/")!]) : ""
+        let expanded = folder.hasPrefix("~/") ? NSHomeDirectory() + folder.dropFirst() : folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded.isEmpty ? "." : expanded) else { return [] }
+        let start = String(word.dropFirst(folder.count))
+        return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.compactMap { name in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: (expanded.isEmpty ? "" : expanded) + name, isDirectory: &isFolder)
+            if isFolder.boolValue { return folder + name + "/" }
+            guard !directoriesOnly else { return nil }
+            guard extensions.isEmpty || extensions.contains(where: { name.hasSuffix("." + $0) }) else { return nil }
+            return folder + name
+        }.sorted()
     }
 }
 
@@ -67,6 +101,12 @@ public enum DeckNames {
         if let deck = try collection.deck(named: name) { return deck }
         let wanted = slug(name)
         return try collection.decks().first { slug($0.name) == wanted }
+    }
+
+    /// Decks named on the command line (quoted or not, or by slug), or nil for all of them.
+    public static func resolveIDs(_ names: [String], in collection: Collection) throws -> [Int64]? {
+        guard !names.isEmpty else { return nil }
+        return try resolve(names, in: collection).map(\.id)
     }
 
     /// Deck names given as words, where a name may have spaces and arrive unquoted:

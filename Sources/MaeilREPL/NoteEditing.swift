@@ -1,4 +1,5 @@
 import MaeilCore
+import MaeilStore
 
 /// Editing a note's fields one by one, the same at the prompt, in a review and from a script.
 public enum NoteEditing {
@@ -20,5 +21,13 @@ public enum NoteEditing {
             }
         }
         return fields
+    }
+
+    /// `edit NOTE`: the fields edited, and saved when they changed; every card keeps its schedule.
+    public static func editAndSave(_ note: Note, in collection: Collection, context: CommandContext) throws {
+        guard let fields = edit(note.fields, console: context.console, input: context.input) else { return }
+        guard fields != note.fields else { return context.line("Nothing changed.") }
+        try collection.updateNote(id: note.id, fields: fields, now: context.now)
+        context.line("Saved note \(note.id); every card keeps its schedule.")
     }
 }

@@ -39,9 +39,3 @@ public enum ScenarioFiles {
         }
     }
 }
-
-/// An error a person can act on: printed as one line, exit status 1.
-public struct UserError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -39,6 +39,11 @@ public struct UserConfig: Sendable {
 
     public subscript(key: String) -> String? { values[key] }
 
+    /// "speech = auto  read card fronts aloud…", as `config` shows a setting.
+    public func line(for key: String, style: Style) -> String {
+        "\(key) = \(values[key] ?? style.dim("(default)"))  " + style.dim(Self.keys[key] ?? "")
+    }
+
     /// Sets a value and writes the file (atomically). Unknown keys and bad values are refused.
     public mutating func set(_ key: String, _ value: String?) throws {
         guard Self.keys[key] != nil else {

@@ -105,3 +105,22 @@ public struct Exporter {
                             legacyJSON: json)
     }
 }
+
+/// `maeil export`: decks written as an Anki text file (`txt`) or package (`apkg`,
+/// `apkg-legacy`, `colpkg`).
+public enum ExportFile {
+    @discardableResult
+    public static func write(_ decks: [Deck], from collection: Collection, to url: URL, format: String, now: Date,
+                             timeZone: TimeZone) throws -> ExportCollection {
+        let exported = try Exporter(collection: collection).export(decks, now: now)
+        if format == "txt" {
+            try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)
+        } else {
+            // Review due days are counted in the first deck's study days.
+            let rollover = exported.decks.first.map { $0.preset.rolloverHour } ?? 4
+            let clock = DayClock(timeZone: timeZone, rolloverHour: rollover)
+            try AnkiPackageWriter.write(exported, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now, clock: clock)
+        }
+        return exported
+    }
+}

@@ -32,6 +32,18 @@ extension SimulationConfig {
         }
     }
 
+    /// Settings given as command-line flags, by setting name (`new_per_day` for
+    /// `--new-per-day`), each checked as a scenario's is; a refusal names the flag.
+    public mutating func set(flags: [(name: String, value: String?)]) throws(PresetKey.Problem) {
+        for case let (name, value?) in flags {
+            do {
+                try set(name, .text(value))
+            } catch {
+                throw PresetKey.Problem(description: "--" + name.replacingOccurrences(of: "_", with: "-") + error.description.dropFirst(name.count))
+            }
+        }
+    }
+
     private mutating func set(_ key: Key, _ input: PresetKey.Input) throws(PresetKey.Problem) {
         let text: String
         switch input {

@@ -25,9 +25,19 @@ struct PromptUnitTests {
     }
 
     @Test func completionOffersCommandsOptionsAndDecks() {
-        let completer = Completer(
-            commands: [.init(name: "review", options: ["--missed", "--focus"], takesDecks: true), .init(name: "find", options: ["--deck"])],
-            decks: { ["Korean Practice", "Hangul Jamo"] }, tags: { ["food"] })
+        let decks = CommandTree.Value(completion: .custom, repeating: true, key: "positional@0")
+        let tree = CommandTree(name: "maeil", subcommands: [
+            CommandTree(name: "review", options: [.init(names: ["--missed"]), .init(names: ["--focus"]), .init(names: ["-h", "--help"])],
+                        positionals: [decks]),
+            CommandTree(name: "find", options: [.init(names: ["--deck"], value: .init(completion: .custom, key: "--deck"))],
+                        positionals: [.init(completion: .custom, repeating: true, key: "positional@0")]),
+            CommandTree(name: "repl", visible: false),
+        ])
+        // The commands' own completion functions, as the command line gives them.
+        let completer = Completer(tree: { tree }, custom: { path, key, _, _, prefix in
+            if path == ["find"], key == "positional@0" { return ["tag:food"].filter { $0.hasPrefix(prefix) } }
+            return ["Korean Practice", "Hangul Jamo"].map(DeckNames.slug).filter { $0.hasPrefix(prefix) }
+        })
         #expect(completer.candidates(before: "", word: "re") == ["review"])
         #expect(completer.candidates(before: "review ", word: "--") == ["--focus", "--missed"])
         #expect(completer.candidates(before: "review ", word: "ko") == ["korean-practice"])

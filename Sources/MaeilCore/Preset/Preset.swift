@@ -42,3 +42,17 @@ public struct Preset: Hashable, Sendable, Codable {
         DayClock(timeZone: timeZone, rolloverHour: rolloverHour)
     }
 }
+
+extension Preset {
+    /// Settings given as command-line options (`--learning-steps 1m,10m`): each checked where
+    /// its limits live; a refusal names the option.
+    public mutating func set(options: [(key: PresetKey, option: String, value: String?)]) throws(PresetKey.Problem) {
+        for case let (key, option, value?) in options {
+            do {
+                try key.set(.text(value), on: &self)
+            } catch {
+                throw PresetKey.Problem(description: "--\(option): \(error.description)")
+            }
+        }
+    }
+}

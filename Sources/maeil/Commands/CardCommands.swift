@@ -22,67 +22,8 @@ struct InfoCommand: MaeilCommand {
         let card = try collection.card(id: self.card.value)
         let deck = try collection.deck(id: card.deckID)
         let log = try collection.reviewLog(cardID: card.id)
-        let timeZone = context.environment.timeZone
-        if json {
-            let state = card.state
-            context.verbatim(try JSONOutput.string(JSONObject([
-                ("card", card.id), ("note", card.noteID), ("deck", deck.name), ("template", card.template), ("phase", state.phase.rawValue),
-                ("due", state.due.map { ISO8601DateFormatter().string(from: $0) }), ("interval_days", state.intervalDays),
-                ("ease", state.memory == nil && state.phase != .new ? state.ease : nil), ("stability", state.stability),
-                ("difficulty", state.difficulty), ("reps", state.reps), ("lapses", state.lapses), ("starred", card.starred),
-                ("suspended", card.suspended),
-                ("reviews", log.map { entry in
-                    JSONObject([("time", ISO8601DateFormatter().string(from: entry.time)), ("kind", ReviewRow.kind(entry.entry)),
-                                ("rating", entry.rating?.name), ("interval", entry.after.map(ReviewRow.interval)),
-                                ("ease", entry.after.flatMap { $0.memory == nil ? $0.ease : nil }),
-                                ("stability", entry.after?.stability), ("difficulty", entry.after?.difficulty),
-                                ("seconds", Double(entry.durationMilliseconds) / 1000)])
-                }),
-            ])))
-            return
-        }
-        let style = context.style
-        context.line(style.bold("Card \(card.id)") + style.dim(" · note \(card.noteID) · \(TerminalText.sanitize(deck.name))"))
-        context.line(CardSummary.parts(card, timeZone: timeZone).dropFirst().joined(separator: style.dim(" · ")))
-        guard !log.isEmpty else {
-            context.line("No reviews yet.")
-            return
-        }
-        let rows = log.map { ReviewRow($0.entry, timeZone: timeZone).cells }
-        context.line(TextTable.render(header: ["date", "answer", "interval", "ease or S/D", "time"], rows: rows))
-    }
-}
-
-/// One line of a card's history in `info`.
-struct ReviewRow {
-    let cells: [String]
-
-    init(_ entry: ReviewLogEntry, timeZone: TimeZone) {
-        let after = entry.after
-        let memory = after.map { state -> String in
-            if let memory = state.memory { return String(format: "S %.1f d · D %.1f", memory.stability, memory.difficulty) }
-            return state.phase == .new ? "–" : String(format: "%.2f", state.ease)
-        } ?? "–"
-        cells = [DateText.minute(entry.time, timeZone: timeZone), entry.rating?.name ?? Self.kind(entry), after.map(Self.interval) ?? "–",
-                 memory, entry.rating == nil ? "" : String(format: "%.1fs", Double(entry.durationMilliseconds) / 1000)]
-    }
-
-    /// "answer", "imported", or what a manual change did.
-    static func kind(_ entry: ReviewLogEntry) -> String {
-        switch entry.kind {
-        case .answer: return "answer"
-        case .imported: return "imported"
-        case .manual: return entry.after?.phase == .new ? "forgotten" : "set"
-        }
-    }
-
-    /// The interval an entry left: a learning step in minutes, a review interval in days.
-    static func interval(_ state: CardState) -> String {
-        switch state.phase {
-        case .new: return "new"
-        case .learning, .relearning: return IntervalFormat.seconds(state.scheduledSeconds)
-        case .review: return IntervalFormat.days(state.intervalDays)
-        }
+        if json { return context.verbatim(try JSONOutput.string(CardInfoView.json(card, deck: deck, log: log))) }
+        CardInfoView.lines(card, deck: deck, log: log, timeZone: context.environment.timeZone, style: context.style).forEach(context.line)
     }
 }
 

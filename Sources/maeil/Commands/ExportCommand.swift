@@ -19,7 +19,7 @@ struct ExportCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks to export (default: all).")
+    @Argument(help: "Decks to export (default: all).", completion: Completions.decks)
     var decks: [String] = []
 
     @Option(name: .shortAndLong, help: "The file to write; .apkg, .colpkg or .txt.", completion: .file())
@@ -38,19 +38,8 @@ struct ExportCommand: MaeilCommand {
         let collection = try context.collection(self.collection, readOnly: true)
         let kind = format ?? Self.formats.first { out.lowercased().hasSuffix(".\($0)") } ?? "apkg"
         let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
-        let exported = try Exporter(collection: collection).export(chosen, now: context.now)
-        let url = URL(fileURLWithPath: out)
-        if kind == "txt" {
-            try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)
-        } else {
-            // Review due days are counted in the first deck's study days.
-            let rollover = exported.decks.first.map { $0.preset.rolloverHour } ?? 4
-            let clock = DayClock(timeZone: context.environment.timeZone, rolloverHour: rollover)
-            try AnkiPackageWriter.write(exported, to: url, format: kind == "apkg-legacy" ? .legacy : .current, now: context.now, clock: clock)
-        }
-        let notes = exported.decks.reduce(0) { $0 + $1.notes.count }
-        let decks = exported.decks.count
-        context.line("Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks) deck\(decks == 1 ? "" : "s")"
-                     + (exported.media.isEmpty || kind == "txt" ? "" : " with \(counted(exported.media.count, "media file"))") + " to \(out)")
+        let exported = try ExportFile.write(chosen, from: collection, to: URL(fileURLWithPath: out), format: kind, now: context.now,
+                                            timeZone: context.environment.timeZone)
+        context.line(ImportView.exported(exported, textOnly: kind == "txt", to: out))
     }
 }

@@ -19,7 +19,7 @@ struct FocusOptions: ParsableArguments {
     @Option(help: "How many items (default: config focus.limit, else 10).")
     var limit: Int?
 
-    @Option(help: "Only this deck.")
+    @Option(help: "Only this deck.", completion: Completions.decks)
     var deck: String?
 
     @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar (default: text to print, json to a file).", valueName: "format"))
@@ -39,7 +39,6 @@ struct FocusOptions: ParsableArguments {
 
 struct FocusFormatArgument: ExpressibleByArgument {
     let format: FocusFormat
-    init(_ format: FocusFormat) { self.format = format }
     init?(argument: String) {
         guard let format = FocusFormat(rawValue: argument) else { return nil }
         self.format = format
@@ -78,13 +77,6 @@ struct FocusExportCommand: MaeilCommand {
     func run(in context: CommandContext) throws {
         let list = try options.build(context)
         let targets = out.map { [FocusTarget(format: options.format?.format ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config)
-        for target in targets {
-            do {
-                try AtomicFile.write(target.format.render(list), to: target.path)
-            } catch {
-                throw UserError("\(error)")
-            }
-            context.line("Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(target.format.rawValue)) to \(target.path)")
-        }
+        try FocusExport.write(list, to: targets).forEach(context.line)
     }
 }

@@ -5,8 +5,7 @@ struct NoteID: ExpressibleByArgument {
     let value: Int64
 
     init?(argument: String) {
-        let text = argument.hasPrefix("note:") ? String(argument.dropFirst(5)) : argument
-        guard let value = Int64(text.trimmingCharacters(in: ["#"])), value > 0 else { return nil }
+        guard let value = number(argument, prefix: "note:") else { return nil }
         self.value = value
     }
 
@@ -18,8 +17,7 @@ struct CardID: ExpressibleByArgument {
     let value: Int64
 
     init?(argument: String) {
-        let text = argument.hasPrefix("card:") ? String(argument.dropFirst(5)) : argument
-        guard let value = Int64(text.trimmingCharacters(in: ["#"])), value > 0 else { return nil }
+        guard let value = number(argument, prefix: "card:") else { return nil }
         self.value = value
     }
 }
@@ -38,4 +36,15 @@ enum NoteOrCard: ExpressibleByArgument {
             self = .note(note.value)
         }
     }
+}
+
+extension NoteOrCard {
+    var note: Int64? { if case .note(let id) = self { id } else { nil } }
+    var card: Int64? { if case .card(let id) = self { id } else { nil } }
+}
+
+/// A number as people write it: `12`, `#12`, or after its prefix (`card:12`).
+private func number(_ argument: String, prefix: String) -> Int64? {
+    let text = argument.hasPrefix(prefix) ? String(argument.dropFirst(prefix.count)) : argument
+    return Int64(text.trimmingCharacters(in: ["#"])).flatMap { $0 > 0 ? $0 : nil }
 }

@@ -18,14 +18,8 @@ struct PromptCommand: MaeilCommand {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }
         let path = collection.resolvedPath
         let opened = try context.collection(collection, mayCreate: true, create: create)
-        let console = StandardConsole()
-        let input: LineReader = console.isInteractive
-            ? EditLineReader(historyPath: (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/history"),
-                             completer: Prompt.completer(for: opened))
-            : PipedLineReader()
-        let promptContext = CommandContext(console: console, input: input, environment: context.environment, config: UserConfig.standard(),
-                                           atPrompt: true, defaultCollectionPath: path)
-        promptContext.adopt(opened)
-        Prompt(context: promptContext, collection: opened).run()
+        let promptContext = CommandContext.prompt(on: opened, path: path, environment: context.environment,
+                                                  completer: Completions.completer(for: opened))
+        Prompt.run(promptContext, collection: opened)
     }
 }

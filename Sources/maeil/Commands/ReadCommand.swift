@@ -29,35 +29,10 @@ struct ReadOptions: ParsableArguments {
         if let day, day < 1 { throw ValidationError("--day must be 1 or more") }
     }
 
-    /// The plan asked for, or the only one.
-    func plan(in collection: Collection) throws -> StoredReadingPlan {
-        let plans = try collection.readingPlans()
-        if let plan {
-            let wanted = plan.lowercased()
-            guard let found = plans.first(where: { $0.plan.key == wanted || $0.plan.name.lowercased() == wanted }) else {
-                throw UserError("no reading plan '\(plan)'; the plans are: " + plans.map(\.plan.key).joined(separator: ", "))
-            }
-            return found
-        }
-        guard let first = plans.first else {
-            let folder = BundledDecks.directory().map { ShellWords.quoted($0.appendingPathComponent("mcheyne-reading-plan").path) }
-                ?? "Decks/mcheyne-reading-plan"
-            throw UserError("there is no reading plan yet; `maeil import \(folder)` adds M'Cheyne's")
-        }
-        guard plans.count == 1 else {
-            throw UserError("there are \(plans.count) reading plans; name one with --plan: " + plans.map(\.plan.key).joined(separator: ", "))
-        }
-        return first
-    }
+    func plan(in collection: Collection) throws -> StoredReadingPlan { try ReadingChoice.plan(plan, in: collection) }
 
     func today(_ stored: StoredReadingPlan, in collection: Collection, context: CommandContext) throws -> TodayReading {
-        if let day, day > stored.plan.days.count {
-            throw UserError("\(stored.plan.name) has \(stored.plan.days.count) days")
-        }
-        guard let reading = try TodayReading.load(stored, from: collection, now: context.now, timeZone: context.environment.timeZone, day: day) else {
-            throw UserError("\(stored.plan.name) is read to its end: all \(stored.plan.days.count) days. --day N shows one again.")
-        }
-        return reading
+        try ReadingChoice.today(stored, day: day, in: collection, now: context.now, timeZone: context.environment.timeZone)
     }
 }
 
@@ -87,17 +62,10 @@ struct ReadingParts: ParsableArguments {
     @Argument(help: ArgumentHelp("Which readings, by their number in `read` (default: all of the day).", valueName: "number"))
     var numbers: [Int] = []
 
-    /// The plan, the day as `read` shows it, and the plan's part indices of the readings named
-    /// (a day's readings as shown leave out the parts with nothing that day).
     func resolve(in collection: Collection, context: CommandContext) throws -> (StoredReadingPlan, TodayReading, parts: [Int]) {
         let stored = try options.plan(in: collection)
         let reading = try options.today(stored, in: collection, context: context)
-        for number in numbers where !(1...reading.readings.count).contains(number) {
-            throw UserError("there is no reading \(number); day \(reading.day) has \(reading.readings.count)")
-        }
-        let day = stored.plan.days[reading.day - 1]
-        let shownParts = day.readings.indices.filter { !day.readings[$0].isEmpty }
-        return (stored, reading, numbers.isEmpty ? shownParts : numbers.map { shownParts[$0 - 1] })
+        return (stored, reading, try ReadingChoice.parts(numbers, of: reading, in: stored))
     }
 }
 
@@ -109,15 +77,14 @@ struct ReadDoneCommand: MaeilCommand {
     func run(in context: CommandContext) throws {
         let collection = try context.collection(parts.options.collection)
         let (stored, reading, indices) = try parts.resolve(in: collection, context: context)
-        if reading.finishedToday, parts.options.day == nil {
-            context.line("Day \(reading.day) is already read today. read --day \(reading.day + 1) shows the next; read done --day \(reading.day + 1) marks it.")
-            return
+        let after = try ReadingChoice.markDone(stored, reading, parts: indices, dayGiven: parts.options.day != nil, in: collection,
+                                               now: context.now, timeZone: context.environment.timeZone)
+        if case .alreadyRead = after {
+            let next = reading.day + 1
+            return context.line("Day \(reading.day) is already read today. read --day \(next) shows the next; read done --day \(next) marks it.")
         }
-        try collection.markRead(planID: stored.id, day: reading.day, parts: indices,
-                                studyDay: TodayReading.studyDay(now: context.now, timeZone: context.environment.timeZone), at: context.now)
         context.exportFocus(collection)
-        let after = try TodayReading.load(stored, from: collection, now: context.now, timeZone: context.environment.timeZone, day: reading.day)
-        if let after { ReadingView.lines(after, style: context.style).forEach(context.line) }
+        if case .marked(let shown?) = after { ReadingView.lines(shown, style: context.style).forEach(context.line) }
     }
 }
 
@@ -150,7 +117,7 @@ struct ReadVerseCommand: MaeilCommand {
     @Option(help: "The verse's text, instead of looking it up.")
     var text: String?
 
-    @Option(help: ArgumentHelp("The deck to add it to (default: the only verse deck).", valueName: "deck"))
+    @Option(help: ArgumentHelp("The deck to add it to (default: the only verse deck).", valueName: "deck"), completion: Completions.decks)
     var deck: String?
 
     func validate() throws {
@@ -159,33 +126,8 @@ struct ReadVerseCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        let target: Deck
-        if let deck {
-            target = try context.deck(deck, in: collection)
-        } else {
-            let decks = try MemoryVerses.decks(in: collection)
-            guard decks.count == 1 else {
-                if decks.isEmpty {
-                    let folder = BundledDecks.directory().map { ShellWords.quoted($0.appendingPathComponent("memory-verses").path) } ?? "Decks/memory-verses"
-                    throw UserError("there is no verse deck yet; `maeil import \(folder)` adds Memory Verses (or give --deck)")
-                }
-                throw UserError("there are \(decks.count) verse decks; name one with --deck: " + decks.map { DeckNames.slug($0.name) }.joined(separator: ", "))
-            }
-            target = decks[0]
-        }
-        let asked = reference.joined(separator: " ").nfc
-        let passage: VerseText.Passage
-        if let text {
-            passage = VerseText.given(reference: asked, text: text)
-        } else {
-            do {
-                passage = try VerseText.lookup(asked)
-            } catch VerseText.LookupError.notInstalled {
-                throw UserError("looking up verses needs the World English Bible: \(VerseText.install); or give the text with --text")
-            } catch VerseText.LookupError.noSuchPassage {
-                throw UserError("the World English Bible has no verse \(asked); write it as Book chapter:verse, e.g. John 3:16")
-            }
-        }
+        let target = try deck.map { try context.deck($0, in: collection) } ?? ReadingChoice.verseDeck(in: collection)
+        let passage = try ReadingChoice.passage(reference.joined(separator: " ").nfc, text: text)
         switch try MemoryVerses.add(passage, to: target, collection: collection, now: context.now) {
         case .added(let note, let cards):
             context.line("Added \(TerminalText.sanitize(passage.reference)) to \(TerminalText.sanitize(target.name)) (note \(note.id), \(counted(cards, "card"))):")

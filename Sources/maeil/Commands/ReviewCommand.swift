@@ -19,7 +19,7 @@ struct ReviewCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks to review (default: all).")
+    @Argument(help: "Decks to review (default: all).", completion: Completions.decks)
     var decks: [String] = []
 
     @Flag(help: "Go over the cards you miss most, without changing their schedule.")
@@ -38,29 +38,9 @@ struct ReviewCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        let ids = try deckIDs(decks, in: collection)
-        let environment = SessionEnvironment(now: context.environment.now, timeZone: context.environment.timeZone,
-                                             maximumAnswerSeconds: context.environment.maximumAnswerSeconds, fuzz: fuzz == "on")
-        let session: ReviewSession
-        if missed {
-            let scopes: [Int64?] = ids.map { $0.map(Optional.some) } ?? [nil]
-            let cards = try scopes.flatMap { try collection.mostMissed(deckID: $0, now: context.now, limit: 20) }.map(\.cardID)
-            session = ReviewSession(collection: collection, practicing: cards, environment: environment)
-        } else if focus {
-            let limit = context.config["focus.limit"].flatMap(Int.init) ?? 10
-            let cards = try FocusCards.cardIDs(collection, deckIDs: ids, now: context.now, timeZone: environment.timeZone, limit: limit)
-            session = ReviewSession(collection: collection, practicing: cards, environment: environment)
-        } else {
-            session = try ReviewSession(collection: collection, deckIDs: ids, environment: environment)
-        }
-        var answered = 0
-        // The focus list follows the answers: re-exported every ten, and at the end.
-        let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,
-                              speech: context.config.speech) {
-            answered += 1
-            if answered % 10 == 0 { context.exportFocus(collection) }
-        }
-        try loop.run()
-        context.exportFocus(collection)
+        let ids = try DeckNames.resolveIDs(decks, in: collection)
+        let session = try ReviewStart.session(ids, collection: collection, practice: missed ? .missed : (focus ? .focus : nil), fuzz: fuzz == "on",
+                                              context: context)
+        try ReviewStart.run(session, collection: collection, context: context)
     }
 }

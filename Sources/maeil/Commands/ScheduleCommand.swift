@@ -17,11 +17,11 @@ struct ScheduleCommand: MaeilCommand {
     @Option(help: "sm2, anki-sm2 or fsrs.")
     var scheduler: SchedulerKind = .ankiSM2
 
-    @Option(help: "Comma-separated answers: again, hard, good, easy (or a, h, g, e, or 1–4).", transform: RatingList.parse)
-    var ratings: RatingList
+    @Option(help: "Comma-separated answers: again, hard, good, easy (or a, h, g, e, or 1–4).", transform: { try listed(ScheduleReplay.ratings(parsing: $0)) })
+    var ratings: [Rating]
 
-    @Option(help: "Comma-separated days late for each answer given in review.", transform: DayList.parse)
-    var late: DayList?
+    @Option(help: "Comma-separated days late for each answer given in review.", transform: { try listed(ScheduleReplay.lateDays(parsing: $0)) })
+    var late: [Int]?
 
     @Option(name: .customLong("learning-steps"), help: "Learning steps such as 1m,10m, or none.")
     var learningSteps: String?
@@ -54,8 +54,8 @@ struct ScheduleCommand: MaeilCommand {
         if fsrsParameters != nil, scheduler != .fsrs {
             throw ValidationError("--parameters applies to --scheduler fsrs only")
         }
-        if let late, late.days.count > ratings.ratings.count {
-            throw ValidationError("--late has \(late.days.count) values for \(ratings.ratings.count) answers")
+        if let late, late.count > ratings.count {
+            throw ValidationError("--late has \(late.count) values for \(ratings.count) answers")
         }
         _ = try settings()
     }
@@ -64,117 +64,24 @@ struct ScheduleCommand: MaeilCommand {
     /// deck file's preset is.
     func settings() throws -> SchedulerSettings {
         var preset = Preset(name: "schedule", scheduler: SchedulerSettings(kind: scheduler))
-        let options: [(PresetKey, String, String?)] = [
-            (.learningSteps, "learning-steps", learningSteps), (.relearningSteps, "relearning-steps", relearningSteps),
-            (.desiredRetention, "desired-retention", desiredRetention), (.fsrsParameters, "parameters", fsrsParameters),
-            (.maximumInterval, "maximum-interval", maximumInterval),
-        ]
-        for case let (key, flag, value?) in options {
-            do {
-                try key.set(.text(value), on: &preset)
-            } catch {
-                throw ValidationError("--\(flag): \(error.description)")
-            }
+        do {
+            try preset.set(options: [
+                (.learningSteps, "learning-steps", learningSteps), (.relearningSteps, "relearning-steps", relearningSteps),
+                (.desiredRetention, "desired-retention", desiredRetention), (.fsrsParameters, "parameters", fsrsParameters),
+                (.maximumInterval, "maximum-interval", maximumInterval),
+            ])
+        } catch {
+            throw ValidationError(error.description)
         }
         return preset.scheduler
     }
 
     func run(in context: CommandContext) throws {
         let replay = ScheduleReplay(scheduler: try settings().makeScheduler(), fuzzSeed: fuzz.seed)
-        let steps = replay.run(ratings: ratings.ratings, late: late?.days ?? [])
+        let steps = replay.run(ratings: ratings, late: late ?? [])
         let rows = steps.map { ScheduleRow(step: $0, kind: scheduler) }
-        if json {
-            context.verbatim(try JSONOutput.string(rows))
-        } else {
-            context.line(ScheduleRow.table(rows, kind: scheduler))
-        }
-    }
-}
-
-/// One answer of a replay, as `maeil schedule` prints it.
-struct ScheduleRow: Encodable {
-    let rating: String
-    let state: String
-    let intervalDays: Int
-    let intervalSeconds: Int
-    let ease: Double?
-    let stability: Double?
-    let difficulty: Double?
-    let reps: Int
-    let lapses: Int
-    let leech: Bool
-
-    init(step: ScheduleReplay.Step, kind: SchedulerKind) {
-        let state = step.state
-        rating = step.rating.name
-        self.state = state.phase.rawValue
-        if state.phase.isInSteps {
-            intervalSeconds = state.scheduledSeconds
-            intervalDays = state.scheduledSeconds / 86_400
-        } else {
-            intervalDays = state.intervalDays
-            intervalSeconds = state.intervalDays * 86_400
-        }
-        ease = kind == .fsrs ? nil : state.ease
-        stability = kind == .fsrs ? state.stability : nil
-        difficulty = kind == .fsrs ? state.difficulty : nil
-        reps = state.reps
-        lapses = state.lapses
-        leech = step.outcome.leech
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        // Keys are always present; a value that does not apply to the scheduler is null.
-        try JSONObject([
-            ("rating", rating), ("state", state), ("interval_days", intervalDays), ("interval_seconds", intervalSeconds), ("ease", ease),
-            ("stability", stability), ("difficulty", difficulty), ("reps", reps), ("lapses", lapses), ("leech", leech),
-        ]).encode(to: encoder)
-    }
-
-    var intervalText: String {
-        state == "review" ? "\(intervalDays)d" : IntervalFormat.seconds(intervalSeconds, .exact)
-    }
-
-    static func table(_ rows: [ScheduleRow], kind: SchedulerKind) -> String {
-        let memoryHeaders = kind == .fsrs ? ["stability", "difficulty"] : ["ease"]
-        let header = ["#", "rating", "state", "interval"] + memoryHeaders + ["reps", "lapses", "leech"]
-        let body = rows.enumerated().map { index, row -> [String] in
-            let memory = kind == .fsrs
-                ? [String(format: "%.4f", row.stability ?? 0), String(format: "%.4f", row.difficulty ?? 0)]
-                : [String(format: "%.2f", row.ease ?? 0)]
-            return ["\(index + 1)", row.rating, row.state, row.intervalText] + memory
-                + ["\(row.reps)", "\(row.lapses)", row.leech ? "leech" : ""]
-        }
-        return TextTable.render(header: header, rows: body)
-    }
-}
-
-struct RatingList {
-    let ratings: [Rating]
-
-    /// "again,good,easy"; a word that is no answer is named with the ones that are.
-    static func parse(_ argument: String) throws -> RatingList {
-        let words = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !words.isEmpty else { throw ValidationError("give at least one answer: again, hard, good or easy") }
-        return RatingList(ratings: try words.map { word in
-            guard let rating = Rating(parsing: word) else {
-                throw ValidationError("'\(word)' is not an answer; the answers are again, hard, good, easy (or a, h, g, e, or 1–4)")
-            }
-            return rating
-        })
-    }
-}
-
-struct DayList {
-    let days: [Int]
-
-    static func parse(_ argument: String) throws -> DayList {
-        DayList(days: try argument.split(separator: ",").map { word in
-            guard let days = Int(word.trimmingCharacters(in: .whitespaces)), days >= 0 else {
-                throw ValidationError("'\(word)' is not a number of days (0 or more)")
-            }
-            return days
-        })
+        if json { return context.verbatim(try JSONOutput.string(rows)) }
+        context.line(ScheduleRow.table(rows, kind: scheduler))
     }
 }
 
@@ -201,4 +108,9 @@ enum FuzzArgument: ExpressibleByArgument {
 extension SchedulerKind: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// A list the replay refused, as the parser reports a bad value.
+private func listed<T>(_ parse: @autoclosure () throws(ScheduleReplay.ListProblem) -> T) throws -> T {
+    do { return try parse() } catch { throw ValidationError(error.description) }
 }

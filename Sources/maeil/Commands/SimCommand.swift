@@ -24,7 +24,7 @@ struct SimCommand: MaeilCommand {
 
     @Option(help: ArgumentHelp(
         "Start from a deck of the collection: its cards as they are, its preset and limits, its FSRS parameters as the learner's memory.",
-        valueName: "deck"))
+        valueName: "deck"), completion: Completions.decks)
     var deck: String?
 
     // Numbers are taken as they come, so that `--items -5` is refused for what it is rather
@@ -82,71 +82,32 @@ struct SimCommand: MaeilCommand {
     /// (`SimulationConfig.set`), as a scenario file's settings are.
     func applyFlags(to config: SimulationConfig) throws -> SimulationConfig {
         var config = config
-        let flags: [(String, String?)] = [
-            ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay),
-            ("reviews_per_day", reviewsPerDay), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
-            ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
-            ("load_balancing", loadBalancing ? "true" : nil), ("easy_days", easyDays),
-            ("runs", runs.map(String.init)),
-        ]
-        for case let (key, value?) in flags {
-            do {
-                try config.set(key, .text(value))
-            } catch {
-                throw ValidationError("--" + key.replacingOccurrences(of: "_", with: "-") + error.description.dropFirst(key.count))
-            }
+        do {
+            try config.set(flags: [
+                ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay),
+                ("reviews_per_day", reviewsPerDay), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
+                ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
+                ("load_balancing", loadBalancing ? "true" : nil), ("easy_days", easyDays), ("runs", runs.map(String.init)),
+            ])
+        } catch {
+            throw ValidationError(error.description)
         }
         return config
     }
 
-    func configuration(_ context: CommandContext) throws -> (Scenario, SimulationConfig) {
-        var scenario = try ScenarioFiles.load(self.scenario)
-        var config = scenario.config
-        if let deck = scenario.deck, items == nil { config.items = try ScenarioFiles.cardCount(bundledDeck: deck) }
-        if let deck {
-            let collection = try context.collection(self.collection, readOnly: true)
-            let chosen = try DeckNames.resolve([deck], in: collection)
-            try SimulationStart.configure(&config, collection: collection, decks: chosen, now: context.now, timeZone: context.environment.timeZone)
-            scenario.name = chosen.map(\.name).joined(separator: ", ")
-        }
-        return (scenario, try applyFlags(to: config))
-    }
-
     func run(in context: CommandContext) throws {
-        let (scenario, config) = try configuration(context)
+        let collection = { try context.collection(self.collection, readOnly: true) }
+        var (scenario, config) = try SimulationOutput.start(scenario, deck: deck, itemsGiven: items != nil, collection: collection,
+                                                            now: context.now, timeZone: context.environment.timeZone)
+        config = try applyFlags(to: config)
         let plan = try plan()
         let limit = maximumMemory.map { $0 << 20 } ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
         if let problem = plan.memoryProblem(config, cores: ProcessInfo.processInfo.activeProcessorCount, limit: limit) {
             throw UserError(problem)
         }
         let report = plan.run(config)
-        switch report {
-        case .single(let run):
-            try write(run.summary.csv, to: csv)
-            try write(try JSONOutput.string(run.summary.days), to: seriesJSON)
-            try write(SimChart.svg(run.summary), to: svg)
-            if json {
-                var json = run.json(leading: [("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),
-                                              ("days", config.days)])
-                if let megabytes = ProcessMemory.peakMegabytes() { json.fields.append(("peak_memory_mb", megabytes)) }
-                return context.verbatim(try JSONOutput.string(json))
-            }
-        case .sweep(let run):
-            try write(run.chart(title: scenario.name), to: svg)
-            if json { return context.verbatim(try JSONOutput.string(run.json)) }
-        case .comparison(let run):
-            try write(run.chart(title: scenario.name), to: svg)
-            if json { return context.verbatim(try JSONOutput.string(run.json)) }
-        }
+        try SimulationOutput(csv: csv, seriesJSON: seriesJSON, svg: svg).write(report, scenario: scenario)
+        if json { return context.verbatim(try SimulationOutput.json(report, scenario: scenario, config: config)) }
         SimulationView.lines(report, scenario: scenario, config: config, style: context.style).forEach(context.line)
-    }
-
-    func write(_ text: @autoclosure () throws -> String, to path: String?) throws {
-        guard let path else { return }
-        do {
-            try Data(try text().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw UserError("cannot write \(path): \(error.localizedDescription)")
-        }
     }
 }

@@ -1,0 +1,172 @@
+import Foundation
+import MaeilCore
+import MaeilFocus
+import MaeilSession
+import MaeilSpeech
+import MaeilStore
+
+/// Where a command runs: the prompt (its open collection, its console and line reader) or a
+/// shell (standard input and output). Everything a command needs from the world comes from
+/// here: the collection, the console, input lines, the clock, speech and the settings.
+public final class CommandContext {
+    public let console: Console
+    public let input: LineReader
+    public let environment: SessionEnvironment
+    public var config: UserConfig
+    /// True at the prompt, where the session goes on after a command.
+    public let atPrompt: Bool
+    /// The collection used when a command names none: `--collection` given to the prompt, else
+    /// $MAEIL_COLLECTION, else the XDG default.
+    public let defaultCollectionPath: String
+    private var opened: [String: Collection] = [:]
+    private var openedForReading: [String: Collection] = [:]
+    private var madeSpeaker: Speaker?
+
+    public init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
+         defaultCollectionPath: String) {
+        self.console = console
+        self.input = input
+        self.environment = environment
+        self.config = config
+        self.atPrompt = atPrompt
+        self.defaultCollectionPath = defaultCollectionPath
+    }
+
+    /// A command run from a shell: standard output (colour only at a terminal that wants it),
+    /// libedit at a terminal without keeping a history, plain lines from a pipe.
+    public static func shell(environment: [String: String] = ProcessInfo.processInfo.environment) -> CommandContext {
+        let console = StandardConsole()
+        let input: LineReader = console.isInteractive ? EditLineReader(historyPath: nil, completer: nil) : PipedLineReader()
+        return CommandContext(console: console, input: input, environment: SessionEnvironment(), config: UserConfig.standard(),
+                              atPrompt: false, defaultCollectionPath: CollectionLocation.resolve(explicit: nil, environment: environment))
+    }
+
+    /// The prompt's own context: libedit with the prompt's history and completion at a
+    /// terminal, plain lines from a pipe; `collection` is the one commands use when they name none.
+    public static func prompt(on collection: Collection, path: String, environment: SessionEnvironment, completer: Completer) -> CommandContext {
+        let console = StandardConsole()
+        let input: LineReader = console.isInteractive
+            ? EditLineReader(historyPath: (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/history"),
+                             completer: completer)
+            : PipedLineReader()
+        let context = CommandContext(console: console, input: input, environment: environment, config: UserConfig.standard(),
+                                     atPrompt: true, defaultCollectionPath: path)
+        context.adopt(collection)
+        return context
+    }
+
+    public var now: Date { environment.now() }
+    public var style: Style { console.style }
+
+    /// The collection a command's `--collection` names, or the context's own when it names none.
+    /// Only `import` and the prompt start a new one, and a named one only with `--create`: any
+    /// other command refuses a path where there is no collection, rather than act on an empty
+    /// file (and folders) made by a typo.
+    ///
+    /// `readOnly` is for commands that only read: they never wait for another process writing.
+    public func collection(named given: String?, readOnly: Bool = false, mayCreate: Bool = false, create: Bool = false) throws -> Collection {
+        let path = given.map { CollectionLocation.resolve(explicit: $0, environment: ProcessInfo.processInfo.environment) }
+            ?? defaultCollectionPath
+        if let open = opened[path] { return open }
+        if readOnly, let open = openedForReading[path] { return open }
+        if !FileManager.default.fileExists(atPath: path) {
+            let named = given.map { " --collection \(ShellWords.quoted($0))" } ?? ""
+            guard mayCreate else {
+                throw UserError("no collection at \(path); run `maeil\(named)\(named.isEmpty ? "" : " --create")` to start one with "
+                                + "the bundled decks, or `maeil import FILE\(named)\(named.isEmpty ? "" : " --create")`")
+            }
+            guard given == nil || create else {
+                throw UserError("no collection at \(path); add --create to start a new one there")
+            }
+        }
+        let collection = try Collection(path: path, readOnly: readOnly) {
+            FileHandle.standardError.write(Data("maeil: waiting for another Maeil to finish writing to the collection…\n".utf8))
+        }
+        if readOnly { openedForReading[path] = collection } else { opened[path] = collection }
+        return collection
+    }
+
+    /// Speech: espeak-ng when installed, else a stub that shows what would be said.
+    /// MAEIL_SPEECH=stub forces the stub (tests, quiet machines).
+    public var speaker: Speaker {
+        if let madeSpeaker { return madeSpeaker }
+        let console = self.console
+        let stub = StubSpeaker { console.line($0) }
+        let made: Speaker = ProcessInfo.processInfo.environment["MAEIL_SPEECH"] == "stub"
+            ? stub : FallbackSpeaker(primary: EspeakSpeaker(), fallback: stub) { console.line(console.style.dim($0)) }
+        madeSpeaker = made
+        return made
+    }
+
+    /// Rewrites the focus list's widget files (`config focus.export`).
+    public func exportFocus(_ collection: Collection) {
+        FocusExport.refresh(collection, config: config, now: now, timeZone: environment.timeZone)
+    }
+
+    /// The prompt's collection is the one commands use when they name none.
+    public func adopt(_ collection: Collection) {
+        opened[defaultCollectionPath] = collection
+    }
+
+    public func line(_ text: String = "") { console.line(text) }
+
+    /// Output a program reads (JSON): never fitted to the terminal's width.
+    public func verbatim(_ text: String) { console.writeVerbatim(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// The decks named by words (a name may arrive unquoted, in several words), or nil for all.
+    public func decks(_ names: [String], in collection: Collection) throws -> [Int64]? {
+        try DeckNames.resolveIDs(names, in: collection)
+    }
+
+    /// One deck by name or slug.
+    public func deck(_ name: String, in collection: Collection) throws -> Deck {
+        guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name) }
+        return deck
+    }
+
+    /// How many items the focus list holds (`config focus.limit`).
+    public var focusLimit: Int { config["focus.limit"].flatMap(Int.init) ?? 10 }
+
+    /// Reads one line; nil when the input ended or was interrupted.
+    public func ask(_ prompt: String) -> String? {
+        guard case .line(let text) = input.readLine(prompt: console.isInteractive ? prompt : "") else { return nil }
+        return text
+    }
+}
+
+/// A command given something it cannot work with: printed as one line, exit status 2, like
+/// any other bad argument.
+public struct UsageError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Keeps the focus list's files current (`config focus.export`).
+public enum FocusExport {
+    /// The files `config focus.export` names, or the default JSON file in the state folder.
+    public static func targets(config: UserConfig) -> [FocusTarget] {
+        let environment = ProcessInfo.processInfo.environment
+        let defaultPath = (XDG.stateHome(environment) as NSString).appendingPathComponent("maeil/focus.json")
+        return FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
+    /// Writes the list to each target atomically; a line for each file written.
+    public static func write(_ list: FocusList, to targets: [FocusTarget]) throws -> [String] {
+        try targets.map { target in
+            do {
+                try AtomicFile.write(target.format.render(list), to: target.path)
+            } catch {
+                throw UserError("\(error)")
+            }
+            return "Wrote \(list.items.count) item\(list.items.count == 1 ? "" : "s") (\(target.format.rawValue)) to \(target.path)"
+        }
+    }
+
+    public static func refresh(_ collection: Collection, config: UserConfig, now: Date, timeZone: TimeZone) {
+        let limit = config["focus.limit"].flatMap(Int.init) ?? 10
+        guard let list = try? FocusListBuilder.build(collection, limit: limit, now: now, timeZone: timeZone) else { return }
+        for target in targets(config: config) {
+            try? AtomicFile.write(target.format.render(list), to: target.path)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MaeilCore
+import MaeilStore
+
+/// The interactive prompt. A line is split by shell rules and handed to the command line's
+/// own parser (`perform`), so every command and option behaves alike here and in a shell; only
+/// a few short aliases and `help` are the prompt's own. From a pipe it reads commands line by
+/// line with no prompt and no colour, so it can be scripted and tested.
+public final class PromptLoop {
+    /// A command's name and what it does, as `help` lists it.
+    public typealias Listing = (name: String, abstract: String)
+
+    let context: CommandContext
+    let collection: Collection
+    /// Runs a command line, reporting a failure and carrying on.
+    let perform: ([String]) -> Void
+    /// The parser's help for one command; nil when there is no such command.
+    let commandHelp: (String) -> String?
+    let commands: [Listing]
+    let unknownCommand: (String) -> String
+    private var style: Style { context.style }
+
+    public init(context: CommandContext, collection: Collection, commands: [Listing], perform: @escaping ([String]) -> Void,
+                commandHelp: @escaping (String) -> String?, unknownCommand: @escaping (String) -> String) {
+        self.context = context
+        self.collection = collection
+        self.commands = commands
+        self.perform = perform
+        self.commandHelp = commandHelp
+        self.unknownCommand = unknownCommand
+    }
+
+    /// The prompt's own words, in front of the command tree.
+    static let aliases: [String: [String]] = ["r": ["review"], "?": ["help"]]
+    static let leaving: Set<String> = ["q", "quit", "exit"]
+
+    public func run() {
+        if context.console.isInteractive, PromptGreeting.greet(context, collection: collection) == .startWithHangul {
+            perform(["review", "hangul-jamo"])
+        }
+        while true {
+            let prompt = context.console.isInteractive ? style.bold("매일") + style.dim(" › ") : ""
+            switch context.input.readLine(LineRequest(prompt: prompt, remember: true)) {
+            case .end:
+                return
+            case .interrupted:
+                continue  // Ctrl-C clears the line
+            case .line(let line):
+                var words = ShellWords.split(line)
+                guard let first = words.first else { continue }
+                if Self.leaving.contains(first.lowercased()) { return }
+                if let alias = Self.aliases[first.lowercased()] { words = alias + words.dropFirst() }
+                if words[0] == "help" {
+                    help(Array(words.dropFirst()))
+                } else {
+                    perform(words)
+                }
+            }
+        }
+    }
+
+    /// `help`: the commands and what each does; `help COMMAND`: the parser's own help for it.
+    private func help(_ topic: [String]) {
+        if let name = topic.first {
+            guard let text = commandHelp(name) else { return context.console.error(unknownCommand(name)) }
+            context.line(text.trimmingTrailingNewlines())
+            if name == "review" { context.line("\nDuring a review:\n" + ReviewLoop.help) }
+            return
+        }
+        let width = (commands.map(\.name.count).max() ?? 8) + 2
+        for command in commands {
+            context.line(style.bold(command.name.padding(toLength: width, withPad: " ", startingAt: 0)) + command.abstract)
+        }
+        context.line(style.bold("quit".padding(toLength: width, withPad: " ", startingAt: 0)) + "Leave (q, Ctrl-D). r is review, ? is help.")
+        context.line(style.dim("help COMMAND for one command. Tab completes commands, options and deck names. "
+                               + "Each command also runs from a shell as `maeil COMMAND`."))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import MaeilStore
+
+/// An error a person can act on: printed as one line, exit status 1.
+public struct UserError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension StoreError {
+    /// The store says what is wrong; the command line adds what to run about it.
+    public var advice: String? {
+        switch self {
+        case .newerSchema: "upgrade Maeil to open it"
+        case .notACollection: "pass another --collection, or move the file away"
+        case .noSuchDeck: "`maeil decks` lists them"
+        case .missingPreset, .missingDeck: "run `maeil check --repair`"
+        case .noSuchNote: "`maeil find TEXT` gives note numbers"
+        case .damaged: "`maeil check --repair` recovers what it can into a new file beside it"
+        case .busy: "another Maeil (or Anki's sync) may be writing to it; try again when it is done"
+        case .readOnly: "make the file and its folder writable, or pass another --collection"
+        case .diskFull: "free some space and try again"
+        case .cannotOpen: "pass the path of a collection file with --collection"
+        default: nil
+        }
+    }
+
+    public var userError: UserError { UserError(advice.map { "\(description); \($0)" } ?? description) }
+}

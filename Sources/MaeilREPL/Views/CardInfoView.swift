@@ -1,0 +1,33 @@
+import Foundation
+import MaeilCore
+import MaeilStore
+
+/// `maeil info`: a card's schedule and every review of it.
+public enum CardInfoView {
+    public static func json(_ card: Card, deck: Deck, log: [ReviewLog]) -> JSONObject {
+        let state = card.state
+        return JSONObject([
+            ("card", card.id), ("note", card.noteID), ("deck", deck.name), ("template", card.template), ("phase", state.phase.rawValue),
+            ("due", state.due.map { ISO8601DateFormatter().string(from: $0) }), ("interval_days", state.intervalDays),
+            ("ease", state.memory == nil && state.phase != .new ? state.ease : nil), ("stability", state.stability),
+            ("difficulty", state.difficulty), ("reps", state.reps), ("lapses", state.lapses), ("starred", card.starred),
+            ("suspended", card.suspended),
+            ("reviews", log.map { entry in
+                JSONObject([("time", ISO8601DateFormatter().string(from: entry.time)), ("kind", ReviewRow.kind(entry.entry)),
+                            ("rating", entry.rating?.name), ("interval", entry.after.map(ReviewRow.interval)),
+                            ("ease", entry.after.flatMap { $0.memory == nil ? $0.ease : nil }),
+                            ("stability", entry.after?.stability), ("difficulty", entry.after?.difficulty),
+                            ("seconds", Double(entry.durationMilliseconds) / 1000)])
+            }),
+        ])
+    }
+
+    public static func lines(_ card: Card, deck: Deck, log: [ReviewLog], timeZone: TimeZone, style: Style) -> [String] {
+        var lines = [style.bold("Card \(card.id)") + style.dim(" · note \(card.noteID) · \(TerminalText.sanitize(deck.name))"),
+                     CardSummary.parts(card, timeZone: timeZone).dropFirst().joined(separator: style.dim(" · "))]
+        guard !log.isEmpty else { return lines + ["No reviews yet."] }
+        lines.append(TextTable.render(header: ["date", "answer", "interval", "ease or S/D", "time"],
+                                      rows: log.map { ReviewRow($0.entry, timeZone: timeZone).cells }))
+        return lines
+    }
+}

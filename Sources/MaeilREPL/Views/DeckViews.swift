@@ -1,0 +1,92 @@
+import Foundation
+import MaeilCore
+import MaeilSession
+import MaeilStore
+
+/// `maeil decks`: each deck with today's counts.
+public enum DeckListView {
+    public struct Row: Encodable {
+        let name: String
+        let kind: String?
+        let cards: Int
+        let due: Int
+        let learning: Int
+        let new: Int
+    }
+
+    public static func rows(_ collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
+        try collection.decks().map { deck in
+            let today = try TodayCounts(collection, deckIDs: [deck.id], now: now, timeZone: timeZone)
+            return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cards(deckID: deck.id).count,
+                       due: today.due, learning: today.learning, new: today.new)
+        }
+    }
+
+    public static func text(_ rows: [Row]) -> String {
+        guard !rows.isEmpty else {
+            return "No decks yet. `maeil import Decks/hangul-jamo` adds the Hangul deck, or run `maeil` for the bundled decks."
+        }
+        return TextTable.render(header: ["deck", "cards", "due", "learning", "new"],
+                                rows: rows.map { [TerminalText.sanitize($0.name), "\($0.cards)", "\($0.due)", "\($0.learning)", "\($0.new)"] })
+    }
+}
+
+/// `maeil deck DECK`: the options of its preset, and the decks that share it.
+public enum DeckOptionsView {
+    public static func json(_ deck: Deck, preset: Preset, sharing: [String]) -> JSONObject {
+        JSONObject([("deck", deck.name), ("preset", preset.name), ("shared_with", sharing)]
+            + PresetKey.allCases.map { ($0.rawValue, $0.value(in: preset)) })
+    }
+
+    /// What a change set, and which other decks it applies to.
+    public static func changed(_ key: PresetKey, _ result: PresetChange.Result, deck: Deck, style: Style) -> [String] {
+        let others = result.decks.filter { $0.id != deck.id }.map { TerminalText.sanitize($0.name) }
+        var lines = ["\(key.rawValue) = \(key.value(in: result.preset))"
+                     + (others.isEmpty ? "" : style.dim(" (also for \(others.joined(separator: ", ")), which share the preset)"))]
+        if result.cardsWithMemory > 0 {
+            lines.append("\(counted(result.cardsWithMemory, "card")) got a memory state from the review log; due dates are unchanged.")
+        }
+        return lines
+    }
+
+    public static func lines(_ deck: Deck, preset: Preset, sharing: [String], style: Style) -> [String] {
+        // The parameters are a long list: a row of their own after the table, wrapped by the terminal.
+        let short = PresetKey.allCases.filter { $0 != .fsrsParameters }
+        return [
+            style.bold(TerminalText.sanitize(deck.name)) + style.dim(" · preset \(TerminalText.sanitize(preset.name))")
+                + (sharing.isEmpty ? "" : style.dim(", shared with \(sharing.map(TerminalText.sanitize).joined(separator: ", "))")),
+            TextTable.render(header: ["option", "value"], rows: short.map { [$0.rawValue, $0.value(in: preset)] }),
+            PresetKey.fsrsParameters.rawValue + "  " + PresetKey.fsrsParameters.value(in: preset),
+            style.dim("deck \(DeckNames.slug(deck.name)) set KEY VALUE changes one; `maeil deck --help` says what each does."),
+        ]
+    }
+}
+
+/// `deck`'s words: a deck's name (in one word or several), then optionally `set KEY VALUE`.
+public struct DeckWords: Sendable {
+    public var deck: String
+    public var change: (key: PresetKey, value: String)?
+
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    public init(_ words: [String]) throws(Problem) {
+        guard !words.isEmpty else { throw Problem(description: "which deck? deck DECK, or deck DECK set KEY VALUE") }
+        guard let index = words.lastIndex(of: "set"), index > 0 else {
+            deck = words.joined(separator: " ")
+            if words.contains("set") { throw Problem(description: "set what? deck DECK set KEY VALUE; `maeil deck --help` lists the keys") }
+            return
+        }
+        deck = words[..<index].joined(separator: " ")
+        guard let name = words.dropFirst(index + 1).first else {
+            throw Problem(description: "set what? deck DECK set KEY VALUE; `maeil deck --help` lists the keys")
+        }
+        guard let key = PresetKey(rawValue: name) else {
+            throw Problem(description: "no option '\(name)'; the options are \(PresetKey.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let value = words.dropFirst(index + 2)
+        guard !value.isEmpty else { throw Problem(description: "\(name) needs a value: deck DECK set \(name) VALUE") }
+        change = (key, value.joined(separator: " "))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import MaeilCore
+import MaeilOptimizer
+import MaeilSession
+
+/// What `maeil optimize` fitted, and whether it was kept.
+public enum OptimizeView {
+    public static func json(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, splits: Bool) -> JSONObject {
+        func metrics(_ evaluation: Evaluation?) -> JSONObject? {
+            evaluation.map { JSONObject([("log_loss", $0.logLoss), ("rmse_bins", $0.rmseBins), ("reviews", $0.reviews)]) }
+        }
+        let scores = outcome.scores
+        return JSONObject([
+            ("items", fitting.items.count), ("parameters", outcome.fitted.map { ($0 * 10_000).rounded() / 10_000 }),
+            ("current_parameters", fitting.current), ("current", metrics(scores?.current)), ("fitted", metrics(scores?.fitted)),
+            ("saved", outcome.saved), ("better_than_current", !outcome.keepCurrent),
+            ("fit_seconds", (outcome.fitSeconds * 1000).rounded() / 1000),
+        ] + (splits ? [("splits", scores?.splits ?? [])] : []))
+    }
+
+    /// `saveHint` names the deck `--save` would store the fit in, when one deck was fitted.
+    public static func lines(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, saveHint: String?, style: Style) -> [String] {
+        let count = fitting.items.count
+        var lines = ["\(count) reviews to learn from" + (count < 64 ? " (too few to fit more than the first stabilities: fsrs-rs needs 64)." : ".")]
+        if let scores = outcome.scores {
+            lines.append(TextTable.render(header: ["held-out reviews", "log loss", "RMSE (bins)"], rows: [
+                ["current parameters", String(format: "%.4f", scores.current.logLoss), String(format: "%.2f%%", scores.current.rmseBins * 100)],
+                ["fitted parameters", String(format: "%.4f", scores.fitted.logLoss), String(format: "%.2f%%", scores.fitted.rmseBins * 100)],
+            ]))
+        }
+        lines.append("Fitted: " + outcome.fitted.map { String(format: "%.4f", $0) }.joined(separator: ", "))
+        if outcome.keepCurrent {
+            lines.append("The current parameters predict these reviews as well or better; " + (fitting.target == nil ? "keep them." : "they were kept."))
+        } else if let target = fitting.target {
+            lines.append("Saved to \(TerminalText.sanitize(target.deck.name))'s preset.")
+        } else if let saveHint {
+            lines.append(style.dim("optimize \(saveHint) --save stores them."))
+        }
+        return lines
+    }
+}
