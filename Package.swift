@@ -2,10 +2,13 @@
 // Maeil — a spaced-repetition engine for the terminal.
 //
 // Modules are layers; a module imports only modules below it:
-//   maeil (executable, swift-argument-parser) · MaeilREPL
+//   maeil (executable, swift-argument-parser: parses and prints) · maeil-bench (benchmarks)
+//   MaeilREPL (what a person sees and types)
 //   MaeilSession · MaeilFocus · MaeilSpeech
-//   MaeilStore · MaeilDecks · MaeilSimulator
+//   MaeilStore · MaeilDecks · MaeilSimulator · MaeilOptimizer
+//   MaeilSQLite · MaeilPrograms
 //   MaeilCore (pure scheduling: value types, no I/O, no clock, no global randomness)
+// Only MaeilCore is a product; the other modules share their declarations with `package` access.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -122,11 +125,18 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilCoreTests",
-            dependencies: ["MaeilCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["MaeilCore", "MaeilTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             // Answer sequences Anki itself scheduled (scripts/fixtures/make-fsrs-sequences.py), read by path.
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "MaeilSQLiteTests",
+            dependencies: ["MaeilSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MaeilProgramsTests", dependencies: ["MaeilPrograms"], swiftSettings: swiftSettings),
+        .testTarget(name: "MaeilSpeechTests", dependencies: ["MaeilSpeech"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MaeilStoreTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

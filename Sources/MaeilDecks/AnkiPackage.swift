@@ -13,25 +13,25 @@ import MaeilCore
 /// Nothing is extracted by its entry path: only the known entries are read, into memory (by
 /// `ZipReader`), and the total unpacked size is capped. Media names are checked to be plain
 /// file names.
-public enum AnkiPackage {
-    public struct Contents: Sendable {
-        public var decks: [ImportedDeck] = []
-        public var media: [MediaFile] = []
-        public var skipped: [ImportProblem] = []
+package enum AnkiPackage {
+    package struct Contents: Sendable {
+        package var decks: [ImportedDeck] = []
+        package var media: [MediaFile] = []
+        package var skipped: [ImportProblem] = []
     }
 
-    public enum Version: Int, Sendable {
+    package enum Version: Int, Sendable {
         case legacy1 = 1, legacy2 = 2, latest = 3
     }
 
-    public static func read(path: String, options: ImportOptions) throws -> Contents {
+    package static func read(path: String, options: ImportOptions) throws -> Contents {
         var bundle = ImportBundle()
         try stream(path: path, options: options) { bundle.take($0) }
         return Contents(decks: bundle.decks, media: bundle.media, skipped: bundle.skipped)
     }
 
     /// Reads a package and hands its decks, notes and media on as it goes.
-    public static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
+    package static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
         let file = (path as NSString).lastPathComponent
         let zip: ZipReader
         do {

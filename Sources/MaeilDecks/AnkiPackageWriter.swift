@@ -15,13 +15,13 @@ import ZIPFoundation
 /// The current format (Anki 2.1.50 and later) is zstd-compressed with a protobuf media list;
 /// the legacy one (every Anki since 2.1) is deflated with a JSON media list. Inside both is a
 /// schema-11 collection, which Anki upgrades as it opens it.
-public enum AnkiPackageWriter {
-    public enum Format: Sendable {
+package enum AnkiPackageWriter {
+    package enum Format: Sendable {
         case current, legacy
     }
 
     /// `clock` is the study-day clock review due dates are counted in.
-    public static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws {
+    package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -5,14 +5,14 @@ import MaeilCore
 /// `#html:true`, `#notetype:Basic`, `#deck:Korean`, `#columns:…`, `#guid column:1`, then one
 /// note per record. Every header key Anki writes or reads is in `headerKeys`; a file's own
 /// `#columns:` names its fields.
-public enum AnkiTextFormat {
+package enum AnkiTextFormat {
     static let headerKeys: Set<String> = [
         "separator", "html", "tags", "columns", "notetype", "deck", "notetype column", "deck column", "tags column",
         "guid column", "match scope", "if matches",
     ]
 
     /// True when the text starts with at least one of Anki's header lines.
-    public static func hasHeaderLines(_ text: String) -> Bool {
+    package static func hasHeaderLines(_ text: String) -> Bool {
         guard let first = text.split(separator: "\n", maxSplits: 1).first, first.hasPrefix("#") else { return false }
         return parseHeader(first) != nil
     }
@@ -40,22 +40,22 @@ public enum AnkiTextFormat {
         var ifMatches = "update current"
     }
 
-    public static func read(path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
+    package static func read(path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
         try parse(text: InputFile.readText(path, options: options), path: path, options: options)
     }
 
-    public static func parse(text: String, path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
+    package static func parse(text: String, path: String, options: ImportOptions) throws -> ([ImportedDeck], [ImportProblem]) {
         var bundle = ImportBundle()
         try stream(text: text, path: path, options: options) { bundle.take($0) }
         return (bundle.decks, bundle.skipped)
     }
 
-    public static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
+    package static func stream(path: String, options: ImportOptions, emit: ImportEmitter) throws {
         try stream(text: InputFile.readText(path, options: options), path: path, options: options, emit: emit)
     }
 
     /// Reads the text and hands its decks and notes on as it goes.
-    public static func stream(text: String, path: String, options: ImportOptions, emit: ImportEmitter) throws {
+    package static func stream(text: String, path: String, options: ImportOptions, emit: ImportEmitter) throws {
         var header = Header()
         var bodyStart = text.startIndex
         var line = 1
@@ -266,10 +266,10 @@ public enum AnkiTextFormat {
 
 /// FNV-1a: a stable hash for guids and file names made from content (Swift's own hash is
 /// seeded per run).
-public enum StableHash {
-    public static func hex(_ text: String) -> String { hex(bytes: text.utf8) }
+package enum StableHash {
+    package static func hex(_ text: String) -> String { hex(bytes: text.utf8) }
 
-    public static func hex(_ data: Data) -> String { hex(bytes: data) }
+    package static func hex(_ data: Data) -> String { hex(bytes: data) }
 
     static func hex(bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

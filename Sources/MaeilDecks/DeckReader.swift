@@ -1,13 +1,13 @@
 import Foundation
 
 /// Reads any supported file into decks: picks the format from the file itself.
-public enum DeckReader {
-    public enum Format: String, Sendable {
+package enum DeckReader {
+    package enum Format: String, Sendable {
         case maeil, ankiText = "anki-text", delimited = "csv", ankiPackage = "anki-package", readingPlan = "reading-plan"
     }
 
     /// Which format a path holds, from its extension and its first bytes.
-    public static func format(of path: String) throws -> Format {
+    package static func format(of path: String) throws -> Format {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportProblem(file: path, message: "no such file or folder")
@@ -38,7 +38,7 @@ public enum DeckReader {
 
     /// Reads every path. Strict by default: the first file with problems stops the import
     /// with all of that file's problems; with `skipInvalid`, bad rows are skipped and listed.
-    public static func read(_ paths: [String], options: ImportOptions) throws -> ImportBundle {
+    package static func read(_ paths: [String], options: ImportOptions) throws -> ImportBundle {
         var bundle = ImportBundle()
         try stream(paths, options: options) { bundle.take($0) }
         return bundle
@@ -46,7 +46,7 @@ public enum DeckReader {
 
     /// Reads every path like `read`, handing decks and notes on as they are read. Anki text
     /// files and packages, the large ones, come in chunks; the others whole.
-    public static func stream(_ paths: [String], options: ImportOptions, emit: ImportEmitter) throws {
+    package static func stream(_ paths: [String], options: ImportOptions, emit: ImportEmitter) throws {
         var decksBefore = 0
         for path in paths {
             let format = try format(of: path)

@@ -4,12 +4,12 @@ import MaeilCore
 /// Plain CSV or TSV with a header row. Columns become fields by name; `--map column=field`
 /// renames them; a column named "tags" holds tags and one named "id" or "guid" a stable id.
 /// The first two fields make a front-and-back card; a `--map` to "front"/"back" chooses them.
-public enum DelimitedFormat {
-    public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
+package enum DelimitedFormat {
+    package static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         try parse(text: InputFile.readText(path, options: options), path: path, options: options)
     }
 
-    public static func parse(text: String, path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
+    package static func parse(text: String, path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         let separator: Character = path.lowercased().hasSuffix(".tsv") ? "\t" : DelimitedText.guessSeparator(text.prefix { $0 != "\n" })
         let splitter = DelimitedText(text[...])
         let records: [DelimitedText.Record]

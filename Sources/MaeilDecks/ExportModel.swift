@@ -4,44 +4,44 @@ import MaeilCore
 /// Decks on their way out of Maeil, in the shape Anki keeps them: note types whole, notes with
 /// their values in their type's field order as Anki's HTML, cards with their schedule and
 /// history, and the modification times Anki compares to decide what to take.
-public struct ExportCollection: Sendable {
-    public var noteTypes: [AnkiNoteType]
-    public var decks: [ExportDeck]
+package struct ExportCollection: Sendable {
+    package var noteTypes: [AnkiNoteType]
+    package var decks: [ExportDeck]
     /// Pictures and sounds the notes use, by name, where they are.
-    public var media: [(name: String, file: URL)]
+    package var media: [(name: String, file: URL)]
 
-    public init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
+    package init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
         self.noteTypes = noteTypes
         self.decks = decks
         self.media = media
     }
 }
 
-public struct ExportDeck: Sendable {
-    public var name: String
+package struct ExportDeck: Sendable {
+    package var name: String
     /// Its options, written as Anki's deck options.
-    public var preset: Preset
-    public var notes: [ExportNote]
+    package var preset: Preset
+    package var notes: [ExportNote]
 
-    public init(name: String, preset: Preset, notes: [ExportNote]) {
+    package init(name: String, preset: Preset, notes: [ExportNote]) {
         self.name = name
         self.preset = preset
         self.notes = notes
     }
 }
 
-public struct ExportNote: Sendable {
-    public var guid: String
+package struct ExportNote: Sendable {
+    package var guid: String
     /// Anki's note type id (one of `ExportCollection.noteTypes`).
-    public var noteTypeID: Int64
+    package var noteTypeID: Int64
     /// Values in the note type's field order, as Anki's HTML.
-    public var values: [String]
-    public var tags: [String]
+    package var values: [String]
+    package var tags: [String]
     /// Seconds since 1970: when the note last changed, in Maeil or in Anki before it came.
-    public var modified: Int64
-    public var cards: [ExportCard]
+    package var modified: Int64
+    package var cards: [ExportCard]
 
-    public init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard]) {
+    package init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard]) {
         self.guid = guid
         self.noteTypeID = noteTypeID
         self.values = values
@@ -51,23 +51,23 @@ public struct ExportNote: Sendable {
     }
 }
 
-public struct ExportCard: Sendable {
+package struct ExportCard: Sendable {
     /// Anki's "ord": the template's index, or the cloze deletion's number − 1.
-    public var ordinal: Int
-    public var state: CardState
-    public var suspended: Bool
-    public var buried: Bool
+    package var ordinal: Int
+    package var state: CardState
+    package var suspended: Bool
+    package var buried: Bool
     /// Place among new cards.
-    public var position: Int
+    package var position: Int
     /// Seconds since 1970: the last change in Maeil, or Anki's own time for a card untouched here.
-    public var modified: Int64
+    package var modified: Int64
     /// The card's answers (and resets), oldest first.
-    public var history: [ReviewLogEntry]
+    package var history: [ReviewLogEntry]
     /// The desired retention and decay its FSRS memory was computed for, when it has one.
-    public var desiredRetention: Double?
-    public var decay: Double?
+    package var desiredRetention: Double?
+    package var decay: Double?
 
-    public init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
+    package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
                 history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil) {
         self.ordinal = ordinal
         self.state = state
@@ -83,8 +83,8 @@ public struct ExportCard: Sendable {
 
 /// Anki's text export, as Anki reads it back: tab-separated, HTML, guid, note type and deck in
 /// columns 1–3, the fields in their note type's order, tags last.
-public enum AnkiTextWriter {
-    public static func text(_ collection: ExportCollection) -> String {
+package enum AnkiTextWriter {
+    package static func text(_ collection: ExportCollection) -> String {
         let types = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let width = collection.decks.flatMap(\.notes).map(\.values.count).max() ?? 0
         var lines = ["#separator:tab", "#html:true", "#guid column:1", "#notetype column:2", "#deck column:3", "#tags column:\(4 + width)"]

@@ -4,7 +4,7 @@ import MaeilCore
 /// the reader is still at work on the rest of the file. A deck comes before anything that
 /// names it, and a template before the notes that need it; events name decks by the order
 /// they arrived in.
-public enum ImportEvent: Sendable {
+package enum ImportEvent: Sendable {
     /// How many notes a file holds (at most: a text file's lines), as soon as the reader
     /// knows: for a progress bar, and for an importer to prepare for a large import.
     case expecting(notes: Int)
@@ -24,11 +24,11 @@ public enum ImportEvent: Sendable {
 }
 
 /// Takes a reader's events; throwing stops the reader.
-public typealias ImportEmitter = (ImportEvent) throws -> Void
+package typealias ImportEmitter = (ImportEvent) throws -> Void
 
 extension ImportBundle {
     /// Adds one event of a reader.
-    public mutating func take(_ event: ImportEvent) {
+    package mutating func take(_ event: ImportEvent) {
         switch event {
         case .expecting: break
         case .deck(let deck): decks.append(deck)
@@ -42,7 +42,7 @@ extension ImportBundle {
     }
 
     /// The bundle as events: each deck, then its notes.
-    public func emit(into emit: ImportEmitter) throws {
+    package func emit(into emit: ImportEmitter) throws {
         try emit(.expecting(notes: decks.reduce(0) { $0 + $1.notes.count }))
         if !noteTypes.isEmpty { try emit(.noteTypes(noteTypes)) }
         for (index, deck) in decks.enumerated() {

@@ -7,17 +7,17 @@ import Yams
 ///
 /// Every value is checked with its line and column, so a typo gets an answer like
 /// "deck.yaml:41:7: no field named 'meanng'; the fields are: word, reading, meaning".
-public enum MaeilDeckFormat {
-    public static let manifestName = "deck.yaml"
+package enum MaeilDeckFormat {
+    package static let manifestName = "deck.yaml"
 
     /// Reads `path`: a deck.yaml, or a folder holding one.
-    public static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
+    package static func read(path: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         let manifest = try InputFile.manifest(manifestName, at: path, options: options)
         return try parse(text: manifest.text, file: manifest.path, options: options)
     }
 
     /// Parses manifest text; a TSV file it names is read from beside `file`.
-    public static func parse(text: String, file manifestPath: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
+    package static func parse(text: String, file manifestPath: String, options: ImportOptions) throws -> (ImportedDeck, [ImportProblem]) {
         let root = try compose(text, file: manifestPath, whenEmpty: "a deck needs id, name, fields and templates")
         var reader = ManifestReader(file: manifestPath, directory: (manifestPath as NSString).deletingLastPathComponent, options: options)
         let deck = try reader.deck(root)

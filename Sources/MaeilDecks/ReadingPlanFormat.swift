@@ -4,12 +4,12 @@ import Yams
 
 /// A reading plan folder: plan.yaml names the plan and its readings, and a TSV file beside it
 /// holds one line a day (`day`, `date`, then one column per reading). docs/decks.md shows one.
-public enum ReadingPlanFormat {
-    public static let manifestName = "plan.yaml"
+package enum ReadingPlanFormat {
+    package static let manifestName = "plan.yaml"
     static let keys = ["format", "id", "name", "description", "readings", "days"]
 
     /// Reads `path`: a plan.yaml, or a folder holding one.
-    public static func read(path: String, options: ImportOptions) throws -> ReadingPlan {
+    package static func read(path: String, options: ImportOptions) throws -> ReadingPlan {
         let manifest = try InputFile.manifest(manifestName, at: path, options: options)
         let root = try MaeilDeckFormat.compose(manifest.text, file: manifest.path, whenEmpty: "a plan needs id, name, readings and days")
         let reader = ManifestReader(file: manifest.path, directory: (manifest.path as NSString).deletingLastPathComponent, options: options)

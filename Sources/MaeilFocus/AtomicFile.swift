@@ -5,12 +5,12 @@ import Glibc
 
 /// Writes a file so that a reader polling it sees the old content or the new, never a part:
 /// a temporary file in the same folder, fsync, then rename over the old one.
-public enum AtomicFile {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum AtomicFile {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -45,16 +45,16 @@ public enum AtomicFile {
 }
 
 /// Where the focus list goes, from `config focus.export` ("json:PATH waybar:PATH …").
-public struct FocusTarget: Sendable, Equatable {
-    public var format: FocusFormat
-    public var path: String
+package struct FocusTarget: Sendable, Equatable {
+    package var format: FocusFormat
+    package var path: String
 
-    public init(format: FocusFormat, path: String) {
+    package init(format: FocusFormat, path: String) {
         self.format = format
         self.path = path
     }
 
-    public static func parse(_ setting: String?, defaultPath: String, home: String) -> [FocusTarget] {
+    package static func parse(_ setting: String?, defaultPath: String, home: String) -> [FocusTarget] {
         guard let setting, !setting.trimmingCharacters(in: .whitespaces).isEmpty else {
             return [FocusTarget(format: .json, path: defaultPath)]
         }

@@ -3,7 +3,7 @@ import MaeilCore
 
 /// The focus list as each widget reads it; the README's focus section shows each widget's
 /// configuration.
-public enum FocusFormat: String, Sendable, CaseIterable {
+package enum FocusFormat: String, Sendable, CaseIterable {
     /// Versioned JSON ("schema": 2), for scripts and Übersicht.
     case json
     /// Plain text for Conky's ${cat} and Polybar: the first line is the bar text.
@@ -15,7 +15,7 @@ public enum FocusFormat: String, Sendable, CaseIterable {
     /// xbar, SwiftBar and Argos: a bar line, `---`, then the items as a menu.
     case xbar
 
-    public func render(_ list: FocusList) -> String {
+    package func render(_ list: FocusList) -> String {
         switch self {
         case .json: Self.json(list)
         case .text: Self.text(list)

@@ -4,57 +4,57 @@ import MaeilStore
 
 /// What a learner wants in sight all day: starred items, leeches, the cards missed today and
 /// the ones at risk of being forgotten by the next session, with today's counts.
-public struct FocusList: Sendable, Codable, Equatable {
-    public enum Reason: String, Sendable, Codable, CaseIterable {
+package struct FocusList: Sendable, Codable, Equatable {
+    package enum Reason: String, Sendable, Codable, CaseIterable {
         case starred, leech, missed = "missed-today", atRisk = "at-risk"
     }
 
-    public struct Item: Sendable, Codable, Equatable {
-        public var card: Int64
-        public var note: Int64
-        public var deck: String
-        public var front: String
-        public var back: String
-        public var reasons: [Reason]
+    package struct Item: Sendable, Codable, Equatable {
+        package var card: Int64
+        package var note: Int64
+        package var deck: String
+        package var front: String
+        package var back: String
+        package var reasons: [Reason]
         /// When the card is next due; nil for a new card.
-        public var due: Date?
+        package var due: Date?
         /// Predicted recall right now, 0–1; nil for cards not yet learned.
-        public var recall: Double?
+        package var recall: Double?
     }
 
-    public struct Counts: Sendable, Codable, Equatable {
+    package struct Counts: Sendable, Codable, Equatable {
         /// Reviews due today, as `stats` counts them.
-        public var due: Int
+        package var due: Int
         /// Learning cards due before the next study day.
-        public var learning: Int
-        public var new: Int
+        package var learning: Int
+        package var new: Int
         /// Cards answered today, each counted once.
-        public var learned: Int
-        public var streak: Int
+        package var learned: Int
+        package var streak: Int
 
         /// Everything waiting today (reviews and learning cards), for a widget's one number.
-        public var waiting: Int { due + learning }
+        package var waiting: Int { due + learning }
     }
 
     /// Bump when the JSON's shape or a field's meaning changes; widgets can check it.
     /// 2: `counts.due` counts reviews only, as `stats` does; learning cards are `counts.learning`.
     /// (Fields are added within a version: `readings` came in 2.)
-    public static let schema = 2
+    package static let schema = 2
 
-    public var schema = FocusList.schema
-    public var generated: Date
-    public var counts: Counts
-    public var items: [Item]
+    package var schema = FocusList.schema
+    package var generated: Date
+    package var counts: Counts
+    package var items: [Item]
     /// Today's readings, one entry per reading plan in the collection.
-    public var readings: [TodayReading] = []
+    package var readings: [TodayReading] = []
 }
 
-public enum FocusListBuilder {
+package enum FocusListBuilder {
     /// Builds the list: starred, then leeches, then today's misses, then the cards at risk, one
     /// item per note, at most `limit`. A card is at risk when its predicted recall at the start
     /// of the next study day is below its deck's desired retention (0.9 under SM-2), lowest
     /// first; a card answered today is never at risk (it is fresh, or it is already a miss).
-    public static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
+    package static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
         let stats = try collection.stats(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let dayStarts = try collection.dayStarts(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let candidates = try collection.focusCandidates(deckIDs: deckIDs, dayStarts: dayStarts)
@@ -126,8 +126,8 @@ struct DeckRisk {
 }
 
 /// The cards the focus list names, for `review --focus`.
-public enum FocusCards {
-    public static func cardIDs(_ collection: Collection, deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, limit: Int) throws -> [Int64] {
+package enum FocusCards {
+    package static func cardIDs(_ collection: Collection, deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, limit: Int) throws -> [Int64] {
         try FocusListBuilder.build(collection, deckIDs: deckIDs, limit: limit, now: now, timeZone: timeZone).items.map(\.card)
     }
 }

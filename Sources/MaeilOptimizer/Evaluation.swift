@@ -1,14 +1,14 @@
 import Foundation
 
 /// How well parameters predict reviews: fsrs-rs's log loss and RMSE over bins (inference.rs).
-public struct Evaluation: Hashable, Sendable, Codable {
-    public var logLoss: Double
-    public var rmseBins: Double
-    public var reviews: Int
+package struct Evaluation: Hashable, Sendable, Codable {
+    package var logLoss: Double
+    package var rmseBins: Double
+    package var reviews: Int
 
     /// Predictions for `items` (unclamped, as fsrs-rs's evaluate), weighted by recency when
     /// `recency` (fsrs-rs's `evaluate`), else all alike (its time-series evaluation).
-    public static func evaluate(_ items: [FSRSItem], parameters: [Double], recency: Bool = true) -> Evaluation {
+    package static func evaluate(_ items: [FSRSItem], parameters: [Double], recency: Bool = true) -> Evaluation {
         let weights = recency ? Preparation.recencyWeights(count: items.count) : Array(repeating: 1, count: items.count)
         var accumulator = Accumulator()
         let model = TrainingModel(parameters)
@@ -21,7 +21,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
     /// Held-out evaluation (fsrs-rs's TimeSeriesSplit): five times, fit on the reviews up to a
     /// point and predict the next sixth; `current` is scored on the same sixths without a fit.
     /// Returns nil below 6 items.
-    public static func heldOut(_ items: [FSRSItem], current: [Double], optimizer: Optimizer,
+    package static func heldOut(_ items: [FSRSItem], current: [Double], optimizer: Optimizer,
                                progress: (Double) -> Void = { _ in }) throws -> HeldOut? {
         guard items.count >= 6 else { return nil }
         let segment = items.count / 6
@@ -42,11 +42,11 @@ public struct Evaluation: Hashable, Sendable, Codable {
         return HeldOut(current: currentScores.result, fitted: fittedScores.result, splits: splits)
     }
 
-    public struct HeldOut: Sendable {
-        public var current: Evaluation
-        public var fitted: Evaluation
+    package struct HeldOut: Sendable {
+        package var current: Evaluation
+        package var fitted: Evaluation
         /// The parameters each split's fit found.
-        public var splits: [[Double]]
+        package var splits: [[Double]]
     }
 
     struct Accumulator {

@@ -2,8 +2,8 @@ import Foundation
 import MaeilCore
 
 /// A card's review log in the terms fsrs-rs's data rules need.
-public struct ReviewEvent: Hashable, Sendable {
-    public enum Kind: Sendable {
+package struct ReviewEvent: Hashable, Sendable {
+    package enum Kind: Sendable {
         /// A rated answer to a new or learning card.
         case learning
         case review
@@ -15,12 +15,12 @@ public struct ReviewEvent: Hashable, Sendable {
     }
 
     /// Unix seconds.
-    public var time: Double
+    package var time: Double
     /// 1–4; 0 for manual changes.
-    public var rating: Int
-    public var kind: Kind
+    package var rating: Int
+    package var kind: Kind
 
-    public init(time: Double, rating: Int, kind: Kind) {
+    package init(time: Double, rating: Int, kind: Kind) {
         self.time = time
         self.rating = rating
         self.kind = kind
@@ -28,10 +28,10 @@ public struct ReviewEvent: Hashable, Sendable {
 }
 
 /// Training items from review logs by Anki's rules (rslib's fsrs_items_for_training).
-public enum ItemBuilder {
+package enum ItemBuilder {
     /// `nextDayStart` is the next study day's start (unix seconds): days are counted back from
     /// it in whole days of 86,400 s, as Anki counts them. Items come out in review-time order.
-    public static func items(_ cards: [(cardID: Int64, events: [ReviewEvent])], nextDayStart: Double) -> [FSRSItem] {
+    package static func items(_ cards: [(cardID: Int64, events: [ReviewEvent])], nextDayStart: Double) -> [FSRSItem] {
         var timed: [(time: Double, cardID: Int64, item: FSRSItem)] = []
         for (cardID, unsorted) in cards {
             let events = unsorted.sorted { $0.time < $1.time }
@@ -69,7 +69,7 @@ public enum ItemBuilder {
     /// review_rating (1–4), review_state (0 new, 1 learning, 2 review, 3 relearning, 4 filtered,
     /// 5 manual), review_duration. Days are local dates in `timeZone` after moving
     /// `rolloverHour` back, as its converter counts them.
-    public static func items(csv text: String, timeZone: TimeZone, rolloverHour: Int) throws -> [FSRSItem] {
+    package static func items(csv text: String, timeZone: TimeZone, rolloverHour: Int) throws -> [FSRSItem] {
         var lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard let header = lines.first?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
         let names = ["card_id", "review_time", "review_rating", "review_state"]
@@ -113,9 +113,9 @@ public enum ItemBuilder {
         return timed.map(\.item)
     }
 
-    public struct CSVProblem: Error, CustomStringConvertible {
-        public var line: Int
-        public var message: String
-        public var description: String { "line \(line): \(message)" }
+    package struct CSVProblem: Error, CustomStringConvertible {
+        package var line: Int
+        package var message: String
+        package var description: String { "line \(line): \(message)" }
     }
 }

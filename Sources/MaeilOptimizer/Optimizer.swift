@@ -6,17 +6,17 @@ import MaeilCore
 /// stabilities, then Adam over whole card histories with a cosine learning rate, a pull toward
 /// the starting point, and fsrs-rs's parameter bounds after every step, the batches taken in
 /// the order fsrs-rs takes them (`BatchShuffle`).
-public struct Optimizer: Sendable {
-    public static let defaultParameters = FSRSParameters.fsrs6Default.weights
+package struct Optimizer: Sendable {
+    package static let defaultParameters = FSRSParameters.fsrs6Default.weights
     /// fsrs-rs's σ for each parameter's pull toward its starting value.
     static let spread: [Double] = [6.43, 9.66, 17.58, 27.85, 0.57, 0.28, 0.6, 0.12, 0.39, 0.18, 0.33, 0.3, 0.09, 0.16, 0.57, 0.25,
                                    1.03, 0.31, 0.32, 0.14, 0.27]
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case notEnoughData
         case notFinite
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notEnoughData: "there are not enough reviews to fit FSRS: answer more cards, then run it again"
             case .notFinite: "the fit did not converge to finite parameters"
@@ -24,18 +24,18 @@ public struct Optimizer: Sendable {
         }
     }
 
-    public var epochs = 5
-    public var batchSize = 512
-    public var learningRate = 0.04
-    public var gamma = 1.0
-    public var seed: UInt64 = 2023
+    package var epochs = 5
+    package var batchSize = 512
+    package var learningRate = 0.04
+    package var gamma = 1.0
+    package var seed: UInt64 = 2023
     /// Relearning steps under a day, which bound w17 and w18 (fsrs-rs's parameter clipper).
-    public var relearningSteps = 1
+    package var relearningSteps = 1
 
-    public init() {}
+    package init() {}
 
     /// The fitted parameters; `progress` is called with the share done (0…1).
-    public func fit(_ items: [FSRSItem], progress: (Double) -> Void = { _ in }) throws -> [Double] {
+    package func fit(_ items: [FSRSItem], progress: (Double) -> Void = { _ in }) throws -> [Double] {
         let (kept, pretrainingSet) = Preparation.filterOutliers(items)
         guard kept.count >= 8 else { return Self.defaultParameters }
         let weights = Preparation.recencyWeights(count: kept.count)

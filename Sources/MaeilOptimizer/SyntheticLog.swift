@@ -4,8 +4,8 @@ import MaeilCore
 /// Review logs of a simulated learner whose memory follows FSRS with known parameters: each
 /// card is learned on a random day of two years and reviewed at the interval for retention 0.9
 /// (with some spread), recalled with FSRS's probability. For tests and `maeil bench`.
-public enum SyntheticLog {
-    public static func items(parameters: [Double], cards: Int, seed: UInt64) -> [FSRSItem] {
+package enum SyntheticLog {
+    package static func items(parameters: [Double], cards: Int, seed: UInt64) -> [FSRSItem] {
         let fsrs = FSRS(parameters: FSRSParameters(clamping: parameters) ?? .fsrs6Default)
         var generator = SeededGenerator(seed: seed)
         var histories: [(cardID: Int64, events: [ReviewEvent])] = []

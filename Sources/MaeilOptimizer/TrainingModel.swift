@@ -2,11 +2,11 @@ import Foundation
 
 /// One review in an FSRS training item: the rating (1–4) and whole days since the previous
 /// review in the item (0 for the first, and for a review the same day).
-public struct FSRSReview: Hashable, Sendable {
-    public var rating: Int
-    public var deltaT: Int
+package struct FSRSReview: Hashable, Sendable {
+    package var rating: Int
+    package var deltaT: Int
 
-    public init(rating: Int, deltaT: Int) {
+    package init(rating: Int, deltaT: Int) {
         self.rating = rating
         self.deltaT = deltaT
     }
@@ -14,11 +14,11 @@ public struct FSRSReview: Hashable, Sendable {
 
 /// One card's reviews up to and including the one to predict (the last): what fsrs-rs calls an
 /// FSRSItem. The label is whether that last review was a pass.
-public struct FSRSItem: Hashable, Sendable {
-    public var reviews: [FSRSReview]
-    public var cardID: Int64
+package struct FSRSItem: Hashable, Sendable {
+    package var reviews: [FSRSReview]
+    package var cardID: Int64
 
-    public init(reviews: [FSRSReview], cardID: Int64) {
+    package init(reviews: [FSRSReview], cardID: Int64) {
         self.reviews = reviews
         self.cardID = cardID
     }

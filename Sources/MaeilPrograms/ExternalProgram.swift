@@ -3,17 +3,17 @@ import Foundation
 /// Programs Maeil uses when the system has them (espeak-ng, kakasi, media players, diatheke,
 /// fsrs-rs's Python): found on the PATH and run in one way, so a missing program is always
 /// "not there" and never an error half-way.
-public enum ExternalProgram {
-    public static var searchPath: String { ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin" }
+package enum ExternalProgram {
+    package static var searchPath: String { ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin" }
 
     /// Where `program` is on `searchPath`, or nil.
-    public static func find(_ program: String, in searchPath: String = searchPath) -> String? {
+    package static func find(_ program: String, in searchPath: String = searchPath) -> String? {
         searchPath.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Runs the program at `path` to its end, with `input` on its standard input, and returns
     /// its exit status and what it printed (its standard error is dropped).
-    public static func run(_ path: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+    package static func run(_ path: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -35,14 +35,14 @@ public enum ExternalProgram {
 extension ExternalProgram {
     /// `name` in the folder of the running executable, found from the executable itself
     /// (/proc/self/exe), not from the words it was started with.
-    public static func besideThisExecutable(_ name: String) -> String {
+    package static func besideThisExecutable(_ name: String) -> String {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? name
         return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// Runs the program at `path` on this process's own standard input, output and error, and
     /// returns its exit status.
-    public static func runAttached(_ path: String, _ arguments: [String]) throws -> Int32 {
+    package static func runAttached(_ path: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

@@ -2,8 +2,8 @@ import Foundation
 
 /// This process's peak resident memory so far. Linux's VmHWM counts this program image only;
 /// ru_maxrss would also count the parent's memory when the process was started by posix_spawn.
-public enum ProcessMemory {
-    public static func peakMegabytes() -> Double? {
+package enum ProcessMemory {
+    package static func peakMegabytes() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
@@ -13,7 +13,7 @@ public enum ProcessMemory {
     /// When $MAEIL_PEAK_MEMORY_TO names a file, the figure is written there as the process
     /// exits: `maeil bench` measures a child this way, since the kernel's own figure for a
     /// spawned child also counts the parent's pages from before the exec.
-    public static func reportPeakAtExit() {
+    package static func reportPeakAtExit() {
         guard ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"] != nil else { return }
         atexit {
             guard let path = ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"], let megabytes = ProcessMemory.peakMegabytes() else { return }

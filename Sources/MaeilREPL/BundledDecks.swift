@@ -4,14 +4,14 @@ import MaeilSession
 import MaeilStore
 
 /// The decks that ship with Maeil (Decks/).
-public enum BundledDecks {
+package enum BundledDecks {
     /// Decks/, where `DataFolders` finds it.
-    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         DataFolders.decks(environment: environment)
     }
 
     /// The deck and reading plan folders in a Decks/ directory, Hangul first.
-    public static func folders(in directory: URL) -> [URL] {
+    package static func folders(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted { ($0 == "hangul-jamo" ? 0 : 1, $0) < ($1 == "hangul-jamo" ? 0 : 1, $1) }
             .map { directory.appendingPathComponent($0) }
@@ -26,15 +26,15 @@ public enum BundledDecks {
     /// words beside N5, and sound changes beside the letters, from the first day; a reading
     /// plan is a year's commitment a reader chooses. `import Decks/NAME` adds one when its
     /// time comes.
-    public static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji",
+    package static let later: Set<String> = ["jlpt-n4-vocabulary", "jlpt-n4-kanji", "jlpt-n3-vocabulary", "jlpt-n3-kanji",
                                             "hangul-syllables", "mcheyne-reading-plan"]
 
     /// The decks a first run adds.
-    public static func starterFolders(in directory: URL) -> [URL] {
+    package static func starterFolders(in directory: URL) -> [URL] {
         folders(in: directory).filter { !later.contains($0.lastPathComponent) }
     }
 
-    public static func importAll(from directory: URL, into collection: Collection, now: Date) throws -> ImportSummary {
+    package static func importAll(from directory: URL, into collection: Collection, now: Date) throws -> ImportSummary {
         let bundle = try DeckReader.read(starterFolders(in: directory).map(\.path), options: ImportOptions())
         return try Importer(collection: collection, now: now).apply(bundle)
     }

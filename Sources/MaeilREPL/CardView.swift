@@ -6,15 +6,15 @@ import MaeilStore
 /// How a card looks, by the kind of note: a jamo large and alone, a word with its reading
 /// held back, a kanji with readings and examples on demand, a verse by reference or with
 /// blanks. Every piece of card text is sanitized here, once.
-public struct CardView {
-    public let card: PresentedCard
-    public let style: Style
+package struct CardView {
+    package let card: PresentedCard
+    package let style: Style
 
     /// Field values by name, the first of each name: a template naming every field of a wide
     /// note looks each up once, not by a scan of all of them.
     private let values: [String: String]
 
-    public init(_ card: PresentedCard, style: Style) {
+    package init(_ card: PresentedCard, style: Style) {
         self.card = card
         self.style = style
         values = Dictionary(card.note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -34,13 +34,13 @@ public struct CardView {
     }
 
     /// The sounds on one side of the card, in order: what `p` plays.
-    public func sounds(answer: Bool) -> [String] {
+    package func sounds(answer: Bool) -> [String] {
         let names = template.front + (answer ? template.back : []) + [template.blanks].compactMap { $0 }
         return names.flatMap { FieldText.sounds(values[$0] ?? "", html: card.note.html) }
     }
 
     /// The pictures on the card, in order: what `o` opens.
-    public var images: [String] {
+    package var images: [String] {
         (template.front + template.back).flatMap { FieldText.images(values[$0] ?? "", html: card.note.html) }
     }
 
@@ -53,7 +53,7 @@ public struct CardView {
     }
 
     /// The question side.
-    public var front: String {
+    package var front: String {
         var lines: [String] = []
         if let blanks {
             lines += template.front.map { style.bold(value($0)) }
@@ -75,7 +75,7 @@ public struct CardView {
     }
 
     /// What "h" shows before the answer: a word's reading, a kanji's readings and examples.
-    public var hints: String? {
+    package var hints: String? {
         let shown = template.hints.compactMap { name -> String? in
             let text = value(name)
             return text.isEmpty ? nil : "\(style.dim(label(name) + ":")) \(text)"
@@ -84,7 +84,7 @@ public struct CardView {
     }
 
     /// The answer side, under the front.
-    public var back: String {
+    package var back: String {
         var lines: [String] = []
         if let blanks {
             lines.append(style.green(blanks.answerText))
@@ -105,7 +105,7 @@ public struct CardView {
     /// otherwise the first front field in a language other than English. Japanese written
     /// with kanji is spoken from the note's kana reading when it has one: a speech engine
     /// reads kanji badly or not at all.
-    public var spoken: (text: String, language: String?)? {
+    package var spoken: (text: String, language: String?)? {
         let candidates = (card.deck.speak.map { [$0] } ?? []) + template.front
         for name in candidates {
             guard let field = fields[field: name], !field.value.isEmpty else { continue }
@@ -145,7 +145,7 @@ public struct CardView {
 
     /// A typed answer against the expected one. Extra letters are marked [like this] and
     /// missing ones (like this); with colour, red and yellow as well.
-    public static func diff(_ judgement: AnswerJudgement, style: Style) -> String {
+    package static func diff(_ judgement: AnswerJudgement, style: Style) -> String {
         let typed = TerminalText.sanitize(judgement.typed)
         if judgement.correct { return style.green("✓ " + typed) }
         let pieces = judgement.diff.map { piece -> String in

@@ -8,21 +8,21 @@ import MaeilStore
 /// Where a command runs: the prompt (its open collection, its console and line reader) or a
 /// shell (standard input and output). Everything a command needs from the world comes from
 /// here: the collection, the console, input lines, the clock, speech and the settings.
-public final class CommandContext {
-    public let console: Console
-    public let input: LineReader
-    public let environment: SessionEnvironment
-    public var config: UserConfig
+package final class CommandContext {
+    package let console: Console
+    package let input: LineReader
+    package let environment: SessionEnvironment
+    package var config: UserConfig
     /// True at the prompt, where the session goes on after a command.
-    public let atPrompt: Bool
+    package let atPrompt: Bool
     /// The collection used when a command names none: `--collection` given to the prompt, else
     /// $MAEIL_COLLECTION, else the XDG default.
-    public let defaultCollectionPath: String
+    package let defaultCollectionPath: String
     private var opened: [String: Collection] = [:]
     private var openedForReading: [String: Collection] = [:]
     private var madeSpeaker: Speaker?
 
-    public init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
+    package init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
          defaultCollectionPath: String) {
         self.console = console
         self.input = input
@@ -34,7 +34,7 @@ public final class CommandContext {
 
     /// A command run from a shell: standard output (colour only at a terminal that wants it),
     /// libedit at a terminal without keeping a history, plain lines from a pipe.
-    public static func shell(environment: [String: String] = ProcessInfo.processInfo.environment) -> CommandContext {
+    package static func shell(environment: [String: String] = ProcessInfo.processInfo.environment) -> CommandContext {
         let console = StandardConsole()
         let input: LineReader = console.isInteractive ? EditLineReader(historyPath: nil, completer: nil) : PipedLineReader()
         return CommandContext(console: console, input: input, environment: SessionEnvironment(), config: UserConfig.standard(),
@@ -43,7 +43,7 @@ public final class CommandContext {
 
     /// The prompt's own context: libedit with the prompt's history and completion at a
     /// terminal, plain lines from a pipe; `collection` is the one commands use when they name none.
-    public static func prompt(on collection: Collection, path: String, environment: SessionEnvironment, completer: Completer) -> CommandContext {
+    package static func prompt(on collection: Collection, path: String, environment: SessionEnvironment, completer: Completer) -> CommandContext {
         let console = StandardConsole()
         let input: LineReader = console.isInteractive
             ? EditLineReader(historyPath: (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/history"),
@@ -55,8 +55,8 @@ public final class CommandContext {
         return context
     }
 
-    public var now: Date { environment.now() }
-    public var style: Style { console.style }
+    package var now: Date { environment.now() }
+    package var style: Style { console.style }
 
     /// The collection a command's `--collection` names, or the context's own when it names none.
     /// Only `import` and the prompt start a new one, and a named one only with `--create`: any
@@ -64,7 +64,7 @@ public final class CommandContext {
     /// file (and folders) made by a typo.
     ///
     /// `readOnly` is for commands that only read: they never wait for another process writing.
-    public func collection(named given: String?, readOnly: Bool = false, mayCreate: Bool = false, create: Bool = false) throws -> Collection {
+    package func collection(named given: String?, readOnly: Bool = false, mayCreate: Bool = false, create: Bool = false) throws -> Collection {
         let path = given.map { CollectionLocation.resolve(explicit: $0, environment: ProcessInfo.processInfo.environment) }
             ?? defaultCollectionPath
         if let open = opened[path] { return open }
@@ -88,7 +88,7 @@ public final class CommandContext {
 
     /// Speech: espeak-ng when installed, else a stub that shows what would be said.
     /// MAEIL_SPEECH=stub forces the stub (tests, quiet machines).
-    public var speaker: Speaker {
+    package var speaker: Speaker {
         if let madeSpeaker { return madeSpeaker }
         let console = self.console
         let stub = StubSpeaker { console.line($0) }
@@ -99,36 +99,36 @@ public final class CommandContext {
     }
 
     /// Rewrites the focus list's widget files (`config focus.export`).
-    public func exportFocus(_ collection: Collection) {
+    package func exportFocus(_ collection: Collection) {
         FocusExport.refresh(collection, config: config, now: now, timeZone: environment.timeZone)
     }
 
     /// The prompt's collection is the one commands use when they name none.
-    public func adopt(_ collection: Collection) {
+    package func adopt(_ collection: Collection) {
         opened[defaultCollectionPath] = collection
     }
 
-    public func line(_ text: String = "") { console.line(text) }
+    package func line(_ text: String = "") { console.line(text) }
 
     /// Output a program reads (JSON): never fitted to the terminal's width.
-    public func verbatim(_ text: String) { console.writeVerbatim(text.hasSuffix("\n") ? text : text + "\n") }
+    package func verbatim(_ text: String) { console.writeVerbatim(text.hasSuffix("\n") ? text : text + "\n") }
 
     /// The decks named by words (a name may arrive unquoted, in several words), or nil for all.
-    public func decks(_ names: [String], in collection: Collection) throws -> [Int64]? {
+    package func decks(_ names: [String], in collection: Collection) throws -> [Int64]? {
         try DeckNames.resolveIDs(names, in: collection)
     }
 
     /// One deck by name or slug.
-    public func deck(_ name: String, in collection: Collection) throws -> Deck {
+    package func deck(_ name: String, in collection: Collection) throws -> Deck {
         guard let deck = try DeckNames.find(name, in: collection) else { throw StoreError.noSuchDeck(name) }
         return deck
     }
 
     /// How many items the focus list holds (`config focus.limit`).
-    public var focusLimit: Int { config["focus.limit"].flatMap(Int.init) ?? 10 }
+    package var focusLimit: Int { config["focus.limit"].flatMap(Int.init) ?? 10 }
 
     /// Reads one line; nil when the input ended or was interrupted.
-    public func ask(_ prompt: String) -> String? {
+    package func ask(_ prompt: String) -> String? {
         guard case .line(let text) = input.readLine(prompt: console.isInteractive ? prompt : "") else { return nil }
         return text
     }
@@ -136,22 +136,22 @@ public final class CommandContext {
 
 /// A command given something it cannot work with: printed as one line, exit status 2, like
 /// any other bad argument.
-public struct UsageError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct UsageError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Keeps the focus list's files current (`config focus.export`).
-public enum FocusExport {
+package enum FocusExport {
     /// The files `config focus.export` names, or the default JSON file in the state folder.
-    public static func targets(config: UserConfig) -> [FocusTarget] {
+    package static func targets(config: UserConfig) -> [FocusTarget] {
         let environment = ProcessInfo.processInfo.environment
         let defaultPath = (XDG.stateHome(environment) as NSString).appendingPathComponent("maeil/focus.json")
         return FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
     }
 
     /// Writes the list to each target atomically; a line for each file written.
-    public static func write(_ list: FocusList, to targets: [FocusTarget]) throws -> [String] {
+    package static func write(_ list: FocusList, to targets: [FocusTarget]) throws -> [String] {
         try targets.map { target in
             do {
                 try AtomicFile.write(target.format.render(list), to: target.path)
@@ -162,7 +162,7 @@ public enum FocusExport {
         }
     }
 
-    public static func refresh(_ collection: Collection, config: UserConfig, now: Date, timeZone: TimeZone) {
+    package static func refresh(_ collection: Collection, config: UserConfig, now: Date, timeZone: TimeZone) {
         let limit = config["focus.limit"].flatMap(Int.init) ?? 10
         guard let list = try? FocusListBuilder.build(collection, limit: limit, now: now, timeZone: timeZone) else { return }
         for target in targets(config: config) {

@@ -3,40 +3,40 @@ import Foundation
 /// The command tree as swift-argument-parser describes it (`maeil --experimental-dump-help`):
 /// every command, its options and arguments, and how each value completes. Completion at the
 /// prompt and the nearest-command guess read it, so they never keep a list of their own.
-public struct CommandTree: Sendable, Equatable {
-    public var name: String
-    public var visible: Bool
-    public var options: [Option]
+package struct CommandTree: Sendable, Equatable {
+    package var name: String
+    package var visible: Bool
+    package var options: [Option]
     /// Positional arguments, in order.
-    public var positionals: [Value]
-    public var subcommands: [CommandTree]
+    package var positionals: [Value]
+    package var subcommands: [CommandTree]
 
     /// `--name` or `-n`, with the value it takes, if any.
-    public struct Option: Sendable, Equatable {
-        public var names: [String]
-        public var value: Value?
+    package struct Option: Sendable, Equatable {
+        package var names: [String]
+        package var value: Value?
 
-        public init(names: [String], value: Value? = nil) {
+        package init(names: [String], value: Value? = nil) {
             self.names = names
             self.value = value
         }
     }
 
     /// A value: how it completes, and how swift-argument-parser's `---completion` names it.
-    public struct Value: Sendable, Equatable {
-        public var completion: Completion
-        public var repeating: Bool
+    package struct Value: Sendable, Equatable {
+        package var completion: Completion
+        package var repeating: Bool
         /// "positional@N" or "--name".
-        public var key: String
+        package var key: String
 
-        public init(completion: Completion, repeating: Bool = false, key: String) {
+        package init(completion: Completion, repeating: Bool = false, key: String) {
             self.completion = completion
             self.repeating = repeating
             self.key = key
         }
     }
 
-    public enum Completion: Sendable, Equatable {
+    package enum Completion: Sendable, Equatable {
         case none
         case list([String])
         case files(extensions: [String])
@@ -45,7 +45,7 @@ public struct CommandTree: Sendable, Equatable {
         case custom
     }
 
-    public init(name: String, visible: Bool = true, options: [Option] = [], positionals: [Value] = [], subcommands: [CommandTree] = []) {
+    package init(name: String, visible: Bool = true, options: [Option] = [], positionals: [Value] = [], subcommands: [CommandTree] = []) {
         self.name = name
         self.visible = visible
         self.options = options
@@ -53,15 +53,15 @@ public struct CommandTree: Sendable, Equatable {
         self.subcommands = subcommands
     }
 
-    public func subcommand(_ name: String) -> CommandTree? { subcommands.first { $0.name == name } }
+    package func subcommand(_ name: String) -> CommandTree? { subcommands.first { $0.name == name } }
 
     /// The option named `word` (`--deck`, `-o`).
-    public func option(_ word: String) -> Option? { options.first { $0.names.contains(word) } }
+    package func option(_ word: String) -> Option? { options.first { $0.names.contains(word) } }
 }
 
 extension CommandTree {
     /// The tree from swift-argument-parser's JSON description of a command.
-    public init(dumpHelp json: String) throws {
+    package init(dumpHelp json: String) throws {
         self.init(try JSONDecoder().decode(DumpedTool.self, from: Data(json.utf8)).command)
     }
 

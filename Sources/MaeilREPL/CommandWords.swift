@@ -1,11 +1,11 @@
 import Foundation
 
 /// What `maeil` makes of its words before the parser sees them.
-public enum CommandWords {
+package enum CommandWords {
     /// `maeil --collection PATH stats` as `maeil stats --collection PATH`: the collection may
     /// come before the command too, or between a command and its own (`read --collection PATH
     /// done`). It goes after the whole command path, where every command's options are parsed.
-    public static func normalized(_ words: [String], commands tree: CommandTree) -> [String] {
+    package static func normalized(_ words: [String], commands tree: CommandTree) -> [String] {
         var path: [String] = [], collection: [String] = []
         var commands = tree.subcommands
         var index = 0
@@ -36,7 +36,7 @@ public enum CommandWords {
     }
 
     /// "no command 'stat'; the nearest is 'stats'" when the first word names no command.
-    public static func unknownCommand(_ words: [String], commands tree: CommandTree) -> String? {
+    package static func unknownCommand(_ words: [String], commands tree: CommandTree) -> String? {
         guard let first = words.first, !first.hasPrefix("-") else { return nil }
         let names = tree.subcommands.map(\.name) + ["help"]
         guard !names.contains(first) else { return nil }
@@ -49,7 +49,7 @@ public enum CommandWords {
 
     /// Edit distance: insertions, deletions, substitutions and swaps of neighbours, each one
     /// edit (a typo such as "sttas" is one swap from "stats").
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { d[i][0] = i }

@@ -5,24 +5,24 @@ import MaeilStore
 /// names, each command's options, and values as each argument says they complete — from a
 /// list, file names, or the command's own completion function (deck names, tags, keys), which
 /// `custom` runs the way a shell's completion script does.
-public final class Completer {
+package final class Completer {
     /// Runs a command's completion function: the command path, the argument's key
     /// ("positional@N" or "--name"), the words typed (the program's name first), the index of
     /// the word being completed among them, and what of it is typed.
-    public typealias Custom = (_ path: [String], _ key: String, _ words: [String], _ index: Int, _ prefix: String) -> [String]
+    package typealias Custom = (_ path: [String], _ key: String, _ words: [String], _ index: Int, _ prefix: String) -> [String]
 
     private let makeTree: () -> CommandTree
     private lazy var tree: CommandTree = makeTree()
     private let custom: Custom
 
     /// `tree` is asked once, at the first Tab: the prompt comes up without waiting for it.
-    public init(tree: @escaping () -> CommandTree, custom: @escaping Custom) {
+    package init(tree: @escaping () -> CommandTree, custom: @escaping Custom) {
         makeTree = tree
         self.custom = custom
     }
 
     /// Candidates for `word`, the word under the cursor, given the line before it.
-    public func candidates(before prefix: String, word: String) -> [String] {
+    package func candidates(before prefix: String, word: String) -> [String] {
         let words = prefix.split(separator: " ").map(String.init)
         let commandNames = { self.tree.subcommands.filter(\.visible).map(\.name).filter { $0.hasPrefix(word) }.sorted() }
         guard let first = words.first else { return commandNames() }
@@ -92,19 +92,19 @@ public final class Completer {
 
 /// Decks can be named by their name (any case) or by a slug: "Korean Practice" is also
 /// "korean-practice", which needs no quotes at a prompt.
-public enum DeckNames {
-    public static func slug(_ name: String) -> String {
+package enum DeckNames {
+    package static func slug(_ name: String) -> String {
         name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
     }
 
-    public static func find(_ name: String, in collection: Collection) throws -> Deck? {
+    package static func find(_ name: String, in collection: Collection) throws -> Deck? {
         if let deck = try collection.deck(named: name) { return deck }
         let wanted = slug(name)
         return try collection.decks().first { slug($0.name) == wanted }
     }
 
     /// Decks named on the command line (quoted or not, or by slug), or nil for all of them.
-    public static func resolveIDs(_ names: [String], in collection: Collection) throws -> [Int64]? {
+    package static func resolveIDs(_ names: [String], in collection: Collection) throws -> [Int64]? {
         guard !names.isEmpty else { return nil }
         return try resolve(names, in: collection).map(\.id)
     }
@@ -112,7 +112,7 @@ public enum DeckNames {
     /// Deck names given as words, where a name may have spaces and arrive unquoted:
     /// `review Korean Practice Hangul Jamo` is two decks. Each time the longest run of words
     /// that names a deck wins; a word that starts no deck name is reported.
-    public static func resolve(_ words: [String], in collection: Collection) throws -> [Deck] {
+    package static func resolve(_ words: [String], in collection: Collection) throws -> [Deck] {
         var decks: [Deck] = []
         var start = 0
         while start < words.count {

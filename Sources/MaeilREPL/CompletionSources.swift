@@ -6,20 +6,20 @@ import MaeilStore
 /// completion script and Tab at the prompt both reach through the command line's own
 /// completion functions. At the prompt they read the prompt's open collection; from a shell,
 /// the one the words name with --collection (else the default), opened read-only.
-public enum CompletionSources {
+package enum CompletionSources {
     /// Deck names, as slugs that need no quoting.
-    public static func decks(_ words: [String], prefix: String) -> [String] {
+    package static func decks(_ words: [String], prefix: String) -> [String] {
         read(words) { try $0.decks().map { DeckNames.slug($0.name) } }.filter { $0.hasPrefix(prefix.lowercased()) }.sorted()
     }
 
     /// `find`'s words: tags, after "tag:".
-    public static func findWords(_ words: [String], prefix: String) -> [String] {
+    package static func findWords(_ words: [String], prefix: String) -> [String] {
         guard prefix.hasPrefix("tag:") else { return [] }
         return read(words) { try $0.allTags() }.map { "tag:" + $0 }.filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// `deck`'s words: a deck, then `set`, a key, and the key's value where it has a few.
-    public static func deckWords(_ words: [String], index: Int, prefix: String) -> [String] {
+    package static func deckWords(_ words: [String], index: Int, prefix: String) -> [String] {
         let before = words.prefix(index)
         if before.last == "set" { return PresetKey.allCases.map(\.rawValue).filter { $0.hasPrefix(prefix) } }
         if before.dropLast().last == "set", let key = before.last.flatMap(PresetKey.init(rawValue:)) {
@@ -41,7 +41,7 @@ public enum CompletionSources {
     private static let prompt = PromptCollection()
 
     /// Completion at the prompt reads `collection`.
-    public static func use(_ collection: Collection) { prompt.set(collection) }
+    package static func use(_ collection: Collection) { prompt.set(collection) }
 
     private static func read(_ words: [String], _ body: (Collection) throws -> [String]) -> [String] {
         if let open = prompt.get() { return (try? body(open)) ?? [] }

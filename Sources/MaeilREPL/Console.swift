@@ -3,7 +3,7 @@ import MaeilCore
 
 /// Where the REPL writes. Standard output flushes every write, so a script reading the other
 /// end of a pipe sees each acknowledgement as soon as the answer is committed.
-public protocol Console: AnyObject {
+package protocol Console: AnyObject {
     var style: Style { get }
     /// True at an interactive terminal: prompts, colour and line editing.
     var isInteractive: Bool { get }
@@ -13,29 +13,29 @@ public protocol Console: AnyObject {
 }
 
 extension Console {
-    public func writeVerbatim(_ text: String) { write(text) }
-    public func line(_ text: String = "") { write(text + "\n") }
-    public func error(_ text: String) { line(style.red("maeil: ") + text) }
+    package func writeVerbatim(_ text: String) { write(text) }
+    package func line(_ text: String = "") { write(text + "\n") }
+    package func error(_ text: String) { line(style.red("maeil: ") + text) }
 }
 
-public final class StandardConsole: Console {
-    public let style: Style
-    public let isInteractive: Bool
+package final class StandardConsole: Console {
+    package let style: Style
+    package let isInteractive: Bool
 
-    public init(style: Style = .forStandardOutput(), isInteractive: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1) {
+    package init(style: Style = .forStandardOutput(), isInteractive: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1) {
         self.style = style
         self.isInteractive = isInteractive
     }
 
     /// At a terminal, lines are fitted to its width at word boundaries, a cell short of the
     /// edge: a line that filled the row would leave some terminals waiting to wrap.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         let clean = Self.clean(text, colour: style.enabled)
         let fitted = isInteractive ? TextWrap.terminalWidth().map { TextWrap.wrap(clean, width: $0 - 1) } ?? clean : clean
         FileHandle.standardOutput.write(Data(fitted.utf8))
     }
 
-    public func writeVerbatim(_ text: String) {
+    package func writeVerbatim(_ text: String) {
         FileHandle.standardOutput.write(Data(Self.clean(text, colour: style.enabled).utf8))
     }
 
@@ -47,15 +47,15 @@ public final class StandardConsole: Console {
 }
 
 /// A console that keeps what is written, for tests.
-public final class RecordingConsole: Console {
-    public let style: Style
-    public let isInteractive: Bool
-    public private(set) var output = ""
+package final class RecordingConsole: Console {
+    package let style: Style
+    package let isInteractive: Bool
+    package private(set) var output = ""
 
-    public init(style: Style = .plain, isInteractive: Bool = false) {
+    package init(style: Style = .plain, isInteractive: Bool = false) {
         self.style = style
         self.isInteractive = isInteractive
     }
 
-    public func write(_ text: String) { output += text }
+    package func write(_ text: String) { output += text }
 }

@@ -4,17 +4,17 @@ import Foundation
 /// An installed binary finds them beside itself, in ../share/maeil (what `scripts/install`
 /// lays out); a binary built in a checkout finds the checkout it was built from, even when it
 /// is run from elsewhere. $MAEIL_DECKS and $MAEIL_SIM name other folders.
-public enum DataFolders {
-    public static func decks(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+package enum DataFolders {
+    package static func decks(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         find("Decks", containing: "hangul-jamo/deck.yaml", override: environment["MAEIL_DECKS"])
     }
 
-    public static func scenarios(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func scenarios(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         find("Sim", containing: nil, override: environment["MAEIL_SIM"])
     }
 
     /// The scenario names in Sim/, sorted.
-    public static func scenarioNames() -> [String] {
+    package static func scenarioNames() -> [String] {
         guard let folder = scenarios() else { return [] }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()

@@ -4,11 +4,11 @@ import MaeilCore
 
 /// Line editing at a terminal through libedit's readline-compatible API: history kept across
 /// runs, tab completion, Korean and Japanese input, Ctrl-C to cancel a line, Ctrl-D to quit.
-public final class EditLineReader: LineReader {
+package final class EditLineReader: LineReader {
     /// Where commands typed at the prompt are kept; nil keeps none (a review started from a shell).
     let historyPath: String?
 
-    public init(historyPath: String?, completer: Completer?) {
+    package init(historyPath: String?, completer: Completer?) {
         self.historyPath = historyPath
         // Without a UTF-8 locale libedit silently drops Korean and Japanese input.
         if let current = setlocale(LC_CTYPE, ""), ["C", "POSIX"].contains(String(cString: current)) {
@@ -57,7 +57,7 @@ public final class EditLineReader: LineReader {
 
     /// A Ctrl-C pressed while no line was being read (during an answer, say) still counts:
     /// the flag is cleared only when the interruption is reported.
-    public func readLine(_ request: LineRequest) -> LineInput {
+    package func readLine(_ request: LineRequest) -> LineInput {
         EditingState.initialText = request.initialText
         defer { EditingState.initialText = "" }
         guard let raw = readline(Self.markInvisible(TerminalText.sanitizeKeepingColour(request.prompt))) else {

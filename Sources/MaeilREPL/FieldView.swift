@@ -3,8 +3,8 @@ import MaeilCore
 /// A field as the terminal shows it: Anki's bold, italics and underlining as the terminal's own
 /// (plain under NO_COLOR), a reading after its word, sounds and pictures by name with the key
 /// that plays or opens them. Every piece of text is sanitized.
-public enum FieldView {
-    public static func render(_ value: String, html: Bool, style: Style) -> String {
+package enum FieldView {
+    package static func render(_ value: String, html: Bool, style: Style) -> String {
         FieldText.pieces(value, html: html).map { piece in
             switch piece {
             case .text(let text, let emphasis):

@@ -4,9 +4,9 @@ import MaeilStore
 
 /// `delete`: asks first at a terminal (a script says yes with --yes), then deletes the note and
 /// its cards; their review history stays in the log.
-public enum NoteDeletion {
+package enum NoteDeletion {
     /// Whether the note was deleted.
-    public static func confirmAndDelete(_ note: Note, in collection: Collection, asking: Bool, context: CommandContext) throws -> Bool {
+    package static func confirmAndDelete(_ note: Note, in collection: Collection, asking: Bool, context: CommandContext) throws -> Bool {
         let cards = try collection.cards(noteID: note.id)
         let label = TerminalText.sanitize(note.fields.first?.value ?? "").replacingOccurrences(of: "\n", with: " ")
         if asking {

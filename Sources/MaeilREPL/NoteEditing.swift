@@ -2,10 +2,10 @@ import MaeilCore
 import MaeilStore
 
 /// Editing a note's fields one by one, the same at the prompt, in a review and from a script.
-public enum NoteEditing {
+package enum NoteEditing {
     /// At a terminal each field starts with its current text, edited in place; from a pipe each
     /// line replaces a field and an empty line keeps it. Nil when the learner cancelled.
-    public static func edit(_ fields: [NoteField], console: Console, input: LineReader) -> [NoteField]? {
+    package static func edit(_ fields: [NoteField], console: Console, input: LineReader) -> [NoteField]? {
         var fields = fields
         if console.isInteractive { console.line(console.style.dim("Edit each field in place; ⏎ keeps it, Ctrl-C cancels.")) }
         for index in fields.indices {
@@ -24,7 +24,7 @@ public enum NoteEditing {
     }
 
     /// `edit NOTE`: the fields edited, and saved when they changed; every card keeps its schedule.
-    public static func editAndSave(_ note: Note, in collection: Collection, context: CommandContext) throws {
+    package static func editAndSave(_ note: Note, in collection: Collection, context: CommandContext) throws {
         guard let fields = edit(note.fields, console: context.console, input: context.input) else { return }
         guard fields != note.fields else { return context.line("Nothing changed.") }
         try collection.updateNote(id: note.id, fields: fields, now: context.now)

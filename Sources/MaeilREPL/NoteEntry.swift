@@ -4,9 +4,9 @@ import MaeilSession
 import MaeilStore
 
 /// `add`'s questions: which deck, when none was named, and each field in turn.
-public enum NoteEntry {
+package enum NoteEntry {
     /// The deck typed at the question, or nil when the answer names none.
-    public static func askDeck(_ context: CommandContext, collection: Collection) throws -> Deck? {
+    package static func askDeck(_ context: CommandContext, collection: Collection) throws -> Deck? {
         let decks = try collection.decks()
         guard !decks.isEmpty else { throw UserError("there are no decks yet; `maeil import FILE` adds one") }
         context.line("Decks: " + decks.map { DeckNames.slug($0.name) }.joined(separator: ", "))
@@ -19,7 +19,7 @@ public enum NoteEntry {
 
     /// Each field asked for in turn (one line each from a pipe); nil when the input ends or
     /// the first field is left empty.
-    public static func askFields(_ blank: [NoteField], deck: Deck, _ context: CommandContext) -> [NoteField]? {
+    package static func askFields(_ blank: [NoteField], deck: Deck, _ context: CommandContext) -> [NoteField]? {
         var fields = blank
         if context.console.isInteractive {
             context.line(context.style.dim("New note in \(TerminalText.sanitize(deck.name)); leave the first field empty to cancel."))

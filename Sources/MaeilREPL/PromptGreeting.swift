@@ -4,11 +4,11 @@ import MaeilFocus
 import MaeilStore
 
 /// What the prompt says when it opens.
-public enum PromptGreeting {
-    public enum Outcome { case greeted, startWithHangul }
+package enum PromptGreeting {
+    package enum Outcome { case greeted, startWithHangul }
 
     /// Today's counts and readings; or, on an empty collection, the bundled decks.
-    public static func greet(_ context: CommandContext, collection: Collection) -> Outcome {
+    package static func greet(_ context: CommandContext, collection: Collection) -> Outcome {
         let style = context.style
         let decks = (try? collection.decks()) ?? []
         if decks.isEmpty { return offerBundledDecks(context, collection: collection) }

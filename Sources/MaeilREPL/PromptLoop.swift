@@ -6,9 +6,9 @@ import MaeilStore
 /// own parser (`perform`), so every command and option behaves alike here and in a shell; only
 /// a few short aliases and `help` are the prompt's own. From a pipe it reads commands line by
 /// line with no prompt and no colour, so it can be scripted and tested.
-public final class PromptLoop {
+package final class PromptLoop {
     /// A command's name and what it does, as `help` lists it.
-    public typealias Listing = (name: String, abstract: String)
+    package typealias Listing = (name: String, abstract: String)
 
     let context: CommandContext
     let collection: Collection
@@ -20,7 +20,7 @@ public final class PromptLoop {
     let unknownCommand: (String) -> String
     private var style: Style { context.style }
 
-    public init(context: CommandContext, collection: Collection, commands: [Listing], perform: @escaping ([String]) -> Void,
+    package init(context: CommandContext, collection: Collection, commands: [Listing], perform: @escaping ([String]) -> Void,
                 commandHelp: @escaping (String) -> String?, unknownCommand: @escaping (String) -> String) {
         self.context = context
         self.collection = collection
@@ -34,7 +34,7 @@ public final class PromptLoop {
     static let aliases: [String: [String]] = ["r": ["review"], "?": ["help"]]
     static let leaving: Set<String> = ["q", "quit", "exit"]
 
-    public func run() {
+    package func run() {
         if context.console.isInteractive, PromptGreeting.greet(context, collection: collection) == .startWithHangul {
             perform(["review", "hangul-jamo"])
         }

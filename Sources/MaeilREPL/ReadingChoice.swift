@@ -5,9 +5,9 @@ import MaeilSession
 import MaeilStore
 
 /// Which reading plan, day and readings a `read` command means, and which deck a verse goes to.
-public enum ReadingChoice {
+package enum ReadingChoice {
     /// The plan asked for, or the only one.
-    public static func plan(_ plan: String?, in collection: Collection) throws -> StoredReadingPlan {
+    package static func plan(_ plan: String?, in collection: Collection) throws -> StoredReadingPlan {
         let plans = try collection.readingPlans()
         if let plan {
             let wanted = plan.lowercased()
@@ -27,7 +27,7 @@ public enum ReadingChoice {
         return first
     }
 
-    public static func today(_ stored: StoredReadingPlan, day: Int?, in collection: Collection, now: Date, timeZone: TimeZone) throws -> TodayReading {
+    package static func today(_ stored: StoredReadingPlan, day: Int?, in collection: Collection, now: Date, timeZone: TimeZone) throws -> TodayReading {
         if let day, day > stored.plan.days.count {
             throw UserError("\(stored.plan.name) has \(stored.plan.days.count) days")
         }
@@ -39,7 +39,7 @@ public enum ReadingChoice {
 
     /// The plan's part indices of the readings numbered as `read` shows them (a day's readings
     /// as shown leave out the parts with nothing that day); every shown part when none.
-    public static func parts(_ numbers: [Int], of reading: TodayReading, in stored: StoredReadingPlan) throws -> [Int] {
+    package static func parts(_ numbers: [Int], of reading: TodayReading, in stored: StoredReadingPlan) throws -> [Int] {
         for number in numbers where !(1...reading.readings.count).contains(number) {
             throw UserError("there is no reading \(number); day \(reading.day) has \(reading.readings.count)")
         }
@@ -49,7 +49,7 @@ public enum ReadingChoice {
     }
 
     /// The one verse deck, where `read verse` adds a verse when no deck is named.
-    public static func verseDeck(in collection: Collection) throws -> Deck {
+    package static func verseDeck(in collection: Collection) throws -> Deck {
         let decks = try MemoryVerses.decks(in: collection)
         guard decks.count == 1 else {
             if decks.isEmpty {
@@ -61,7 +61,7 @@ public enum ReadingChoice {
         return decks[0]
     }
 
-    public enum Marked {
+    package enum Marked {
         /// The day was read today already, and no day was named: nothing is marked twice.
         case alreadyRead
         /// The readings are marked; the day as it stands now.
@@ -69,7 +69,7 @@ public enum ReadingChoice {
     }
 
     /// Marks `parts` of the day read, on today's study day.
-    public static func markDone(_ stored: StoredReadingPlan, _ reading: TodayReading, parts: [Int], dayGiven: Bool, in collection: Collection,
+    package static func markDone(_ stored: StoredReadingPlan, _ reading: TodayReading, parts: [Int], dayGiven: Bool, in collection: Collection,
                                 now: Date, timeZone: TimeZone) throws -> Marked {
         if reading.finishedToday, !dayGiven { return .alreadyRead }
         try collection.markRead(planID: stored.id, day: reading.day, parts: parts, studyDay: TodayReading.studyDay(now: now, timeZone: timeZone), at: now)
@@ -77,7 +77,7 @@ public enum ReadingChoice {
     }
 
     /// The verse's text: as given, or the World English Bible's.
-    public static func passage(_ reference: String, text: String?) throws -> VerseText.Passage {
+    package static func passage(_ reference: String, text: String?) throws -> VerseText.Passage {
         if let text { return VerseText.given(reference: reference, text: text) }
         do {
             return try VerseText.lookup(reference)

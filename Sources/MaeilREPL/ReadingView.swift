@@ -2,10 +2,10 @@ import MaeilCore
 import MaeilFocus
 
 /// A reading plan's day at the terminal: the greeting's line and `maeil read`'s screen.
-public enum ReadingView {
+package enum ReadingView {
     /// "Reading · day 12: Genesis 12 · Matthew 11 · Nehemiah 1 · Acts 11", only the readings
     /// left; "Reading · day 12 read today ✓" once they are all read.
-    public static func greeting(_ reading: TodayReading, style: Style) -> String {
+    package static func greeting(_ reading: TodayReading, style: Style) -> String {
         if reading.finishedToday { return style.dim("Reading · ") + "day \(reading.day) read today " + style.green("✓") }
         return style.dim("Reading · day \(reading.day): ") + reading.unread.map(unbroken).joined(separator: "\u{00A0}· ")
     }
@@ -17,7 +17,7 @@ public enum ReadingView {
     }
 
     /// The plan, the day, and each reading numbered for `read done N`, read ones ticked.
-    public static func lines(_ reading: TodayReading, style: Style) -> [String] {
+    package static func lines(_ reading: TodayReading, style: Style) -> [String] {
         let title = style.bold(TerminalText.sanitize(reading.plan)) + " — day \(reading.day)\(dated(reading))"
         let progress = "\(reading.daysRead) of \(reading.totalDays) days read."
         let width = reading.readings.map { TerminalWidth.of(TerminalText.sanitize($0.part)) }.max() ?? 0

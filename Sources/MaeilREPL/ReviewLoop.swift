@@ -7,7 +7,7 @@ import MaeilStore
 /// Drives a review session from lines of input: the same loop serves a learner at the
 /// terminal and a script on a pipe. Every answer is committed by the session before its
 /// acknowledgement is printed and before the next card is shown.
-public final class ReviewLoop {
+package final class ReviewLoop {
     let session: ReviewSession
     let console: Console
     let input: LineReader
@@ -17,7 +17,7 @@ public final class ReviewLoop {
     let speech: UserConfig.Speech
     private var style: Style { console.style }
 
-    public init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaker? = nil, speech: UserConfig.Speech = .off,
+    package init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaker? = nil, speech: UserConfig.Speech = .off,
                 afterAnswers: (() -> Void)? = nil) {
         self.session = session
         self.console = console
@@ -29,7 +29,7 @@ public final class ReviewLoop {
 
     /// Runs until the queue is empty or the learner leaves; returns the summary.
     @discardableResult
-    public func run() throws -> SessionSummary? {
+    package func run() throws -> SessionSummary? {
         var summary = try show(session.start())
         var interrupted = false
         left = false
@@ -133,7 +133,7 @@ public final class ReviewLoop {
         return nil
     }
 
-    public static let help = """
+    package static let help = """
         ⏎ show the answer (then ⏎ again is "good")   1 again · 2 hard · 3 good · 4 easy
         h hint   p play the sound or speak   o open the pictures   s star   e edit   b bury until tomorrow
         ! suspend   u undo   q leave
@@ -244,7 +244,7 @@ public final class ReviewLoop {
         console.line($0)
     }
 
-    public static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {
+    package static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {
         guard summary.reviewed > 0 else {
             return "Nothing due right now." + (summary.nextDue.map { " Next card \(relative($0, from: now))." } ?? "")
         }

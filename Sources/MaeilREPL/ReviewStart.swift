@@ -6,10 +6,10 @@ import MaeilStore
 
 /// The session `review` starts: today's cards of some decks, or a practice round over the cards
 /// missed most or the focus list, which leaves their schedule alone.
-public enum ReviewStart {
-    public enum Practice { case missed, focus }
+package enum ReviewStart {
+    package enum Practice { case missed, focus }
 
-    public static func session(_ deckIDs: [Int64]?, collection: Collection, practice: Practice?, fuzz: Bool,
+    package static func session(_ deckIDs: [Int64]?, collection: Collection, practice: Practice?, fuzz: Bool,
                                context: CommandContext) throws -> ReviewSession {
         let environment = SessionEnvironment(now: context.environment.now, timeZone: context.environment.timeZone,
                                              maximumAnswerSeconds: context.environment.maximumAnswerSeconds, fuzz: fuzz)
@@ -28,7 +28,7 @@ public enum ReviewStart {
 
     /// Drives the session at the console; the focus list follows the answers, re-exported every
     /// ten and at the end.
-    public static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
+    package static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
         var answered = 0
         let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,
                               speech: context.config.speech) {

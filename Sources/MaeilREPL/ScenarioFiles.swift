@@ -4,9 +4,9 @@ import MaeilDecks
 import MaeilSimulator
 
 /// The simulation scenarios `maeil sim` names: a file, or a name in Sim/.
-public enum ScenarioFiles {
+package enum ScenarioFiles {
     /// The scenario `name` gives (a path, or a name in Sim/); the default scenario for nil.
-    public static func load(_ name: String?) throws -> Scenario {
+    package static func load(_ name: String?) throws -> Scenario {
         guard let name else { return Scenario(name: "default") }
         let path: String
         if FileManager.default.fileExists(atPath: name) {
@@ -26,7 +26,7 @@ public enum ScenarioFiles {
     }
 
     /// A scenario can take its items from a bundled deck: as many as the deck has cards.
-    public static func cardCount(bundledDeck name: String) throws -> Int {
+    package static func cardCount(bundledDeck name: String) throws -> Int {
         guard let decks = BundledDecks.directory() else { throw UserError("the scenario names deck \(name), but Decks/ was not found; set MAEIL_DECKS") }
         let folder = decks.appendingPathComponent(name)
         do {

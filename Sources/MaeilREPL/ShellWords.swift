@@ -1,7 +1,7 @@
 /// Splits a command line into words: spaces separate, "double" or 'single' quotes group, a
 /// backslash escapes the next character.
-public enum ShellWords {
-    public static func split(_ line: String) -> [String] {
+package enum ShellWords {
+    package static func split(_ line: String) -> [String] {
         var words: [String] = []
         var current = ""
         var quote: Character?
@@ -33,7 +33,7 @@ public enum ShellWords {
     }
 
     /// A word as a shell reads it back: quoted only when it must be.
-    public static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./~:@%+=,".contains($0) }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

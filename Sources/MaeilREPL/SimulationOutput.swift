@@ -6,12 +6,12 @@ import MaeilSimulator
 import MaeilStore
 
 /// Where `maeil sim` starts from, and the files and JSON it writes.
-public struct SimulationOutput {
-    public var csv: String?
-    public var seriesJSON: String?
-    public var svg: String?
+package struct SimulationOutput {
+    package var csv: String?
+    package var seriesJSON: String?
+    package var svg: String?
 
-    public init(csv: String?, seriesJSON: String?, svg: String?) {
+    package init(csv: String?, seriesJSON: String?, svg: String?) {
         self.csv = csv
         self.seriesJSON = seriesJSON
         self.svg = svg
@@ -20,7 +20,7 @@ public struct SimulationOutput {
     /// The scenario (a file, a name in Sim/, or the default) and its configuration, starting
     /// from `deck` of the collection when one is named; a scenario naming a bundled deck takes
     /// as many items as that deck has cards, unless the items are given.
-    public static func start(_ name: String?, deck: String?, itemsGiven: Bool, collection: () throws -> Collection, now: Date,
+    package static func start(_ name: String?, deck: String?, itemsGiven: Bool, collection: () throws -> Collection, now: Date,
                              timeZone: TimeZone) throws -> (Scenario, SimulationConfig) {
         var scenario = try ScenarioFiles.load(name)
         var config = scenario.config
@@ -35,7 +35,7 @@ public struct SimulationOutput {
     }
 
     /// The series (CSV, JSON) and the chart, to the files named.
-    public func write(_ report: SimulationReport, scenario: Scenario) throws {
+    package func write(_ report: SimulationReport, scenario: Scenario) throws {
         switch report {
         case .single(let run):
             try write(run.summary.csv, to: csv)
@@ -58,7 +58,7 @@ public struct SimulationOutput {
     }
 
     /// `sim --json`; a single run's also gives this process's peak memory.
-    public static func json(_ report: SimulationReport, scenario: Scenario, config: SimulationConfig) throws -> String {
+    package static func json(_ report: SimulationReport, scenario: Scenario, config: SimulationConfig) throws -> String {
         switch report {
         case .single(let run):
             var json = run.json(leading: [("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),

@@ -1,8 +1,8 @@
 import MaeilCore
 
 /// Cells a string takes in a terminal: East Asian wide characters take two.
-public enum TerminalWidth {
-    public static func of(_ text: String) -> Int {
+package enum TerminalWidth {
+    package static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { width, scalar in
             let value = scalar.value
             let category = scalar.properties.generalCategory
@@ -18,7 +18,7 @@ public enum TerminalWidth {
         }
     }
 
-    public static func padded(_ text: String, to width: Int) -> String {
+    package static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - of(text)))
     }
 }

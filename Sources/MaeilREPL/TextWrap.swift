@@ -2,10 +2,10 @@ import Foundation
 
 /// Lines fitted to a terminal's width at word boundaries, so a terminal never breaks a word in
 /// the middle. Colour codes take no room; wide (CJK) characters take two cells.
-public enum TextWrap {
+package enum TextWrap {
     /// `text` with every line longer than `width` cells broken at its last space that fits; a
     /// word longer than a whole line is broken where it must be (as Japanese, with no spaces, is).
-    public static func wrap(_ text: String, width: Int) -> String {
+    package static func wrap(_ text: String, width: Int) -> String {
         guard width > 8 else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { wrapLine(String($0), width: width) }
             .joined(separator: "\n")
@@ -42,7 +42,7 @@ public enum TextWrap {
     }
 
     /// Cells the text takes, colour codes left out.
-    public static func cells(_ text: String) -> Int {
+    package static func cells(_ text: String) -> Int {
         TerminalWidth.of(stripped(text))
     }
 
@@ -80,7 +80,7 @@ public enum TextWrap {
     }
 
     /// The terminal's width in cells, or nil when standard output is not a terminal.
-    public static func terminalWidth() -> Int? {
+    package static func terminalWidth() -> Int? {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)

@@ -4,24 +4,24 @@ import MaeilStore
 /// Today's work, counted one way everywhere (the greeting, `stats`, `decks`, a review's
 /// header, the focus list): reviews due, learning cards due before the next study day, and
 /// new cards within the day's limit.
-public struct TodayCounts: Equatable, Sendable {
-    public let due: Int
-    public let learning: Int
-    public let new: Int
+package struct TodayCounts: Equatable, Sendable {
+    package let due: Int
+    package let learning: Int
+    package let new: Int
 
-    public init(_ collection: Collection, deckIDs: [Int64]?, now: Date, timeZone: TimeZone) throws {
+    package init(_ collection: Collection, deckIDs: [Int64]?, now: Date, timeZone: TimeZone) throws {
         let queue = try collection.studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
         self.init(due: queue.reviews.count, learning: queue.learning.count, new: queue.new.count)
     }
 
-    public init(due: Int, learning: Int, new: Int) {
+    package init(due: Int, learning: Int, new: Int) {
         self.due = due
         self.learning = learning
         self.new = new
     }
 
     /// "3 due · 28 learning · 20 new".
-    public func text(_ style: Style) -> String {
+    package func text(_ style: Style) -> String {
         "\(style.green("\(due) due")) · \(style.red("\(learning) learning")) · \(style.blue("\(new) new"))"
     }
 }

@@ -4,24 +4,24 @@ import MaeilFocus
 import MaeilStore
 
 /// The learner's settings, in `$XDG_CONFIG_HOME/maeil/config` as `key = value` lines.
-public struct UserConfig: Sendable {
-    public enum Speech: String, Sendable, CaseIterable {
+package struct UserConfig: Sendable {
+    package enum Speech: String, Sendable, CaseIterable {
         /// Fronts are spoken for decks that name a field to speak.
         case auto
         case on
         case off
     }
 
-    public static let keys: [String: String] = [
+    package static let keys: [String: String] = [
         "speech": "auto, on or off — read card fronts aloud (auto: for decks that ask for it)",
         "focus.export": "files the focus list is kept in, e.g. json:~/.local/state/maeil/focus.json waybar:/tmp/maeil-waybar.json",
         "focus.limit": "how many items the focus list holds (default 10)",
     ]
 
-    public let path: String
-    public private(set) var values: [String: String]
+    package let path: String
+    package private(set) var values: [String: String]
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         values = [:]
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
@@ -31,21 +31,21 @@ public struct UserConfig: Sendable {
         }
     }
 
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
         UserConfig(path: (XDG.configHome(environment) as NSString).appendingPathComponent("maeil/config"))
     }
 
-    public var speech: Speech { values["speech"].flatMap(Speech.init(rawValue:)) ?? .auto }
+    package var speech: Speech { values["speech"].flatMap(Speech.init(rawValue:)) ?? .auto }
 
-    public subscript(key: String) -> String? { values[key] }
+    package subscript(key: String) -> String? { values[key] }
 
     /// "speech = auto  read card fronts aloud…", as `config` shows a setting.
-    public func line(for key: String, style: Style) -> String {
+    package func line(for key: String, style: Style) -> String {
         "\(key) = \(values[key] ?? style.dim("(default)"))  " + style.dim(Self.keys[key] ?? "")
     }
 
     /// Sets a value and writes the file (atomically). Unknown keys and bad values are refused.
-    public mutating func set(_ key: String, _ value: String?) throws {
+    package mutating func set(_ key: String, _ value: String?) throws {
         guard Self.keys[key] != nil else {
             throw ConfigError("no setting '\(key)'; the settings are: \(Self.keys.keys.sorted().joined(separator: ", "))")
         }
@@ -69,13 +69,13 @@ public struct UserConfig: Sendable {
     }
 }
 
-public struct ConfigError: Error, CustomStringConvertible {
-    public let description: String
+package struct ConfigError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
 /// A command at the prompt given something it cannot work with.
-public struct PromptError: Error, CustomStringConvertible {
-    public let description: String
+package struct PromptError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

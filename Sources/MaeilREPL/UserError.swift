@@ -2,14 +2,14 @@ import Foundation
 import MaeilStore
 
 /// An error a person can act on: printed as one line, exit status 1.
-public struct UserError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct UserError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension StoreError {
     /// The store says what is wrong; the command line adds what to run about it.
-    public var advice: String? {
+    package var advice: String? {
         switch self {
         case .newerSchema: "upgrade Maeil to open it"
         case .notACollection: "pass another --collection, or move the file away"
@@ -25,5 +25,5 @@ extension StoreError {
         }
     }
 
-    public var userError: UserError { UserError(advice.map { "\(description); \($0)" } ?? description) }
+    package var userError: UserError { UserError(advice.map { "\(description); \($0)" } ?? description) }
 }

@@ -9,37 +9,37 @@ import GRDBSQLite
 /// was the largest single cost. Texts are gathered in one buffer the binder keeps and reuses,
 /// and handed to SQLite without a copy (SQLITE_STATIC) for the one step that reads them: a copy
 /// per text, with its malloc and free, was a sixth of writing a note.
-public struct Binder {
+package struct Binder {
     private var handle: SQLiteStatement?
     private var index: Int32 = 1
     private var arena: [UInt8] = []
     private var texts: [(index: Int32, start: Int, count: Int)] = []
 
-    public init() {}
+    package init() {}
 
     /// Starts a row for `statement`.
-    public mutating func begin(_ statement: Statement) {
+    package mutating func begin(_ statement: Statement) {
         handle = statement.sqliteStatement
         index = 1
         arena.removeAll(keepingCapacity: true)
         texts.removeAll(keepingCapacity: true)
     }
 
-    public mutating func int(_ value: Int64?) {
+    package mutating func int(_ value: Int64?) {
         if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
         index += 1
     }
 
-    public mutating func int(_ value: Int?) { int(value.map(Int64.init)) }
+    package mutating func int(_ value: Int?) { int(value.map(Int64.init)) }
 
-    public mutating func bool(_ value: Bool) { int(Int64(value ? 1 : 0)) }
+    package mutating func bool(_ value: Bool) { int(Int64(value ? 1 : 0)) }
 
-    public mutating func double(_ value: Double?) {
+    package mutating func double(_ value: Double?) {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
         index += 1
     }
 
-    public mutating func text(_ value: String?) {
+    package mutating func text(_ value: String?) {
         if let value {
             texts.append((index, arena.count, value.utf8.count))
             arena.append(contentsOf: value.utf8)
@@ -49,17 +49,17 @@ public struct Binder {
         index += 1
     }
 
-    public mutating func utf8(_ bytes: [UInt8]) {
+    package mutating func utf8(_ bytes: [UInt8]) {
         texts.append((index, arena.count, bytes.count))
         arena.append(contentsOf: bytes)
         index += 1
     }
 
-    public mutating func date(_ value: Date?) { int(value?.unixSeconds) }
+    package mutating func date(_ value: Date?) { int(value?.unixSeconds) }
 
     /// Binds the texts and runs the statement once; the texts are unbound before the buffer
     /// can change.
-    public func step(_ db: Database) throws {
+    package func step(_ db: Database) throws {
         let code = arena.withUnsafeBufferPointer { buffer -> Int32 in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(("" as StaticString).utf8Start))
             for text in texts {
@@ -79,7 +79,7 @@ public struct Binder {
 
 extension Date {
     /// Whole unix seconds, as Maeil's files keep times.
-    public var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
-    public var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
-    public init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
+    package var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+    package var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    package init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
 }

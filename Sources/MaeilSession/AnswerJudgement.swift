@@ -4,14 +4,14 @@ import MaeilCore
 /// A typed answer compared with the expected one. Both are NFC-normalized and compared with
 /// case and spacing folded, so decomposed Hangul from some input methods, "Seoul" vs "seoul"
 /// and doubled spaces are all right.
-public struct AnswerJudgement: Equatable, Sendable {
-    public var typed: String
-    public var expected: String
-    public var correct: Bool
+package struct AnswerJudgement: Equatable, Sendable {
+    package var typed: String
+    package var expected: String
+    package var correct: Bool
     /// Character by character, for a diff the learner can read.
-    public var diff: [DiffPiece]
+    package var diff: [DiffPiece]
 
-    public enum DiffPiece: Equatable, Sendable {
+    package enum DiffPiece: Equatable, Sendable {
         case same(String)
         /// Typed but not expected.
         case extra(String)
@@ -19,7 +19,7 @@ public struct AnswerJudgement: Equatable, Sendable {
         case missing(String)
     }
 
-    public init(typed: String, expected: String) {
+    package init(typed: String, expected: String) {
         self.typed = typed.nfc
         self.expected = expected.nfc
         let acceptable = Self.alternatives(self.expected).map(Self.folded)

@@ -7,12 +7,12 @@ import MaeilStore
 /// packages and text). A note that came from Anki goes back under its own note type, its
 /// HTML as it was; a note of a Maeil deck goes under a note type made from the deck's fields
 /// and templates (a real cloze type for cloze decks), its text as HTML.
-public struct Exporter {
-    public let collection: Collection
+package struct Exporter {
+    package let collection: Collection
 
-    public init(collection: Collection) { self.collection = collection }
+    package init(collection: Collection) { self.collection = collection }
 
-    public func export(_ decks: [Deck], now: Date) throws -> ExportCollection {
+    package func export(_ decks: [Deck], now: Date) throws -> ExportCollection {
         let stored = try collection.ankiNoteTypes()
         var types: [Int64: AnkiNoteType] = [:]
         var media: [String: URL] = [:]
@@ -108,9 +108,9 @@ public struct Exporter {
 
 /// `maeil export`: decks written as an Anki text file (`txt`) or package (`apkg`,
 /// `apkg-legacy`, `colpkg`).
-public enum ExportFile {
+package enum ExportFile {
     @discardableResult
-    public static func write(_ decks: [Deck], from collection: Collection, to url: URL, format: String, now: Date,
+    package static func write(_ decks: [Deck], from collection: Collection, to url: URL, format: String, now: Date,
                              timeZone: TimeZone) throws -> ExportCollection {
         let exported = try Exporter(collection: collection).export(decks, now: now)
         if format == "txt" {

@@ -6,25 +6,25 @@ import MaeilStore
 /// `maeil optimize`: FSRS fitted to a learner's reviews, the current and the fitted parameters
 /// scored on reviews the fit did not see, and Anki's rule for keeping them — the fit replaces
 /// the current parameters only if it predicts the reviews better.
-public struct FSRSFitting {
-    public var optimizer: Optimizer
-    public var items: [FSRSItem]
+package struct FSRSFitting {
+    package var optimizer: Optimizer
+    package var items: [FSRSItem]
     /// The parameters in use: the first deck's preset's, or the defaults.
-    public var current: [Double]
+    package var current: [Double]
     /// Where `--save` stores the fit.
-    public var target: (collection: Collection, deck: Deck)?
+    package var target: (collection: Collection, deck: Deck)?
 
-    public struct Outcome {
-        public let fitted: [Double]
-        public let scores: Evaluation.HeldOut?
+    package struct Outcome {
+        package let fitted: [Double]
+        package let scores: Evaluation.HeldOut?
         /// The current parameters predict the reviews as well or better.
-        public let keepCurrent: Bool
-        public let saved: Bool
-        public let fitSeconds: Double
+        package let keepCurrent: Bool
+        package let saved: Bool
+        package let fitSeconds: Double
     }
 
     /// The reviews of a CSV in the FSRS optimizer's format.
-    public init(optimizer: Optimizer, csv text: String, timeZone: TimeZone, rolloverHour: Int) throws {
+    package init(optimizer: Optimizer, csv text: String, timeZone: TimeZone, rolloverHour: Int) throws {
         self.optimizer = optimizer
         items = try ItemBuilder.items(csv: text, timeZone: timeZone, rolloverHour: rolloverHour)
         current = Optimizer.defaultParameters
@@ -32,7 +32,7 @@ public struct FSRSFitting {
 
     /// The reviews of `decks`, fitted with the first deck's relearning steps; `save` keeps a
     /// better fit in that deck's preset.
-    public init(optimizer: Optimizer, collection: Collection, decks: [Deck], save: Bool, now: Date, timeZone: TimeZone) throws {
+    package init(optimizer: Optimizer, collection: Collection, decks: [Deck], save: Bool, now: Date, timeZone: TimeZone) throws {
         self.optimizer = optimizer
         current = Optimizer.defaultParameters
         if let deck = decks.first {
@@ -46,7 +46,7 @@ public struct FSRSFitting {
 
     /// Scores both parameter sets on held-out reviews (the first half of `progress`), fits all
     /// reviews (the second half), and saves a better fit to the target deck's preset.
-    public func run(now: Date, timeZone: TimeZone, progress: (Double) -> Void = { _ in }) throws -> Outcome {
+    package func run(now: Date, timeZone: TimeZone, progress: (Double) -> Void = { _ in }) throws -> Outcome {
         // The held-out scores fit five times on growing shares; the parameters come from all reviews.
         let scores = try Evaluation.heldOut(items, current: current, optimizer: optimizer) { progress($0 / 2) }
         let started = Date()

@@ -5,8 +5,8 @@ import MaeilStore
 
 /// The review log of some decks as FSRS training items, by Anki's rules: what `maeil optimize`
 /// fits and evaluates.
-public enum FittingHistory {
-    public static func items(collection: Collection, decks: [Deck], now: Date, timeZone: TimeZone) throws -> [FSRSItem] {
+package enum FittingHistory {
+    package static func items(collection: Collection, decks: [Deck], now: Date, timeZone: TimeZone) throws -> [FSRSItem] {
         var cards: [(cardID: Int64, events: [ReviewEvent])] = []
         var nextDayStart = now.timeIntervalSince1970
         for deck in decks {
@@ -39,7 +39,7 @@ public enum FittingHistory {
     }
 
     /// Relearning steps under a day, which bound two parameters in the fit (as in Anki).
-    public static func relearningSteps(_ preset: Preset) -> Int {
+    package static func relearningSteps(_ preset: Preset) -> Int {
         var total = 0
         var count = 0
         for seconds in preset.scheduler.relearningSteps.seconds {

@@ -4,35 +4,35 @@ import MaeilDecks
 import MaeilStore
 
 /// What an import did (or, with --dry-run, would do).
-public struct ImportSummary: Sendable, Codable {
-    public struct DeckSummary: Sendable, Codable {
-        public var name: String
-        public var created: Bool
-        public var added = 0
-        public var updated = 0
-        public var unchanged = 0
+package struct ImportSummary: Sendable, Codable {
+    package struct DeckSummary: Sendable, Codable {
+        package var name: String
+        package var created: Bool
+        package var added = 0
+        package var updated = 0
+        package var unchanged = 0
         /// Notes of this deck that are no longer in the file: kept, and listed so the learner
         /// can delete them.
-        public var gone: [String] = []
-        public var cardsWithHistory = 0
+        package var gone: [String] = []
+        package var cardsWithHistory = 0
     }
 
     /// A reading plan added or updated (what was read stays marked).
-    public struct PlanSummary: Sendable, Codable {
-        public var name: String
-        public var created: Bool
-        public var days: Int
+    package struct PlanSummary: Sendable, Codable {
+        package var name: String
+        package var created: Bool
+        package var days: Int
     }
 
-    public var decks: [DeckSummary] = []
-    public var readingPlans: [PlanSummary] = []
-    public var skipped: [String] = []
-    public var media = 0
-    public var dryRun = false
+    package var decks: [DeckSummary] = []
+    package var readingPlans: [PlanSummary] = []
+    package var skipped: [String] = []
+    package var media = 0
+    package var dryRun = false
 
-    public var added: Int { decks.reduce(0) { $0 + $1.added } }
-    public var updated: Int { decks.reduce(0) { $0 + $1.updated } }
-    public var unchanged: Int { decks.reduce(0) { $0 + $1.unchanged } }
+    package var added: Int { decks.reduce(0) { $0 + $1.added } }
+    package var updated: Int { decks.reduce(0) { $0 + $1.updated } }
+    package var unchanged: Int { decks.reduce(0) { $0 + $1.unchanged } }
 }
 
 /// Applies imported decks to a collection: all of it in one transaction, or nothing.
@@ -40,23 +40,23 @@ public struct ImportSummary: Sendable, Codable {
 /// The file is read on a second thread while this one writes: a reader hands decks and
 /// notes on in chunks (`ImportEvent`), so a large file is written as it is read instead of
 /// after. A problem the reader finds at the end still undoes everything.
-public struct Importer {
-    public let collection: Collection
-    public var now: Date
+package struct Importer {
+    package let collection: Collection
+    package var now: Date
     /// Called as notes are written: (done, total).
-    public var progress: ((Int, Int) -> Void)?
+    package var progress: ((Int, Int) -> Void)?
 
-    public init(collection: Collection, now: Date, progress: ((Int, Int) -> Void)? = nil) {
+    package init(collection: Collection, now: Date, progress: ((Int, Int) -> Void)? = nil) {
         self.collection = collection
         self.now = now
         self.progress = progress
     }
 
     /// Reads files, handing each event to the importer: `DeckReader.stream` with its arguments.
-    public typealias Reader = @Sendable (_ emit: ImportEmitter) throws -> Void
+    package typealias Reader = @Sendable (_ emit: ImportEmitter) throws -> Void
 
     /// The folder media files go to, beside the collection file.
-    public var mediaDirectory: URL {
+    package var mediaDirectory: URL {
         URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
     }
 
@@ -75,18 +75,18 @@ public struct Importer {
         notes >= bulkThreshold && notes * 3 >= collectionNotes
     }
 
-    public func apply(_ bundle: ImportBundle, dryRun: Bool = false) throws -> ImportSummary {
+    package func apply(_ bundle: ImportBundle, dryRun: Bool = false) throws -> ImportSummary {
         try apply(reading: { emit in try bundle.emit(into: emit) }, dryRun: dryRun)
     }
 
     /// Runs `read` on another thread and writes what it hands on as it comes.
-    public func apply(reading read: @escaping Reader, dryRun: Bool = false) throws -> ImportSummary {
+    package func apply(reading read: @escaping Reader, dryRun: Bool = false) throws -> ImportSummary {
         try apply(ImportReading(read), dryRun: dryRun)
     }
 
     /// Writes what a reading already under way hands on: a program can start reading the
     /// files before it opens the collection.
-    public func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
+    package func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
         let channel = reading.channel
         defer { channel.close() }
         // Media go to a staging folder first and are moved in only after the notes commit; the
@@ -159,11 +159,11 @@ public struct Importer {
 }
 
 /// Files being read on a thread of their own, for one importer to write as they come.
-public final class ImportReading: Sendable {
+package final class ImportReading: Sendable {
     let channel = ImportChannel()
 
     /// Starts `read` at once.
-    public init(_ read: @escaping Importer.Reader) {
+    package init(_ read: @escaping Importer.Reader) {
         let channel = channel
         Thread.detachNewThread {
             do {

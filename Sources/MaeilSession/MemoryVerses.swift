@@ -4,18 +4,18 @@ import MaeilStore
 
 /// Adds a verse a reader loves to a verse deck, as a note like the bundled ones: the same
 /// fields, the same id scheme (so importing the bundled deck again does not duplicate it).
-public enum MemoryVerses {
-    public enum Outcome: Equatable {
+package enum MemoryVerses {
+    package enum Outcome: Equatable {
         case added(Note, cards: Int)
         case alreadyThere(Note)
     }
 
     /// The decks verses can go to: those of kind verse.
-    public static func decks(in collection: Collection) throws -> [Deck] {
+    package static func decks(in collection: Collection) throws -> [Deck] {
         try collection.decks().filter { $0.kind == .verse }
     }
 
-    public static func add(_ passage: VerseText.Passage, to deck: Deck, collection: Collection, now: Date) throws -> Outcome {
+    package static func add(_ passage: VerseText.Passage, to deck: Deck, collection: Collection, now: Date) throws -> Outcome {
         let notes = try collection.notes(deckID: deck.id)
         // The bundled deck's ids are "memory-verses/<first verse>"; a deck of the reader's own
         // gets the same shape under its own prefix.

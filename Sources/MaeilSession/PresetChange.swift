@@ -4,25 +4,25 @@ import MaeilStore
 
 /// A change to a deck's options (`maeil deck DECK set KEY VALUE`). The options belong to the
 /// deck's preset, so every deck sharing it changes with it, as in Anki.
-public struct PresetChange {
-    public let collection: Collection
+package struct PresetChange {
+    package let collection: Collection
 
-    public init(collection: Collection) {
+    package init(collection: Collection) {
         self.collection = collection
     }
 
-    public struct Result: Sendable {
-        public var preset: Preset
+    package struct Result: Sendable {
+        package var preset: Preset
         /// The decks that use the preset.
-        public var decks: [Deck]
+        package var decks: [Deck]
         /// Cards given a memory state from their review log (switching to FSRS).
-        public var cardsWithMemory: Int
+        package var cardsWithMemory: Int
     }
 
     /// Sets `key` to `value` on the preset of `deck`, in one transaction. Switching from SM-2 to
     /// FSRS gives every card that has been reviewed its memory state from its review log, so
     /// no card starts over; its due date stays where it was.
-    public func set(_ key: PresetKey, _ value: PresetKey.Input, deck: Deck, now: Date, timeZone: TimeZone) throws -> Result {
+    package func set(_ key: PresetKey, _ value: PresetKey.Input, deck: Deck, now: Date, timeZone: TimeZone) throws -> Result {
         var preset = try collection.preset(id: deck.presetID)
         let wasFSRS = preset.scheduler.kind == .fsrs
         do {
@@ -66,6 +66,6 @@ public struct PresetChange {
 }
 
 /// A value a setting cannot take, in words a person can act on.
-public struct PresetChangeProblem: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct PresetChangeProblem: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }

@@ -3,15 +3,15 @@ import MaeilCore
 import MaeilStore
 
 /// The outside world a session needs, passed in so tests and scripts control time.
-public struct SessionEnvironment: Sendable {
-    public var now: @Sendable () -> Date
-    public var timeZone: TimeZone
+package struct SessionEnvironment: Sendable {
+    package var now: @Sendable () -> Date
+    package var timeZone: TimeZone
     /// Answer times are capped, as Anki does, so a learner who walked away does not count an hour.
-    public var maximumAnswerSeconds: Int
+    package var maximumAnswerSeconds: Int
     /// Review fuzz, on as in Anki; tests and `--fuzz off` turn it off to get exact days.
-    public var fuzz: Bool
+    package var fuzz: Bool
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current, maximumAnswerSeconds: Int = 60,
+    package init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current, maximumAnswerSeconds: Int = 60,
                 fuzz: Bool = true) {
         self.now = now
         self.timeZone = timeZone
@@ -23,10 +23,10 @@ public struct SessionEnvironment: Sendable {
 /// A review session over a collection: a state machine driven by `send(_:)`. Every answer is
 /// committed (state and log in one transaction) before the next card is chosen; undo walks
 /// back any number of steps.
-public final class ReviewSession {
-    public private(set) var state: SessionState
-    public let collection: Collection
-    public let environment: SessionEnvironment
+package final class ReviewSession {
+    package private(set) var state: SessionState
+    package let collection: Collection
+    package let environment: SessionEnvironment
     private var decks: DeckContexts
     private var undoStack: [UndoEntry] = []
 
@@ -38,7 +38,7 @@ public final class ReviewSession {
     }
 
     /// A session of real reviews over today's queue of the given decks (all when nil).
-    public init(collection: Collection, deckIDs: [Int64]? = nil, environment: SessionEnvironment = SessionEnvironment()) throws {
+    package init(collection: Collection, deckIDs: [Int64]? = nil, environment: SessionEnvironment = SessionEnvironment()) throws {
         self.collection = collection
         self.environment = environment
         decks = DeckContexts(collection: collection, timeZone: environment.timeZone)
@@ -48,7 +48,7 @@ public final class ReviewSession {
     }
 
     /// Goes over the given cards once more without changing their schedule.
-    public init(collection: Collection, practicing cardIDs: [Int64], environment: SessionEnvironment = SessionEnvironment()) {
+    package init(collection: Collection, practicing cardIDs: [Int64], environment: SessionEnvironment = SessionEnvironment()) {
         self.collection = collection
         self.environment = environment
         decks = DeckContexts(collection: collection, timeZone: environment.timeZone)
@@ -64,14 +64,14 @@ public final class ReviewSession {
 
     /// Shows the first card. Call once before sending actions.
     @discardableResult
-    public func start() throws -> [SessionEvent] {
+    package func start() throws -> [SessionEvent] {
         try advance(now: Self.wholeSeconds(environment.now()))
     }
 
     /// Applies one action. The clock is read once, so everything the action does happens at
     /// one moment.
     @discardableResult
-    public func send(_ action: SessionAction) throws -> [SessionEvent] {
+    package func send(_ action: SessionAction) throws -> [SessionEvent] {
         guard !state.finished || action == .undo else { return [] }
         let now = Self.wholeSeconds(environment.now())
         switch action {
@@ -119,7 +119,7 @@ public final class ReviewSession {
         }
     }
 
-    public func judgement() -> AnswerJudgement? {
+    package func judgement() -> AnswerJudgement? {
         guard let current = state.current, let typed = state.typedAnswer, let field = current.template.typed,
               let expected = current.note.fields.value(field) else { return nil }
         return AnswerJudgement(typed: typed, expected: FieldText.answer(expected, html: current.note.html))
@@ -198,7 +198,7 @@ public final class ReviewSession {
         }
     }
 
-    public var canUndo: Bool { !undoStack.isEmpty }
+    package var canUndo: Bool { !undoStack.isEmpty }
 
     // MARK: Choosing the next card
 
@@ -219,7 +219,7 @@ public final class ReviewSession {
     }
 
     /// Why a card is skipped when another Maeil answered it while this session ran.
-    public static let answeredElsewhere = "answered in another session"
+    package static let answeredElsewhere = "answered in another session"
 
     private func nextCandidate(now: Date) -> (id: Int64, queued: QueuedCard?)? {
         if state.mode == .practice {
@@ -311,7 +311,7 @@ public final class ReviewSession {
     }
 
     /// The cards answered "again" in this session, for a round of practice on just those.
-    public var missedCardIDs: [Int64] {
+    package var missedCardIDs: [Int64] {
         var seen = Set<Int64>()
         return state.answers.filter { $0.rating == .again }.map(\.cardID).filter { seen.insert($0).inserted }
     }

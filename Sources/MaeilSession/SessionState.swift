@@ -4,22 +4,22 @@ import MaeilStore
 
 /// The card on screen, with everything needed to render it and the four outcomes the
 /// buttons will give.
-public struct PresentedCard: Equatable, Sendable {
-    public var card: Card
-    public var note: Note
-    public var deck: Deck
-    public var template: CardTemplate
-    public var nextStates: NextStates
+package struct PresentedCard: Equatable, Sendable {
+    package var card: Card
+    package var note: Note
+    package var deck: Deck
+    package var template: CardTemplate
+    package var nextStates: NextStates
     /// The note's other cards, for burying once this one is answered.
-    public var siblings: [SiblingCard]
-    public var shownAt: Date
+    package var siblings: [SiblingCard]
+    package var shownAt: Date
     /// Whole days (or a step in seconds) each button gives, for the prompt: "3 good · 4d".
-    public var intervals: [Rating: String]
+    package var intervals: [Rating: String]
 }
 
 /// What a review session is doing, as a value: a terminal renders it, a test inspects it.
-public struct SessionState: Equatable, Sendable {
-    public enum Mode: Equatable, Sendable {
+package struct SessionState: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable {
         /// Real reviews: every answer is scheduled and logged.
         case review
         /// Going over some cards again (the ones just missed, the focus list) without
@@ -27,23 +27,23 @@ public struct SessionState: Equatable, Sendable {
         case practice
     }
 
-    public var mode: Mode
-    public var deckIDs: [Int64]?
-    public var queue: StudyQueue
-    public var current: PresentedCard?
-    public var revealed = false
-    public var typedAnswer: String?
-    public var answers: [SessionAnswer] = []
-    public var startedAt: Date
-    public var finished = false
+    package var mode: Mode
+    package var deckIDs: [Int64]?
+    package var queue: StudyQueue
+    package var current: PresentedCard?
+    package var revealed = false
+    package var typedAnswer: String?
+    package var answers: [SessionAnswer] = []
+    package var startedAt: Date
+    package var finished = false
     /// Practice mode: the cards still to go over.
-    public var practiceQueue: [Int64] = []
+    package var practiceQueue: [Int64] = []
 
-    public var remaining: (new: Int, learning: Int, review: Int) {
+    package var remaining: (new: Int, learning: Int, review: Int) {
         (queue.new.count, queue.learning.count, queue.reviews.count)
     }
 
-    public static func == (lhs: SessionState, rhs: SessionState) -> Bool {
+    package static func == (lhs: SessionState, rhs: SessionState) -> Bool {
         lhs.mode == rhs.mode && lhs.deckIDs == rhs.deckIDs && lhs.current == rhs.current && lhs.revealed == rhs.revealed
             && lhs.typedAnswer == rhs.typedAnswer && lhs.answers == rhs.answers && lhs.finished == rhs.finished
             && lhs.queue.new == rhs.queue.new && lhs.queue.learning == rhs.queue.learning && lhs.queue.reviews == rhs.queue.reviews
@@ -52,17 +52,17 @@ public struct SessionState: Equatable, Sendable {
 }
 
 /// One answer of this session.
-public struct SessionAnswer: Equatable, Sendable {
-    public var cardID: Int64
-    public var rating: Rating
-    public var phaseBefore: CardPhase
+package struct SessionAnswer: Equatable, Sendable {
+    package var cardID: Int64
+    package var rating: Rating
+    package var phaseBefore: CardPhase
     /// Nil in practice mode, where nothing is logged.
-    public var logID: Int64?
-    public var durationMilliseconds: Int
+    package var logID: Int64?
+    package var durationMilliseconds: Int
 }
 
 /// Everything the learner can do during a session.
-public enum SessionAction: Equatable, Sendable {
+package enum SessionAction: Equatable, Sendable {
     case reveal
     /// A typed answer; it is kept (NFC-normalized) and the answer is revealed.
     case type(String)
@@ -76,7 +76,7 @@ public enum SessionAction: Equatable, Sendable {
 }
 
 /// What happened, for the interface to tell the learner.
-public enum SessionEvent: Equatable, Sendable {
+package enum SessionEvent: Equatable, Sendable {
     case shown(cardID: Int64)
     case revealed(cardID: Int64, judgement: AnswerJudgement?)
     case answered(cardID: Int64, rating: Rating, interval: String)
@@ -90,12 +90,12 @@ public enum SessionEvent: Equatable, Sendable {
     case finished(SessionSummary)
 }
 
-public struct SessionSummary: Equatable, Sendable, Codable {
-    public var reviewed: Int
-    public var correct: Int
-    public var seconds: Int
-    public var nextDue: Date?
-    public var learningLaterToday: Int
+package struct SessionSummary: Equatable, Sendable, Codable {
+    package var reviewed: Int
+    package var correct: Int
+    package var seconds: Int
+    package var nextDue: Date?
+    package var learningLaterToday: Int
 
-    public var correctPercent: Int { reviewed == 0 ? 0 : Int((Double(correct) * 100 / Double(reviewed)).rounded()) }
+    package var correctPercent: Int { reviewed == 0 ? 0 : Int((Double(correct) * 100 / Double(reviewed)).rounded()) }
 }

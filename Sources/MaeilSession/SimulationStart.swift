@@ -6,8 +6,8 @@ import MaeilStore
 /// A deck as the simulator starts from it (`maeil sim --deck`), as Anki's simulator does: its
 /// cards with their schedules and memory, its preset's scheduler and limits, and its FSRS
 /// parameters (the fitted ones after `maeil optimize --save`) as the learner's memory.
-public enum SimulationStart {
-    public static func configure(_ config: inout SimulationConfig, collection: Collection, decks: [Deck], now: Date,
+package enum SimulationStart {
+    package static func configure(_ config: inout SimulationConfig, collection: Collection, decks: [Deck], now: Date,
                                  timeZone: TimeZone) throws {
         guard let first = decks.first else { return }
         let preset = try collection.preset(id: first.presetID)

@@ -5,26 +5,26 @@ import MaeilPrograms
 /// A passage's text from the World English Bible as Debian packages it (sword-text-web, read
 /// with diatheke): the same source and the same cleaning as the bundled memory verses, so a
 /// verse a reader adds looks like the ones that came with Maeil.
-public enum VerseText {
-    public static let module = "engWEB2015eb"
-    public static let install = "sudo apt-get install sword-text-web diatheke"
+package enum VerseText {
+    package static let module = "engWEB2015eb"
+    package static let install = "sudo apt-get install sword-text-web diatheke"
 
-    public struct Passage: Sendable, Equatable {
+    package struct Passage: Sendable, Equatable {
         /// As the bundled deck writes references: "Psalm 23:1–3", "1 John 4:8".
-        public var reference: String
+        package var reference: String
         /// The reference in the form the bundled deck's ids come from ("psalms-23-1"; a passage
         /// adds its last verse: "psalms-23-1-3").
-        public var key: String
-        public var text: String
+        package var key: String
+        package var text: String
     }
 
-    public enum LookupError: Error, Equatable {
+    package enum LookupError: Error, Equatable {
         case notInstalled
         case noSuchPassage(String)
     }
 
     /// A passage whose text the reader gives (another translation): the reference as typed.
-    public static func given(reference: String, text: String) -> Passage {
+    package static func given(reference: String, text: String) -> Passage {
         let reference = reference.split(whereSeparator: \.isWhitespace).joined(separator: " ").nfc
         return Passage(reference: reference, key: key(reference), text: clean(text).nfc)
     }
@@ -36,7 +36,7 @@ public enum VerseText {
     }
 
     /// Looks up "John 3:16" or "Psalm 23:1-3" (a range within one chapter).
-    public static func lookup(_ reference: String, searchPath: String = ExternalProgram.searchPath) throws -> Passage {
+    package static func lookup(_ reference: String, searchPath: String = ExternalProgram.searchPath) throws -> Passage {
         guard let diatheke = ExternalProgram.find("diatheke", in: searchPath) else { throw LookupError.notInstalled }
         let asked = reference.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: "–", with: "-")
         guard let range = asked.range(of: #"^(.+?) (\d+):(\d+)(?:-(\d+))?$"#, options: .regularExpression), range == asked.startIndex..<asked.endIndex else {

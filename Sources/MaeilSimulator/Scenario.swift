@@ -4,27 +4,27 @@ import Yams
 
 /// A simulation scenario file (Sim/*.yaml). Every field is optional and has the fsrs-rs
 /// default; flags on `maeil sim` override any of them.
-public struct Scenario: Sendable {
-    public var name: String
-    public var description = ""
-    public var config = SimulationConfig()
+package struct Scenario: Sendable {
+    package var name: String
+    package var description = ""
+    package var config = SimulationConfig()
     /// Take the item count from this bundled deck (its number of cards).
-    public var deck: String?
+    package var deck: String?
 
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func load(path: String) throws -> Scenario {
+    package static func load(path: String) throws -> Scenario {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Problem(description: "\(path): cannot read the scenario")
         }
         return try parse(text, file: path)
     }
 
-    public static func parse(_ text: String, file: String) throws -> Scenario {
+    package static func parse(_ text: String, file: String) throws -> Scenario {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -87,29 +87,29 @@ public struct Scenario: Sendable {
 }
 
 /// Several runs, summed up: means of the totals and of each day.
-public struct SimulationSummary: Sendable, Codable {
-    public var runs: Int
-    public var memorizedEnd: Double
-    public var memorizedEndSD: Double
-    public var reviewsTotal: Double
-    public var reviewsTotalSD: Double
-    public var newTotal: Double
-    public var studySecondsTotal: Double
-    public var retention: Double?
+package struct SimulationSummary: Sendable, Codable {
+    package var runs: Int
+    package var memorizedEnd: Double
+    package var memorizedEndSD: Double
+    package var reviewsTotal: Double
+    package var reviewsTotalSD: Double
+    package var newTotal: Double
+    package var studySecondsTotal: Double
+    package var retention: Double?
     /// Compute time of the runs, summed.
-    public var elapsedMilliseconds: Double
+    package var elapsedMilliseconds: Double
     /// Day by day, the mean over the runs.
-    public var days: [SeriesDay]
+    package var days: [SeriesDay]
 
-    public struct SeriesDay: Sendable, Codable {
-        public var day: Int
-        public var reviews: Double
-        public var new: Double
-        public var seconds: Double
+    package struct SeriesDay: Sendable, Codable {
+        package var day: Int
+        package var reviews: Double
+        package var new: Double
+        package var seconds: Double
         /// Share of the day's reviews recalled (all runs together); nil on days without reviews.
-        public var retention: Double?
+        package var retention: Double?
         /// Expected items remembered: the sum of true retrievability.
-        public var memorized: Double
+        package var memorized: Double
     }
 
     enum CodingKeys: String, CodingKey {
@@ -119,7 +119,7 @@ public struct SimulationSummary: Sendable, Codable {
         case elapsedMilliseconds = "elapsed_ms"
     }
 
-    public init(_ results: [SimulationResult]) {
+    package init(_ results: [SimulationResult]) {
         let count = Double(max(results.count, 1))
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / count }
         func sd(_ values: [Double]) -> Double {

@@ -3,68 +3,68 @@ import MaeilCore
 /// A simulated learner, as the fsrs-rs simulator models one (README, "Simulate before you commit"):
 /// true memory follows FSRS-6, recall at a review is drawn from the true retrievability,
 /// ratings and learning steps follow measured probabilities, and each answer costs seconds.
-public struct LearnerModel: Sendable, Hashable, Codable {
+package struct LearnerModel: Sendable, Hashable, Codable {
     /// The learner's true memory model (FSRS-6 defaults unless a scenario says otherwise).
-    public var parameters: FSRSParameters = .fsrs6Default
+    package var parameters: FSRSParameters = .fsrs6Default
     /// P(again, hard, good, easy) for a new card's first answer.
-    public var firstRatingWeights: [Double] = [0.24, 0.094, 0.495, 0.171]
+    package var firstRatingWeights: [Double] = [0.24, 0.094, 0.495, 0.171]
     /// P(hard, good, easy) given a successful review.
-    public var reviewRatingWeights: [Double] = [0.224, 0.631, 0.145]
+    package var reviewRatingWeights: [Double] = [0.224, 0.631, 0.145]
     /// Learning steps: the next rating, given the previous (rows again, hard, good; columns again…easy).
-    public var learningTransitions: [[Double]] = [
+    package var learningTransitions: [[Double]] = [
         [0.3686, 0.0628, 0.5108, 0.0577], [0.0442, 0.4553, 0.4457, 0.0549], [0.0519, 0.0470, 0.8462, 0.0550],
     ]
-    public var relearningTransitions: [[Double]] = [
+    package var relearningTransitions: [[Double]] = [
         [0.2157, 0.0643, 0.6595, 0.0604], [0.0500, 0.4638, 0.4475, 0.0387], [0.1057, 0.1434, 0.7266, 0.0244],
     ]
     /// Seconds per answer (columns again, hard, good, easy) when learning, reviewing, relearning.
-    public var learningCosts: [Double] = [19.58, 18.79, 13.78, 10.71]
-    public var reviewCosts: [Double] = [19.38, 17.59, 12.38, 8.94]
-    public var relearningCosts: [Double] = [16.44, 15.25, 12.32, 8.03]
+    package var learningCosts: [Double] = [19.58, 18.79, 13.78, 10.71]
+    package var reviewCosts: [Double] = [19.38, 17.59, 12.38, 8.94]
+    package var relearningCosts: [Double] = [16.44, 15.25, 12.32, 8.03]
     /// A learner stops stepping after this many step answers and the card graduates anyway.
-    public var maximumSteps = 5
+    package var maximumSteps = 5
 
-    public init() {}
+    package init() {}
 }
 
 /// What to simulate.
-public struct SimulationConfig: Sendable, Hashable {
-    public var items = 10_000
-    public var days = 365
+package struct SimulationConfig: Sendable, Hashable {
+    package var items = 10_000
+    package var days = 365
     /// nil: no limit.
-    public var newPerDay: Int? = 20
-    public var reviewsPerDay: Int? = 200
+    package var newPerDay: Int? = 20
+    package var reviewsPerDay: Int? = 200
     /// Seconds of study a day; nil: no limit. A day may overshoot by one card, as in fsrs-rs.
-    public var secondsPerDay: Double?
+    package var secondsPerDay: Double?
     /// Whether new cards count against the review limit (fsrs-rs's new_cards_ignore_review_limit, inverted).
-    public var newCardsCountAsReviews = false
+    package var newCardsCountAsReviews = false
     /// Cards with this many lapses leave the simulation (suspended), if set.
-    public var suspendAfterLapses: Int?
-    public var scheduler = SchedulerSettings(kind: .fsrs)
-    public var learner = LearnerModel()
-    public var seed: UInt64 = 42
-    public var runs = 1
+    package var suspendAfterLapses: Int?
+    package var scheduler = SchedulerSettings(kind: .fsrs)
+    package var learner = LearnerModel()
+    package var seed: UInt64 = 42
+    package var runs = 1
     /// Real cards to start from (`sim --deck`); empty: `items` new cards.
-    public var startingCards: [StartingCard] = []
+    package var startingCards: [StartingCard] = []
 
-    public init() {
+    package init() {
         // The fsrs-rs simulator schedules without fuzz, with steps of 1m 10m and 10m.
         scheduler.maximumInterval = 36_500
     }
 }
 
 /// A card as a deck holds it today, for a simulation that starts from the collection.
-public struct StartingCard: Sendable, Hashable {
+package struct StartingCard: Sendable, Hashable {
     /// What the scheduler knows: its phase, interval, ease or memory.
-    public var state: CardState
+    package var state: CardState
     /// The learner's memory of it (from its FSRS state or its review log); nil for a new card.
-    public var memory: MemoryState?
+    package var memory: MemoryState?
     /// Whole days since its last answer, and until it is due (0 or less: due today).
-    public var daysSinceReview: Int
-    public var dueInDays: Int
-    public var lapses: Int
+    package var daysSinceReview: Int
+    package var dueInDays: Int
+    package var lapses: Int
 
-    public init(state: CardState, memory: MemoryState?, daysSinceReview: Int, dueInDays: Int, lapses: Int) {
+    package init(state: CardState, memory: MemoryState?, daysSinceReview: Int, dueInDays: Int, lapses: Int) {
         self.state = state
         self.memory = memory
         self.daysSinceReview = daysSinceReview

@@ -4,7 +4,7 @@ import MaeilCore
 /// simulation's own (items, days, limits, budget, runs) and every scheduler setting of a preset,
 /// whose limits `PresetKey` owns.
 extension SimulationConfig {
-    public enum Key: String, CaseIterable, Sendable {
+    package enum Key: String, CaseIterable, Sendable {
         case items, days
         case newPerDay = "new_per_day"
         case reviewsPerDay = "reviews_per_day"
@@ -15,12 +15,12 @@ extension SimulationConfig {
     }
 
     /// Every setting name a scenario may use besides `name`, `description`, `deck` and `learner`.
-    public static var settingNames: [String] {
+    package static var settingNames: [String] {
         Key.allCases.map(\.rawValue) + PresetKey.allCases.filter(\.appliesToSimulation).map(\.rawValue)
     }
 
     /// Sets one setting by name; refuses an unknown name or a value outside its limits.
-    public mutating func set(_ name: String, _ input: PresetKey.Input) throws(PresetKey.Problem) {
+    package mutating func set(_ name: String, _ input: PresetKey.Input) throws(PresetKey.Problem) {
         if let key = Key(rawValue: name) {
             try set(key, input)
         } else if let key = PresetKey(rawValue: name), key.appliesToSimulation {
@@ -34,7 +34,7 @@ extension SimulationConfig {
 
     /// Settings given as command-line flags, by setting name (`new_per_day` for
     /// `--new-per-day`), each checked as a scenario's is; a refusal names the flag.
-    public mutating func set(flags: [(name: String, value: String?)]) throws(PresetKey.Problem) {
+    package mutating func set(flags: [(name: String, value: String?)]) throws(PresetKey.Problem) {
         for case let (name, value?) in flags {
             do {
                 try set(name, .text(value))
@@ -90,7 +90,7 @@ extension SimulationConfig {
 extension PresetKey {
     /// Whether a simulation uses the setting: the day's limits are simulated separately, and
     /// rollover, burying, gating and leeches do not change what a simulated learner remembers.
-    public var appliesToSimulation: Bool {
+    package var appliesToSimulation: Bool {
         switch self {
         case .newPerDay, .reviewsPerDay, .rolloverHour, .burySiblings, .curriculumGating, .leechThreshold, .leechAction: false
         default: true

@@ -2,36 +2,36 @@ import Foundation
 import MaeilCore
 
 /// What a run produced, day by day.
-public struct SimulationResult: Sendable, Codable {
-    public struct Day: Sendable, Codable, Equatable {
-        public var reviews = 0
-        public var correct = 0
-        public var new = 0
-        public var seconds = 0.0
+package struct SimulationResult: Sendable, Codable {
+    package struct Day: Sendable, Codable, Equatable {
+        package var reviews = 0
+        package var correct = 0
+        package var new = 0
+        package var seconds = 0.0
         /// Expected number of items remembered: the sum of true retrievability.
-        public var memorized = 0.0
+        package var memorized = 0.0
 
         /// Share of the day's reviews recalled; nil on a day without reviews.
-        public var retention: Double? { reviews == 0 ? nil : Double(correct) / Double(reviews) }
+        package var retention: Double? { reviews == 0 ? nil : Double(correct) / Double(reviews) }
     }
 
-    public var days: [Day]
-    public var elapsedMilliseconds: Double
+    package var days: [Day]
+    package var elapsedMilliseconds: Double
 
-    public var memorizedAtEnd: Double { days.last?.memorized ?? 0 }
-    public var reviewsTotal: Int { days.reduce(0) { $0 + $1.reviews } }
-    public var newTotal: Int { days.reduce(0) { $0 + $1.new } }
-    public var secondsTotal: Double { days.reduce(0) { $0 + $1.seconds } }
-    public var correctTotal: Int { days.reduce(0) { $0 + $1.correct } }
+    package var memorizedAtEnd: Double { days.last?.memorized ?? 0 }
+    package var reviewsTotal: Int { days.reduce(0) { $0 + $1.reviews } }
+    package var newTotal: Int { days.reduce(0) { $0 + $1.new } }
+    package var secondsTotal: Double { days.reduce(0) { $0 + $1.seconds } }
+    package var correctTotal: Int { days.reduce(0) { $0 + $1.correct } }
 }
 
 /// Runs study schedules on simulated learners. Every interval comes from the same `Scheduler`
 /// the review sessions use, answered with the ratings the learner model draws; the learner's
 /// true memory follows FSRS-6. Memory grows with the number of items, not items × days.
-public struct Simulator: Sendable {
-    public let config: SimulationConfig
+package struct Simulator: Sendable {
+    package let config: SimulationConfig
 
-    public init(config: SimulationConfig) { self.config = config }
+    package init(config: SimulationConfig) { self.config = config }
 
     /// The simulation day `d` is study day `firstDay + d` of a UTC clock.
     static let clock = DayClock.utc(rolloverHour: 0)
@@ -52,7 +52,7 @@ public struct Simulator: Sendable {
 
     /// One run on `threads` threads (every core by default). The result is the same on any
     /// number of threads.
-    public func run(seed: UInt64? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> SimulationResult {
+    package func run(seed: UInt64? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> SimulationResult {
         let started = DispatchTime.now().uptimeNanoseconds
         var engine = Engine(config: config, seed: seed ?? config.seed, threads: threads)
         let days = engine.run()
@@ -61,16 +61,16 @@ public struct Simulator: Sendable {
 
     /// `runs` runs with seeds seed, seed+1, …, on every core: one run on all of them, several
     /// runs side by side on one each.
-    public func runAll() -> [SimulationResult] {
+    package func runAll() -> [SimulationResult] {
         guard config.runs > 1 else { return [run()] }
         return Parallel.map(0..<config.runs) { run(seed: config.seed &+ UInt64($0), threads: 1) }
     }
 }
 
 /// Work spread over every core.
-public enum Parallel {
+package enum Parallel {
     /// `transform` of each element, computed concurrently, in the elements' order.
-    public static func map<Element: Sendable, Value: Sendable>(_ elements: some Collection<Element>,
+    package static func map<Element: Sendable, Value: Sendable>(_ elements: some Collection<Element>,
                                                                _ transform: @Sendable (Element) -> Value) -> [Value] {
         let elements = Array(elements)
         let slots = Slots<Value>(count: elements.count)
@@ -93,7 +93,7 @@ public enum Parallel {
 extension Simulator {
     /// The runs one after another, on this thread (sweeps and comparisons spread their
     /// settings over the cores instead).
-    public func runAllSequentially() -> [SimulationResult] {
+    package func runAllSequentially() -> [SimulationResult] {
         (0..<max(1, config.runs)).map { run(seed: config.seed &+ UInt64($0), threads: 1) }
     }
 }
@@ -133,14 +133,14 @@ extension SimulationConfig {
     /// Bytes one run holds at its peak: each item's card (learner memory and scheduler state),
     /// its place in the due queue and the day's order, each day's totals, queue and each
     /// chunk's recall sums, and the summary's series.
-    public var bytesPerRun: Int {
+    package var bytesPerRun: Int {
         items * (MemoryLayout<Simulator.Card>.stride + 3 * MemoryLayout<QueueEntry>.stride + MemoryLayout<Int32>.stride)
             + days * (MemoryLayout<SimulationResult.Day>.stride * 2 + MemoryLayout<[Int32]>.stride
                 + Engine.chunkCount * MemoryLayout<Double>.stride + MemoryLayout<Int>.stride)
     }
 
     /// Bytes the simulation will hold at its peak when `concurrent` runs go at once.
-    public func estimatedPeakBytes(concurrent: Int) -> Int {
+    package func estimatedPeakBytes(concurrent: Int) -> Int {
         bytesPerRun * max(1, concurrent)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import MaeilPrograms
 
 /// Something that says a text aloud.
-public protocol Speaker: AnyObject {
+package protocol Speaker: AnyObject {
     /// Says `text` in `language` ("ko", "ja", "en"…). Never throws: a speaker that cannot speak
     /// reports it through `lastFailure` and the fallback takes over.
     func say(_ text: String, language: String?) -> Bool
@@ -10,16 +10,16 @@ public protocol Speaker: AnyObject {
 }
 
 /// Always works: it prints what it would say ("🔊 ko: 한글") and keeps a record for tests.
-public final class StubSpeaker: Speaker {
-    public private(set) var spoken: [(text: String, language: String?)] = []
+package final class StubSpeaker: Speaker {
+    package private(set) var spoken: [(text: String, language: String?)] = []
     private let output: (String) -> Void
-    public let name = "stub"
+    package let name = "stub"
 
-    public init(output: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }) {
+    package init(output: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }) {
         self.output = output
     }
 
-    public func say(_ text: String, language: String?) -> Bool {
+    package func say(_ text: String, language: String?) -> Bool {
         spoken.append((text, language))
         output("🔊 \(language ?? "?"): \(text)")
         return true
@@ -29,21 +29,21 @@ public final class StubSpeaker: Speaker {
 /// espeak-ng, when installed: the voice follows the field's language. Japanese is spoken from
 /// its kana reading (espeak-ng spells kanji out as "Chinese letter"); free text with kanji goes
 /// through kakasi first when it is installed.
-public final class EspeakSpeaker: Speaker {
-    public let name = "espeak-ng"
+package final class EspeakSpeaker: Speaker {
+    package let name = "espeak-ng"
     let executable: String
     let kakasi: String?
     /// Play in the background, so the prompt comes back at once.
     let wait: Bool
 
-    public init?(wait: Bool = false, searchPath: String = ExternalProgram.searchPath) {
+    package init?(wait: Bool = false, searchPath: String = ExternalProgram.searchPath) {
         guard let found = ExternalProgram.find("espeak-ng", in: searchPath) else { return nil }
         executable = found
         kakasi = ExternalProgram.find("kakasi", in: searchPath)
         self.wait = wait
     }
 
-    public func say(_ text: String, language: String?) -> Bool {
+    package func say(_ text: String, language: String?) -> Bool {
         var spoken = text
         if language == "ja", let kakasi, spoken.unicodeScalars.contains(where: { (0x4E00...0x9FFF).contains($0.value) }) {
             spoken = (try? ExternalProgram.run(kakasi, ["-JH", "-i", "utf8", "-o", "utf8"], input: spoken))?
@@ -83,20 +83,20 @@ public final class EspeakSpeaker: Speaker {
 
 /// Tries the real engine and falls back to the stub, with one notice the first time, so a
 /// missing or broken engine never interrupts a review.
-public final class FallbackSpeaker: Speaker {
+package final class FallbackSpeaker: Speaker {
     let primary: Speaker?
     let fallback: StubSpeaker
     let notice: (String) -> Void
     private var failed = false
-    public var name: String { failed || primary == nil ? fallback.name : primary!.name }
+    package var name: String { failed || primary == nil ? fallback.name : primary!.name }
 
-    public init(primary: Speaker?, fallback: StubSpeaker, notice: @escaping (String) -> Void) {
+    package init(primary: Speaker?, fallback: StubSpeaker, notice: @escaping (String) -> Void) {
         self.primary = primary
         self.fallback = fallback
         self.notice = notice
     }
 
-    public func say(_ text: String, language: String?) -> Bool {
+    package func say(_ text: String, language: String?) -> Bool {
         if let primary, !failed {
             if primary.say(text, language: language) { return true }
             failed = true
@@ -111,7 +111,7 @@ public final class FallbackSpeaker: Speaker {
 
 /// The languages speech knows, by their ISO 639 code: espeak-ng's voices, plus zh (spoken
 /// with its Mandarin voice).
-public enum SpeechLanguage {
+package enum SpeechLanguage {
     static let codes: Set<String> = Set("""
         af am an ar as az ba be bg bn bpy bs ca chr cmn cs cv cy da de el en eo es et eu fa fi fr ga gd gn grc gu hak haw he hi hr ht \
         hu hy hyw ia id io is it ja jbo ka kk kl kn ko kok ku ky la lb lfn lt ltg lv mi mk ml mr ms mt my nb nci ne nl nog om or pa \
@@ -119,13 +119,13 @@ public enum SpeechLanguage {
         """.split(separator: " ").map(String.init))
 
     /// Whether `code` ("ko", "en-GB", "pt-br") names a language speech can use.
-    public static func isKnown(_ code: String) -> Bool {
+    package static func isKnown(_ code: String) -> Bool {
         guard let primary = code.lowercased().split(separator: "-").first else { return false }
         return codes.contains(String(primary))
     }
 
     /// Hangul is Korean; kana or kanji Japanese; anything else English.
-    public static func guess(_ text: String) -> String {
+    package static func guess(_ text: String) -> String {
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3: return "ko"
@@ -140,12 +140,12 @@ public enum SpeechLanguage {
 /// Plays a card's sounds ([sound:…] from Anki) and opens its pictures, with what the system
 /// has: the first of pw-play, paplay, aplay, mpv and ffplay that can play the file (paplay and
 /// aplay take no MP3), and xdg-open for pictures. Without one, it says what it would do.
-public final class MediaPlayer {
+package final class MediaPlayer {
     let searchPath: String
     let stub: Bool
     let say: (String) -> Void
 
-    public init(searchPath: String = ExternalProgram.searchPath, stub: Bool, say: @escaping (String) -> Void) {
+    package init(searchPath: String = ExternalProgram.searchPath, stub: Bool, say: @escaping (String) -> Void) {
         self.searchPath = searchPath
         self.stub = stub
         self.say = say
@@ -158,7 +158,7 @@ public final class MediaPlayer {
 
     /// Plays `file`; returns the player used, or nil when none could (the stub said so).
     @discardableResult
-    public func play(_ file: URL) -> String? {
+    package func play(_ file: URL) -> String? {
         let compressed = !["wav", "flac", "ogg", "oga"].contains(file.pathExtension.lowercased())
         guard !stub, FileManager.default.fileExists(atPath: file.path),
               let player = Self.players.first(where: { (!compressed || $0.compressed) && ExternalProgram.find($0.program, in: searchPath) != nil }),
@@ -172,7 +172,7 @@ public final class MediaPlayer {
 
     /// Opens a picture with the desktop's viewer.
     @discardableResult
-    public func open(_ file: URL) -> Bool {
+    package func open(_ file: URL) -> Bool {
         guard !stub, FileManager.default.fileExists(atPath: file.path), let opener = ExternalProgram.find("xdg-open", in: searchPath) else {
             say("▣ \(file.path)")
             return false

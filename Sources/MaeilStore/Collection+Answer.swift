@@ -4,13 +4,13 @@ import MaeilCore
 import MaeilSQLite
 
 /// What a committed answer did, enough to undo it exactly.
-public struct AnswerReceipt: Hashable, Sendable {
-    public var logID: Int64
+package struct AnswerReceipt: Hashable, Sendable {
+    package var logID: Int64
     /// The card as it now is.
-    public var card: Card
-    public var leech: Bool
+    package var card: Card
+    package var leech: Bool
     /// True when this answer suspended the card because it became a leech.
-    public var suspendedAsLeech: Bool
+    package var suspendedAsLeech: Bool
 }
 
 extension Collection {
@@ -20,7 +20,7 @@ extension Collection {
     ///
     /// If the card is no longer in the state the plan was computed from (another session
     /// answered it), nothing is written and `StoreError.cardChanged` is thrown.
-    public func apply(_ plan: AnswerPlan) throws -> AnswerReceipt {
+    package func apply(_ plan: AnswerPlan) throws -> AnswerReceipt {
         try transaction { db in
             var card = try Self.card(db, id: plan.cardID)
             guard card.state == plan.before.storedForm else { throw StoreError.cardChanged(plan.cardID) }
@@ -58,7 +58,7 @@ extension Collection {
     /// suspension the answer added is removed, buried siblings get their old burial back, and
     /// the log entry is deleted. Only a card's newest entry can be undone.
     @discardableResult
-    public func undo(logID: Int64) throws -> Card {
+    package func undo(logID: Int64) throws -> Card {
         try transaction { db in
             guard let logged = try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE id = ?", [logID], {
                 ReviewLogTable.Decoder($0).decode
@@ -86,11 +86,11 @@ extension Collection {
 
     // MARK: Manual changes
 
-    public func setStarred(cardID: Int64, _ starred: Bool) throws {
+    package func setStarred(cardID: Int64, _ starred: Bool) throws {
         try updateFlag("starred", cardID: cardID, starred)
     }
 
-    public func setSuspended(cardID: Int64, _ suspended: Bool) throws {
+    package func setSuspended(cardID: Int64, _ suspended: Bool) throws {
         try updateFlag("suspended", cardID: cardID, suspended)
     }
 
@@ -102,7 +102,7 @@ extension Collection {
     }
 
     /// Hides a card until `until` (normally the next study day); nil unburies it.
-    public func bury(cardID: Int64, until: Date?) throws {
+    package func bury(cardID: Int64, until: Date?) throws {
         try transaction { db in
             try db.execute(sql: "UPDATE card SET buried_until = ? WHERE id = ?", arguments: [until?.unixSeconds, cardID])
             guard db.changesCount > 0 else { throw StoreError.noSuchCard(cardID) }
@@ -112,13 +112,13 @@ extension Collection {
     /// Sends a card back to new, keeping its place in the new-card order. The change is
     /// logged (as a manual entry), so the log still explains the card's state and it can be undone.
     @discardableResult
-    public func forget(cardID: Int64, at now: Date) throws -> Int64 {
+    package func forget(cardID: Int64, at now: Date) throws -> Int64 {
         try setState(cardID: cardID, .new, at: now)
     }
 
     /// Sets a card's state directly (an import or a reschedule), logged as a manual change.
     @discardableResult
-    public func setState(cardID: Int64, _ state: CardState, at now: Date, kind: ReviewLogEntry.Kind = .manual) throws -> Int64 {
+    package func setState(cardID: Int64, _ state: CardState, at now: Date, kind: ReviewLogEntry.Kind = .manual) throws -> Int64 {
         try transaction { db in
             var binder = Binder()
             return try Self.setState(db, card: try Self.card(db, id: cardID), state, at: now, kind: kind, &binder)
@@ -137,7 +137,7 @@ extension Collection {
     // MARK: The log
 
     /// The newest answer in the log, for `undo` at the prompt.
-    public func lastAnswerLogID() throws -> Int64? {
+    package func lastAnswerLogID() throws -> Int64? {
         try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE kind = 0") }
     }
 
@@ -146,7 +146,7 @@ extension Collection {
     /// A deck's notes, their cards (by note) and the cards' review logs (by card, in time
     /// order), read at one moment: an export is one state of the collection even while a
     /// session answers.
-    public func deckContents(deckID: Int64) throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]]) {
+    package func deckContents(deckID: Int64) throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]]) {
         try read { db in
             let notes = try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID])
             let cards = try Self.fetchCards(db, """
@@ -177,7 +177,7 @@ extension Collection {
         }
     }
 
-    public func reviewLog(cardID: Int64) throws -> [ReviewLog] {
+    package func reviewLog(cardID: Int64) throws -> [ReviewLog] {
         try read { db in
             try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
                 ReviewLogTable.Decoder($0).decode

@@ -4,13 +4,13 @@ import MaeilCore
 import MaeilSQLite
 
 /// What `maeil check` found and did.
-public struct CheckReport: Hashable, Sendable, Codable {
-    public var integrity: String
-    public var cardsChecked: Int
-    public var problems: [String]
-    public var repaired: Int
+package struct CheckReport: Hashable, Sendable, Codable {
+    package var integrity: String
+    package var cardsChecked: Int
+    package var problems: [String]
+    package var repaired: Int
 
-    public var isHealthy: Bool { integrity == "ok" && problems.isEmpty }
+    package var isHealthy: Bool { integrity == "ok" && problems.isEmpty }
 }
 
 extension Collection {
@@ -18,7 +18,7 @@ extension Collection {
     /// is the one its review log ends with. With `repair`, a card that disagrees with its log
     /// gets the log's state back (the log is the history), a card with a state but no log entry
     /// gets an entry recording it, and orphans are removed. All repairs are one transaction.
-    public func check(repair: Bool, now: Date) throws -> CheckReport {
+    package func check(repair: Bool, now: Date) throws -> CheckReport {
         let integrity = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
         // Without repair the check only reads: it runs beside a session that is writing.
         let run: ((Database) throws -> CheckReport) throws -> CheckReport = repair ? { try self.transaction($0) } : { try self.read($0) }

@@ -5,11 +5,11 @@ import MaeilCore
 extension Collection {
     // MARK: Presets
 
-    public func presets() throws -> [Preset] {
+    package func presets() throws -> [Preset] {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode) }
     }
 
-    public func preset(id: Int64) throws -> Preset { try read { db in try Self.preset(db, id: id) } }
+    package func preset(id: Int64) throws -> Preset { try read { db in try Self.preset(db, id: id) } }
 
     static func preset(_ db: Database, id: Int64) throws -> Preset {
         try fetchOne(db, "SELECT \(PresetTable.columns) FROM preset WHERE id = ?", [id], PresetTable.decode) ?? { throw StoreError.missingPreset(id) }()
@@ -17,7 +17,7 @@ extension Collection {
 
     /// Inserts the preset, or updates it when it has an id. Returns it with its id.
     @discardableResult
-    public func save(_ preset: Preset) throws -> Preset {
+    package func save(_ preset: Preset) throws -> Preset {
         try transaction { db in try Self.save(db, preset) }
     }
 
@@ -46,18 +46,18 @@ extension Collection {
 
     // MARK: Decks
 
-    public func decks() throws -> [Deck] {
+    package func decks() throws -> [Deck] {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY name").map(DeckTable.decode) }
     }
 
-    public func deck(id: Int64) throws -> Deck { try read { db in try Self.deck(db, id: id) } }
+    package func deck(id: Int64) throws -> Deck { try read { db in try Self.deck(db, id: id) } }
 
     static func deck(_ db: Database, id: Int64) throws -> Deck {
         try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE id = ?", [id], DeckTable.decode) ?? { throw StoreError.missingDeck(id) }()
     }
 
     /// The deck named `name` (case-insensitive), or nil.
-    public func deck(named name: String) throws -> Deck? {
+    package func deck(named name: String) throws -> Deck? {
         try read { db in try Self.deck(db, named: name) }
     }
 
@@ -65,14 +65,14 @@ extension Collection {
         try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", [name], DeckTable.decode)
     }
 
-    public func requireDeck(named name: String) throws -> Deck {
+    package func requireDeck(named name: String) throws -> Deck {
         guard let deck = try deck(named: name) else { throw StoreError.noSuchDeck(name) }
         return deck
     }
 
     /// Creates a deck. Without a preset it gets one of its own, named after it, with defaults.
     @discardableResult
-    public func createDeck(name: String, kind: NoteKind? = nil, description: String = "", templates: [CardTemplate],
+    package func createDeck(name: String, kind: NoteKind? = nil, description: String = "", templates: [CardTemplate],
                            preset: Preset? = nil, speak: String? = nil, source: String? = nil, now: Date) throws -> Deck {
         try transaction { db in
             try Self.createDeck(db, name: name, kind: kind, description: description, templates: templates,
@@ -95,7 +95,7 @@ extension Collection {
     }
 
     /// Updates a deck's name, description, templates, speech field and preset.
-    public func update(_ deck: Deck) throws {
+    package func update(_ deck: Deck) throws {
         try transaction { db in try Self.update(db, deck) }
     }
 
@@ -108,7 +108,7 @@ extension Collection {
 
     // MARK: Curriculum units
 
-    public func units(deckID: Int64) throws -> [CurriculumUnit] {
+    package func units(deckID: Int64) throws -> [CurriculumUnit] {
         try read { db in try Self.units(db, deckID: deckID) }
     }
 
@@ -119,7 +119,7 @@ extension Collection {
 
     /// Inserts or updates a curriculum unit by key; returns its id.
     @discardableResult
-    public func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
+    package func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
         try transaction { db in try Self.upsertUnit(db, deckID: deckID, key: key, title: title, position: position) }
     }
 

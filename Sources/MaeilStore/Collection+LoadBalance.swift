@@ -6,7 +6,7 @@ extension Collection {
     /// What the load balancer needs for one answer: the review cards of the preset's decks due
     /// on each of the next `days` study days (today first), and the days another card of the
     /// note is due on.
-    public func loadBalance(presetID: Int64, noteID: Int64, cardID: Int64, clock: DayClock, today: Int, days: Int,
+    package func loadBalance(presetID: Int64, noteID: Int64, cardID: Int64, clock: DayClock, today: Int, days: Int,
                             easyDays: [Double]) throws -> LoadBalance {
         let start = clock.start(ofDay: today), end = clock.start(ofDay: today + days)
         return try read { db in

@@ -3,14 +3,14 @@ import GRDB
 import MaeilCore
 
 /// A card just created for a note: new, with no history.
-public struct NewCard: Hashable, Sendable {
-    public var id: Int64
-    public var template: String
-    public var ordinal: Int
+package struct NewCard: Hashable, Sendable {
+    package var id: Int64
+    package var template: String
+    package var ordinal: Int
 }
 
 extension Collection {
-    public func note(id: Int64) throws -> Note { try read { db in try Self.note(db, id: id) } }
+    package func note(id: Int64) throws -> Note { try read { db in try Self.note(db, id: id) } }
 
     static func note(_ db: Database, id: Int64) throws -> Note {
         try fetchNotes(db, NoteTable.byID, [id]).first ?? { throw StoreError.noSuchNote(id) }()
@@ -20,11 +20,11 @@ extension Collection {
         try fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE guid = ?", [guid]).first
     }
 
-    public func note(guid: String) throws -> Note? {
+    package func note(guid: String) throws -> Note? {
         try read { db in try Self.note(db, guid: guid) }
     }
 
-    public func notes(deckID: Int64) throws -> [Note] {
+    package func notes(deckID: Int64) throws -> [Note] {
         try read { db in try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID]) }
     }
 
@@ -35,7 +35,7 @@ extension Collection {
 
     /// Adds a note and the cards its deck's templates give it, all new.
     @discardableResult
-    public func addNote(_ draft: NoteDraft, deckID: Int64, now: Date) throws -> Note {
+    package func addNote(_ draft: NoteDraft, deckID: Int64, now: Date) throws -> Note {
         try transaction { db in try Self.addNoteWithCards(db, draft, deck: try Self.deck(db, id: deckID), now: now).note }
     }
 
@@ -44,7 +44,7 @@ extension Collection {
         (try Int.fetchOne(db, sql: "SELECT max(position) FROM note WHERE deck_id = ?", arguments: [deckID]) ?? 0) + 1
     }
 
-    public func nextNotePosition(deckID: Int64) throws -> Int {
+    package func nextNotePosition(deckID: Int64) throws -> Int {
         try read { db in try Self.nextPosition(db, deckID: deckID) }
     }
 
@@ -64,7 +64,7 @@ extension Collection {
 
     /// Replaces a note's fields and tags. The schedule of every card is kept; a template the
     /// new fields satisfy for the first time gets a new card.
-    public func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date) throws {
+    package func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date) throws {
         try transaction { db in
             var note = try Self.note(db, id: id)
             note.fields = fields
@@ -74,7 +74,7 @@ extension Collection {
         }
     }
 
-    public func setTags(noteID: Int64, add: [String] = [], remove: [String] = []) throws {
+    package func setTags(noteID: Int64, add: [String] = [], remove: [String] = []) throws {
         try transaction { db in try Self.setTags(db, noteID: noteID, add: add, remove: remove) }
     }
 
@@ -88,13 +88,13 @@ extension Collection {
     }
 
     /// Every tag in use, for completion.
-    public func allTags() throws -> [String] {
+    package func allTags() throws -> [String] {
         let columns = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT tags FROM note WHERE tags != ' '") }
         return Array(Set(columns.flatMap(Tags.parse))).sorted()
     }
 
     /// Deletes a note and its cards. Their review history stays in the log.
-    public func deleteNote(id: Int64) throws {
+    package func deleteNote(id: Int64) throws {
         try transaction { db in
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw StoreError.noSuchNote(id) }
@@ -103,19 +103,19 @@ extension Collection {
 
     // MARK: Cards
 
-    public func card(id: Int64) throws -> Card { try read { db in try Self.card(db, id: id) } }
+    package func card(id: Int64) throws -> Card { try read { db in try Self.card(db, id: id) } }
 
     static func card(_ db: Database, id: Int64) throws -> Card {
         try fetchCards(db, CardTable.byID, [id]).first ?? { throw StoreError.noSuchCard(id) }()
     }
 
-    public func cards(noteID: Int64) throws -> [Card] {
+    package func cards(noteID: Int64) throws -> [Card] {
         try read { db in try Self.cards(db, noteID: noteID) }
     }
 
     /// A card with its note and the note's other cards, read at one moment: what a session
     /// needs to show a card and to plan its answer.
-    public func cardWithNote(id: Int64) throws -> (card: Card, note: Note, siblings: [Card]) {
+    package func cardWithNote(id: Int64) throws -> (card: Card, note: Note, siblings: [Card]) {
         try read { db in
             let cards = try Self.fetchCards(db, CardTable.withSiblings, [id])
             guard let card = cards.first(where: { $0.id == id }) else { throw StoreError.noSuchCard(id) }
@@ -127,7 +127,7 @@ extension Collection {
         try fetchCards(db, CardTable.byNote, [noteID])
     }
 
-    public func cards(deckID: Int64) throws -> [Card] {
+    package func cards(deckID: Int64) throws -> [Card] {
         try read { db in try Self.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE deck_id = ? ORDER BY new_position", [deckID]) }
     }
 
@@ -138,7 +138,7 @@ extension Collection {
 
     /// Finds notes whose fields or tags contain `text` (case-insensitive for Latin letters),
     /// optionally within one deck. `tag:NAME` searches tags only.
-    public func findNotes(_ query: String, deckID: Int64? = nil, limit: Int = 100) throws -> [Note] {
+    package func findNotes(_ query: String, deckID: Int64? = nil, limit: Int = 100) throws -> [Note] {
         let trimmed = query.trimmingCharacters(in: .whitespaces)
         var sql = "SELECT \(NoteTable.columns) FROM note WHERE "
         var arguments: [any DatabaseValueConvertible & Sendable] = []
@@ -164,7 +164,7 @@ extension Collection {
     }
 
     /// The Anki note types kept from imports, by Anki's id.
-    public func ankiNoteTypes() throws -> [Int64: AnkiNoteType] {
+    package func ankiNoteTypes() throws -> [Int64: AnkiNoteType] {
         try read { db in
             let decoder = JSONDecoder()
             var types: [Int64: AnkiNoteType] = [:]

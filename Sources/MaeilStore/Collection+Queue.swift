@@ -5,7 +5,7 @@ import MaeilCore
 extension Collection {
     /// Today's queue for the given decks (all decks when nil): the core's `QueueBuilder` over
     /// this collection's rows, each deck with its own preset and study day.
-    public func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> StudyQueue {
+    package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> StudyQueue {
         try read { db in
             let ids = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck ORDER BY name")
             let decks = try ids.map { id in

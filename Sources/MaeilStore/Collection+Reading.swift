@@ -3,16 +3,16 @@ import GRDB
 import MaeilCore
 
 /// A reading plan as the collection holds it, with its row id.
-public struct StoredReadingPlan: Sendable, Hashable {
-    public var id: Int64
-    public var plan: ReadingPlan
+package struct StoredReadingPlan: Sendable, Hashable {
+    package var id: Int64
+    package var plan: ReadingPlan
 }
 
 extension CollectionWriter {
     /// Adds a plan, or updates the one with its key; what was read stays marked. Returns
     /// whether the plan is new.
     @discardableResult
-    public func save(_ plan: ReadingPlan) throws -> Bool {
+    package func save(_ plan: ReadingPlan) throws -> Bool {
         let existed = try Int64.fetchOne(db, sql: "SELECT id FROM reading_plan WHERE key = ?", arguments: [plan.key]) != nil
         try db.execute(sql: """
             INSERT INTO reading_plan (key, name, description, parts, days, added_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -25,7 +25,7 @@ extension CollectionWriter {
 }
 
 extension Collection {
-    public func readingPlans() throws -> [StoredReadingPlan] {
+    package func readingPlans() throws -> [StoredReadingPlan] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT id, key, name, description, parts, days FROM reading_plan ORDER BY id").map { row in
                 let decoder = JSONDecoder()
@@ -37,7 +37,7 @@ extension Collection {
         }
     }
 
-    public func readingMarks(planID: Int64) throws -> [ReadingMark] {
+    package func readingMarks(planID: Int64) throws -> [ReadingMark] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT day, part, study_day FROM reading_mark WHERE plan_id = ?", arguments: [planID]).map {
                 ReadingMark(day: $0["day"], part: $0["part"], studyDay: $0["study_day"])
@@ -48,7 +48,7 @@ extension Collection {
     /// Marks readings as read on `studyDay`, in one transaction; a reading already marked keeps
     /// the day it was first read. Returns how many were newly marked.
     @discardableResult
-    public func markRead(planID: Int64, day: Int, parts: [Int], studyDay: Int, at now: Date) throws -> Int {
+    package func markRead(planID: Int64, day: Int, parts: [Int], studyDay: Int, at now: Date) throws -> Int {
         try transaction { db in
             var marked = 0
             for part in parts {
@@ -64,7 +64,7 @@ extension Collection {
 
     /// Takes marks back (a reading marked by mistake). Returns how many were removed.
     @discardableResult
-    public func unmarkRead(planID: Int64, day: Int, parts: [Int]) throws -> Int {
+    package func unmarkRead(planID: Int64, day: Int, parts: [Int]) throws -> Int {
         try transaction { db in
             var removed = 0
             for part in parts {

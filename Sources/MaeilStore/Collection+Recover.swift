@@ -2,16 +2,16 @@ import Foundation
 import GRDB
 
 /// What `maeil check --repair` got back out of a damaged file.
-public struct RecoveryReport: Sendable, Codable, Hashable {
-    public struct Table: Sendable, Codable, Hashable {
-        public var name: String
-        public var rows: Int
+package struct RecoveryReport: Sendable, Codable, Hashable {
+    package struct Table: Sendable, Codable, Hashable {
+        package var name: String
+        package var rows: Int
         /// Rows that could not be read (their pages are damaged), as far as can be told.
-        public var lost: Bool
+        package var lost: Bool
     }
 
-    public var path: String
-    public var tables: [Table]
+    package var path: String
+    package var tables: [Table]
 }
 
 extension Collection {
@@ -22,7 +22,7 @@ extension Collection {
     /// collection at `newPath`, leaving the damaged file as it is. Rows are read in runs by
     /// row id; where a run cannot be read, the copy skips ahead until it can. Rows left
     /// pointing at rows that were lost are removed, so the new file passes `check`.
-    public static func recover(from path: String, into newPath: String, now: Date) throws -> RecoveryReport {
+    package static func recover(from path: String, into newPath: String, now: Date) throws -> RecoveryReport {
         guard !FileManager.default.fileExists(atPath: newPath) else {
             throw StoreError.cannotOpen(path: newPath, reason: "a file is already there; nothing was recovered")
         }

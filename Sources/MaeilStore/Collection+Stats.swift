@@ -3,42 +3,42 @@ import GRDB
 import MaeilCore
 
 /// What `stats` reports.
-public struct CollectionStats: Hashable, Sendable, Codable {
-    public struct Day: Hashable, Sendable, Codable {
-        public var date: String
-        public var count: Int
+package struct CollectionStats: Hashable, Sendable, Codable {
+    package struct Day: Hashable, Sendable, Codable {
+        package var date: String
+        package var count: Int
     }
 
-    public struct Retention: Hashable, Sendable, Codable {
-        public var days: Int
-        public var reviews: Int
-        public var passed: Int
+    package struct Retention: Hashable, Sendable, Codable {
+        package var days: Int
+        package var reviews: Int
+        package var passed: Int
         /// Share of review answers that were not "again"; nil with no reviews.
-        public var rate: Double?
+        package var rate: Double?
     }
 
-    public var dueToday: Int
-    public var newToday: Int
-    public var learningToday: Int
+    package var dueToday: Int
+    package var newToday: Int
+    package var learningToday: Int
     /// Cards answered today, each counted once however often it was answered.
-    public var cardsAnsweredToday: Int
+    package var cardsAnsweredToday: Int
     /// Cards falling due on each of the next 30 days (tomorrow first).
-    public var forecast: [Day]
+    package var forecast: [Day]
     /// Answers per day over the last 30 days (today last).
-    public var reviewsPerDay: [Day]
-    public var retention: [Retention]
+    package var reviewsPerDay: [Day]
+    package var retention: [Retention]
     /// Days in a row, up to today, with at least one answer (today may still be open).
-    public var streak: Int
-    public var secondsStudiedToday: Int
-    public var secondsStudiedTotal: Int
-    public var totalCards: Int
-    public var suspended: Int
-    public var starred: Int
+    package var streak: Int
+    package var secondsStudiedToday: Int
+    package var secondsStudiedTotal: Int
+    package var totalCards: Int
+    package var suspended: Int
+    package var starred: Int
 }
 
 extension Collection {
     /// The soonest due time after `date` among the decks' cards.
-    public func nextDue(deckIDs: [Int64]?, after date: Date) throws -> Date? {
+    package func nextDue(deckIDs: [Int64]?, after date: Date) throws -> Date? {
         try read { db in
             var sql = "SELECT min(due) FROM card WHERE phase != 'new' AND suspended = 0 AND due > ?"
             var arguments: StatementArguments = [date.unixSeconds]
@@ -68,7 +68,7 @@ extension Collection {
         }
     }
 
-    public func stats(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> CollectionStats {
+    package func stats(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> CollectionStats {
         let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
         return try read { db in
             // Always name the decks, so the per-deck answer index serves every query.
@@ -142,7 +142,7 @@ extension Collection {
     }
 
     /// When today's study day began in each deck (its preset's rollover hour).
-    public func dayStarts(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> [Int64: Date] {
+    package func dayStarts(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> [Int64: Date] {
         try read { db in
             let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
             return try Self.dayClocks(db, deckIDs: decks, timeZone: timeZone).mapValues { $0.start(ofDay: $0.dayNumber(of: now)) }
@@ -158,7 +158,7 @@ extension Collection {
 
     /// The cards a learner keeps getting wrong: most lapses, then most "again" answers in the
     /// last 30 days. Cards never missed are left out.
-    public func mostMissed(deckID: Int64?, now: Date, limit: Int = 10) throws -> [MissedCard] {
+    package func mostMissed(deckID: Int64?, now: Date, limit: Int = 10) throws -> [MissedCard] {
         let since = now.addingTimeInterval(-30 * 86_400).unixMilliseconds
         return try read { db in
             let deckFilter = deckID.map { "c.deck_id = \($0)" } ?? "1"
@@ -173,31 +173,31 @@ extension Collection {
     }
 }
 
-public struct MissedCard: Hashable, Sendable {
-    public var cardID: Int64
-    public var lapses: Int
-    public var recentAgains: Int
+package struct MissedCard: Hashable, Sendable {
+    package var cardID: Int64
+    package var lapses: Int
+    package var recentAgains: Int
 }
 
 /// A card the focus list may name, with what it needs to decide and to show it.
-public struct FocusCandidate: Sendable {
-    public var cardID: Int64
-    public var noteID: Int64
-    public var deck: String
-    public var front: String
-    public var back: String
-    public var state: CardState
-    public var starred: Bool
-    public var leech: Bool
-    public var missedToday: Bool
-    public var deckID: Int64
+package struct FocusCandidate: Sendable {
+    package var cardID: Int64
+    package var noteID: Int64
+    package var deck: String
+    package var front: String
+    package var back: String
+    package var state: CardState
+    package var starred: Bool
+    package var leech: Bool
+    package var missedToday: Bool
+    package var deckID: Int64
 }
 
 extension Collection {
     /// Unsuspended cards that are starred, leeches, missed today (since `dayStarts`, each deck's
     /// start of the study day) or learned (for predicted recall), with their fronts and backs
     /// rendered as plain text.
-    public func focusCandidates(deckIDs: [Int64]?, dayStarts: [Int64: Date]) throws -> [FocusCandidate] {
+    package func focusCandidates(deckIDs: [Int64]?, dayStarts: [Int64: Date]) throws -> [FocusCandidate] {
         try read { db in
             let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
             var missed = Set<Int64>()

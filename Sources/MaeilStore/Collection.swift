@@ -10,11 +10,11 @@ import MaeilCore
 /// IMMEDIATE transactions with a busy timeout, so a second process waits instead of failing
 /// with "database is locked". `synchronous = NORMAL` in WAL mode makes every committed answer
 /// survive the process being killed; a power cut may lose the last answers but never corrupts.
-public final class Collection: Sendable {
-    public let path: String
+package final class Collection: Sendable {
+    package let path: String
     let pool: DatabasePool
     /// Seeds the fuzz factors, so a collection's schedule is reproducible.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The file's check before this handle's first write: started when the collection is
     /// opened for writing, on a thread of its own, so it runs while the learner looks at the
     /// first card; the first write waits for it.
@@ -26,7 +26,7 @@ public final class Collection: Sendable {
     /// `readOnly` opens an existing collection for reading only: no write lock is ever taken,
     /// so a command that only reads never waits for another process in the middle of a write
     /// (SQLite's WAL mode lets readers go on beside a writer), and works on a read-only file.
-    public init(path: String, readOnly: Bool = false, waiting: (@Sendable () -> Void)? = nil) throws {
+    package init(path: String, readOnly: Bool = false, waiting: (@Sendable () -> Void)? = nil) throws {
         self.path = path
         if readOnly, FileManager.default.fileExists(atPath: path) {
             let pool = try StoreError.opening(path) {
@@ -130,20 +130,20 @@ public final class Collection: Sendable {
     }
 
     /// A second handle on the same file, as another process would have.
-    public func reopened() throws -> Collection { try Collection(path: path) }
+    package func reopened() throws -> Collection { try Collection(path: path) }
 
     /// Runs `body` in one IMMEDIATE transaction: all of it is committed, or none.
-    public func transaction<T>(_ body: (Database) throws -> T) throws -> T {
+    package func transaction<T>(_ body: (Database) throws -> T) throws -> T {
         try checkBeforeWriting()
         return try StoreError.during(path) { try pool.write(body) }
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try StoreError.during(path) { try pool.read(body) }
     }
 
     /// Counts of what the collection holds.
-    public func counts() throws -> (decks: Int, notes: Int, cards: Int) {
+    package func counts() throws -> (decks: Int, notes: Int, cards: Int) {
         try pool.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM deck") ?? 0,
              try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0,
@@ -154,8 +154,8 @@ public final class Collection: Sendable {
 
 /// Where collections live: `--collection PATH`, else `$MAEIL_COLLECTION`, else
 /// `$XDG_DATA_HOME/maeil/collection.sqlite` (`~/.local/share/maeil/` when unset).
-public enum CollectionLocation {
-    public static func resolve(explicit: String?, environment: [String: String]) -> String {
+package enum CollectionLocation {
+    package static func resolve(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return expand(explicit, environment) }
         if let path = environment["MAEIL_COLLECTION"], !path.isEmpty { return expand(path, environment) }
         return (XDG.dataHome(environment) as NSString).appendingPathComponent("maeil/collection.sqlite")
@@ -168,16 +168,16 @@ public enum CollectionLocation {
 }
 
 /// XDG base directories, read from an environment the caller passes in.
-public enum XDG {
-    public static func dataHome(_ environment: [String: String]) -> String {
+package enum XDG {
+    package static func dataHome(_ environment: [String: String]) -> String {
         directory("XDG_DATA_HOME", default: ".local/share", environment)
     }
 
-    public static func configHome(_ environment: [String: String]) -> String {
+    package static func configHome(_ environment: [String: String]) -> String {
         directory("XDG_CONFIG_HOME", default: ".config", environment)
     }
 
-    public static func stateHome(_ environment: [String: String]) -> String {
+    package static func stateHome(_ environment: [String: String]) -> String {
         directory("XDG_STATE_HOME", default: ".local/state", environment)
     }
 
@@ -190,11 +190,11 @@ public enum XDG {
 }
 
 /// Process-wide SQLite settings, for a program to apply before it opens any collection.
-public enum SQLiteSetup {
+package enum SQLiteSetup {
     /// SQLite keeps memory statistics behind a global mutex taken on every allocation; Maeil
     /// reads none of them, and an import allocates for every row. Only the first call before
     /// SQLite is used has an effect, so the `maeil` executable makes it first thing.
-    public static func disableMemoryStatistics() {
+    package static func disableMemoryStatistics() {
         _ = maeil_sqlite_disable_memory_statistics()
     }
 }

@@ -5,12 +5,12 @@ import MaeilSQLite
 
 /// Writes many changes in one transaction: an import, a benchmark fixture. Everything done
 /// through one writer is committed together or not at all.
-public struct CollectionWriter {
+package struct CollectionWriter {
     let db: Database
-    public let now: Date
+    package let now: Date
 
     /// A secondary index as the database defines it, to build again after `dropSecondaryIndexes`.
-    public struct SecondaryIndex: Sendable {
+    package struct SecondaryIndex: Sendable {
         let name: String
         let sql: String
     }
@@ -19,7 +19,7 @@ public struct CollectionWriter {
     /// build them again at its end with `restore`: one sort per index is much cheaper than
     /// keeping each index ordered row by row. The statements come from the database itself,
     /// so the rebuilt indexes are the ones it had; a transaction that fails brings them back.
-    public func dropSecondaryIndexes() throws -> [SecondaryIndex] {
+    package func dropSecondaryIndexes() throws -> [SecondaryIndex] {
         let indexes = try Row.fetchAll(db, sql: """
             SELECT name, sql FROM sqlite_master
             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('note', 'card', 'review_log')
@@ -29,51 +29,51 @@ public struct CollectionWriter {
     }
 
     /// About how many notes the collection holds, at once: the largest note id.
-    public func noteCountEstimate() throws -> Int {
+    package func noteCountEstimate() throws -> Int {
         try Int.fetchOne(db, sql: "SELECT max(id) FROM note") ?? 0
     }
 
-    public func restore(_ indexes: [SecondaryIndex]) throws {
+    package func restore(_ indexes: [SecondaryIndex]) throws {
         for index in indexes { try db.execute(sql: index.sql) }
     }
 
-    public func deck(named name: String) throws -> Deck? {
+    package func deck(named name: String) throws -> Deck? {
         try Collection.deck(db, named: name)
     }
 
-    public func deck(id: Int64) throws -> Deck {
+    package func deck(id: Int64) throws -> Deck {
         try Collection.deck(db, id: id)
     }
 
-    public func createDeck(name: String, kind: NoteKind?, description: String = "", templates: [CardTemplate],
+    package func createDeck(name: String, kind: NoteKind?, description: String = "", templates: [CardTemplate],
                            preset: Preset?, speak: String? = nil, source: String? = nil) throws -> Deck {
         try Collection.createDeck(db, name: name, kind: kind, description: description, templates: templates,
                                   preset: preset, speak: speak, source: source, now: now)
     }
 
-    public func update(_ deck: Deck) throws {
+    package func update(_ deck: Deck) throws {
         try Collection.update(db, deck)
     }
 
-    public func preset(id: Int64) throws -> Preset {
+    package func preset(id: Int64) throws -> Preset {
         try Collection.preset(db, id: id)
     }
 
     @discardableResult
-    public func save(_ preset: Preset) throws -> Preset {
+    package func save(_ preset: Preset) throws -> Preset {
         try Collection.save(db, preset)
     }
 
-    public func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
+    package func saveUnit(deckID: Int64, key: String, title: String, position: Int) throws -> Int64 {
         try Collection.upsertUnit(db, deckID: deckID, key: key, title: title, position: position)
     }
 
-    public func note(guid: String) throws -> Note? {
+    package func note(guid: String) throws -> Note? {
         try Collection.note(db, guid: guid)
     }
 
     /// All notes of a deck by guid, for an importer deciding what to add and what to update.
-    public func notesByGUID(deckID: Int64) throws -> [String: Note] {
+    package func notesByGUID(deckID: Int64) throws -> [String: Note] {
         var notes: [String: Note] = [:]
         for note in try Collection.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ?", [deckID]) {
             notes[note.guid] = note
@@ -82,7 +82,7 @@ public struct CollectionWriter {
     }
 
     /// Keeps Anki note types whole, by Anki's id: a newer definition of one replaces it.
-    public func save(_ noteTypes: [AnkiNoteType]) throws {
+    package func save(_ noteTypes: [AnkiNoteType]) throws {
         for type in noteTypes {
             try db.execute(sql: """
                 INSERT INTO note_type (anki_id, name, definition, modified_at) VALUES (?, ?, ?, ?)
@@ -93,12 +93,12 @@ public struct CollectionWriter {
     }
 
     /// Records a card's modification time in Anki (a schedule taken from a package).
-    public func setAnkiModified(cardID: Int64, _ seconds: Int64?) throws {
+    package func setAnkiModified(cardID: Int64, _ seconds: Int64?) throws {
         try db.cachedStatement(sql: "UPDATE card SET anki_mod = ? WHERE id = ?").execute(arguments: [seconds, cardID])
     }
 
     /// Notes whose field text contains `text`, in the given decks.
-    public func notes(containing text: String, deckIDs: [Int64]) throws -> [Note] {
+    package func notes(containing text: String, deckIDs: [Int64]) throws -> [Note] {
         guard !deckIDs.isEmpty else { return [] }
         return try Collection.fetchNotes(db, """
             SELECT \(NoteTable.columns) FROM note WHERE deck_id IN (\(deckIDs.map(String.init).joined(separator: ",")))
@@ -106,31 +106,31 @@ public struct CollectionWriter {
             """, ["%" + Collection.likeEscaped(text) + "%"])
     }
 
-    public func nextNotePosition(deckID: Int64) throws -> Int {
+    package func nextNotePosition(deckID: Int64) throws -> Int {
         try Collection.nextPosition(db, deckID: deckID)
     }
 
     @discardableResult
-    public func addNote(_ draft: NoteDraft, deck: Deck) throws -> Note {
+    package func addNote(_ draft: NoteDraft, deck: Deck) throws -> Note {
         try Collection.addNoteWithCards(db, draft, deck: deck, now: now).note
     }
 
     /// Adds a note and returns the cards made for it.
-    public func addNoteWithCards(_ draft: NoteDraft, deck: Deck) throws -> (note: Note, cards: [NewCard]) {
+    package func addNoteWithCards(_ draft: NoteDraft, deck: Deck) throws -> (note: Note, cards: [NewCard]) {
         try Collection.addNoteWithCards(db, draft, deck: deck, now: now)
     }
 
-    public func cards(noteID: Int64) throws -> [Card] {
+    package func cards(noteID: Int64) throws -> [Card] {
         try Collection.cards(db, noteID: noteID)
     }
 
     /// Sets a card's scheduling state, logging the change.
-    public func setState(cardID: Int64, _ state: CardState, kind: ReviewLogEntry.Kind = .imported) throws {
+    package func setState(cardID: Int64, _ state: CardState, kind: ReviewLogEntry.Kind = .imported) throws {
         var binder = Binder()
         _ = try Collection.setState(db, card: try Collection.card(db, id: cardID), state, at: now, kind: kind, &binder)
     }
 
-    public func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
+    package func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
         if let suspended { try db.cachedStatement(sql: "UPDATE card SET suspended = ? WHERE id = ?").execute(arguments: [suspended, cardID]) }
         if let starred { try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE id = ?").execute(arguments: [starred, cardID]) }
         if let buriedUntil {
@@ -139,7 +139,7 @@ public struct CollectionWriter {
     }
 
     /// Adds one entry of a card's history (from another program's review log).
-    public func appendLog(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64) throws {
+    package func appendLog(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64) throws {
         var binder = Binder()
         try ReviewLogTable.append(entry, cardID: cardID, deckID: deckID, db, &binder)
     }
@@ -152,7 +152,7 @@ extension Collection {
     /// An importer's rows point at rows it has just written or read in the same transaction,
     /// so checking each of them again cost a tenth of a large import and found nothing;
     /// `maeil check` still checks the whole file.
-    public func batch<T>(now: Date, bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
+    package func batch<T>(now: Date, bulk: Bool = false, _ body: (CollectionWriter) throws -> T) throws -> T {
         guard bulk else { return try transaction { db in try body(CollectionWriter(db: db, now: now)) } }
         try checkBeforeWriting()
         return try StoreError.during(path) { try pool.writeWithoutTransaction { db in
@@ -171,7 +171,7 @@ extension Collection {
 
 extension CollectionWriter {
     /// Replaces a note's content, keeping every card's schedule.
-    public func updateNote(_ note: Note) throws {
+    package func updateNote(_ note: Note) throws {
         var inserter = try NoteInserter(db: db, deck: try deck(id: note.deckID), now: now)
         try inserter.update(note)
     }

@@ -10,7 +10,7 @@ import MaeilSQLite
 ///
 /// Its statements are prepared once and bound through SQLite's C API, and what notes of a deck
 /// share (the field names and languages) is joined once.
-public struct NoteInserter {
+package struct NoteInserter {
     private let db: Database
     private let deck: Deck
     private let nowSeconds: Int64
@@ -55,7 +55,7 @@ public struct NoteInserter {
     }
 
     /// The id of the deck's unit with this key.
-    public func unitID(_ key: String?) -> Int64? { key.flatMap { units[$0]?.id } }
+    package func unitID(_ key: String?) -> Int64? { key.flatMap { units[$0]?.id } }
 
     /// Adds a note and the cards its deck's templates give it. A card with a draft in
     /// `draft.cards` takes that schedule, flags and history; the others are new. `scheduled`
@@ -66,7 +66,7 @@ public struct NoteInserter {
     /// without a draft wait to be written several to a statement, so the caller must `flush`
     /// before it reads cards and when it is done.
     @discardableResult
-    public mutating func add(_ draft: NoteDraft, listingCards: Bool = true) throws -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
+    package mutating func add(_ draft: NoteDraft, listingCards: Bool = true) throws -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
         let unit = draft.unit.flatMap { units[$0] }
         bind.begin(insertNote)
         bindContent(kind: draft.kind, noteType: draft.noteType, fields: draft.fields, tags: draft.tags, unitID: unit?.id,
@@ -83,7 +83,7 @@ public struct NoteInserter {
 
     /// Rewrites a note's content, keeping every card's schedule: a template the fields satisfy
     /// for the first time gets a new card, and the new-card order follows the note's place.
-    public mutating func update(_ note: Note) throws {
+    package mutating func update(_ note: Note) throws {
         try flush()
         bind.begin(try db.cachedStatement(sql: """
             UPDATE note SET kind = ?, note_type = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?,
@@ -157,7 +157,7 @@ public struct NoteInserter {
 
     /// Writes the new cards still waiting. An importer calls it before it reads or changes
     /// cards some other way, and when it is done with the deck.
-    public mutating func flush() throws {
+    package mutating func flush() throws {
         guard !pending.isEmpty else { return }
         if pending.count == Self.batchSize {
             let statement = try insertCards ?? db.makeStatement(
@@ -196,7 +196,7 @@ public struct NoteInserter {
 
 extension CollectionWriter {
     /// A fast way to add many new notes to one deck within this writer's transaction.
-    public func noteInserter(deck: Deck) throws -> NoteInserter {
+    package func noteInserter(deck: Deck) throws -> NoteInserter {
         try NoteInserter(db: db, deck: deck, now: now)
     }
 }

@@ -5,13 +5,13 @@ import MaeilSQLite
 
 /// One review-log row: an entry of a card's history, as stored.
 @dynamicMemberLookup
-public struct ReviewLog: Hashable, Sendable {
-    public var id: Int64
-    public var cardID: Int64
-    public var deckID: Int64
-    public var entry: ReviewLogEntry
+package struct ReviewLog: Hashable, Sendable {
+    package var id: Int64
+    package var cardID: Int64
+    package var deckID: Int64
+    package var entry: ReviewLogEntry
 
-    public subscript<Value>(dynamicMember path: KeyPath<ReviewLogEntry, Value>) -> Value { entry[keyPath: path] }
+    package subscript<Value>(dynamicMember path: KeyPath<ReviewLogEntry, Value>) -> Value { entry[keyPath: path] }
 }
 
 /// The review log's one encoder and one decoder.

@@ -30,7 +30,7 @@ extension Collection {
 extension CardState {
     /// The state as the store keeps it: times in whole seconds. Comparing stored states with
     /// this form keeps sub-second noise out of "did the card change?".
-    public var storedForm: CardState {
+    package var storedForm: CardState {
         var state = self
         state.due = due.map { Date(unixSeconds: $0.unixSeconds) }
         state.lastReview = lastReview.map { Date(unixSeconds: $0.unixSeconds) }
@@ -153,12 +153,12 @@ enum PresetTable {
 }
 
 /// Tags are kept as " a b c " so a single LIKE finds a whole tag.
-public enum Tags {
-    public static func parse(_ text: String) -> [String] {
+package enum Tags {
+    package static func parse(_ text: String) -> [String] {
         text.split(separator: " ").map(String.init)
     }
 
-    public static func column(_ tags: [String]) -> String {
+    package static func column(_ tags: [String]) -> String {
         var bytes: [UInt8] = []
         appendColumn(tags, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Errors the store reports: what is wrong, in words about the collection. What to run about
 /// it is the command line's to say; the store knows nothing of commands and flags.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
+package enum StoreError: Error, CustomStringConvertible, Equatable {
     case newerSchema(path: String, unknown: [String])
     case notACollection(path: String, reason: String)
     case noSuchDeck(String)
@@ -28,7 +28,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case diskFull(path: String)
     case cannotOpen(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .newerSchema(let path, let unknown):
             "\(path) was written by a newer Maeil (schema \(unknown.joined(separator: ", ")))"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 /// The examples of Anki's FSRS mode, each as Anki 26.9 schedules it (fuzz off, DR 0.9, default
 /// FSRS-6 parameters).
@@ -68,8 +69,8 @@ struct AnkiFSRSExamplesTests {
     }
 
     @Test func fsrsCountsElapsedDaysAsAnkiDoes() {
-        let clock = TestTime.clock
-        let start = clock.start(ofDay: TestTime.day0)
+        let clock = Fixture.clock
+        let start = clock.start(ofDay: Fixture.day0)
         func elapsed(_ from: Date, _ to: Date) -> Int {
             AnkiScheduler.fsrsElapsedDays(since: from, SchedulingContext(now: to, clock: clock))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 @Suite("Anki's SM-2 variant (scheduling.md §2)")
 struct AnkiSM2Tests {
@@ -38,8 +39,8 @@ struct AnkiSM2Tests {
     }
 
     @Test func reviewOffers() {
-        let card = TestTime.reviewCard(interval: 8)
-        let next = scheduler.nextStates(for: card, context: TestTime.context())
+        let card = Fixture.reviewCard(interval: 8)
+        let next = scheduler.nextStates(for: card, context: Fixture.context())
         #expect(next.hard.state.intervalDays == 10)
         #expect(next.good.state.intervalDays == 20)
         #expect(next.easy.state.intervalDays == 26)
@@ -59,8 +60,8 @@ struct AnkiSM2Tests {
         (40, 2350, 20, Rating.good, 117),
     ])
     func float32Arithmetic(interval: Int, ease: Int, late: Int, rating: Rating, expected: Int) {
-        let card = TestTime.reviewCard(interval: interval, easePermille: ease, elapsed: interval + late)
-        #expect(scheduler.answer(card, rating, context: TestTime.context()).state.intervalDays == expected)
+        let card = Fixture.reviewCard(interval: interval, easePermille: ease, elapsed: interval + late)
+        #expect(scheduler.answer(card, rating, context: Fixture.context()).state.intervalDays == expected)
     }
 
     // MARK: Learning steps
@@ -87,7 +88,7 @@ struct AnkiSM2Tests {
 
     @Test func noStepsGraduateAgainAndHardLikeGood() {
         let scheduler = SchedulerSettings.anki { $0.learningSteps = [] }.makeScheduler()
-        let next = scheduler.nextStates(for: .new, context: TestTime.context())
+        let next = scheduler.nextStates(for: .new, context: Fixture.context())
         #expect(next.again.state.phase == .review)
         #expect(next.again.state.intervalDays == 1)
         #expect(next.hard.state.intervalDays == 1)
@@ -99,19 +100,19 @@ struct AnkiSM2Tests {
         // 23:00 UTC is 5 hours before the 04:00 rollover: a 1-day step becomes
         // (86400 − 18000) / 86400 + 1 = 1 day, due at the next study day's start.
         let scheduler = SchedulerSettings.anki { $0.learningSteps = [86_400, 3 * 86_400] }.makeScheduler()
-        let now = TestTime.clock.start(ofDay: TestTime.day0).addingTimeInterval(19 * 3600)
-        let context = SchedulingContext(now: now, clock: TestTime.clock)
+        let now = Fixture.clock.start(ofDay: Fixture.day0).addingTimeInterval(19 * 3600)
+        let context = SchedulingContext(now: now, clock: Fixture.clock)
         let again = scheduler.answer(.new, .again, context: context).state
         #expect(again.phase == .learning)
-        #expect(again.due == TestTime.clock.start(ofDay: TestTime.day0 + 1))
+        #expect(again.due == Fixture.clock.start(ofDay: Fixture.day0 + 1))
         let good = scheduler.answer(.new, .good, context: context).state
         // (259200 − 18000) / 86400 + 1 = 3 days.
-        #expect(good.due == TestTime.clock.start(ofDay: TestTime.day0 + 3))
+        #expect(good.due == Fixture.clock.start(ofDay: Fixture.day0 + 3))
     }
 
     @Test func learningFuzzAddsUpToAQuarterOrFiveMinutes() {
         let scheduler = SchedulerSettings.anki().makeScheduler()
-        let context = TestTime.context(fuzz: 0.999)
+        let context = Fixture.context(fuzz: 0.999)
         let again = scheduler.answer(.new, .again, context: context).state
         // 60 s + floor(0.999 × 15) = 74 s.
         #expect(again.due == context.now.addingTimeInterval(74))
@@ -126,7 +127,7 @@ struct AnkiSM2Tests {
 
     @Test func modifierMultipliesBeforeRoundingButNotTheMinimums() {
         let scheduler = SchedulerSettings.anki { $0.intervalModifier = 0.5 }.makeScheduler()
-        let next = scheduler.nextStates(for: TestTime.reviewCard(interval: 8), context: TestTime.context())
+        let next = scheduler.nextStates(for: Fixture.reviewCard(interval: 8), context: Fixture.context())
         // hard = round(8 × 1.2 × 0.5) = 5 < minimum 9 → 9; good = round(20 × 0.5) = 10;
         // easy = round(26 × 0.5) = 13.
         #expect(next.hard.state.intervalDays == 9)
@@ -136,36 +137,36 @@ struct AnkiSM2Tests {
 
     @Test func maximumIntervalWinsOverEveryMinimum() {
         let scheduler = SchedulerSettings.anki { $0.maximumInterval = 5 }.makeScheduler()
-        let next = scheduler.nextStates(for: TestTime.reviewCard(interval: 5), context: TestTime.context(fuzz: 0.99))
+        let next = scheduler.nextStates(for: Fixture.reviewCard(interval: 5), context: Fixture.context(fuzz: 0.99))
         #expect([next.hard, next.good, next.easy].map(\.state.intervalDays) == [5, 5, 5])
     }
 
     @Test func hardMultiplierAtMostOneRemovesHardsMinimum() {
         let scheduler = SchedulerSettings.anki { $0.hardInterval = 0.1 }.makeScheduler()
-        let next = scheduler.nextStates(for: TestTime.reviewCard(interval: 2, easePermille: 1300), context: TestTime.context(fuzz: 0))
+        let next = scheduler.nextStates(for: Fixture.reviewCard(interval: 2, easePermille: 1300), context: Fixture.context(fuzz: 0))
         #expect([next.hard, next.good, next.easy].map(\.state.intervalDays) == [1, 3, 4])
     }
 
     @Test func lowEaseWithFuzz() {
-        let card = TestTime.reviewCard(interval: 1, easePermille: 1300)
-        let zero = scheduler.nextStates(for: card, context: TestTime.context(fuzz: 0))
+        let card = Fixture.reviewCard(interval: 1, easePermille: 1300)
+        let zero = scheduler.nextStates(for: card, context: Fixture.context(fuzz: 0))
         #expect([zero.hard, zero.good, zero.easy].map(\.state.intervalDays) == [2, 3, 4])
         let tenth = SchedulerSettings.anki { $0.intervalModifier = 0.1 }.makeScheduler()
-        let high = tenth.nextStates(for: card, context: TestTime.context(fuzz: 0.99))
+        let high = tenth.nextStates(for: card, context: Fixture.context(fuzz: 0.99))
         #expect([high.hard, high.good, high.easy].map(\.state.intervalDays) == [2, 4, 6])
     }
 
     @Test func lapseIntervalUsesTheNewIntervalMultiplier() {
         let scheduler = SchedulerSettings.anki { $0.lapseNewInterval = 0.5; $0.minimumLapseInterval = 2 }.makeScheduler()
         // round(50 × 0.5) = 25 and the interval modifier is not applied.
-        #expect(scheduler.answer(TestTime.reviewCard(interval: 50), .again, context: TestTime.context()).state.intervalDays == 25)
+        #expect(scheduler.answer(Fixture.reviewCard(interval: 50), .again, context: Fixture.context()).state.intervalDays == 25)
         // At least the minimum lapse interval.
-        #expect(scheduler.answer(TestTime.reviewCard(interval: 3), .again, context: TestTime.context()).state.intervalDays == 2)
+        #expect(scheduler.answer(Fixture.reviewCard(interval: 3), .again, context: Fixture.context()).state.intervalDays == 2)
     }
 
     @Test func relearningReturnsWithTheLapseIntervalOrOneMore() {
-        let lapsed = scheduler.answer(TestTime.reviewCard(interval: 50), .again, context: TestTime.context()).state
-        let next = scheduler.nextStates(for: lapsed, context: TestTime.context(plus: 600))
+        let lapsed = scheduler.answer(Fixture.reviewCard(interval: 50), .again, context: Fixture.context()).state
+        let next = scheduler.nextStates(for: lapsed, context: Fixture.context(plus: 600))
         #expect(next.good.state.phase == .review)
         #expect(next.good.state.intervalDays == 1)
         #expect(next.easy.state.intervalDays == 2)
@@ -177,7 +178,7 @@ struct AnkiSM2Tests {
 
     @Test func noRelearningStepsKeepsALapseInReview() {
         let scheduler = SchedulerSettings.anki { $0.relearningSteps = [] }.makeScheduler()
-        let again = scheduler.answer(TestTime.reviewCard(interval: 20), .again, context: TestTime.context()).state
+        let again = scheduler.answer(Fixture.reviewCard(interval: 20), .again, context: Fixture.context()).state
         #expect(again.phase == .review)
         #expect(again.intervalDays == 1)
         #expect(again.lapses == 1)
@@ -185,8 +186,8 @@ struct AnkiSM2Tests {
 
     @Test func earlyReviewFormulas() {
         // Interval 10, answered 4 days after the last review: elapsed 4, ease 2.5.
-        let card = TestTime.reviewCard(interval: 10, elapsed: 4)
-        let next = scheduler.nextStates(for: card, context: TestTime.context(fuzz: 0.99))
+        let card = Fixture.reviewCard(interval: 10, elapsed: 4)
+        let next = scheduler.nextStates(for: card, context: Fixture.context(fuzz: 0.99))
         // hard = max(4 × 1.2, 10 × 0.6) = 6; good = max(4 × 2.5, 10) = 10;
         // easy = 10 × (1.3 − 0.15) = 11.5 → 12. Early answers are never fuzzed.
         #expect([next.hard, next.good, next.easy].map(\.state.intervalDays) == [6, 10, 12])
@@ -238,9 +239,9 @@ struct AnkiSM2Tests {
     }
 
     @Test func oneFuzzFactorServesHardGoodAndEasy() {
-        let card = TestTime.reviewCard(interval: 40)
-        let low = scheduler.nextStates(for: card, context: TestTime.context(fuzz: 0))
-        let high = scheduler.nextStates(for: card, context: TestTime.context(fuzz: 0.99))
+        let card = Fixture.reviewCard(interval: 40)
+        let low = scheduler.nextStates(for: card, context: Fixture.context(fuzz: 0))
+        let high = scheduler.nextStates(for: card, context: Fixture.context(fuzz: 0.99))
         #expect(low.good.state.intervalDays < 100)
         #expect(high.good.state.intervalDays > low.good.state.intervalDays)
         #expect(high.easy.state.intervalDays > low.easy.state.intervalDays)

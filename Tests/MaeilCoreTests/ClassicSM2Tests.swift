@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 @Suite("SuperMemo SM-2 (scheduling.md §1)")
 struct ClassicSM2Tests {
@@ -8,10 +9,10 @@ struct ClassicSM2Tests {
 
     func intervals(quality: Int, count: Int) -> [Int] {
         var card = CardState.new
-        var day = TestTime.day0
+        var day = Fixture.day0
         var result: [Int] = []
         for _ in 0..<count {
-            card = scheduler.answer(card, quality: Quality(rawValue: quality)!, context: TestTime.context(day: day)).state
+            card = scheduler.answer(card, quality: Quality(rawValue: quality)!, context: Fixture.context(day: day)).state
             result.append(card.intervalDays)
             day += card.intervalDays
         }
@@ -38,7 +39,7 @@ struct ClassicSM2Tests {
     @Test func easeNeverBelowOnePointThree() {
         var card = CardState.new
         for _ in 0..<10 {
-            card = scheduler.answer(card, quality: Quality(rawValue: 0)!, context: TestTime.context()).state
+            card = scheduler.answer(card, quality: Quality(rawValue: 0)!, context: Fixture.context()).state
         }
         #expect(card.easePermille == 1300)
     }

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 @Suite("Study days and rollover")
 struct DayClockTests {
@@ -46,7 +47,7 @@ struct DayClockTests {
             #expect(CivilDate.daysFromCivil(year: year, month: month, day: dayOfMonth) == day)
         }
         #expect(CivilDate.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
-        #expect(CivilDate.daysFromCivil(year: 2026, month: 1, day: 5) == TestTime.day0)
+        #expect(CivilDate.daysFromCivil(year: 2026, month: 1, day: 5) == Fixture.day0)
     }
 
     /// A clock moved back, or a flight to another time zone, must never give a negative
@@ -57,7 +58,7 @@ struct DayClockTests {
                             Gen.int(in: 0...4).array(of: 20), Gen.int(in: 1...4).array(of: 20)) { kind, jumps, zoneIndexes, answers in
             let scheduler = SchedulerSettings(kind: kind).makeScheduler()
             var card = CardState.new
-            var now = TestTime.noon()
+            var now = Fixture.noon
             for (index, jump) in jumps.enumerated() {
                 now += TimeInterval(jump)
                 let clock = DayClock(timeZone: zones[zoneIndexes[index]])

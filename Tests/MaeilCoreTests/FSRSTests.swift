@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 @Suite("FSRS-6")
 struct FSRSTests {
@@ -114,7 +115,7 @@ struct FSRSTests {
     }
 
     @Test func newCardOffers() {
-        let next = scheduler.nextStates(for: .new, context: TestTime.context())
+        let next = scheduler.nextStates(for: .new, context: Fixture.context())
         #expect(next.again.state.scheduledSeconds == 60)
         #expect(next.hard.state.scheduledSeconds == 330)
         #expect(next.good.state.scheduledSeconds == 600)
@@ -137,27 +138,27 @@ struct FSRSTests {
 
     @Test func graduationIgnoresTheSM2GraduatingSettings() {
         let scheduler = SchedulerSettings.fsrs { $0.graduatingInterval = 9; $0.easyInterval = 20 }.makeScheduler()
-        let next = scheduler.nextStates(for: .new, context: TestTime.context())
+        let next = scheduler.nextStates(for: .new, context: Fixture.context())
         #expect(next.easy.state.intervalDays == 8)
     }
 
     @Test func reviewMinimumsAndNoModifier() {
         let scheduler = SchedulerSettings.fsrs { $0.intervalModifier = 3 }.makeScheduler()
-        let card = TestTime.reviewCard(interval: 1, memory: MemoryState(stability: 0.3, difficulty: 9))
-        let next = scheduler.nextStates(for: card, context: TestTime.context())
+        let card = Fixture.reviewCard(interval: 1, memory: MemoryState(stability: 0.3, difficulty: 9))
+        let next = scheduler.nextStates(for: card, context: Fixture.context())
         let days = [next.hard, next.good, next.easy].map(\.state.intervalDays)
         #expect(days[0] >= 1)
         #expect(days[1] >= days[0] + 1)
         #expect(days[2] >= days[1] + 1)
-        let plain = SchedulerSettings.fsrs().makeScheduler().nextStates(for: card, context: TestTime.context())
+        let plain = SchedulerSettings.fsrs().makeScheduler().nextStates(for: card, context: Fixture.context())
         #expect(plain.good.state.intervalDays == next.good.state.intervalDays)
     }
 
     @Test func desiredRetentionShortensIntervals() {
-        let card = TestTime.reviewCard(interval: 10, memory: MemoryState(stability: 10, difficulty: 5))
+        let card = Fixture.reviewCard(interval: 10, memory: MemoryState(stability: 10, difficulty: 5))
         let at = { (retention: Double) in
             SchedulerSettings.fsrs { $0.desiredRetention = retention }.makeScheduler()
-                .answer(card, .good, context: TestTime.context()).state.intervalDays
+                .answer(card, .good, context: Fixture.context()).state.intervalDays
         }
         #expect(at(0.8) > at(0.9))
         #expect(at(0.9) > at(0.95))
@@ -168,7 +169,7 @@ struct FSRSTests {
         #expect(close(memory.stability, 10, 1e-9))
         #expect(FSRS.difficultyRange.contains(memory.difficulty))
         // Without a memory state a review card is still scheduled.
-        let next = scheduler.nextStates(for: TestTime.reviewCard(interval: 10), context: TestTime.context())
+        let next = scheduler.nextStates(for: Fixture.reviewCard(interval: 10), context: Fixture.context())
         #expect(next.good.state.stability != nil)
         #expect(next.good.state.intervalDays > 10)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 /// A collection's rows held in memory: the queue builder's rules, tested without a database.
 final class RowsInMemory: QueueSource {
@@ -53,13 +54,13 @@ final class RowsInMemory: QueueSource {
 
 @Suite("Today's queue")
 struct QueueBuilderTests {
-    static let now = TestTime.noon()
-    static let today = Int64(TestTime.clock.start(ofDay: TestTime.day0).timeIntervalSince1970)
+    static let now = Fixture.noon
+    static let today = Int64(Fixture.clock.start(ofDay: Fixture.day0).timeIntervalSince1970)
 
     func build(_ source: RowsInMemory, _ configure: (inout Preset) -> Void = { _ in }, seed: UInt64 = 1) throws -> StudyQueue {
         var preset = Preset(name: "p")
         configure(&preset)
-        return try QueueBuilder(now: Self.now, seed: seed).build([.init(id: 1, preset: preset, clock: TestTime.clock)], from: source)
+        return try QueueBuilder(now: Self.now, seed: seed).build([.init(id: 1, preset: preset, clock: Fixture.clock)], from: source)
     }
 
     static func newCards(_ count: Int, unitSize: Int? = nil, siblings: Int = 1) -> [RowsInMemory.Row] {

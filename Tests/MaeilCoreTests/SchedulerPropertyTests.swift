@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import MaeilCore
+import MaeilTestSupport
 
 /// Invariants every scheduler keeps, whatever the answers, lateness and fuzz.
 @Suite("Scheduler properties")
@@ -17,13 +18,13 @@ struct SchedulerPropertyTests {
         let settings = SchedulerSettings(kind: kind)
         let scheduler = settings.makeScheduler()
         var card = CardState.new
-        var now = TestTime.noon()
+        var now = Fixture.noon
         for (index, answer) in answers.enumerated() {
             if let due = card.due {
                 now = max(now, due)
                 if card.phase == .review { now += TimeInterval(late[index] * 86_400) }
             }
-            let context = SchedulingContext(now: now, clock: TestTime.clock, fuzzFactor: index % 3 == 0 ? nil : fuzz[index])
+            let context = SchedulingContext(now: now, clock: Fixture.clock, fuzzFactor: index % 3 == 0 ? nil : fuzz[index])
             let next = scheduler.nextStates(for: card, context: context)
             check(card, context, next)
             card = next[Rating(rawValue: answer)!].state
@@ -42,10 +43,10 @@ struct SchedulerPropertyTests {
             settings.fsrsParameters = try! FSRSParameters(weights: weights)
             let scheduler = settings.makeScheduler()
             var card = CardState.new
-            var now = TestTime.noon()
+            var now = Fixture.noon
             for (index, answer) in answers.enumerated() {
                 if let due = card.due { now = max(now, due) + TimeInterval(late[index] * 3600) }
-                let next = scheduler.nextStates(for: card, context: SchedulingContext(now: now, clock: TestTime.clock, fuzzFactor: 0.5))
+                let next = scheduler.nextStates(for: card, context: SchedulingContext(now: now, clock: Fixture.clock, fuzzFactor: 0.5))
                 for rating in Rating.allCases {
                     let state = next[rating].state
                     #expect(state.stability.map(\.isFinite) ?? false, "\(weights): S \(String(describing: state.stability))")

@@ -4,6 +4,7 @@ import MaeilCore
 import MaeilSession
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 /// Anki's own backend (the `anki` package from PyPI that scripts/setup installs into
 /// .build/anki-venv) on the other side of every path between Anki and Maeil:
@@ -42,7 +43,7 @@ enum AnkiLibrary {
 
 @Suite("Anki in both directions, read and written by Anki itself", .serialized)
 struct AnkiRoundTripTests {
-    let folder = Fixtures.temporaryDirectory()
+    let folder = Fixture.temporaryDirectory()
     var collection: String { folder.appendingPathComponent("maeil.sqlite").path }
 
     func maeil(_ arguments: [String], input: String = "") throws -> Binary.Result {

@@ -1,6 +1,7 @@
 import Foundation
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 /// The command line as a user types it: the README's commands as written, `--collection` in any
 /// position, the exit statuses the README promises, and an installed copy.
@@ -16,7 +17,7 @@ struct CommandLineTests {
         let environment: [String: String]
 
         init() throws {
-            folder = Fixtures.temporaryDirectory()
+            folder = Fixture.temporaryDirectory()
             collection = folder.appendingPathComponent("data/maeil/collection.sqlite").path
             environment = [
                 "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
@@ -199,7 +200,7 @@ struct CommandLineTests {
 
     /// Installed into a prefix and run from elsewhere, Maeil finds its decks and scenarios there.
     @Test func anInstalledCopyFindsItsData() throws {
-        let prefix = Fixtures.temporaryDirectory().appendingPathComponent("prefix")
+        let prefix = Fixture.temporaryDirectory().appendingPathComponent("prefix")
         // `swift test` holds the build folder: the install uses this build and the manual tool
         // scripts/test built beside it.
         let manual = Binary.url.deletingLastPathComponent().appendingPathComponent("generate-manual").path
@@ -217,7 +218,7 @@ struct CommandLineTests {
             #expect(size > 100, "\(file) is empty")
         }
         let maeil = prefix.appendingPathComponent("bin/maeil").path
-        let elsewhere = Fixtures.temporaryDirectory()
+        let elsewhere = Fixture.temporaryDirectory()
         let environment = ["HOME": elsewhere.path, "XDG_DATA_HOME": elsewhere.appendingPathComponent("data").path]
         let about = try Binary.runProgram(maeil, ["about"], environment: environment, directory: elsewhere)
         #expect(about.stdout.contains("Bundled decks: \(share.path)/maeil/Decks"), "\(about.stdout)")

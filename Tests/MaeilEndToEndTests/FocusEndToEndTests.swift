@@ -1,6 +1,7 @@
 import Foundation
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 @Suite("Focus list, end to end", .serialized)
 struct FocusEndToEndTests {
@@ -8,11 +9,13 @@ struct FocusEndToEndTests {
     @Test func aWidgetPollingDuringExportsNeverSeesAPartialFile() throws {
         let path = try PromptTests.koreanCollection(count: 5)
         _ = try Binary.run(["star", "--collection", path, "1"])
-        let out = Fixtures.temporaryDirectory().appendingPathComponent("waybar.json").path
+        let out = Fixture.temporaryDirectory().appendingPathComponent("waybar.json").path
         #expect(try Binary.run(["focus", "export", "--collection", path, "--format", "waybar", "--out", out]).status == 0)
         let stop = StopFlag()
         nonisolated(unsafe) var reads = 0, bad = 0
+        let finished = DispatchSemaphore(value: 0)
         let reader = Thread {
+            defer { finished.signal() }
             while !stop.isSet {
                 guard let data = FileManager.default.contents(atPath: out) else { bad += 1; continue }
                 reads += 1
@@ -25,7 +28,7 @@ struct FocusEndToEndTests {
             #expect(result.status == 0, "\(result.stderr)")
         }
         stop.set()
-        usleep(100_000)
+        finished.wait()
         #expect(bad == 0)
         #expect(reads > 50)
         let waybar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as! [String: Any]
@@ -45,7 +48,7 @@ struct FocusEndToEndTests {
 
     @Test func theDefaultExportIsJSONInTheStateFolder() throws {
         let path = try PromptTests.koreanCollection(count: 2)
-        let state = Fixtures.temporaryDirectory()
+        let state = Fixture.temporaryDirectory()
         let result = try Binary.run(["focus", "export", "--collection", path], environment: ["XDG_STATE_HOME": state.path])
         #expect(result.status == 0)
         let written = try Data(contentsOf: state.appendingPathComponent("maeil/focus.json"))
@@ -56,7 +59,7 @@ struct FocusEndToEndTests {
     /// Without --out, an export writes every file `config focus.export` names, each in its format.
     @Test func anExportWritesTheConfiguredFiles() throws {
         let path = try PromptTests.koreanCollection(count: 2)
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": folder.path]
         let waybar = folder.appendingPathComponent("bar/maeil.json").path
         let set = try Binary.run(["config", "focus.export", "waybar:\(waybar) text:~/focus.txt"], environment: environment)

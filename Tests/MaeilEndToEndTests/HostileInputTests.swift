@@ -27,7 +27,7 @@ struct HostileInputTests {
     /// any of it, every focus format, a piped review and the prompt, and error messages that
     /// quote a file: no control byte comes out.
     @Test func theHostileCorpusThroughEveryOutput() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let environment = Self.environment(folder)
         let path = folder.appendingPathComponent("c.sqlite").path
         let hostile = Self.corpus
@@ -79,7 +79,7 @@ struct HostileInputTests {
 
     /// A deck folder's items.tsv that is a link to /etc/passwd is refused unread.
     @Test func aDeckFolderNeverReadsOutsideItself() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let deck = folder.appendingPathComponent("deck")
         try FileManager.default.createDirectory(at: deck, withIntermediateDirectories: true)
         try Data("format: 1\nid: x\nname: X\nfields: [front, back]\ntemplates: [{name: r, front: front, back: back}]\nitems: items.tsv\n".utf8)
@@ -98,7 +98,7 @@ struct HostileInputTests {
         let schedule = try Binary.run(["schedule", "--scheduler", "fsrs", "--parameters", weights.joined(separator: ","), "--ratings", "good,good"])
         #expect(schedule.status == 2, "\(schedule.stderr)")
         #expect(schedule.stderr.contains("w0 must be from 0.001 to 100, not 1000"))
-        let path = try Fixtures.collection(count: 3)
+        let path = try Fixture.wordCollection(count: 3)
         let set = try Binary.run(["deck", "Words", "set", "fsrs_parameters"] + weights + ["--collection", path])
         #expect(set.status == 2, "\(set.stderr)")
         // Damage a card's stored stability as a bad build could have: review goes on, check says so.
@@ -125,7 +125,7 @@ struct HostileInputTests {
 
     /// Too wide, too big, too many: each refused up front with the figure and the limit.
     @Test func sizesAreCapped() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let wide = folder.appendingPathComponent("wide.csv")
         try Data(((0..<1_000_000).map { "c\($0)" }.joined(separator: ",") + "\n" + Array(repeating: "x", count: 1_000_000).joined(separator: ",") + "\n").utf8)
             .write(to: wide)
@@ -153,7 +153,7 @@ struct HostileInputTests {
 
     /// Paths that are not collections, and files that are not decks.
     @Test func wrongPathsAreSaidAndNothingIsMade() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let nested = folder.appendingPathComponent("no/such/dir/c.sqlite").path
         let refused = try Binary.run(["import", "--collection", nested, Self.decks("korean-practice")])
         #expect(refused.status == 1)
@@ -176,7 +176,7 @@ struct HostileInputTests {
     /// A damaged file: review writes nothing into it, check says it is damaged, and
     /// check --repair copies what can be read into a new file that passes.
     @Test func aDamagedCollectionIsNeverWrittenTo() throws {
-        let path = try Fixtures.collection(count: 2000)
+        let path = try Fixture.wordCollection(count: 2000)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seek(toOffset: UInt64(size / 2))
@@ -202,7 +202,7 @@ struct HostileInputTests {
     /// A full disk during an import (here a file-size limit, which fails a write the same way):
     /// one sentence, nothing imported, no staging folder left behind.
     @Test func aFullDiskDuringAnImportLeavesNothing() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let path = folder.appendingPathComponent("c.sqlite").path
         #expect(try Binary.run(["import", "--create", "--collection", path, Self.decks("hangul-jamo")]).status == 0)
         let media = Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255) })
@@ -221,7 +221,7 @@ struct HostileInputTests {
 
     /// Clear words for wrong values.
     @Test func messagesSayWhatIsWrong() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let environment = Self.environment(folder)
         let cases: [([String], String)] = [
             (["sim", "--items", "-5"], "--items must be a whole number from 0 to 10000000"),

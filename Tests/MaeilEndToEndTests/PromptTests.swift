@@ -2,13 +2,14 @@ import Foundation
 import MaeilCore
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 /// The real binary at a terminal (tmux) and on a pipe.
 @Suite("The prompt, end to end", .serialized)
 struct PromptTests {
     /// A collection with a small Korean deck whose recall card is typed.
     static func koreanCollection(count: Int = 3) throws -> String {
-        let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
+        let path = Fixture.temporaryDirectory().appendingPathComponent("collection.sqlite").path
         let collection = try Collection(path: path)
         let words = [("김치", "kimchi"), ("물", "water"), ("밥", "rice"), ("집", "house"), ("책", "book")]
         try collection.batch(now: Date()) { writer in
@@ -26,7 +27,7 @@ struct PromptTests {
 
     @Test func tabCompletesCommandsOptionsAndDecks() throws {
         let path = try Self.koreanCollection()
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path])
         try tmux.wait(for: "review to start")
         try tmux.type("rev")
@@ -43,7 +44,7 @@ struct PromptTests {
 
     @Test func historyIsKeptAcrossRuns() throws {
         let path = try Self.koreanCollection()
-        let home = Fixtures.temporaryDirectory()
+        let home = Fixture.temporaryDirectory()
         let first = Tmux(home: home)
         try first.start(["--collection", path])
         try first.wait(for: "review to start")
@@ -51,9 +52,8 @@ struct PromptTests {
         try first.press("Enter")
         try first.wait(for: "True retention")
         try first.press("C-d")
-        usleep(300_000)
         let history = home.appendingPathComponent("state/maeil/history")
-        #expect(FileManager.default.fileExists(atPath: history.path))
+        #expect(Fixture.eventually { FileManager.default.fileExists(atPath: history.path) })
         let second = Tmux(home: home)
         try second.start(["--collection", path])
         try second.wait(for: "review to start")
@@ -79,7 +79,7 @@ struct PromptTests {
 
     @Test func aKoreanAnswerIsTypedAndJudged() throws {
         let path = try Self.koreanCollection(count: 1)
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path])
         try tmux.wait(for: "review to start")
         try tmux.type("review")
@@ -101,7 +101,7 @@ struct PromptTests {
 
     @Test func aSessionReviewedToTheEndWithUndo() throws {
         let path = try Self.koreanCollection(count: 2)
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path])
         try tmux.wait(for: "review to start")
         try tmux.type("review")
@@ -116,11 +116,12 @@ struct PromptTests {
         try tmux.press("Enter")
         #expect(try tmux.wait(for: "↶ undone").contains("↶ undone"))
         #expect(try tmux.waitForLastLines(6, containing: "kimchi").joined().contains("kimchi"))  // the same card is back
-        for _ in 0..<2 {
+        for next in ["water", "Reviewed 2"] {
             try tmux.press("Enter")
+            try tmux.waitForLastLines(1, containing: "1–4 ›")
             try tmux.type("4")
             try tmux.press("Enter")
-            usleep(200_000)
+            try tmux.waitForLastLines(8, containing: next)
         }
         let end = try tmux.wait(for: "Reviewed 2")
         #expect(end.contains("Reviewed 2 · 100% correct"))
@@ -130,12 +131,14 @@ struct PromptTests {
 
     @Test func ctrlCCancelsALineAndLeavesAReviewKeepingAnswers() throws {
         let path = try Self.koreanCollection(count: 3)
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path])
         try tmux.wait(for: "review to start")
         try tmux.type("some half-typed line")
         try tmux.press("C-c")
-        usleep(200_000)
+        try tmux.wait(until: "an empty prompt") { screen in
+            screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) == "매일 ›"
+        }
         try tmux.type("decks")
         try tmux.press("Enter")
         #expect(try tmux.wait(for: "Korean Words  3").contains("Korean Words"))
@@ -156,14 +159,14 @@ struct PromptTests {
         #expect(left.contains("Reviewed 1"), "\(left)")
         try tmux.type("decks")
         try tmux.press("Enter")
-        usleep(300_000)
+        try tmux.waitForLastLines(3, containing: "Korean Words")
         let collection = try Collection(path: path)
         #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 1)
     }
 
     @Test func aFirstRunOffersTheBundledDecks() throws {
-        let path = Fixtures.temporaryDirectory().appendingPathComponent("new.sqlite").path
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let path = Fixture.temporaryDirectory().appendingPathComponent("new.sqlite").path
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path, "--create"])
         try tmux.wait(for: "Add the bundled decks")
         try tmux.press("Enter")
@@ -205,7 +208,7 @@ struct PromptTests {
     /// its line and column, a status that is not 0, and nothing imported. A missing file is
     /// refused before a collection is even made.
     @Test func aBadImportExitsWithTheLineAndChangesNothing() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let path = folder.appendingPathComponent("c.sqlite").path
         let missing = try Binary.run(["import", "--collection", path, folder.appendingPathComponent("nope.txt").path])
         #expect(missing.status == 1)

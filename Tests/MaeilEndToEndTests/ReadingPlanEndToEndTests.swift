@@ -1,6 +1,7 @@
 import Foundation
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 /// `maeil read` from a shell and the greeting at a real terminal, with M'Cheyne's plan.
 @Suite("Reading plan, end to end")
@@ -8,7 +9,7 @@ struct ReadingPlanEndToEndTests {
     static let decks = TerminalTests.decks
 
     static func collection(_ names: [String]) throws -> String {
-        let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
+        let path = Fixture.temporaryDirectory().appendingPathComponent("collection.sqlite").path
         let imported = try Binary.run(["import", "--create", "--collection", path] + names.map { decks.appendingPathComponent($0).path })
         #expect(imported.status == 0, "\(imported.stderr)")
         return path
@@ -93,7 +94,7 @@ struct ReadingPlanEndToEndTests {
         let collection = try Collection(path: path)
         let plan = try #require(try collection.readingPlans().first)
         for day in 1...172 { try collection.markRead(planID: plan.id, day: day, parts: [0, 1, 2, 3], studyDay: 100, at: Date()) }
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path], colour: true, width: 60, height: 20)
         let screen = try tmux.wait(for: "review to start")
         #expect(TerminalTests.remnants(in: screen).isEmpty && TerminalTests.overfull(screen, width: 60).isEmpty, "\(screen)")

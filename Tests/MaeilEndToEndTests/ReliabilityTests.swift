@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MaeilStore
+import MaeilTestSupport
 
 @Suite("Reliability: killed sessions and concurrent processes", .serialized)
 struct ReliabilityTests {
@@ -13,7 +14,7 @@ struct ReliabilityTests {
     /// binary acknowledged must be in the log afterwards, the file must pass SQLite's integrity
     /// check, and every card's state must agree with its log: nothing half-written.
     @Test func sigkillNeverLosesAnAcknowledgedAnswer() throws {
-        let path = try Fixtures.collection(count: 5000)
+        let path = try Fixture.wordCollection(count: 5000)
         var generator = SystemRandomNumberGenerator()
         var acknowledged = 0
         var kills = 0
@@ -54,7 +55,7 @@ struct ReliabilityTests {
     /// Kills imports of 5,000 notes at random moments: each import is all there or not there
     /// at all, the file stays sound, and no staging folder is left.
     @Test func sigkillDuringAnImportLeavesAllOrNothing() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let path = folder.appendingPathComponent("c.sqlite").path
         _ = try Collection(path: path)
         var generator = SystemRandomNumberGenerator()
@@ -88,10 +89,11 @@ struct ReliabilityTests {
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {
-        let path = try Fixtures.collection(count: 200)
+        let path = try Fixture.wordCollection(count: 200)
         let collection = try Collection(path: path)
         let waiting = Process()
         let waitingErrors = Pipe()
+        var said = ""
         try collection.transaction { db in
             try db.execute(sql: "UPDATE meta SET value = value WHERE key = 'seed'")
             for arguments in [["decks"], ["stats"], ["find", "단어1"], ["show", "1"], ["info", "1"], ["missed"], ["focus"],
@@ -105,11 +107,14 @@ struct ReliabilityTests {
             waiting.standardOutput = FileHandle.nullDevice
             waiting.standardError = waitingErrors
             try waiting.run()
-            usleep(1_600_000)  // past the second after which a writer says it is waiting
+            // Held until the writer says it is waiting (after a second), read as it arrives.
+            while !said.contains("waiting"), case let data = waitingErrors.fileHandleForReading.availableData, !data.isEmpty {
+                said += String(decoding: data, as: UTF8.self)
+            }
         }
         waiting.waitUntilExit()
         #expect(waiting.terminationStatus == 0)
-        let said = String(decoding: waitingErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        said += String(decoding: waitingErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(said.contains("waiting for another Maeil to finish writing"), "\(said)")
         #expect(try collection.cards(noteID: 1).allSatisfy(\.starred))
     }
@@ -117,13 +122,13 @@ struct ReliabilityTests {
     /// A review session and other commands on one collection at once never fail with
     /// "database is locked"; two sessions answering at once never both answer one card.
     @Test func twoProcessesNeverSeeDatabaseIsLocked() throws {
-        let path = try Fixtures.collection(count: 300)
+        let path = try Fixture.wordCollection(count: 300)
         let group = DispatchGroup()
         nonisolated(unsafe) var results: [Binary.Result] = []
         let lock = NSLock()
         let decks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Decks")
-        let state = Fixtures.temporaryDirectory().path
+        let state = Fixture.temporaryDirectory().path
         for worker in 0..<6 {
             group.enter()
             DispatchQueue.global().async {

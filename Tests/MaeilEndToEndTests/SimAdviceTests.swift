@@ -3,12 +3,13 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import MaeilTestSupport
 
 /// `sim --sweep --budget` and `sim --compare --svg` from a shell: what they recommend and write.
 @Suite("Simulation advice, from a shell")
 struct SimAdviceTests {
     @Test func aSweepRecommendsWithinTheBudgetAndWritesItsChart() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let svg = folder.appendingPathComponent("sweep.svg").path
         let result = try Binary.run(["sim", "--items", "1500", "--days", "120", "--sweep", "desired_retention=0.80:0.95:0.05",
                                      "--budget", "12", "--svg", svg, "--json"])
@@ -28,7 +29,7 @@ struct SimAdviceTests {
     }
 
     @Test func aComparisonExplainsAndWritesItsChart() throws {
-        let folder = Fixtures.temporaryDirectory()
+        let folder = Fixture.temporaryDirectory()
         let svg = folder.appendingPathComponent("compare.svg").path
         let result = try Binary.run(["sim", "--items", "1000", "--days", "60", "--compare", "sm2,fsrs", "--svg", svg])
         #expect(result.status == 0, "\(result.stderr)")
@@ -47,7 +48,7 @@ struct SimAdviceTests {
 
     /// `sim --deck` takes the deck's cards and limits: here 40 new cards, 5 new a day.
     @Test func aSimulationStartsFromADeck() throws {
-        let path = try Fixtures.collection(count: 40, newPerDay: 5)
+        let path = try Fixture.wordCollection(count: 40, newPerDay: 5)
         let result = try Binary.run(["sim", "--deck", "Words", "--collection", path, "--days", "6", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -2,6 +2,7 @@ import Foundation
 import MaeilREPL
 import MaeilStore
 import Testing
+import MaeilTestSupport
 
 /// The real binary at a real terminal with colour on (NO_COLOR unset, TERM=xterm-256color), at
 /// 60 and 120 columns, read back as text the way a person sees it: `capture-pane` without
@@ -13,7 +14,7 @@ struct TerminalTests {
 
     /// A collection holding the bundled Hangul deck.
     static func hangulCollection() throws -> String {
-        let path = Fixtures.temporaryDirectory().appendingPathComponent("collection.sqlite").path
+        let path = Fixture.temporaryDirectory().appendingPathComponent("collection.sqlite").path
         let imported = try Binary.run(["import", decks.appendingPathComponent("hangul-jamo").path, "--collection", path, "--create"])
         #expect(imported.status == 0, "\(imported.stderr)")
         return path
@@ -41,7 +42,7 @@ struct TerminalTests {
     /// A review from the prompt to its summary, every screen checked.
     func review(width: Int) throws -> [String] {
         let path = try Self.hangulCollection()
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path], colour: true, width: width, height: 60)
         var screens: [String] = []
         func step(_ keys: [String], until text: String) throws {
@@ -120,7 +121,7 @@ struct TerminalTests {
     /// The greeting, help and a deck's options fit a narrow terminal too.
     @Test func helpAndDeckOptionsAt60Columns() throws {
         let path = try Self.hangulCollection()
-        let tmux = Tmux(home: Fixtures.temporaryDirectory())
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path], colour: true, width: 60, height: 80)
         try tmux.wait(for: "review to start")
         try tmux.type("help")

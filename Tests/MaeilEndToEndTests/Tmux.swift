@@ -1,4 +1,5 @@
 import Foundation
+import MaeilTestSupport
 
 /// Drives the real binary at a terminal: a tmux session on its own server socket.
 final class Tmux {
@@ -58,7 +59,7 @@ final class Tmux {
         var variables = [
             "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "MAEIL_SPEECH": "stub", "LANG": "C.UTF-8",
-            "TERM": "xterm-256color", "NO_COLOR": "1", "TZ": Fixtures.middayTimeZone,
+            "TERM": "xterm-256color", "NO_COLOR": "1", "TZ": Fixture.middayTimeZone,
         ].merging(environment) { $1 }
         if colour { variables["NO_COLOR"] = nil }
         let command = (directory.map { "cd '\($0)' && " } ?? "") + "env -u NO_COLOR " + variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
@@ -78,7 +79,15 @@ final class Tmux {
         try tmux(["capture-pane", "-p", "-t", session, "-S", "-300"])
     }
 
-    /// Waits until the screen shows `text`; returns the screen either way.
+    /// What a step waited for and never saw: the test stops there, with the screen it had.
+    struct NotShown: Error, CustomStringConvertible {
+        let waitedFor: String
+        let screen: String
+        var description: String { "the terminal never showed \"\(waitedFor)\"; it showed:\n\(screen)" }
+    }
+
+    /// Waits until the screen shows `text` and returns the screen; throws `NotShown` when it
+    /// does not within `timeout`, so a test fails at the step that went wrong.
     @discardableResult
     func wait(for text: String, timeout: TimeInterval = 15) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
@@ -86,13 +95,13 @@ final class Tmux {
         while Date() < deadline {
             current = try screen()
             if current.contains(text) { return current }
-            usleep(50_000)
+            usleep(20_000)
         }
-        return current
+        throw NotShown(waitedFor: text, screen: current)
     }
 
     /// Waits until the screen's last `count` lines hold `text`: output that follows a line
-    /// already seen may still be on its way.
+    /// already seen may still be on its way. Throws `NotShown` when they do not.
     @discardableResult
     func waitForLastLines(_ count: Int, containing text: String, timeout: TimeInterval = 15) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
@@ -100,9 +109,22 @@ final class Tmux {
         while Date() < deadline {
             lines = try lastLines(count)
             if lines.joined().contains(text) { return lines }
-            usleep(50_000)
+            usleep(20_000)
         }
-        return lines
+        throw NotShown(waitedFor: text, screen: lines.joined(separator: "\n"))
+    }
+
+    /// Waits until `condition` holds for the screen (something left it, say).
+    @discardableResult
+    func wait(until description: String, timeout: TimeInterval = 15, _ condition: (String) throws -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var current = ""
+        while Date() < deadline {
+            current = try screen()
+            if try condition(current) { return current }
+            usleep(20_000)
+        }
+        throw NotShown(waitedFor: description, screen: current)
     }
 
     /// The screen's last non-empty lines.

@@ -4,19 +4,19 @@ import MaeilDecks
 import MaeilStore
 import ZIPFoundation
 
-public enum DeckFiles {
+package enum DeckFiles {
     /// Anki packages made by Anki itself (scripts/fixtures/), kept beside the deck format tests.
-    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("MaeilDecksTests/Fixtures")
 
-    public static func directory() -> URL {
+    package static func directory() -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-decks-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
 
     /// Writes `files` (name → text) into a new folder and returns the folder's path.
-    public static func write(_ files: [String: String]) throws -> String {
+    package static func write(_ files: [String: String]) throws -> String {
         let folder = directory()
         for (name, text) in files {
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
@@ -24,12 +24,12 @@ public enum DeckFiles {
         return folder.path
     }
 
-    public static func collection() throws -> Collection {
+    package static func collection() throws -> Collection {
         try Collection(path: directory().appendingPathComponent("collection.sqlite").path)
     }
 
     /// A zip made entry by entry, for packages that must not import.
-    public static func zip(_ entries: [(String, Data)]) throws -> String {
+    package static func zip(_ entries: [(String, Data)]) throws -> String {
         let url = directory().appendingPathComponent("package.apkg")
         let archive = try Archive(url: url, accessMode: .create)
         for (name, data) in entries {
@@ -42,7 +42,7 @@ public enum DeckFiles {
 }
 
 /// A small but complete deck manifest.
-public let wordsManifest = """
+package let wordsManifest = """
     format: 1
     id: test-words
     name: Test Words
@@ -77,8 +77,8 @@ public let wordsManifest = """
 
 /// The entries of a zip archive, read with ZIPFoundation (an independent reader) to make
 /// tampered packages from real ones.
-public enum ZipReading {
-    public static func entries(_ url: URL) throws -> [String: Data] {
+package enum ZipReading {
+    package static func entries(_ url: URL) throws -> [String: Data] {
         let archive = try Archive(url: url, accessMode: .read)
         var result: [String: Data] = [:]
         for entry in archive {

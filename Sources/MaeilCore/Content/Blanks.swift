@@ -1,17 +1,17 @@
 /// A text with words blanked out: Anki-style {{c1::…}} deletions when the text has them,
 /// otherwise key words chosen from the text itself (for a verse to memorize).
-public struct Blanks: Hashable, Sendable {
+package struct Blanks: Hashable, Sendable {
     /// The text with each blank shown as "[…]" (or its hint).
-    public var question: String
+    package var question: String
     /// The text with the blanked words marked, for the back.
-    public var answerText: String
+    package var answerText: String
     /// The missing words, in order.
-    public var answers: [String]
+    package var answers: [String]
 
-    public static let placeholder = "[…]"
+    package static let placeholder = "[…]"
 
     /// `ordinal` picks the deletion number for cloze markup; automatic blanks ignore it.
-    public init(text: String, ordinal: Int) {
+    package init(text: String, ordinal: Int) {
         if !Cloze.numbers(in: text).isEmpty {
             self = Self.cloze(text, ordinal: ordinal)
         } else {
@@ -132,8 +132,8 @@ public struct Blanks: Hashable, Sendable {
 }
 
 /// Anki-style cloze deletions: {{c1::answer}} or {{c1::answer::hint}}.
-public enum Cloze {
-    public static func numbers(in text: String) -> [Int] {
+package enum Cloze {
+    package static func numbers(in text: String) -> [Int] {
         var numbers = Set<Int>()
         var rest = Substring(text)
         while let open = rest.range(of: "{{c") {

@@ -1,21 +1,21 @@
 /// What one card of a note asks and what it answers.
-public struct CardTemplate: Hashable, Sendable, Codable {
-    public var name: String
+package struct CardTemplate: Hashable, Sendable, Codable {
+    package var name: String
     /// Fields shown on the front.
-    public var front: [String]
+    package var front: [String]
     /// Fields revealed as the answer.
-    public var back: [String]
+    package var back: [String]
     /// When set, the learner types this field's value and it is compared.
-    public var typed: String?
+    package var typed: String?
     /// When set, this field is shown with words blanked out and the blanks are the answer.
-    public var blanks: String?
+    package var blanks: String?
     /// Fields shown on demand before the answer (a kanji's readings, example words).
-    public var hints: [String]
+    package var hints: [String]
     /// When set, only notes of this note type get cards from this template (a deck imported
     /// from Anki can mix "Basic" and "Basic (and reversed card)" notes).
-    public var noteType: String?
+    package var noteType: String?
 
-    public init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
+    package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
                 noteType: String? = nil) {
         self.name = name
         self.front = front
@@ -28,7 +28,7 @@ public struct CardTemplate: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints, noteType = "note_type" }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         front = try container.decodeIfPresent([String].self, forKey: .front) ?? []
@@ -44,7 +44,7 @@ extension CardTemplate {
     /// Which cards of this template a note has: none when a front field is empty (or the
     /// template is for another note type); one per cloze number when the blanks field holds
     /// {{c1::…}} deletions; otherwise one (ordinal 0).
-    public func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
+    package func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
         var ordinals: [Int] = []
         forEachOrdinal(for: fields, noteType: noteType) { ordinals.append($0) }
         return ordinals
@@ -52,7 +52,7 @@ extension CardTemplate {
 
     /// `ordinals(for:noteType:)` without the array, which was an allocation for every note of
     /// a large import.
-    public func forEachOrdinal(for fields: [NoteField], noteType: String?, _ body: (Int) throws -> Void) rethrows {
+    package func forEachOrdinal(for fields: [NoteField], noteType: String?, _ body: (Int) throws -> Void) rethrows {
         if let required = self.noteType, required != noteType { return }
         for name in front where !(fields.value(name)?.hasVisibleText ?? false) { return }
         if let blanks {

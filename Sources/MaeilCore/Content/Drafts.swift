@@ -2,37 +2,37 @@ import Foundation
 
 /// A note on its way into a collection, before it has an id: what every deck reader produces,
 /// what the prompt's `add` makes, and what the store writes.
-public struct NoteDraft: Hashable, Sendable {
+package struct NoteDraft: Hashable, Sendable {
     /// Stable across imports: a second import of the same item updates this note.
-    public var guid: String
-    public var kind: NoteKind
+    package var guid: String
+    package var kind: NoteKind
     /// The Anki note type it came from, if any.
-    public var noteType: String?
-    public var fields: [NoteField]
-    public var tags: [String]
+    package var noteType: String?
+    package var fields: [NoteField]
+    package var tags: [String]
     /// The key of its curriculum unit, in a deck that has units.
-    public var unit: String?
+    package var unit: String?
     /// Its place among the deck's notes: new cards come in this order.
-    public var position: Int
+    package var position: Int
     /// Where it came from ("deck.yaml:12", "words.csv:40", "added"): for messages, and kept
     /// with the note.
-    public var origin: String?
+    package var origin: String?
     /// Schedules another program gave its cards (Anki packages), by template and ordinal.
-    public var cards: [CardDraft]
+    package var cards: [CardDraft]
     /// When a note with this guid is already there, leave it exactly as it is (Anki's "keep current").
-    public var keepExisting: Bool
+    package var keepExisting: Bool
     /// The values are Anki's HTML (a package, an Anki text file with #html:true), shown as
     /// formatted text and written back as they came; otherwise plain text.
-    public var html: Bool
+    package var html: Bool
     /// Anki's note type id and the note's modification time there (seconds), for going back.
-    public var ankiNoteTypeID: Int64?
-    public var ankiModified: Int64?
+    package var ankiNoteTypeID: Int64?
+    package var ankiModified: Int64?
     /// The field names are a reader's guess (an Anki text file names no fields): a note already
     /// in the collection with this guid takes the values in its own fields' order, and keeps
     /// its kind, note type and cards.
-    public var fieldsByPosition = false
+    package var fieldsByPosition = false
 
-    public init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
+    package init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
                 position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false, html: Bool = false,
                 ankiNoteTypeID: Int64? = nil, ankiModified: Int64? = nil) {
         self.html = html
@@ -53,19 +53,19 @@ public struct NoteDraft: Hashable, Sendable {
 
 /// A card's schedule carried over from another program, for the card of this template and
 /// ordinal that its note gets.
-public struct CardDraft: Hashable, Sendable {
-    public var template: String
-    public var ordinal: Int
-    public var state: CardState
-    public var suspended: Bool
-    public var buriedUntil: Date?
+package struct CardDraft: Hashable, Sendable {
+    package var template: String
+    package var ordinal: Int
+    package var state: CardState
+    package var suspended: Bool
+    package var buriedUntil: Date?
     /// The answers that led to `state`, oldest first.
-    public var history: [ReviewLogEntry]
+    package var history: [ReviewLogEntry]
     /// The card's modification time in Anki (seconds): Anki takes a card's schedule back only
     /// from a card changed later than its own.
-    public var ankiModified: Int64?
+    package var ankiModified: Int64?
 
-    public init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
+    package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil) {
         self.ankiModified = ankiModified
         self.template = template

@@ -3,16 +3,16 @@ import Foundation
 /// A field's text as pieces to show: Anki keeps fields as HTML, and a terminal shows bold,
 /// italics and underlining, a word's reading after it, and where a sound or a picture is.
 /// Plain-text fields (Maeil's own) are one piece of text.
-public enum FieldText {
-    public struct Emphasis: OptionSet, Hashable, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
-        public static let bold = Emphasis(rawValue: 1)
-        public static let italic = Emphasis(rawValue: 2)
-        public static let underline = Emphasis(rawValue: 4)
+package enum FieldText {
+    package struct Emphasis: OptionSet, Hashable, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let bold = Emphasis(rawValue: 1)
+        package static let italic = Emphasis(rawValue: 2)
+        package static let underline = Emphasis(rawValue: 4)
     }
 
-    public enum Piece: Hashable, Sendable {
+    package enum Piece: Hashable, Sendable {
         case text(String, Emphasis)
         case lineBreak
         /// A word and its reading: <ruby>漢字<rt>かんじ</rt></ruby>, or Anki's 漢字[かんじ].
@@ -24,7 +24,7 @@ public enum FieldText {
     }
 
     /// The pieces of a field's value.
-    public static func pieces(_ value: String, html: Bool) -> [Piece] {
+    package static func pieces(_ value: String, html: Bool) -> [Piece] {
         guard html else { return furigana(value, .init()) }
         var pieces: [Piece] = []
         var emphasis: Emphasis = []
@@ -131,7 +131,7 @@ public enum FieldText {
 
     /// The field as one line of plain text: readings after their word in parentheses, sounds
     /// and pictures by name. For lists, search results and widgets.
-    public static func plain(_ value: String, html: Bool) -> String {
+    package static func plain(_ value: String, html: Bool) -> String {
         guard html || value.utf8.contains(UInt8(ascii: "[")) else { return value }
         return pieces(value, html: html).map { piece in
             switch piece {
@@ -146,7 +146,7 @@ public enum FieldText {
 
     /// What a typed answer is checked against: the words alone, without readings, sounds or
     /// pictures.
-    public static func answer(_ value: String, html: Bool) -> String {
+    package static func answer(_ value: String, html: Bool) -> String {
         guard html || value.utf8.contains(UInt8(ascii: "[")) else { return value }
         return pieces(value, html: html).compactMap { piece -> String? in
             switch piece {
@@ -159,14 +159,14 @@ public enum FieldText {
     }
 
     /// The sounds a field plays, in order.
-    public static func sounds(_ value: String, html: Bool) -> [String] {
+    package static func sounds(_ value: String, html: Bool) -> [String] {
         // A byte scan first: Foundation's substring search is slow, and most fields have no "[".
         guard value.utf8.contains(UInt8(ascii: "[")), value.contains("[sound:") else { return [] }
         return pieces(value, html: html).compactMap { if case .sound(let name) = $0 { name } else { nil } }
     }
 
     /// The pictures a field shows, in order.
-    public static func images(_ value: String, html: Bool) -> [String] {
+    package static func images(_ value: String, html: Bool) -> [String] {
         guard html, value.utf8.contains(UInt8(ascii: "<")) else { return [] }
         return pieces(value, html: html).compactMap { if case .image(let name) = $0 { name } else { nil } }
     }
@@ -187,7 +187,7 @@ public enum FieldText {
     /// videos in tags become their file name between spaces, every other tag, comment, style and
     /// script goes, entities are decoded (a non-breaking space becomes a space). Furigana and
     /// `[sound:…]` are text to Anki, and stay.
-    public static func ankiSortText(_ value: String) -> String {
+    package static func ankiSortText(_ value: String) -> String {
         guard value.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return value }
         var result = ""
         var index = value.startIndex
@@ -239,7 +239,7 @@ public enum FieldText {
 
     /// Plain text as Anki's HTML: what a field of a Maeil deck becomes in a package or a text
     /// file for Anki, and back again unchanged.
-    public static func html(fromPlain text: String) -> String {
+    package static func html(fromPlain text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0A })
         else { return text }
         var result = ""
@@ -256,7 +256,7 @@ public enum FieldText {
     }
 
     /// The other way: Anki HTML that came from plain text, back to it.
-    public static func plainText(fromHTML html: String) -> String {
+    package static func plainText(fromHTML html: String) -> String {
         html.replacingOccurrences(of: "<br>", with: "\n").replacingOccurrences(of: "&lt;", with: "<")
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Every JSON a command prints: keys in snake_case, sorted, so scripts see one style.
-public enum JSONOutput {
-    public static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+package enum JSONOutput {
+    package static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
@@ -13,10 +13,10 @@ public enum JSONOutput {
 
 /// A JSON object written from a list of keys and values, in that order: every key is always
 /// there, null where its value does not apply, so a script can rely on the shape.
-public struct JSONObject: Encodable {
-    public var fields: [(String, (any Encodable)?)]
+package struct JSONObject: Encodable {
+    package var fields: [(String, (any Encodable)?)]
 
-    public init(_ fields: [(String, (any Encodable)?)]) { self.fields = fields }
+    package init(_ fields: [(String, (any Encodable)?)]) { self.fields = fields }
 
     private struct Key: CodingKey {
         let stringValue: String
@@ -25,7 +25,7 @@ public struct JSONObject: Encodable {
         init?(intValue: Int) { nil }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (key, value) in fields {
             if let value { try container.encode(value, forKey: Key(stringValue: key)) } else { try container.encodeNil(forKey: Key(stringValue: key)) }

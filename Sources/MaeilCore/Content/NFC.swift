@@ -8,7 +8,7 @@ extension String {
     /// string, which is most of an import's time. Text made only of characters that never
     /// change under NFC (ASCII and Latin-1, Hangul syllables, kanji, kana without combining
     /// marks, CJK and fullwidth punctuation) is returned as it is.
-    public var nfc: String {
+    package var nfc: String {
         for scalar in unicodeScalars {
             switch scalar.value {
             case 0..<0x300, 0x3000...0x3098, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF00...0xFFEF:

@@ -1,5 +1,5 @@
 /// What a note holds, which decides how its cards are shown.
-public enum NoteKind: String, Sendable, Codable, CaseIterable {
+package enum NoteKind: String, Sendable, Codable, CaseIterable {
     /// A Hangul letter with its name, sound and mnemonic.
     case jamo
     /// A hiragana or katakana syllable with its romanization.
@@ -19,13 +19,13 @@ public enum NoteKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// One named field of a note, with the language its text is in (for speech and input).
-public struct NoteField: Hashable, Sendable, Codable {
-    public var name: String
-    public var value: String
+package struct NoteField: Hashable, Sendable, Codable {
+    package var name: String
+    package var value: String
     /// A BCP 47 language such as "ko", "ja" or "en"; nil when unknown.
-    public var language: String?
+    package var language: String?
 
-    public init(name: String, value: String, language: String? = nil) {
+    package init(name: String, value: String, language: String? = nil) {
         self.name = name
         self.value = value
         self.language = language
@@ -33,11 +33,11 @@ public struct NoteField: Hashable, Sendable, Codable {
 }
 
 extension Array where Element == NoteField {
-    public subscript(field name: String) -> NoteField? {
+    package subscript(field name: String) -> NoteField? {
         first { $0.name == name }
     }
 
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         // By index: `first(where:)` copies every field it looks at, which showed in large imports.
         for index in indices where self[index].name == name { return self[index].value }
         return nil

@@ -1,16 +1,16 @@
 /// A plan of daily readings, such as M'Cheyne's calendar: passages to read, not cards to
 /// recall. The reader goes through it at their own pace, a day at a time, so the day to read
 /// is the first one not yet read, not the date on the calendar.
-public struct ReadingPlan: Sendable, Codable, Hashable {
+package struct ReadingPlan: Sendable, Codable, Hashable {
     /// Stable across imports: a second import of the same plan updates it and keeps progress.
-    public var key: String
-    public var name: String
-    public var description: String
+    package var key: String
+    package var name: String
+    package var description: String
     /// What each of a day's readings is called, in order ("family 1", "secret 2"…).
-    public var parts: [String]
-    public var days: [ReadingDay]
+    package var parts: [String]
+    package var days: [ReadingDay]
 
-    public init(key: String, name: String, description: String = "", parts: [String], days: [ReadingDay]) {
+    package init(key: String, name: String, description: String = "", parts: [String], days: [ReadingDay]) {
         self.key = key
         self.name = name
         self.description = description
@@ -19,15 +19,15 @@ public struct ReadingPlan: Sendable, Codable, Hashable {
     }
 }
 
-public struct ReadingDay: Sendable, Codable, Hashable {
+package struct ReadingDay: Sendable, Codable, Hashable {
     /// 1-based, in the plan's order.
-    public var number: Int
+    package var number: Int
     /// The day's place on the plan's own calendar ("January 1"); may be empty.
-    public var label: String
+    package var label: String
     /// One passage per part ("Genesis 1"); an empty one is a part with nothing that day.
-    public var readings: [String]
+    package var readings: [String]
 
-    public init(number: Int, label: String, readings: [String]) {
+    package init(number: Int, label: String, readings: [String]) {
         self.number = number
         self.label = label
         self.readings = readings
@@ -35,12 +35,12 @@ public struct ReadingDay: Sendable, Codable, Hashable {
 }
 
 /// One reading marked as read: which day and part (0-based), and on which study day.
-public struct ReadingMark: Sendable, Hashable {
-    public var day: Int
-    public var part: Int
-    public var studyDay: Int
+package struct ReadingMark: Sendable, Hashable {
+    package var day: Int
+    package var part: Int
+    package var studyDay: Int
 
-    public init(day: Int, part: Int, studyDay: Int) {
+    package init(day: Int, part: Int, studyDay: Int) {
         self.day = day
         self.part = part
         self.studyDay = studyDay
@@ -48,24 +48,24 @@ public struct ReadingMark: Sendable, Hashable {
 }
 
 /// Where a reader stands in a plan on a given study day.
-public struct ReadingProgress: Sendable, Equatable {
+package struct ReadingProgress: Sendable, Equatable {
     /// The day to show: the one to read now, or the one finished today.
-    public var day: ReadingDay?
+    package var day: ReadingDay?
     /// Which of that day's readings are read.
-    public var read: [Bool]
+    package var read: [Bool]
     /// The day shown was finished today: nothing more is due until the next study day.
-    public var finishedToday: Bool
+    package var finishedToday: Bool
     /// The day after the one shown, when it is finished.
-    public var next: ReadingDay?
+    package var next: ReadingDay?
     /// Days whose every reading is read.
-    public var daysRead: Int
-    public var totalDays: Int
+    package var daysRead: Int
+    package var totalDays: Int
 
     /// A day counts as read when each of its readings is; the day to read is the first that
     /// is not. When the day before it was finished today, that one is shown as today's, so a
     /// reader who has done the day's reading sees it done rather than being handed tomorrow's.
     /// `showing` picks another day to show (reading ahead, or catching up).
-    public init(plan: ReadingPlan, marks: [ReadingMark], today: Int, showing chosen: Int? = nil) {
+    package init(plan: ReadingPlan, marks: [ReadingMark], today: Int, showing chosen: Int? = nil) {
         var partsRead: [Int: [Int: Int]] = [:]
         for mark in marks { partsRead[mark.day, default: [:]][mark.part] = mark.studyDay }
         func readFlags(_ day: ReadingDay) -> [Bool] {
@@ -93,5 +93,5 @@ public struct ReadingProgress: Sendable, Equatable {
     }
 
     /// Every day is read.
-    public var isComplete: Bool { daysRead == totalDays }
+    package var isComplete: Bool { daysRead == totalDays }
 }

@@ -1,14 +1,14 @@
 /// `tag NOTE +food -review`: a word with + (or none) adds a tag, one with - removes it; tags
 /// are one word each, in NFC.
-public struct TagChanges: Sendable, Equatable {
-    public var add: [String] = []
-    public var remove: [String] = []
+package struct TagChanges: Sendable, Equatable {
+    package var add: [String] = []
+    package var remove: [String] = []
 
-    public struct Problem: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
-    public init(_ words: [String]) throws(Problem) {
+    package init(_ words: [String]) throws(Problem) {
         for word in words {
             let tag = word.hasPrefix("+") || word.hasPrefix("-") ? String(word.dropFirst()) : word
             if tag.isEmpty || tag.contains(where: \.isWhitespace) { throw Problem(description: "'\(word)' is no tag: a tag is one word") }

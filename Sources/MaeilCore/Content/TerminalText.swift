@@ -2,11 +2,11 @@
 /// sequences that would move the cursor, retitle the window, write the clipboard or worse.
 /// This is the one sanitizer: card text before it is drawn, file-supplied words inside error
 /// messages, media names, widget output, and the console's own output boundary.
-public enum TerminalText {
+package enum TerminalText {
     /// A character that must never reach a terminal, a widget or a file name from a file:
     /// C0 and C1 controls, DEL, and the bidirectional overrides and isolates that can make
     /// text read as something else.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F, 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
@@ -14,20 +14,20 @@ public enum TerminalText {
     }
 
     /// Whether the text holds any unsafe character.
-    public static func isClean(_ text: String) -> Bool {
+    package static func isClean(_ text: String) -> Bool {
         !text.unicodeScalars.contains(where: isUnsafe)
     }
 
     /// Output at the console's boundary: everything `sanitize` removes goes, except the colour
     /// and weight codes Maeil writes itself (ESC [ digits and semicolons m).
-    public static func sanitizeKeepingColour(_ text: String) -> String {
+    package static func sanitizeKeepingColour(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         return sanitize(text, keepingColour: true)
     }
 
     /// JSON text with every unsafe character inside its strings written as \uXXXX: encoders
     /// escape C0 controls but pass C1 controls and direction overrides through raw.
-    public static func escapingUnsafe(json: String) -> String {
+    package static func escapingUnsafe(json: String) -> String {
         guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && isUnsafe($0) }) else { return json }
         var result = ""
         for scalar in json.unicodeScalars {
@@ -42,14 +42,14 @@ public enum TerminalText {
 
     /// A file-supplied word for one line of a message: sanitized, line breaks as spaces, and
     /// cut short when long.
-    public static func visible(_ text: String, limit: Int = 80) -> String {
+    package static func visible(_ text: String, limit: Int = 80) -> String {
         let clean = sanitize(text).replacingOccurrences(of: "\n", with: " ")
         return clean.count > limit ? String(clean.prefix(limit - 1)) + "…" : clean
     }
 
     /// Removes ESC sequences (CSI, OSC, DCS and the rest), other C0 and C1 control characters
     /// and DEL. Newlines and tabs are kept (tabs become spaces).
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         sanitize(text, keepingColour: false)
     }
 

@@ -4,7 +4,7 @@ extension String {
     /// Checking characters means breaking the text into graphemes, which dominated reading
     /// large files; one printable ASCII byte settles it, and only text without one is looked
     /// at character by character.
-    public var hasVisibleText: Bool {
+    package var hasVisibleText: Bool {
         if utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
         return contains { !$0.isWhitespace }
     }

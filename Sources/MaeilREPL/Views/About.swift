@@ -2,10 +2,10 @@ import Foundation
 
 /// `maeil about`: what Maeil is built on, the bundled decks' sources and licences, and the
 /// folders in use.
-public enum About {
-    public static let version = "0.1.0"
+package enum About {
+    package static let version = "0.1.0"
 
-    public static func lines() -> [String] {
+    package static func lines() -> [String] {
         [text, "Bundled decks: " + (DataFolders.decks()?.path ?? "not found (set MAEIL_DECKS)"),
          "Scenarios: " + (DataFolders.scenarios()?.path ?? "not found (set MAEIL_SIM)")]
     }

@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilStore
 
 /// `maeil info`: a card's schedule and every review of it.
-public enum CardInfoView {
-    public static func json(_ card: Card, deck: Deck, log: [ReviewLog]) -> JSONObject {
+package enum CardInfoView {
+    package static func json(_ card: Card, deck: Deck, log: [ReviewLog]) -> JSONObject {
         let state = card.state
         return JSONObject([
             ("card", card.id), ("note", card.noteID), ("deck", deck.name), ("template", card.template), ("phase", state.phase.rawValue),
@@ -22,7 +22,7 @@ public enum CardInfoView {
         ])
     }
 
-    public static func lines(_ card: Card, deck: Deck, log: [ReviewLog], timeZone: TimeZone, style: Style) -> [String] {
+    package static func lines(_ card: Card, deck: Deck, log: [ReviewLog], timeZone: TimeZone, style: Style) -> [String] {
         var lines = [style.bold("Card \(card.id)") + style.dim(" · note \(card.noteID) · \(TerminalText.sanitize(deck.name))"),
                      CardSummary.parts(card, timeZone: timeZone).dropFirst().joined(separator: style.dim(" · "))]
         guard !log.isEmpty else { return lines + ["No reviews yet."] }

@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilStore
 
 /// What `maeil check` found, repaired or recovered.
-public enum CheckView {
-    public static func lines(_ report: CheckReport, repair: Bool) -> [String] {
+package enum CheckView {
+    package static func lines(_ report: CheckReport, repair: Bool) -> [String] {
         var lines = ["integrity: \(report.integrity)", "cards checked: \(report.cardsChecked)"]
         lines += report.problems.prefix(50).map { "problem: \($0)" }
         if report.problems.count > 50 { lines.append("… and \(report.problems.count - 50) more") }
@@ -15,7 +15,7 @@ public enum CheckView {
 
     /// Reports a file SQLite finds damaged; with `repair`, recovers what can be read into a new
     /// file beside it. Whether it was recovered.
-    public static func damaged(path: String, detail: String, repair: Bool, json: Bool, context: CommandContext) throws -> Bool {
+    package static func damaged(path: String, detail: String, repair: Bool, json: Bool, context: CommandContext) throws -> Bool {
         guard repair else {
             if json {
                 context.verbatim(try JSONOutput.string(JSONObject([("integrity", "damaged"), ("detail", detail)])))

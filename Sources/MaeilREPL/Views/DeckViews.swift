@@ -4,8 +4,8 @@ import MaeilSession
 import MaeilStore
 
 /// `maeil decks`: each deck with today's counts.
-public enum DeckListView {
-    public struct Row: Encodable {
+package enum DeckListView {
+    package struct Row: Encodable {
         let name: String
         let kind: String?
         let cards: Int
@@ -14,7 +14,7 @@ public enum DeckListView {
         let new: Int
     }
 
-    public static func rows(_ collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
+    package static func rows(_ collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
         try collection.decks().map { deck in
             let today = try TodayCounts(collection, deckIDs: [deck.id], now: now, timeZone: timeZone)
             return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cards(deckID: deck.id).count,
@@ -22,7 +22,7 @@ public enum DeckListView {
         }
     }
 
-    public static func text(_ rows: [Row]) -> String {
+    package static func text(_ rows: [Row]) -> String {
         guard !rows.isEmpty else {
             return "No decks yet. `maeil import Decks/hangul-jamo` adds the Hangul deck, or run `maeil` for the bundled decks."
         }
@@ -32,14 +32,14 @@ public enum DeckListView {
 }
 
 /// `maeil deck DECK`: the options of its preset, and the decks that share it.
-public enum DeckOptionsView {
-    public static func json(_ deck: Deck, preset: Preset, sharing: [String]) -> JSONObject {
+package enum DeckOptionsView {
+    package static func json(_ deck: Deck, preset: Preset, sharing: [String]) -> JSONObject {
         JSONObject([("deck", deck.name), ("preset", preset.name), ("shared_with", sharing)]
             + PresetKey.allCases.map { ($0.rawValue, $0.value(in: preset)) })
     }
 
     /// What a change set, and which other decks it applies to.
-    public static func changed(_ key: PresetKey, _ result: PresetChange.Result, deck: Deck, style: Style) -> [String] {
+    package static func changed(_ key: PresetKey, _ result: PresetChange.Result, deck: Deck, style: Style) -> [String] {
         let others = result.decks.filter { $0.id != deck.id }.map { TerminalText.sanitize($0.name) }
         var lines = ["\(key.rawValue) = \(key.value(in: result.preset))"
                      + (others.isEmpty ? "" : style.dim(" (also for \(others.joined(separator: ", ")), which share the preset)"))]
@@ -49,7 +49,7 @@ public enum DeckOptionsView {
         return lines
     }
 
-    public static func lines(_ deck: Deck, preset: Preset, sharing: [String], style: Style) -> [String] {
+    package static func lines(_ deck: Deck, preset: Preset, sharing: [String], style: Style) -> [String] {
         // The parameters are a long list: a row of their own after the table, wrapped by the terminal.
         let short = PresetKey.allCases.filter { $0 != .fsrsParameters }
         return [
@@ -63,15 +63,15 @@ public enum DeckOptionsView {
 }
 
 /// `deck`'s words: a deck's name (in one word or several), then optionally `set KEY VALUE`.
-public struct DeckWords: Sendable {
-    public var deck: String
-    public var change: (key: PresetKey, value: String)?
+package struct DeckWords: Sendable {
+    package var deck: String
+    package var change: (key: PresetKey, value: String)?
 
-    public struct Problem: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
-    public init(_ words: [String]) throws(Problem) {
+    package init(_ words: [String]) throws(Problem) {
         guard !words.isEmpty else { throw Problem(description: "which deck? deck DECK, or deck DECK set KEY VALUE") }
         guard let index = words.lastIndex(of: "set"), index > 0 else {
             deck = words.joined(separator: " ")

@@ -5,8 +5,8 @@ import MaeilSession
 import MaeilStore
 
 /// What an import did (or would do), as `maeil import` says it.
-public enum ImportView {
-    public static func describe(_ summary: ImportSummary) -> String {
+package enum ImportView {
+    package static func describe(_ summary: ImportSummary) -> String {
         var lines: [String] = []
         if summary.dryRun { lines.append("Dry run — nothing was changed. The import would give:") }
         for deck in summary.decks {
@@ -34,7 +34,7 @@ public enum ImportView {
 
 extension ImportView {
     /// "Exported 12 notes from 2 decks with 3 media files to out.apkg".
-    public static func exported(_ exported: ExportCollection, textOnly: Bool, to path: String) -> String {
+    package static func exported(_ exported: ExportCollection, textOnly: Bool, to path: String) -> String {
         let notes = exported.decks.reduce(0) { $0 + $1.notes.count }
         let decks = exported.decks.count
         return "Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks) deck\(decks == 1 ? "" : "s")"
@@ -44,8 +44,8 @@ extension ImportView {
 
 /// `maeil import`: the files read while the collection is opened and written (see
 /// `Importer`), all or nothing, with a progress bar at a terminal.
-public enum ImportRun {
-    public static func apply(_ files: [String], options: ImportOptions, dryRun: Bool, showProgress: Bool, now: Date,
+package enum ImportRun {
+    package static func apply(_ files: [String], options: ImportOptions, dryRun: Bool, showProgress: Bool, now: Date,
                              collection open: () throws -> Collection) throws -> ImportSummary {
         do {
             // A missing file or one that is no deck is refused before the collection is opened.
@@ -65,13 +65,13 @@ public enum ImportRun {
 }
 
 /// A progress bar on standard error, for imports large enough to wait for.
-public final class ProgressBar {
-    public let enabled: Bool
+package final class ProgressBar {
+    package let enabled: Bool
     private var shown = false
 
-    public init(enabled: Bool) { self.enabled = enabled }
+    package init(enabled: Bool) { self.enabled = enabled }
 
-    public func update(_ done: Int, of total: Int) {
+    package func update(_ done: Int, of total: Int) {
         guard enabled, total >= 2000 else { return }
         let width = 30
         let filled = total == 0 ? width : done * width / total
@@ -80,7 +80,7 @@ public final class ProgressBar {
         shown = true
     }
 
-    public func finish() {
+    package func finish() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

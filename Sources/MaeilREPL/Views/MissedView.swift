@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilStore
 
 /// `maeil missed`: the cards missed most, with card and note numbers.
-public enum MissedView {
-    public struct Row: Encodable {
+package enum MissedView {
+    package struct Row: Encodable {
         let card: Int64
         let note: Int64
         let deck: String
@@ -13,7 +13,7 @@ public enum MissedView {
         let recentAgains: Int
     }
 
-    public static func rows(_ collection: Collection, deckID: Int64?, now: Date, limit: Int) throws -> [Row] {
+    package static func rows(_ collection: Collection, deckID: Int64?, now: Date, limit: Int) throws -> [Row] {
         try collection.mostMissed(deckID: deckID, now: now, limit: limit).map { missed in
             let (card, note, _) = try collection.cardWithNote(id: missed.cardID)
             let deck = try collection.deck(id: card.deckID)
@@ -25,7 +25,7 @@ public enum MissedView {
         }
     }
 
-    public static func text(_ rows: [Row]) -> String {
+    package static func text(_ rows: [Row]) -> String {
         guard !rows.isEmpty else { return "Nothing missed yet." }
         return TextTable.render(header: ["card", "note", "deck", "front", "lapses", "again (30d)"],
                                 rows: rows.map { ["\($0.card)", "\($0.note)", TerminalText.sanitize($0.deck),

@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilStore
 
 /// Notes found (`maeil find`): their numbers, first fields and decks.
-public enum NoteListView {
-    public static func json(_ notes: [Note], deckNames names: [Int64: String]) -> [JSONObject] {
+package enum NoteListView {
+    package static func json(_ notes: [Note], deckNames names: [Int64: String]) -> [JSONObject] {
         notes.map { note in
             JSONObject([("note", note.id), ("deck", names[note.deckID] ?? ""),
                         ("fields", Dictionary(note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })),
@@ -12,7 +12,7 @@ public enum NoteListView {
         }
     }
 
-    public static func lines(_ notes: [Note], deckNames names: [Int64: String], style: Style) -> [String] {
+    package static func lines(_ notes: [Note], deckNames names: [Int64: String], style: Style) -> [String] {
         guard !notes.isEmpty else { return ["No notes match."] }
         return notes.map { note in
             let values = note.fields.map { FieldText.plain($0.value, html: note.html) }.filter { !$0.isEmpty }.prefix(3)

@@ -3,10 +3,10 @@ import MaeilCore
 import MaeilStore
 
 /// A note, its fields and its cards' schedule, as `show` and `edit` print it.
-public enum NoteView {
+package enum NoteView {
     /// The note `show` means: the note numbered `note`, or the note of card `card`. A number
     /// that is no note but is a card's gives that card's note; the remark says which it was.
-    public static func find(_ note: Int64?, card: Int64?, in collection: Collection) throws -> (Note, remark: String?) {
+    package static func find(_ note: Int64?, card: Int64?, in collection: Collection) throws -> (Note, remark: String?) {
         if let card {
             let found = try collection.note(id: try collection.card(id: card).noteID)
             return (found, "Card \(card) is of note \(found.id):")
@@ -21,7 +21,7 @@ public enum NoteView {
         }
     }
 
-    public static func print(_ note: Note, collection: Collection, context: CommandContext) throws {
+    package static func print(_ note: Note, collection: Collection, context: CommandContext) throws {
         let style = context.style
         let deck = try collection.deck(id: note.deckID)
         context.line(style.bold("Note \(note.id)") + style.dim(" · \(TerminalText.sanitize(deck.name)) · \(note.kind.rawValue)"))
@@ -36,8 +36,8 @@ public enum NoteView {
 }
 
 /// One card's schedule in a line: its number, template, phase, due date and memory.
-public enum CardSummary {
-    public static func parts(_ card: Card, timeZone: TimeZone) -> [String] {
+package enum CardSummary {
+    package static func parts(_ card: Card, timeZone: TimeZone) -> [String] {
         let state = card.state
         var parts = ["card \(card.id)", card.template + (card.ordinal > 0 ? " \(card.ordinal)" : ""), state.phase.rawValue]
         if state.phase != .new {
@@ -56,8 +56,8 @@ public enum CardSummary {
     }
 }
 
-public enum DateText {
-    public static func minute(_ date: Date, timeZone: TimeZone) -> String {
+package enum DateText {
+    package static func minute(_ date: Date, timeZone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone

@@ -4,8 +4,8 @@ import MaeilOptimizer
 import MaeilSession
 
 /// What `maeil optimize` fitted, and whether it was kept.
-public enum OptimizeView {
-    public static func json(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, splits: Bool) -> JSONObject {
+package enum OptimizeView {
+    package static func json(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, splits: Bool) -> JSONObject {
         func metrics(_ evaluation: Evaluation?) -> JSONObject? {
             evaluation.map { JSONObject([("log_loss", $0.logLoss), ("rmse_bins", $0.rmseBins), ("reviews", $0.reviews)]) }
         }
@@ -19,7 +19,7 @@ public enum OptimizeView {
     }
 
     /// `saveHint` names the deck `--save` would store the fit in, when one deck was fitted.
-    public static func lines(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, saveHint: String?, style: Style) -> [String] {
+    package static func lines(_ fitting: FSRSFitting, _ outcome: FSRSFitting.Outcome, saveHint: String?, style: Style) -> [String] {
         let count = fitting.items.count
         var lines = ["\(count) reviews to learn from" + (count < 64 ? " (too few to fit more than the first stabilities: fsrs-rs needs 64)." : ".")]
         if let scores = outcome.scores {

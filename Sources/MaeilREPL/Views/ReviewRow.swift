@@ -2,10 +2,10 @@ import Foundation
 import MaeilCore
 
 /// One line of a card's history in `info`.
-public struct ReviewRow {
-    public let cells: [String]
+package struct ReviewRow {
+    package let cells: [String]
 
-    public init(_ entry: ReviewLogEntry, timeZone: TimeZone) {
+    package init(_ entry: ReviewLogEntry, timeZone: TimeZone) {
         let after = entry.after
         let memory = after.map { state -> String in
             if let memory = state.memory { return String(format: "S %.1f d · D %.1f", memory.stability, memory.difficulty) }
@@ -16,7 +16,7 @@ public struct ReviewRow {
     }
 
     /// "answer", "imported", or what a manual change did.
-    public static func kind(_ entry: ReviewLogEntry) -> String {
+    package static func kind(_ entry: ReviewLogEntry) -> String {
         switch entry.kind {
         case .answer: return "answer"
         case .imported: return "imported"
@@ -25,7 +25,7 @@ public struct ReviewRow {
     }
 
     /// The interval an entry left: a learning step in minutes, a review interval in days.
-    public static func interval(_ state: CardState) -> String {
+    package static func interval(_ state: CardState) -> String {
         switch state.phase {
         case .new: return "new"
         case .learning, .relearning: return IntervalFormat.seconds(state.scheduledSeconds)

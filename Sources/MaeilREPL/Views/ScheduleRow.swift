@@ -2,7 +2,7 @@ import Foundation
 import MaeilCore
 
 /// One answer of a replay, as `maeil schedule` prints it.
-public struct ScheduleRow: Encodable {
+package struct ScheduleRow: Encodable {
     let rating: String
     let state: String
     let intervalDays: Int
@@ -14,7 +14,7 @@ public struct ScheduleRow: Encodable {
     let lapses: Int
     let leech: Bool
 
-    public init(step: ScheduleReplay.Step, kind: SchedulerKind) {
+    package init(step: ScheduleReplay.Step, kind: SchedulerKind) {
         let state = step.state
         rating = step.rating.name
         self.state = state.phase.rawValue
@@ -33,7 +33,7 @@ public struct ScheduleRow: Encodable {
         leech = step.outcome.leech
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         // Keys are always present; a value that does not apply to the scheduler is null.
         try JSONObject([
             ("rating", rating), ("state", state), ("interval_days", intervalDays), ("interval_seconds", intervalSeconds), ("ease", ease),
@@ -45,7 +45,7 @@ public struct ScheduleRow: Encodable {
         state == "review" ? "\(intervalDays)d" : IntervalFormat.seconds(intervalSeconds, .exact)
     }
 
-    public static func table(_ rows: [ScheduleRow], kind: SchedulerKind) -> String {
+    package static func table(_ rows: [ScheduleRow], kind: SchedulerKind) -> String {
         let memoryHeaders = kind == .fsrs ? ["stability", "difficulty"] : ["ease"]
         let header = ["#", "rating", "state", "interval"] + memoryHeaders + ["reps", "lapses", "leech"]
         let body = rows.enumerated().map { index, row -> [String] in

@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilSimulator
 
 /// `maeil sim`'s report at a terminal: the same values its --json and charts give.
-public enum SimulationView {
-    public static func lines(_ report: SimulationReport, scenario: Scenario, config: SimulationConfig, style: Style) -> [String] {
+package enum SimulationView {
+    package static func lines(_ report: SimulationReport, scenario: Scenario, config: SimulationConfig, style: Style) -> [String] {
         switch report {
         case .single(let run): single(run, scenario: scenario, config: config, style: style)
         case .sweep(let run): sweep(run, scenario: scenario, config: config, style: style)

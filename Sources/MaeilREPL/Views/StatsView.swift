@@ -3,8 +3,8 @@ import MaeilCore
 import MaeilStore
 
 /// `maeil stats` at a terminal.
-public enum StatsView {
-    public static func render(_ stats: CollectionStats, style: Style) -> String {
+package enum StatsView {
+    package static func render(_ stats: CollectionStats, style: Style) -> String {
         var lines: [String] = []
         let today = TodayCounts(due: stats.dueToday, learning: stats.learningToday, new: stats.newToday)
         lines.append(style.bold("Today") + ": " + today.text(style) + " · \(counted(stats.cardsAnsweredToday, "card")) studied")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Plain aligned columns; width counts terminal cells so Hangul and kana line up.
-public enum TextTable {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum TextTable {
+    package static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { TerminalWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
@@ -14,18 +14,18 @@ public enum TextTable {
 }
 
 /// A series as one line of bars.
-public enum Sparkline {
+package enum Sparkline {
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// Bars from `floor` (0, or the smallest value when `fromMinimum`) to the largest value.
-    public static func render(_ values: [Double], fromMinimum: Bool = false) -> String {
+    package static func render(_ values: [Double], fromMinimum: Bool = false) -> String {
         let floor = fromMinimum ? (values.min() ?? 0) : 0
         guard let top = values.max(), top > floor else { return String(repeating: "▁", count: values.count) }
         return String(values.map { bars[min(bars.count - 1, max(0, Int(($0 - floor) / (top - floor) * Double(bars.count - 1) + 0.5)))] })
     }
 
     /// At most `width` values: each the mean of a stretch of the series.
-    public static func sample(_ values: [Double], width: Int = 60) -> [Double] {
+    package static func sample(_ values: [Double], width: Int = 60) -> [Double] {
         guard values.count > width else { return values }
         return (0..<width).map { column in
             let start = column * values.count / width, end = max(start + 1, (column + 1) * values.count / width)
@@ -35,16 +35,16 @@ public enum Sparkline {
 }
 
 /// "1 review", "2 reviews".
-public func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+package func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
 extension String {
-    public func trimmingTrailingSpaces() -> String {
+    package func trimmingTrailingSpaces() -> String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
     }
 
-    public func trimmingTrailingNewlines() -> String {
+    package func trimmingTrailingNewlines() -> String {
         var text = self
         while text.last == "\n" { text.removeLast() }
         return text

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Retention, memorized items and workload over time, as three stacked SVG panels.
-public enum SimChart {
-    public static func svg(_ summary: SimulationSummary) -> String {
+package enum SimChart {
+    package static func svg(_ summary: SimulationSummary) -> String {
         let width = 900.0, panel = 190.0, left = 70.0, right = 20.0, top = 30.0, gap = 40.0
         let days = summary.days
         let count = Double(max(days.count - 1, 1))
@@ -50,20 +50,20 @@ public enum SimChart {
 
 /// A chart of a few points (a sweep's values, or schedulers side by side): memorized items and
 /// minutes a day, each in a panel of its own, with the budget as a line.
-public enum PointChart {
-    public struct Series {
+package enum PointChart {
+    package struct Series {
         let title: String
         let values: [Double]
         let color: String
         let format: (Double) -> String
     }
 
-    public static func workload(_ memorized: [Double], _ minutes: [Double]) -> [Series] {
+    package static func workload(_ memorized: [Double], _ minutes: [Double]) -> [Series] {
         [Series(title: "Memorized items", values: memorized, color: "#2e9e5b", format: { String(format: "%.0f", $0) }),
          Series(title: "Minutes a day", values: minutes, color: "#c2572b", format: { String(format: "%.1f", $0) })]
     }
 
-    public static func svg(title: String, labels: [String], series: [Series], budget: Double?) -> String {
+    package static func svg(title: String, labels: [String], series: [Series], budget: Double?) -> String {
         let width = 720.0, panel = 180.0, left = 70.0, right = 40.0, top = 50.0, gap = 60.0
         let count = Double(max(labels.count - 1, 1))
         func x(_ index: Int) -> Double { labels.count == 1 ? (left + width - right) / 2 : left + Double(index) / count * (width - left - right) }

@@ -3,13 +3,13 @@ import MaeilCore
 
 /// What `maeil sim` runs: one configuration (and, with the load balancer on, the same learners
 /// without it), a sweep of one setting, or several schedulers on the same learners.
-public enum SimulationPlan: Sendable {
+package enum SimulationPlan: Sendable {
     case single
     case sweep(Sweep, budgetMinutesPerDay: Double?)
     case comparison([SchedulerKind])
 
     /// "sm2,anki-sm2,fsrs".
-    public static func schedulers(_ list: String) throws -> [SchedulerKind] {
+    package static func schedulers(_ list: String) throws -> [SchedulerKind] {
         try list.split(separator: ",").map { name in
             guard let kind = SchedulerKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                 throw Sweep.Problem(description: "--compare takes sm2, anki-sm2 and fsrs, not '\(name)'")
@@ -20,7 +20,7 @@ public enum SimulationPlan: Sendable {
 
     /// How many runs go at once on `cores` cores: the settings of a sweep or comparison side by
     /// side, or a configuration's several runs.
-    public func concurrentRuns(_ config: SimulationConfig, cores: Int) -> Int {
+    package func concurrentRuns(_ config: SimulationConfig, cores: Int) -> Int {
         switch self {
         case .single: min(cores, max(1, config.runs))
         case .sweep(let sweep, _): min(cores, sweep.values.count)
@@ -31,7 +31,7 @@ public enum SimulationPlan: Sendable {
     /// Why the plan would not fit in `limit` bytes, with the figures; nil when it fits. A run
     /// that would not fit is refused before it starts: it would otherwise grow until the
     /// machine swaps or kills it.
-    public func memoryProblem(_ config: SimulationConfig, cores: Int, limit: Int) -> String? {
+    package func memoryProblem(_ config: SimulationConfig, cores: Int, limit: Int) -> String? {
         let concurrent = concurrentRuns(config, cores: cores)
         let needed = config.estimatedPeakBytes(concurrent: concurrent)
         guard needed > limit else { return nil }
@@ -41,7 +41,7 @@ public enum SimulationPlan: Sendable {
             + "or raise the limit with --max-memory MB"
     }
 
-    public func run(_ config: SimulationConfig) -> SimulationReport {
+    package func run(_ config: SimulationConfig) -> SimulationReport {
         switch self {
         case .single:
             let summary = SimulationSummary(Simulator(config: config).runAll())
@@ -70,19 +70,19 @@ public enum SimulationPlan: Sendable {
 }
 
 /// What a plan gave.
-public enum SimulationReport {
+package enum SimulationReport {
     case single(SingleRun)
     case sweep(SweepRun)
     case comparison(ComparisonRun)
 }
 
 /// One configuration's runs, and how evenly its reviews fall with and without load balancing.
-public struct SingleRun {
-    public let summary: SimulationSummary
-    public let spread: (with: DailySpread, without: DailySpread)?
+package struct SingleRun {
+    package let summary: SimulationSummary
+    package let spread: (with: DailySpread, without: DailySpread)?
 
     /// `sim --json`: what names the run, the summary's totals, the spread.
-    public func json(leading: [(String, (any Encodable)?)]) -> JSONObject {
+    package func json(leading: [(String, (any Encodable)?)]) -> JSONObject {
         var json = summary.json(leading)
         if let spread {
             json.fields.append(("daily_reviews_sd", spread.with.deviation))
@@ -93,14 +93,14 @@ public struct SingleRun {
 }
 
 /// A sweep's summaries, one per value, and what they recommend.
-public struct SweepRun {
-    public let sweep: Sweep
-    public let days: Int
-    public let summaries: [SimulationSummary]
-    public let budgetMinutesPerDay: Double?
-    public let advice: SweepAdvice
+package struct SweepRun {
+    package let sweep: Sweep
+    package let days: Int
+    package let summaries: [SimulationSummary]
+    package let budgetMinutesPerDay: Double?
+    package let advice: SweepAdvice
 
-    public init(sweep: Sweep, days: Int, summaries: [SimulationSummary], budgetMinutesPerDay: Double?) {
+    package init(sweep: Sweep, days: Int, summaries: [SimulationSummary], budgetMinutesPerDay: Double?) {
         self.sweep = sweep
         self.days = days
         self.summaries = summaries
@@ -111,7 +111,7 @@ public struct SweepRun {
         }, budgetMinutesPerDay: budgetMinutesPerDay)
     }
 
-    public var json: JSONObject {
+    package var json: JSONObject {
         JSONObject([
             ("key", sweep.key), ("days", days), ("budget_minutes_per_day", budgetMinutesPerDay),
             ("recommended", advice.best.map { advice.points[$0].value }), ("edge", advice.best == nil ? nil : "\(advice.edge)"),
@@ -122,7 +122,7 @@ public struct SweepRun {
     }
 
     /// Memorized items and minutes a day at each value, with the budget as a line.
-    public func chart(title: String) -> String {
+    package func chart(title: String) -> String {
         PointChart.svg(title: "\(title): \(sweep.key) by day \(days)", labels: sweep.values.map(sweep.format),
                        series: PointChart.workload(advice.points.map(\.memorized), advice.points.map(\.minutesPerDay)),
                        budget: budgetMinutesPerDay)
@@ -130,26 +130,26 @@ public struct SweepRun {
 }
 
 /// Several schedulers on the same learners.
-public struct ComparisonRun {
-    public let config: SimulationConfig
-    public let kinds: [SchedulerKind]
-    public let summaries: [SimulationSummary]
+package struct ComparisonRun {
+    package let config: SimulationConfig
+    package let kinds: [SchedulerKind]
+    package let summaries: [SimulationSummary]
 
-    public func minutesPerDay(_ summary: SimulationSummary) -> Double {
+    package func minutesPerDay(_ summary: SimulationSummary) -> Double {
         summary.studySecondsTotal / 60 / Double(max(config.days, 1))
     }
 
-    public var json: [JSONObject] {
+    package var json: [JSONObject] {
         summaries.enumerated().map { $0.element.json([("scheduler", kinds[$0.offset].rawValue)]) }
     }
 
-    public func chart(title: String) -> String {
+    package func chart(title: String) -> String {
         PointChart.svg(title: "\(title): schedulers by day \(config.days)", labels: kinds.map(\.rawValue),
                        series: PointChart.workload(summaries.map(\.memorizedEnd), summaries.map(minutesPerDay)), budget: nil)
     }
 
     /// What differs between the schedulers, so that the table is read for what it is.
-    public func explanation(_ index: Int) -> String {
+    package func explanation(_ index: Int) -> String {
         var config = self.config
         config.scheduler.kind = kinds[index]
         let summary = summaries[index]
@@ -173,7 +173,7 @@ public struct ComparisonRun {
 extension SimulationSummary {
     /// `sim --json`, a sweep's rows and a comparison's rows: the summary's totals, after what
     /// names the run.
-    public func json(_ leading: [(String, (any Encodable)?)]) -> JSONObject {
+    package func json(_ leading: [(String, (any Encodable)?)]) -> JSONObject {
         JSONObject(leading + [
             ("runs", runs), ("memorized_end", memorizedEnd), ("memorized_end_sd", memorizedEndSD), ("reviews_total", reviewsTotal),
             ("reviews_total_sd", reviewsTotalSD), ("new_total", newTotal), ("study_seconds_total", studySecondsTotal),
@@ -182,7 +182,7 @@ extension SimulationSummary {
     }
 
     /// The series day by day, as CSV.
-    public var csv: String {
+    package var csv: String {
         var lines = ["day,reviews,new,minutes,retention,memorized"]
         for day in days {
             lines.append([String(day.day), String(format: "%.3f", day.reviews), String(format: "%.3f", day.new), String(format: "%.3f", day.seconds / 60),
@@ -195,11 +195,11 @@ extension SimulationSummary {
 /// How much the reviews vary from one day to the next, after the first month's ramp: the
 /// spread around the week's moving average (the long trend is not what balancing evens), and
 /// the largest day.
-public struct DailySpread: Sendable {
-    public let deviation: Double
-    public let largest: Double
+package struct DailySpread: Sendable {
+    package let deviation: Double
+    package let largest: Double
 
-    public init(_ summary: SimulationSummary) {
+    package init(_ summary: SimulationSummary) {
         let reviews = Array(summary.days.dropFirst(min(30, summary.days.count / 4)).map(\.reviews))
         var squares = 0.0, count = 0.0
         if reviews.count >= 7 {

@@ -2,19 +2,19 @@ import Foundation
 
 /// A range of values for one setting (`--sweep KEY=FROM:TO:STEP`), each checked where the
 /// setting's limits live (`SimulationConfig.set`).
-public struct Sweep: Sendable {
-    public let key: String
-    public let values: [Double]
+package struct Sweep: Sendable {
+    package let key: String
+    package let values: [Double]
 
-    public static let keys = ["desired_retention", "new_per_day", "reviews_per_day", "minutes_per_day", "starting_ease", "interval_modifier",
+    package static let keys = ["desired_retention", "new_per_day", "reviews_per_day", "minutes_per_day", "starting_ease", "interval_modifier",
                               "maximum_interval"]
 
     /// A sweep the command line cannot run, said in its words.
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, Self.keys.contains(parts[0]) else {
             throw Problem(description: "--sweep takes KEY=FROM:TO:STEP with KEY one of \(Self.keys.joined(separator: ", "))")
@@ -39,7 +39,7 @@ public struct Sweep: Sendable {
 
     /// A range as wide as this one beyond `value`, toward `edge`, cut where the setting ends;
     /// nil when the value is already the setting's limit.
-    public func wider(around value: Double, toward edge: SweepAdvice.Edge) -> String? {
+    package func wider(around value: Double, toward edge: SweepAdvice.Edge) -> String? {
         guard values.count > 1 else { return nil }
         let step = values[1] - values[0]
         for count in stride(from: values.count - 1, through: 1, by: -1) {
@@ -51,20 +51,20 @@ public struct Sweep: Sendable {
     }
 
     /// A value without binary noise, as a number.
-    public static func rounded(_ value: Double) -> Double { Double(text(value)) ?? value }
+    package static func rounded(_ value: Double) -> Double { Double(text(value)) ?? value }
 
     /// The value as a setting reads it: no binary noise (0.85, not 0.8500000000000001).
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         let rounded = (value * 1e9).rounded() / 1e9
         return rounded == rounded.rounded() ? String(Int(rounded)) : "\(rounded)"
     }
 
-    public func apply(_ value: Double, to config: inout SimulationConfig) {
+    package func apply(_ value: Double, to config: inout SimulationConfig) {
         // Every value was checked when the sweep was parsed.
         try? config.set(key, .text(Self.text(value)))
     }
 
-    public func format(_ value: Double) -> String {
+    package func format(_ value: Double) -> String {
         value == value.rounded() && key != "desired_retention" ? String(Int(value)) : String(format: "%.3g", value)
     }
 }

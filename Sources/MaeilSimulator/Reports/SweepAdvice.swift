@@ -4,22 +4,22 @@ import Foundation
 /// learner's daily budget, what each step along the range costs, and whether the best value
 /// sits at an edge of the range (so a wider range may hold a better one). Knowledge per minute is
 /// not the measure: it always favours studying less.
-public struct SweepAdvice: Equatable, Sendable {
-    public struct Point: Equatable, Sendable {
-        public var value: Double
+package struct SweepAdvice: Equatable, Sendable {
+    package struct Point: Equatable, Sendable {
+        package var value: Double
         /// Items memorized at the horizon.
-        public var memorized: Double
+        package var memorized: Double
         /// Mean minutes of study a day over the horizon.
-        public var minutesPerDay: Double
+        package var minutesPerDay: Double
 
-        public init(value: Double, memorized: Double, minutesPerDay: Double) {
+        package init(value: Double, memorized: Double, minutesPerDay: Double) {
             self.value = value
             self.memorized = memorized
             self.minutesPerDay = minutesPerDay
         }
     }
 
-    public enum Edge: Equatable, Sendable {
+    package enum Edge: Equatable, Sendable {
         case none
         /// The best value is the range's first; a range below it may do better.
         case low
@@ -27,14 +27,14 @@ public struct SweepAdvice: Equatable, Sendable {
         case high
     }
 
-    public var points: [Point]
+    package var points: [Point]
     /// Index of the recommended value; nil without a budget, or when no value fits in it.
-    public var best: Int?
-    public var edge: Edge
+    package var best: Int?
+    package var edge: Edge
     /// Index of the lightest value, when none fits in the budget.
-    public var lightestOverBudget: Int?
+    package var lightestOverBudget: Int?
 
-    public init(points: [Point], budgetMinutesPerDay budget: Double?) {
+    package init(points: [Point], budgetMinutesPerDay budget: Double?) {
         self.points = points
         edge = .none
         guard let budget, !points.isEmpty else { return }
@@ -53,7 +53,7 @@ public struct SweepAdvice: Equatable, Sendable {
     }
 
     /// The cost of each step to the next value: extra minutes a day and extra items memorized.
-    public var steps: [(from: Double, to: Double, minutes: Double, items: Double)] {
+    package var steps: [(from: Double, to: Double, minutes: Double, items: Double)] {
         zip(points, points.dropFirst()).map { ($0.value, $1.value, $1.minutesPerDay - $0.minutesPerDay, $1.memorized - $0.memorized) }
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import MaeilPrograms
+import Testing
+
+@Suite("Programs Maeil runs when the system has them")
+struct ExternalProgramTests {
+    /// A folder with an executable script and a file that is not executable.
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-programs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("echo-back")
+        try "#!/bin/sh\necho \"args: $*\"\ncat\nexit 3\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try "not a program".write(to: folder.appendingPathComponent("plain"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func onlyExecutablesOnTheSearchPathAreFound() throws {
+        let folder = try folder()
+        let path = "/nonexistent:\(folder.path)"
+        #expect(ExternalProgram.find("echo-back", in: path) == folder.appendingPathComponent("echo-back").path)
+        #expect(ExternalProgram.find("plain", in: path) == nil)
+        #expect(ExternalProgram.find("no-such-program", in: path) == nil)
+    }
+
+    @Test func aProgramGetsItsArgumentsAndInputAndGivesItsStatusAndOutput() throws {
+        let program = try folder().appendingPathComponent("echo-back").path
+        let result = try ExternalProgram.run(program, ["-w/FILE", "김치"], input: "한글 input\n")
+        #expect(result.status == 3)
+        #expect(result.output == "args: -w/FILE 김치\n한글 input\n")
+    }
+
+    @Test func aSiblingIsFoundFromTheExecutableItself() {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let sibling = ExternalProgram.besideThisExecutable("maeil")
+        #expect(sibling == URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("maeil").path)
+        #expect(sibling.hasPrefix("/"))
+    }
+
+    @Test func thePeakMemoryIsThisProcesss() throws {
+        let before = try #require(ProcessMemory.peakMegabytes())
+        // 64 MB touched page by page raises the peak by about as much.
+        var block = [UInt8](repeating: 1, count: 64 << 20)
+        block[block.count - 1] = 2
+        let after = try #require(ProcessMemory.peakMegabytes())
+        #expect(before > 1)
+        #expect(after >= before + 48, "\(before) → \(after) MB")
+        #expect(block.last == 2)
+    }
+}
