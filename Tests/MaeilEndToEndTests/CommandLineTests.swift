@@ -184,6 +184,15 @@ struct CommandLineTests {
         #expect(focus.status == 0, "\(focus.stderr)")
     }
 
+    /// `maeil bench` runs the benchmarks built beside it (maeil-bench), with its options.
+    @Test func benchRunsTheBenchmarksBesideIt() throws {
+        let result = try Binary.run(["bench", "--filter", "scheduler.sm2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(figures.map { $0["name"] as? String } == ["scheduler.sm2.answers_per_second"])
+        #expect((figures.first?["value"] as? Double ?? 0) > 1000)
+    }
+
     /// `show` takes a note's number; a number that is only a card's says which note it showed.
     @Test func idsAreOneKindPerCommand() throws {
         let sandbox = try Sandbox()
