@@ -4,6 +4,7 @@ import ArgumentParser
 #endif
 import Foundation
 import MaeilCore
+import MaeilStore
 
 /// `maeil-bench`: Maeil's speed and memory on this machine, measured on the libraries that do
 /// the work and on the `maeil` binary beside it. `maeil bench` runs it; so can a shell.
@@ -22,6 +23,8 @@ struct MaeilBench: ParsableCommand {
 
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
+        // As `maeil` runs: the figures are the program's, not a differently set up SQLite's.
+        SQLiteSetup.disableMemoryStatistics()
         #if DEBUG
         FileHandle.standardError.write(Data("maeil bench: this is a debug build; figures are not representative (swift build -c release)\n".utf8))
         #endif
