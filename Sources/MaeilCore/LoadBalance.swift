@@ -1,10 +1,17 @@
-/// Anki's load balancer (24.11, rslib load_balancer.rs): where fuzz would pick any day of its
-/// range at random, pick one with weight (1/cards due)² · (1/interval), less on a day that
-/// already holds a sibling, and on easy days as their load allows. The caller gives the counts;
-/// the fuzz factor is the random draw, so a schedule still replays exactly.
+import Foundation
+
+/// Anki's load balancer (rslib `load_balancer.rs`): where fuzz would pick any day of its range
+/// at random, pick one by weight, as Anki 25.07 and later weigh a day — (1/cards due)^2.15 ·
+/// (1/interval)³, and 1 for an empty day — less around the days another card of the note is
+/// due (Anki 26.05: ×0.2, 0.4, 0.6, 0.8 one to four days from it, almost nothing on it), and on
+/// easy days as their load allows. The caller gives the counts and the siblings' days (none
+/// when the preset does not bury siblings, as in Anki); the fuzz factor is the random draw, so
+/// a schedule still replays exactly. Arithmetic in 32 bits, in Anki's order.
 public struct LoadBalance: Sendable, Hashable {
     /// Beyond this many days the need to balance is small, as in Anki.
     public static let maximumInterval = 90
+    /// The days the balancer looks at from today: 10 % past the longest interval it balances.
+    public static let horizon = maximumInterval * 11 / 10
 
     /// Cards of the preset due on each day from today (index 0 is today).
     public var dueCounts: [Int]
@@ -30,11 +37,12 @@ public struct LoadBalance: Sendable, Hashable {
         let counts = days.map { $0 < dueCounts.count ? dueCounts[$0] : 0 }
         let weekdays = days.map { (tomorrowWeekday + $0 - 1 + 7 * 1000) % 7 }
         let easy = Self.easyDayModifiers(easyDays.map(Self.load), weekdays: weekdays, counts: counts)
+        let siblings = Self.siblingModifiers(siblingDays, lower: lower, upper: upper)
         let weights: [Float] = days.indices.map { index in
             guard counts[index] > 0 else { return 1 }
-            let count = Float(counts[index])
-            let sibling: Float = siblingDays.contains(days[index]) ? 0.001 : 1
-            return (1 / count) * (1 / count) * (1 / Float(max(days[index], 1))) * sibling * easy[index]
+            let countWeight = powf(1 / Float(counts[index]), 2.15)
+            let inverse = 1 / Float(max(days[index], 1))
+            return countWeight * (inverse * inverse * inverse) * siblings[index] * easy[index]
         }
         let total = weights.reduce(0, +)
         guard total > 0 else { return nil }
@@ -44,6 +52,21 @@ public struct LoadBalance: Sendable, Hashable {
             target -= weight
         }
         return days.last
+    }
+
+    /// What a sibling due on a day does to the days around it, from five before to five after.
+    static let siblingFalloff: [Float] = [1, 0.8, 0.6, 0.4, 0.2, 0.000001, 0.2, 0.4, 0.6, 0.8, 1]
+
+    /// Each day's factor from every sibling near it (several multiply), for days lower…upper.
+    static func siblingModifiers(_ siblingDays: Set<Int>, lower: Int, upper: Int) -> [Float] {
+        var modifiers = [Float](repeating: 1, count: upper - lower + 1)
+        for day in siblingDays.sorted() {
+            for (step, factor) in zip(-5...5, siblingFalloff) {
+                let index = day + step - lower
+                if modifiers.indices.contains(index) { modifiers[index] *= factor }
+            }
+        }
+        return modifiers
     }
 
     /// A day's load from its setting: normal 1, reduced 0.5, off 0.0001 (not 0, so that a week

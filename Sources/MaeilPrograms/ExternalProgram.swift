@@ -33,13 +33,6 @@ package enum ExternalProgram {
 }
 
 extension ExternalProgram {
-    /// `name` in the folder of the running executable, found from the executable itself
-    /// (/proc/self/exe), not from the words it was started with.
-    package static func besideThisExecutable(_ name: String) -> String {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? name
-        return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(name).path
-    }
-
     /// Runs the program at `path` on this process's own standard input, output and error, and
     /// returns its exit status.
     package static func runAttached(_ path: String, _ arguments: [String]) throws -> Int32 {

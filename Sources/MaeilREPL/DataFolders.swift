@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 
 /// Where Maeil's own data lives: the bundled decks (Decks/) and the simulation scenarios (Sim/).
 /// An installed binary finds them beside itself, in ../share/maeil (what `scripts/install`
@@ -22,7 +23,7 @@ package enum DataFolders {
 
     static func find(_ name: String, containing file: String?, override: String?) -> URL? {
         if let override, !override.isEmpty { return URL(fileURLWithPath: override) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let executable = ThisProcess.executable.deletingLastPathComponent()
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent("share/maeil/\(name)"), checkout.appendingPathComponent(name)]
         // A checkout moved after the build: walk up from the binary (.build/release/maeil).
         var folder = executable

@@ -267,9 +267,10 @@ package final class ReviewSession {
         var context = SchedulingContext(now: now, clock: deck.clock, fuzzFactor: fuzz)
         // The balancer only chooses where fuzz would: without fuzz it has nothing to do.
         if fuzz != nil, deck.preset.scheduler.loadBalancing, let presetID = deck.preset.id {
-            context.loadBalance = try? collection.loadBalance(presetID: presetID, noteID: card.noteID, cardID: card.id, clock: deck.clock,
-                                                              today: context.today, days: LoadBalance.maximumInterval * 11 / 10,
-                                                              easyDays: deck.preset.scheduler.easyDays)
+            // Siblings steer the balancer only where they are buried, as in Anki.
+            context.loadBalance = try? collection.loadBalance(presetID: presetID, noteID: card.noteID, cardID: card.id,
+                                                              siblings: deck.preset.burySiblings, clock: deck.clock, today: context.today,
+                                                              days: LoadBalance.horizon, easyDays: deck.preset.scheduler.easyDays)
         }
         return context
     }

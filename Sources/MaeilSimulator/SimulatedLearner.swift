@@ -61,7 +61,7 @@ struct SimulatedLearner {
             // own, so the learner answers the same with and without it.
             context.fuzzFactor = balanceRandom.nextUnit()
             context.loadBalance = LoadBalance(
-                dueCounts: (0..<LoadBalance.maximumInterval * 11 / 10).map { day + $0 < reviewsDueOn.count ? reviewsDueOn[day + $0] : 0 },
+                dueCounts: (0..<LoadBalance.horizon).map { day + $0 < reviewsDueOn.count ? reviewsDueOn[day + $0] : 0 },
                 easyDays: setup.config.scheduler.easyDays, tomorrowWeekday: (Simulator.firstDay + day + 1 + 3) % 7)
         }
         cards[index].state = setup.scheduler.answer(cards[index].state, rating, context: context).state

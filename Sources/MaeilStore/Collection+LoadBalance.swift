@@ -4,24 +4,25 @@ import MaeilCore
 
 extension Collection {
     /// What the load balancer needs for one answer: the review cards of the preset's decks due
-    /// on each of the next `days` study days (today first), and the days another card of the
-    /// note is due on.
-    package func loadBalance(presetID: Int64, noteID: Int64, cardID: Int64, clock: DayClock, today: Int, days: Int,
+    /// on each of the next `days` study days (today first), and with `siblings`, the days among
+    /// them another card of the note is due on.
+    package func loadBalance(presetID: Int64, noteID: Int64, cardID: Int64, siblings: Bool, clock: DayClock, today: Int, days: Int,
                             easyDays: [Double]) throws -> LoadBalance {
         let start = clock.start(ofDay: today), end = clock.start(ofDay: today + days)
+        let range: [DatabaseValueConvertible] = [presetID, Int64(start.timeIntervalSince1970), Int64(end.timeIntervalSince1970)]
+        let due = "deck_id IN (SELECT id FROM deck WHERE preset_id = ?) AND phase = 'review' AND suspended = 0 AND due >= ? AND due < ?"
         return try read { db in
-            let due = try Int64.fetchAll(db, sql: """
-                SELECT due FROM card WHERE deck_id IN (SELECT id FROM deck WHERE preset_id = ?) AND phase = 'review'
-                AND suspended = 0 AND due >= ? AND due < ?
-                """, arguments: [presetID, Int64(start.timeIntervalSince1970), Int64(end.timeIntervalSince1970)])
-            var counts = [Int](repeating: 0, count: days)
-            for seconds in due {
-                let day = clock.dayNumber(of: Date(timeIntervalSince1970: Double(seconds))) - today
-                if counts.indices.contains(day) { counts[day] += 1 }
+            func offsets(_ seconds: [Int64]) -> [Int] {
+                seconds.map { clock.dayNumber(of: Date(timeIntervalSince1970: Double($0))) - today }.filter { (0..<days).contains($0) }
             }
-            let siblings = try Int64.fetchAll(db, sql: "SELECT due FROM card WHERE note_id = ? AND id != ? AND due IS NOT NULL",
-                                              arguments: [noteID, cardID])
-            let siblingDays = Set(siblings.map { clock.dayNumber(of: Date(timeIntervalSince1970: Double($0))) - today })
+            var counts = [Int](repeating: 0, count: days)
+            for day in offsets(try Int64.fetchAll(db, sql: "SELECT due FROM card WHERE \(due)", arguments: StatementArguments(range))) {
+                counts[day] += 1
+            }
+            let siblingDays = siblings
+                ? Set(offsets(try Int64.fetchAll(db, sql: "SELECT due FROM card WHERE note_id = ? AND id != ? AND \(due)",
+                                               arguments: StatementArguments([noteID, cardID] + range))))
+                : []
             // Day numbers count from Thursday 1 January 1970.
             return LoadBalance(dueCounts: counts, siblingDays: siblingDays, easyDays: easyDays, tomorrowWeekday: (today + 1 + 3) % 7)
         }

@@ -8,7 +8,7 @@ import Glibc
 /// need a process of their own (each peak resident set is then the child's alone).
 enum MaeilChild {
     /// `maeil` in this executable's own folder, found from the executable itself.
-    static var executable: String { ExternalProgram.besideThisExecutable("maeil") }
+    static var executable: String { ThisProcess.sibling("maeil") }
 
     /// Starts `maeil ARGUMENTS` with this process's environment and `environment` on top;
     /// `files` sets up its standard input, output and error. posix_spawn, not fork: the child

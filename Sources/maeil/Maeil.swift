@@ -33,7 +33,7 @@ struct Maeil: ParsableCommand {
         // anything else printed in order on a pipe.
         setvbuf(stdout, nil, _IOLBF, 0)
         SQLiteSetup.disableMemoryStatistics()
-        let words = CommandWords.normalized(Array(CommandLine.arguments.dropFirst()), commands: commandNames)
+        let words = CommandWords.normalized(Array(ThisProcess.arguments.dropFirst()), commands: commandNames)
         if let unknown = CommandWords.unknownCommand(words, commands: commandNames) {
             FileHandle.standardError.write(Data("maeil: \(TerminalText.sanitize(unknown)); `maeil --help` lists them\n".utf8))
             Foundation.exit(2)

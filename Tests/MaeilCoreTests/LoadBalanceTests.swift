@@ -66,4 +66,29 @@ struct LoadBalanceTests {
         settings.loadBalancing = false
         #expect(settings.makeScheduler().answer(card, .good, context: context).state.intervalDays == unbalanced)
     }
+
+    /// Anki 25.07's weights: (1/cards due)^2.15 · (1/interval)³, an empty day 1; the draw picks
+    /// a day by its share of the total.
+    @Test func daysAreWeighedAsAnki25Does() {
+        // Interval 3: days 2, 3 and 4, holding 10, 20 and 0 cards.
+        let balance = LoadBalance(dueCounts: [0, 0, 10, 20, 0] + [Int](repeating: 0, count: 94), tomorrowWeekday: 0)
+        let weights: [Float] = [powf(1 / 10, 2.15) / 8, powf(1 / 20, 2.15) / 27, 1]
+        let total = weights.reduce(0, +)
+        let draws = 200_000
+        var chosen = [2: 0, 3: 0, 4: 0]
+        for index in 0..<draws { chosen[balance.interval(3, minimum: 1, maximum: 36_500, draw: (Double(index) + 0.5) / Double(draws))!]! += 1 }
+        for (offset, day) in [2, 3, 4].enumerated() {
+            #expect(abs(Double(chosen[day]!) / Double(draws) - Double(weights[offset] / total)) < 0.0001, "day \(day): \(chosen)")
+        }
+    }
+
+    /// A sibling's day takes almost nothing and the days around it 0.2, 0.4, 0.6 and 0.8 of their
+    /// weight; two siblings multiply (Anki 26.05).
+    @Test func siblingsWeighOnTheDaysAroundThem() {
+        let modifiers = LoadBalance.siblingModifiers([2, 8], lower: 0, upper: 10)
+        let expected: [Float] = [0.4, 0.2, 0.000001, 0.2, 0.32, 0.36, 0.32, 0.2, 0.000001, 0.2, 0.4]
+        #expect(zip(modifiers, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(modifiers)")
+        // A sibling beyond the range still weighs on the days near it.
+        #expect(LoadBalance.siblingModifiers([12], lower: 7, upper: 9) == [1, 0.8, 0.6])
+    }
 }

@@ -232,6 +232,17 @@ struct CommandLineTests {
         let about = try Binary.runProgram(maeil, ["about"], environment: environment, directory: elsewhere)
         #expect(about.stdout.contains("Bundled decks: \(share.path)/maeil/Decks"), "\(about.stdout)")
         #expect(about.stdout.contains("Scenarios: \(share.path)/maeil/Sim"))
+        // Run from PATH as a shell runs it (its first word is then only "maeil"), and under an
+        // LD_PRELOAD-ed libfaketime (which leaves Swift no words at all): the same folders.
+        let fromPath = try Binary.runProgram("/bin/sh", ["-c", "maeil about"],
+                                             environment: environment.merging(["PATH": prefix.appendingPathComponent("bin").path + ":/usr/bin:/bin"]) { $1 },
+                                             directory: elsewhere)
+        #expect(fromPath.stdout.contains("Bundled decks: \(share.path)/maeil/Decks"), "\(fromPath.stdout) \(fromPath.stderr)")
+        if FileManager.default.fileExists(atPath: AnkiPython.faketime) {
+            let frozen = try Binary.runProgram(maeil, ["about"], environment: environment.merging(
+                ["LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@2026-01-05 12:00:00"]) { $1 }, directory: elsewhere)
+            #expect(frozen.status == 0 && frozen.stdout.contains("Bundled decks: \(share.path)/maeil/Decks"), "\(frozen.stdout) \(frozen.stderr)")
+        }
         // Every scenario `sim --help` names runs (a month of it, to keep this quick).
         let help = try Binary.runProgram(maeil, ["sim", "--help"], environment: environment, directory: elsewhere).stdout
         let listed = try #require(help.range(of: "Sim/: ")).upperBound

@@ -215,8 +215,8 @@ struct StoreErrorTests {
         }
         try collection.transaction { try $0.execute(sql: "UPDATE card SET suspended = 1 WHERE id = ?", arguments: [cards[3].id]) }
         let first = cards[0]
-        let balance = try collection.loadBalance(presetID: deck.presetID, noteID: first.noteID, cardID: first.id, clock: clock, today: today,
-                                                 days: 10, easyDays: [1, 1, 1, 1, 1, 0.5, 0])
+        let balance = try collection.loadBalance(presetID: deck.presetID, noteID: first.noteID, cardID: first.id, siblings: true, clock: clock,
+                                                 today: today, days: 10, easyDays: [1, 1, 1, 1, 1, 0.5, 0])
         #expect(balance.dueCounts == [0, 2, 0, 1, 0, 0, 0, 0, 0, 0])
         #expect(balance.easyDays == [1, 1, 1, 1, 1, 0.5, 0])
         // Day numbers from Thursday 1 January 1970: 2026-01-05 is a Monday, so tomorrow is Tuesday.
@@ -225,6 +225,10 @@ struct StoreErrorTests {
             .compactMap { $0.state.due.map { clock.dayNumber(of: $0) - today } }
         #expect(!siblingDays.isEmpty)
         #expect(balance.siblingDays == Set(siblingDays))
+        // Where the preset does not bury siblings, they do not steer the balancer (as in Anki).
+        let unburied = try collection.loadBalance(presetID: deck.presetID, noteID: first.noteID, cardID: first.id, siblings: false, clock: clock,
+                                                  today: today, days: 10, easyDays: [1, 1, 1, 1, 1, 0.5, 0])
+        #expect(unburied.siblingDays.isEmpty && unburied.dueCounts == balance.dueCounts)
     }
 }
 

@@ -6,15 +6,17 @@
 Anki 26.9.3's backend, with the clock frozen at 2026-01-05 12:00 UTC (the study day starts at
 04:00) and fuzz on (no ANKI_TEST_MODE), makes three decks of review cards due today:
 
-- "Spread": 4,000 cards with interval 10 and ease 2.50, nothing else due; answered good, each
-  lands 22–28 days out (an interval of 25 and its fuzz range).
+- "Spread": 2,000 cards with interval 10 and ease 2.50; answered good, each lands 22–28 days
+  out (an interval of 25 and its fuzz range), where 400 other cards are due on each of days
+  20–30 (so the days' weights, not only their counts, decide where cards go).
 - "Siblings", and "Siblings unburied" with its own preset that buries nothing: 1,400 notes of
   two cards each, the first due today (interval 10), the second due on day 25; the first
   answered good lands beside its sibling or away from it.
 
 Load balancing is on. Each deck is exported before any answer (FOLDER/DECK.apkg, with its
 schedule and preset); then every card due today is answered good in Anki, and each one's due
-day, counted from today, goes to FOLDER/anki.json by the note's guid and the card's ordinal.
+day, counted from today, goes to FOLDER/anki.json by the note's guid and the card's ordinal
+(the cards due later only as the cards a sibling was answered beside).
 """
 import json
 import os
@@ -25,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fakeclock import rerun_frozen  # noqa: E402
 
 START = 1767614400  # 2026-01-05 12:00 UTC
-DECKS = {"Spread": (4000, False, True), "Siblings": (1400, True, True), "Siblings unburied": (1400, True, False)}
+DECKS = {"Spread": (2000, False, True), "Siblings": (1400, True, True), "Siblings unburied": (1400, True, False)}
+BACKGROUND = {"Spread": (400, range(20, 31))}
 
 
 def child(folder):
@@ -38,6 +41,10 @@ def child(folder):
     col.load_balancer_enabled = True
     today = col.sched.today
     basic, reversed_ = col.models.by_name("Basic"), col.models.by_name("Basic (and reversed card)")
+
+    def review(card_id, interval, due):
+        col.db.execute("update cards set type = 2, queue = 2, ivl = ?, due = ?, factor = 2500, reps = 3, left = 0, mod = ? where id = ?",
+                       interval, due, START, card_id)
     for name, (count, siblings, bury) in DECKS.items():
         did = col.decks.id(name)
         config_id = col.decks.add_config_returning_id(name)
@@ -56,8 +63,14 @@ def child(folder):
             col.add_note(note, did)
             first, *others = sorted(note.cards(), key=lambda card: card.ord)
             for card, interval, due in [(first, 10, today)] + [(other, 40, today + 25) for other in others]:
-                col.db.execute("update cards set type = 2, queue = 2, ivl = ?, due = ?, factor = 2500, reps = 3, left = 0, mod = ? where id = ?",
-                               interval, due, START, card.id)
+                review(card.id, interval, due)
+        per_day, days = BACKGROUND.get(name, (0, []))
+        for day in days:
+            for index in range(per_day):
+                note = col.new_note(basic)
+                note["Front"] = "%s load %d %d" % (name, day, index)
+                col.add_note(note, did)
+                review(note.cards()[0].id, 40, today + day)
     for name in DECKS:
         did = col.decks.id(name)
         col.export_anki_package(out_path=os.path.join(folder, name + ".apkg"),
@@ -67,6 +80,7 @@ def child(folder):
     for name in DECKS:
         did = col.decks.id(name)
         col.decks.select(did)
+        answered = []
         while True:
             queued = col.sched.get_queued_cards(fetch_limit=1).cards
             if not queued:
@@ -74,8 +88,10 @@ def child(folder):
             card = col.get_card(queued[0].card.id)
             card.start_timer()
             col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=CardAnswer.GOOD))
+            answered.append(card.id)
+        siblings = [other.id for cid in answered for other in col.get_card(cid).note().cards() if other.id != cid]
         dues = {}
-        for cid in col.find_cards('"deck:%s"' % name):
+        for cid in answered + siblings:
             card = col.get_card(cid)
             dues["%s/%d" % (card.note().guid, card.ord)] = card.due - today
         result[name] = dues

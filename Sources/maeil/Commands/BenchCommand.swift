@@ -17,7 +17,7 @@ struct BenchCommand: MaeilCommand {
     var filter: String?
 
     func run(in context: CommandContext) throws {
-        let bench = ExternalProgram.besideThisExecutable("maeil-bench")
+        let bench = ThisProcess.sibling("maeil-bench")
         guard FileManager.default.isExecutableFile(atPath: bench) else {
             throw UserError("\(bench) is not built; run `swift build -c release` (it builds maeil-bench beside maeil)")
         }
