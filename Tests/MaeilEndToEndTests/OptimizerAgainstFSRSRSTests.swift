@@ -1,4 +1,5 @@
 import Foundation
+import MaeilTestSupport
 import Testing
 
 /// `maeil optimize` against fsrs-rs itself (fsrs-rs-python, installed beside Anki's library):
@@ -22,5 +23,26 @@ struct OptimizerAgainstFSRSRSTests {
             let ours = try #require(set["maeil_parameters"] as? [Double]), theirs = try #require(set["fsrs_rs_parameters"] as? [Double])
             #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) <= 0.002 }, "\(name): \(ours) vs \(theirs)")
         }
+    }
+
+    /// On a deck Anki studied (scripts/anki/optimizer-anki.py: a simulated learner answers in
+    /// Anki for 100 days, Anki fits FSRS as its deck options do and exports the deck), `maeil
+    /// optimize` with no options gives Anki's parameters, to the 4th decimal.
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(3)), arguments: [1, 2])
+    func fitsAnAnkiDeckAsAnkiDoes(seed: Int) throws {
+        let folder = Fixture.temporaryDirectory()
+        let made = try AnkiPython.script("scripts/anki/optimizer-anki.py", [folder.path, "\(seed)"])
+        try #require(made.status == 0, "\(made.errors)")
+        let anki = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("anki.json"))) as? [String: Any])
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let imported = try Binary.run(["import", folder.appendingPathComponent("fit.apkg").path, "--create", "--collection", collection])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let fitted = try Binary.run(["optimize", "Fit", "--json", "--collection", collection])
+        try #require(fitted.status == 0, "\(fitted.stderr)")
+        let maeil = try #require(try JSONSerialization.jsonObject(with: Data(fitted.stdout.utf8)) as? [String: Any])
+        #expect(maeil["items"] as? Int == anki["fsrs_items"] as? Int, "the same reviews to learn from")
+        let ours = try #require(maeil["parameters"] as? [Double]), theirs = try #require(anki["params"] as? [Double])
+        #expect(ours.count == 21 && zip(ours, theirs).allSatisfy { abs($0 - ($1 * 10_000).rounded() / 10_000) < 1e-9 },
+                "Maeil \(ours)\nAnki  \(theirs.map { ($0 * 10_000).rounded() / 10_000 })")
     }
 }

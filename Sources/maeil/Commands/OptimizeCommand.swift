@@ -32,8 +32,8 @@ struct OptimizeCommand: MaeilCommand {
     @Flag(help: "Store the fitted parameters in the deck's preset (one deck).")
     var save = false
 
-    @Option(help: "Passes over the reviews (fsrs-rs: 5; Anki: 8).")
-    var epochs = 5
+    @Option(help: "Passes over the reviews: 8, as Anki has fsrs-rs make (fsrs-rs's own default is 5).")
+    var epochs = 8
 
     @Option(help: ArgumentHelp("The hour a study day starts, for --csv.", valueName: "hour"))
     var rolloverHour = 4
