@@ -43,6 +43,37 @@ struct FSRSHistoryTests {
         }
     }
 
+    struct DecayFixture: Decodable {
+        struct History: Decodable {
+            let w20: Double
+            let reviews: [[Int]]
+            let s: Float
+            let d: Float
+        }
+        let histories: [History]
+    }
+
+    /// 400 histories under decays across fsrs-rs's range, whose memory Anki 26.9.3 computed
+    /// from its review log (scripts/fixtures/make-anki-decay.py): stability and difficulty
+    /// exactly as Anki's scheduler holds them, bit for bit.
+    @Test func agreesWithAnkiAtEveryDecay() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/anki-fsrs-decay.json")
+        let fixture = try JSONDecoder().decode(DecayFixture.self, from: Data(contentsOf: url))
+        #expect(fixture.histories.count == 400)
+        var differing: [String] = []
+        for (index, history) in fixture.histories.enumerated() {
+            var weights = FSRSParameters.fsrs6Default.weights
+            weights[20] = history.w20
+            let fsrs = FSRS(parameters: try FSRSParameters(weights: weights))
+            let reviews = history.reviews.map { FSRSHistory.Review(rating: Rating(rawValue: $0[0])!, elapsedDays: $0[1]) }
+            let memory = try #require(FSRSHistory(reviews: reviews, startingState: nil).memory(fsrs))
+            if Float(memory.stability) != history.s || Float(memory.difficulty) != history.d {
+                differing.append("\(index) w20 \(history.w20): S \(Float(memory.stability)) vs \(history.s), D \(Float(memory.difficulty)) vs \(history.d)")
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) of 400 differ:\n\(differing.prefix(10).joined(separator: "\n"))")
+    }
+
     static let nextDay = Date(timeIntervalSince1970: 1_000 * 86_400)
 
     static func entry(_ phase: CardPhase, _ rating: Rating?, daysAgo: Double, after: CardState? = nil, kind: ReviewLogEntry.Kind = .answer) -> ReviewLogEntry {

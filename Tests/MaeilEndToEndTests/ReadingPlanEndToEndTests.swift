@@ -96,7 +96,8 @@ struct ReadingPlanEndToEndTests {
         for day in 1...172 { try collection.markRead(planID: plan.id, day: day, parts: [0, 1, 2, 3], studyDay: 100, at: Date()) }
         let tmux = Tmux(home: Fixture.temporaryDirectory())
         try tmux.start(["--collection", path], colour: true, width: 60, height: 20)
-        let screen = try tmux.wait(for: "review to start")
+        // The greeting, then the prompt after it.
+        let screen = try tmux.wait(until: "the greeting and the prompt") { $0.contains("review to start") && $0.contains("매일 ›") }
         #expect(TerminalTests.remnants(in: screen).isEmpty && TerminalTests.overfull(screen, width: 60).isEmpty, "\(screen)")
         // The spaces that must not break are no-break spaces on screen; they look like any other.
         let lines = screen.replacingOccurrences(of: "\u{00A0}", with: " ").split(separator: "\n").map(String.init)

@@ -31,7 +31,9 @@ public struct FSRS: Sendable, Hashable {
     @usableFromInline let w: Weights
     /// The forgetting curve's exponent, −w20.
     @usableFromInline let decay32: Float
-    /// Chosen so that R(S, S) = 0.9: F = e^(ln 0.9 / decay) − 1.
+    /// Chosen so that R(S, S) = 0.9: F = e^(ln 0.9 / decay) − 1, in that order (as fsrs-rs and
+    /// Anki compute it: 0.9^(1/decay) or e^((1/decay)·ln 0.9) differ in the last bit for about
+    /// one decay in twelve, enough to move a long interval by a day).
     @usableFromInline let factor32: Float
     public var decay: Double { Double(decay32) }
     public var factor: Double { Double(factor32) }
@@ -53,7 +55,7 @@ public struct FSRS: Sendable, Hashable {
         let w = Weights(parameters.weights)
         self.w = w
         decay32 = -w[20]
-        factor32 = Foundation.exp(1 / decay32 * Foundation.log(Float(0.9))) - 1
+        factor32 = Foundation.exp(Foundation.log(Float(0.9)) / decay32) - 1
         growthScale = Foundation.exp(w[8])
         meanDifficulty = w[4] - Foundation.exp(w[5] * 3) + 1
         shortTermFailureCeiling = Foundation.exp(w[17] * w[18])
@@ -80,9 +82,9 @@ public struct FSRS: Sendable, Hashable {
         Double(interval32(Float(stability), retentionTerm: retentionTerm(desiredRetention)))
     }
 
-    /// S·(R^(1/decay) − 1)/F, at most 36,500 days, in fsrs-rs's order.
+    /// S/F·(R^(1/decay) − 1), at most 36,500 days, in fsrs-rs's order.
     func interval32(_ s: Float, retentionTerm: Float) -> Float {
-        min(max(s * retentionTerm / factor32, 0), Float(Self.stabilityRange.upperBound))
+        min(max(s / factor32 * retentionTerm, 0), Float(Self.stabilityRange.upperBound))
     }
 
     /// D0(G) = w4 − e^(w5·(G−1)) + 1, unclamped; mean reversion aims at the unclamped D0(easy).
@@ -105,7 +107,8 @@ public struct FSRS: Sendable, Hashable {
     @inlinable
     func nextDifficulty32(_ d: Float, _ rating: Rating) -> Float {
         let delta = -w[6] * Float(rating.rawValue - 3)
-        let damped = d + (10 - d) * (delta / 9)
+        // In Anki's order: (10 − D)·ΔD, then ÷ 9.
+        let damped = d + (10 - d) * delta / 9
         return clampDifficulty(w[7] * (meanDifficulty - damped) + damped)
     }
 
