@@ -61,7 +61,8 @@ package struct SimulationOutput {
     package static func json(_ report: SimulationReport, scenario: Scenario, config: SimulationConfig) throws -> String {
         switch report {
         case .single(let run):
-            var json = run.json(leading: [("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue), ("items", config.items),
+            var json = run.json(leading: [("scenario", scenario.name), ("scheduler", config.scheduler.kind.rawValue),
+                                          ("intervals", config.intervals.rawValue), ("items", config.items),
                                           ("days", config.days)])
             if let megabytes = ProcessMemory.peakMegabytes() { json.fields.append(("peak_memory_mb", megabytes)) }
             return try JSONOutput.string(json)

@@ -37,15 +37,26 @@ struct SimulatedLearner {
         } else {
             review(index, day: day, memorized: memorized, into: &output)
         }
-        // The scheduler's due date, as a simulation day. The clock is UTC with the rollover at
-        // midnight: a day is 86,400 s from dayZero.
         cards[index].lastDay = Int32(day)
-        let dueDay = max(cards[index].state.due.map { Int(($0.timeIntervalSince(setup.dayZero) / 86_400).rounded(.down)) } ?? day + 1, day + 1)
+        let dueDay = setup.config.intervals == .scheduler ? scheduledDay(index, day: day) : day + memoryInterval(index)
         // A card with as many lapses as the limit is suspended: it is not queued again.
         if let limit = setup.config.suspendAfterLapses, Int(cards[index].lapses) >= limit { return }
         if dueDay < setup.config.days {
             output.due.append(QueueEntry(index: index, rank: QueueEntry.rank(of: cards[index])).due(on: dueDay))
         }
+    }
+
+    /// The scheduler's due date, as a simulation day. The clock is UTC with the rollover at
+    /// midnight: a day is 86,400 s from dayZero.
+    func scheduledDay(_ index: Int, day: Int) -> Int {
+        max(cards[index].state.due.map { Int(($0.timeIntervalSince(setup.dayZero) / 86_400).rounded(.down)) } ?? day + 1, day + 1)
+    }
+
+    /// fsrs-rs's interval: the learner's stability at the desired retention, rounded half away
+    /// from zero, from a day to the maximum interval.
+    func memoryInterval(_ index: Int) -> Int {
+        let days = Float(setup.fsrs.interval(stability: cards[index].stability, desiredRetention: setup.config.scheduler.desiredRetention))
+        return min(max(Int(days.rounded(.toNearestOrAwayFromZero)), 1), max(setup.config.scheduler.maximumInterval, 1))
     }
 
     /// The moment of the `step`-th answer on day `day`: steps a minute apart stay within the
@@ -55,6 +66,8 @@ struct SimulatedLearner {
     }
 
     mutating func answer(_ index: Int, _ rating: Rating, day: Int, step: Int) {
+        // fsrs-rs schedules from the learner's memory alone (`stepsRemain`, `memoryInterval`).
+        guard setup.config.intervals == .scheduler else { return }
         context.now = moment(day: day, step: step)
         if setup.config.scheduler.loadBalancing {
             // Balancing picks within the fuzz range, so it needs a draw; from a generator of its
@@ -72,7 +85,7 @@ struct SimulatedLearner {
         var memory = setup.fsrs.initialMemory(first)
         var cost = setup.odds.learningCosts[first.rawValue - 1]
         answer(index, first, day: day, step: 0)
-        cost += steps(index, &memory, previous: first, transitions: setup.odds.learningSteps, costs: setup.odds.learningCosts, day: day)
+        cost += steps(index, &memory, previous: first, of: setup.config.scheduler.learningSteps, transitions: setup.odds.learningSteps, costs: setup.odds.learningCosts, day: day)
         cards[index].stability = memory.stability
         cards[index].difficulty = memory.difficulty
         output.seconds += cost
@@ -99,7 +112,7 @@ struct SimulatedLearner {
                                difficulty: setup.fsrs.nextDifficulty(memory.difficulty, .again))
             cost = setup.odds.reviewCosts[0]
             answer(index, .again, day: day, step: 0)
-            cost += steps(index, &next, previous: .again, transitions: setup.odds.relearningSteps, costs: setup.odds.relearningCosts, day: day)
+            cost += steps(index, &next, previous: .again, of: setup.config.scheduler.relearningSteps, transitions: setup.odds.relearningSteps, costs: setup.odds.relearningCosts, day: day)
         }
         cards[index].stability = next.stability
         cards[index].difficulty = next.difficulty
@@ -113,29 +126,37 @@ struct SimulatedLearner {
         setup.recallTable.addRecall(stability: stability, days: to - first + 1, into: memorized, from: first, elapsed: first - from)
     }
 
-    /// Same-day steps while the scheduler keeps the card in (re)learning: each answer drawn
-    /// from the transition row of the one before, the true memory moved by FSRS's short-term
-    /// formula. A learner who has stepped `maximumSteps` times graduates the card with good.
-    mutating func steps(_ index: Int, _ memory: inout MemoryState, previous first: Rating, transitions: LearnerOdds.Transitions,
-                        costs: SIMD4<Double>, day: Int) -> Double {
+    /// Same-day steps while the card is in (re)learning: each answer drawn from the transition
+    /// row of the one before, the true memory moved by FSRS's short-term formula. A learner who
+    /// has stepped `maximumSteps` times graduates the card with good.
+    mutating func steps(_ index: Int, _ memory: inout MemoryState, previous first: Rating, of preset: LearningSteps,
+                        transitions: LearnerOdds.Transitions, costs: SIMD4<Double>, day: Int) -> Double {
         var previous = first
         var cost = 0.0
         var step = 0
-        while cards[index].state.phase.isInSteps, step < setup.config.learner.maximumSteps, previous != .easy {
+        var passes = StepPasses(first: first, steps: preset)
+        while stepsRemain(index, passes), step < setup.config.learner.maximumSteps, previous != .easy {
             step += 1
             let rating = Rating(rawValue: draw(transitions[min(previous.rawValue, 3) - 1]) + 1)!
             memory = MemoryState(stability: setup.fsrs.stabilityShortTerm(memory.stability, rating: rating),
                                  difficulty: setup.fsrs.nextDifficulty(memory.difficulty, rating))
             cost += costs[rating.rawValue - 1]
             answer(index, rating, day: day, step: step)
+            passes.count(rating)
             previous = rating
         }
         var extra = 0
-        while cards[index].state.phase.isInSteps, extra < 10 {
+        while setup.config.intervals == .scheduler, cards[index].state.phase.isInSteps, extra < 10 {
             extra += 1
             answer(index, .good, day: day, step: step + extra)
         }
         return cost
+    }
+
+    /// Whether the card has steps left: while the scheduler keeps it in (re)learning, or as
+    /// fsrs-rs counts them (`StepPasses`).
+    func stepsRemain(_ index: Int, _ passes: StepPasses) -> Bool {
+        setup.config.intervals == .scheduler ? cards[index].state.phase.isInSteps : passes.remain
     }
 
     /// A weighted draw from up to four weights (unused ones zero); they need not sum to one.
@@ -148,6 +169,26 @@ struct SimulatedLearner {
             last = index
         }
         return last
+    }
+}
+
+/// fsrs-rs's count of a card's steps: as many good-or-easy answers in a row as there are
+/// steps (one fewer when learning starts with good or easy); again starts the count over, hard
+/// leaves it. Anki's scheduler differs in one case: after a first good, again starts the steps
+/// themselves over.
+struct StepPasses {
+    let needed: Int
+    var inARow = 0
+
+    /// `first` is a new card's first answer, or again for a lapse.
+    init(first: Rating, steps: LearningSteps) {
+        needed = first >= .good ? max(steps.count - 1, 0) : steps.count
+    }
+
+    var remain: Bool { inARow < needed }
+
+    mutating func count(_ rating: Rating) {
+        if rating >= .good { inARow += 1 } else if rating == .again { inARow = 0 }
     }
 }
 

@@ -46,11 +46,24 @@ package struct SimulationConfig: Sendable, Hashable {
     package var runs = 1
     /// Real cards to start from (`sim --deck`); empty: `items` new cards.
     package var startingCards: [StartingCard] = []
+    package var intervals = IntervalSource.scheduler
 
     package init() {
         // The fsrs-rs simulator schedules without fuzz, with steps of 1m 10m and 10m.
         scheduler.maximumInterval = 36_500
     }
+}
+
+/// Where a simulated card's next interval comes from.
+package enum IntervalSource: String, Sendable, Hashable, CaseIterable {
+    /// The scheduler Maeil reviews with, Anki's rules and all: what the learner will live with.
+    case scheduler
+    /// The learner's own stability at the desired retention, rounded, as the fsrs-rs simulator
+    /// (and so Anki's own simulator, which is fsrs-rs's) schedules every card. It leaves out
+    /// three rules of Anki's scheduler that lengthen intervals: good a day beyond hard and easy
+    /// beyond good, a same-day hard that never lowers stability (the simulator's learner loses
+    /// some), and a pass never fuzzed below the last interval. docs/simulation.md has their measured cost.
+    case fsrsRS = "fsrs-rs"
 }
 
 /// A card as a deck holds it today, for a simulation that starts from the collection.

@@ -11,7 +11,7 @@ extension SimulationConfig {
         case minutesPerDay = "minutes_per_day"
         case newCardsCountAsReviews = "new_cards_count_as_reviews"
         case suspendAfterLapses = "suspend_after_lapses"
-        case seed, runs
+        case seed, runs, intervals
     }
 
     /// Every setting name a scenario may use besides `name`, `description`, `deck` and `learner`.
@@ -83,6 +83,11 @@ extension SimulationConfig {
             guard let value = UInt64(text) else { throw PresetKey.Problem(description: "seed must be a whole number from 0") }
             seed = value
         case .runs: runs = try whole(1...10_000)
+        case .intervals:
+            guard let source = IntervalSource(rawValue: text) else {
+                throw PresetKey.Problem(description: "intervals must be " + IntervalSource.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            intervals = source
         }
     }
 }

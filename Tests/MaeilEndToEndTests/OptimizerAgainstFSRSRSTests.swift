@@ -42,7 +42,10 @@ struct OptimizerAgainstFSRSRSTests {
         let maeil = try #require(try JSONSerialization.jsonObject(with: Data(fitted.stdout.utf8)) as? [String: Any])
         #expect(maeil["items"] as? Int == anki["fsrs_items"] as? Int, "the same reviews to learn from")
         let ours = try #require(maeil["parameters"] as? [Double]), theirs = try #require(anki["params"] as? [Double])
-        #expect(ours.count == 21 && zip(ours, theirs).allSatisfy { abs($0 - ($1 * 10_000).rounded() / 10_000) < 1e-9 },
+        // Maeil prints four decimals; Anki's value unrounded. Two fits a few millionths apart
+        // can round either side of a half (0.12625), so each is Anki's within half a unit of
+        // the 4th decimal and a few millionths.
+        #expect(ours.count == 21 && zip(ours, theirs).allSatisfy { abs($0 - $1) <= 0.000_05 + 0.000_005 },
                 "Maeil \(ours)\nAnki  \(theirs.map { ($0 * 10_000).rounded() / 10_000 })")
     }
 }

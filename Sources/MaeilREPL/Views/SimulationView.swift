@@ -26,6 +26,7 @@ package enum SimulationView {
         let minutes = summary.studySecondsTotal / 60
         var settings = [config.scheduler.kind.rawValue]
         if config.scheduler.kind == .fsrs { settings.append(String(format: "retention %.2f", config.scheduler.desiredRetention)) }
+        if config.intervals == .fsrsRS { settings.append("fsrs-rs intervals") }
         settings.append("\(config.items) items")
         settings.append("\(config.days) days")
         settings.append(config.newPerDay.map { "\($0) new/day" } ?? "no new limit")

@@ -28,10 +28,20 @@ package enum SimulationPlan: Sendable {
         }
     }
 
-    /// Why the plan would not fit in `limit` bytes, with the figures; nil when it fits. A run
-    /// that would not fit is refused before it starts: it would otherwise grow until the
-    /// machine swaps or kills it.
-    package func memoryProblem(_ config: SimulationConfig, cores: Int, limit: Int) -> String? {
+    /// Why the plan cannot run: intervals from fsrs-rs with what they leave out, or more memory
+    /// than `limit` bytes, with the figures; nil when it can. A run that would not fit is
+    /// refused before it starts: it would otherwise grow until the machine swaps or kills it.
+    package func problem(_ config: SimulationConfig, cores: Int, limit: Int) -> String? {
+        if config.intervals == .fsrsRS {
+            var scheduled = [config.scheduler.kind]
+            if case .comparison(let kinds) = self { scheduled = kinds }
+            if scheduled != [.fsrs] { return "intervals: fsrs-rs schedules by FSRS memory, so it goes with the fsrs scheduler alone" }
+            if config.scheduler.loadBalancing { return "intervals: fsrs-rs schedules without fuzz, so it does not go with load balancing" }
+        }
+        return memoryProblem(config, cores: cores, limit: limit)
+    }
+
+    private func memoryProblem(_ config: SimulationConfig, cores: Int, limit: Int) -> String? {
         let concurrent = concurrentRuns(config, cores: cores)
         let needed = config.estimatedPeakBytes(concurrent: concurrent)
         guard needed > limit else { return nil }

@@ -42,6 +42,7 @@ struct SimCommand: MaeilCommand {
     @Option(name: .customLong("easy-days"), help: ArgumentHelp("Seven loads, Monday first: 1 normal, 0.5 reduced, 0 off.", valueName: "loads"))
     var easyDays: String?
     @Option(parsing: .unconditional, help: "Runs to average (they use every core).") var runs: Int?
+    @Option(help: "Where intervals come from: scheduler (Maeil's, Anki's rules and all; the default) or fsrs-rs (the learner's stability at the desired retention, as fsrs-rs and Anki's own simulator schedule).", completion: .list(["scheduler", "fsrs-rs"])) var intervals: String?
     @Flag(help: "Print the summary as one JSON object.") var json = false
     @Option(help: ArgumentHelp("Write the per-day series as CSV.", valueName: "path")) var csv: String?
     @Option(name: .customLong("series-json"), help: ArgumentHelp("Write the per-day series as JSON.", valueName: "path")) var seriesJSON: String?
@@ -87,7 +88,7 @@ struct SimCommand: MaeilCommand {
                 ("items", items.map(String.init)), ("days", days.map(String.init)), ("new_per_day", newPerDay),
                 ("reviews_per_day", reviewsPerDay), ("minutes_per_day", minutesPerDay.map { "\($0)" }),
                 ("scheduler", scheduler?.rawValue), ("desired_retention", desiredRetention.map { "\($0)" }), ("seed", seed.map(String.init)),
-                ("load_balancing", loadBalancing ? "true" : nil), ("easy_days", easyDays), ("runs", runs.map(String.init)),
+                ("load_balancing", loadBalancing ? "true" : nil), ("easy_days", easyDays), ("runs", runs.map(String.init)), ("intervals", intervals),
             ])
         } catch {
             throw ValidationError(error.description)
@@ -102,7 +103,7 @@ struct SimCommand: MaeilCommand {
         config = try applyFlags(to: config)
         let plan = try plan()
         let limit = maximumMemory.map { $0 << 20 } ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
-        if let problem = plan.memoryProblem(config, cores: ProcessInfo.processInfo.activeProcessorCount, limit: limit) {
+        if let problem = plan.problem(config, cores: ProcessInfo.processInfo.activeProcessorCount, limit: limit) {
             throw UserError(problem)
         }
         let report = plan.run(config)
