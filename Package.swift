@@ -155,6 +155,7 @@ let package = Package(
         .testTarget(
             name: "MaeilSimulatorTests",
             dependencies: ["MaeilCore", "MaeilSimulator"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -182,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
-            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilTestSupport",
+            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilOptimizer", "MaeilTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),

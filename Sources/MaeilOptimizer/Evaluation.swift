@@ -9,13 +9,7 @@ package struct Evaluation: Hashable, Sendable, Codable {
     /// Predictions for `items` (unclamped, as fsrs-rs's evaluate), weighted by recency when
     /// `recency` (fsrs-rs's `evaluate`), else all alike (its time-series evaluation).
     package static func evaluate(_ items: [FSRSItem], parameters: [Double], recency: Bool = true) -> Evaluation {
-        let weights = recency ? Preparation.recencyWeights(count: items.count) : Array(repeating: 1, count: items.count)
-        var accumulator = Accumulator()
-        let model = TrainingModel(parameters)
-        for (item, weight) in zip(items, weights) {
-            model.predict(item.reviews, at: [item.reviews.count - 1]) { _, r in accumulator.add(item, prediction: r, weight: weight) }
-        }
-        return accumulator.result
+        ScoringSet(items[...], recency: recency).evaluate(parameters)
     }
 
     /// Held-out evaluation (fsrs-rs's TimeSeriesSplit): five times, fit on the reviews up to a
@@ -29,15 +23,11 @@ package struct Evaluation: Hashable, Sendable, Codable {
         var splits: [[Double]] = []
         for split in 0..<5 {
             let train = Array(items[0..<((split + 1) * segment)])
-            let test = items[((split + 1) * segment)..<(split == 4 ? items.count : (split + 2) * segment)]
+            let test = ScoringSet(items[((split + 1) * segment)..<(split == 4 ? items.count : (split + 2) * segment)], recency: false)
             let fitted = try optimizer.fit(train) { progress((Double(split) + $0) / 5) }
             splits.append(fitted)
-            let currentModel = TrainingModel(current), fittedModel = TrainingModel(fitted)
-            for item in test {
-                let position = [item.reviews.count - 1]
-                currentModel.predict(item.reviews, at: position) { _, r in currentScores.add(item, prediction: r, weight: 1) }
-                fittedModel.predict(item.reviews, at: position) { _, r in fittedScores.add(item, prediction: r, weight: 1) }
-            }
+            test.score(current, into: &currentScores)
+            test.score(fitted, into: &fittedScores)
         }
         return HeldOut(current: currentScores.result, fitted: fittedScores.result, splits: splits)
     }
@@ -50,34 +40,57 @@ package struct Evaluation: Hashable, Sendable, Codable {
     }
 
     struct Accumulator {
-        struct Bin { var predicted = 0.0; var actual = 0.0; var count = 0.0; var weight = 0.0 }
+        struct Bin {
+            var predicted = 0.0, actual = 0.0, count = 0.0, weight = 0.0
+
+            mutating func add(predicted p: Double, actual y: Double, weight w: Double) {
+                predicted += p
+                actual += y
+                count += 1
+                weight += w
+            }
+        }
         var loss = 0.0, weights = 0.0, count = 0
         var bins: [BinKey: Bin] = [:]
 
         struct BinKey: Hashable { var days: Int; var length: Int; var lapses: Int }
 
-        mutating func add(_ item: FSRSItem, prediction p: Double, weight: Double) {
-            let y = item.recalled ? 1.0 : 0.0
+        mutating func add(_ key: BinKey, recalled: Bool, prediction p: Double, weight: Double) {
+            let y = recalled ? 1.0 : 0.0
             loss -= weight * Double(Float(y * log(p) + (1 - y) * log(1 - p)))
             weights += weight
             count += 1
-            var bin = bins[Self.key(item), default: Bin()]
-            bin.predicted += p
-            bin.actual += y
-            bin.count += 1
-            bin.weight += weight
-            bins[Self.key(item)] = bin
+            bins[key, default: Bin()].add(predicted: p, actual: y, weight: weight)
         }
 
-        /// fsrs-rs's bin: the target's days, the history's length and its lapses, each on a log scale.
-        static func key(_ item: FSRSItem) -> BinKey {
-            func bucket(_ x: Double, scale: Double, base: Double) -> Double { scale * pow(base, floor(log(x) / log(base))) }
-            let days = item.target.deltaT
-            let daysKey = days == 0 ? 0 : Int((bucket(Double(days), scale: 2.48, base: 3.62) * 100).rounded())
-            let lengthKey = Int(bucket(Double(item.longTermReviewCount + 1), scale: 1.99, base: 1.89).rounded())
-            let lapses = item.reviews.dropLast().filter { $0.rating == 1 && $0.deltaT > 0 }.count
-            let lapseKey = lapses == 0 ? 0 : Int(bucket(Double(lapses), scale: 1.65, base: 1.73).rounded())
-            return BinKey(days: daysKey, length: lengthKey, lapses: lapseKey)
+        /// fsrs-rs's bins: the target's days, the history's length and its lapses, each on a log
+        /// scale. Each bucket costs a logarithm and a power, and a log has few distinct values:
+        /// each is worked out once.
+        struct BinKeys {
+            private var days: [Int: Int] = [:], lengths: [Int: Int] = [:], lapses: [Int: Int] = [:]
+
+            mutating func key(_ item: FSRSItem) -> BinKey {
+                func bucket(_ x: Int, scale: Double, base: Double) -> Double {
+                    scale * pow(base, floor(log(Double(x)) / log(base)))
+                }
+                var longTerm = 0, lapseCount = 0
+                for (index, review) in item.reviews.enumerated() where review.deltaT > 0 {
+                    longTerm += 1
+                    if review.rating == 1, index < item.reviews.count - 1 { lapseCount += 1 }
+                }
+                let deltaT = item.target.deltaT
+                let daysKey = deltaT == 0 ? 0 : memo(&days, deltaT) { Int((bucket($0, scale: 2.48, base: 3.62) * 100).rounded()) }
+                let lengthKey = memo(&lengths, longTerm + 1) { Int(bucket($0, scale: 1.99, base: 1.89).rounded()) }
+                let lapseKey = lapseCount == 0 ? 0 : memo(&lapses, lapseCount) { Int(bucket($0, scale: 1.65, base: 1.73).rounded()) }
+                return BinKey(days: daysKey, length: lengthKey, lapses: lapseKey)
+            }
+
+            private func memo(_ table: inout [Int: Int], _ value: Int, _ compute: (Int) -> Int) -> Int {
+                if let known = table[value] { return known }
+                let key = compute(value)
+                table[value] = key
+                return key
+            }
         }
 
         var result: Evaluation {

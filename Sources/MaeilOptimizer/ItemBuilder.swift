@@ -50,70 +50,84 @@ package enum ItemBuilder {
             guard let start else { continue }
             let kept = events[start...].filter { $0.rating > 0 && $0.kind != .manual && $0.kind != .reset }
             var reviews: [FSRSReview] = []
+            var targets: [(time: Double, count: Int)] = []
             var previousDay: Int?
             for event in kept {
                 let day = max(0, Int(((nextDayStart - event.time) / 86_400).rounded(.down)))
                 let delta = previousDay.map { $0 - day } ?? 0
                 previousDay = day
                 reviews.append(FSRSReview(rating: event.rating, deltaT: max(delta, 0)))
-                if reviews.count > 1, delta > 0 {
-                    timed.append((event.time, cardID, FSRSItem(reviews: reviews, cardID: cardID)))
-                }
+                if reviews.count > 1, delta > 0 { targets.append((event.time, reviews.count)) }
             }
+            // Each item a prefix of the card's history, sharing its storage.
+            for target in targets { timed.append((target.time, cardID, FSRSItem(history: reviews, count: target.count, cardID: cardID))) }
         }
-        timed.sort { ($0.time, $0.cardID) < ($1.time, $1.cardID) }
-        return timed.map(\.item)
+        return inReviewOrder(timed)
     }
 
     /// The review log CSV the FSRS optimizer and fsrs-cli read: card_id, review_time (ms),
     /// review_rating (1–4), review_state (0 new, 1 learning, 2 review, 3 relearning, 4 filtered,
     /// 5 manual), review_duration. Days are local dates in `timeZone` after moving
     /// `rolloverHour` back, as its converter counts them.
-    package static func items(csv text: String, timeZone: TimeZone, rolloverHour: Int) throws -> [FSRSItem] {
-        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        guard let header = lines.first?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
-        let names = ["card_id", "review_time", "review_rating", "review_state"]
-        let columns = try names.map { name -> Int in
-            guard let index = header.firstIndex(of: name) else { throw CSVProblem(line: 1, message: "the header has no \(name) column") }
-            return index
+    package static func items(csv text: String, timeZone: TimeZone, rolloverHour: Int) throws(CSVProblem) -> [FSRSItem] {
+        // Each card's rows together, in time order (file order among equal times); a log written
+        // card by card is already.
+        var rows = try ReviewLogCSV.rows(text)
+        if zip(rows, rows.dropFirst()).contains(where: { ($0.card, $0.time) > ($1.card, $1.time) }) {
+            rows = rows.enumerated().sorted {
+                ($0.element.card, $0.element.time, $0.offset) < ($1.element.card, $1.element.time, $1.offset)
+            }.map { $0.element }
         }
-        lines.removeFirst()
-        var byCard: [Int64: [(time: Int64, rating: Int, state: Int)]] = [:]
-        for (offset, line) in lines.enumerated() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count > columns.max()!, let card = Int64(fields[columns[0]]), let time = Int64(fields[columns[1]]),
-                  let rating = Int(fields[columns[2]]), let state = Int(fields[columns[3]]) else {
-                throw CSVProblem(line: offset + 2, message: "expected card_id, review_time, review_rating and review_state as numbers")
-            }
-            guard (0...4).contains(rating) else { throw CSVProblem(line: offset + 2, message: "review_rating must be from 1 to 4, not \(rating)") }
-            byCard[card, default: []].append((time, rating, state))
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        var timed: [(time: Int64, cardID: Int64, item: FSRSItem)] = []
-        for (card, unsorted) in byCard {
-            let rows = unsorted.sorted { $0.time < $1.time }.filter { $0.rating > 0 && $0.state != 5 }
+        // A row's day: the local date of its time moved back by the rollover hour.
+        func shifted(_ row: ReviewLogCSV.Row) -> Int64 { Self.floorDivide(row.time, 1000) - Int64(rolloverHour) * 3600 }
+        let times = rows.lazy.map(shifted)
+        let dates = LocalDates(timeZone: timeZone, from: times.min() ?? 0, to: times.max() ?? 0)
+        // Milliseconds as Double: exact below 2^53, some 285,000 years.
+        var timed: [(time: Double, cardID: Int64, item: FSRSItem)] = []
+        timed.reserveCapacity(rows.count)
+        // Reused from card to card: most cards have a handful of rows.
+        var kept: [ReviewLogCSV.Row] = [], targets: [(time: Int64, count: Int)] = []
+        var first = 0
+        while first < rows.count {
+            var end = first
+            while end < rows.count, rows[end].card == rows[first].card { end += 1 }
+            let card = rows[first].card
+            kept.removeAll(keepingCapacity: true)
+            for row in rows[first..<end] where row.rating > 0 && row.state != 5 { kept.append(row) }
+            first = end
             // From the last block of new/learning rows on.
-            guard let lastLearning = rows.lastIndex(where: { $0.state <= 1 }) else { continue }
+            guard let lastLearning = kept.lastIndex(where: { $0.state <= 1 }) else { continue }
             var start = lastLearning
-            while start > 0, rows[start - 1].state <= 1, rows[start].state != 0 { start -= 1 }
+            while start > kept.startIndex, kept[start - 1].state <= 1, kept[start].state != 0 { start -= 1 }
             var reviews: [FSRSReview] = []
+            reviews.reserveCapacity(kept.count - start)
+            targets.removeAll(keepingCapacity: true)
             var previous: Int?
-            for row in rows[start...] {
-                let shifted = Date(timeIntervalSince1970: Double(row.time) / 1000 - Double(rolloverHour) * 3600)
-                let parts = calendar.dateComponents([.year, .month, .day], from: shifted)
-                let day = DayClock.dayNumber(year: parts.year!, month: parts.month!, day: parts.day!)
+            for row in kept[start...] {
+                let day = dates.dayNumber(ofSeconds: shifted(row))
                 let delta = previous.map { day - $0 } ?? 0
                 previous = day
                 reviews.append(FSRSReview(rating: row.rating, deltaT: max(delta, 0)))
-                if reviews.count > 1, delta > 0 { timed.append((row.time, card, FSRSItem(reviews: reviews, cardID: card))) }
+                if reviews.count > 1, delta > 0 { targets.append((row.time, reviews.count)) }
             }
+            for target in targets { timed.append((Double(target.time), card, FSRSItem(history: reviews, count: target.count, cardID: card))) }
         }
-        timed.sort { ($0.time, $0.cardID) < ($1.time, $1.cardID) }
-        return timed.map(\.item)
+        return inReviewOrder(timed)
     }
 
-    package struct CSVProblem: Error, CustomStringConvertible {
+    /// Items by the time of the review they predict (a card's id between equal times): the
+    /// order fsrs-rs takes them in. The keys are sorted, not the items, which would be copied
+    /// (and their histories retained) at every comparison.
+    static func inReviewOrder(_ timed: [(time: Double, cardID: Int64, item: FSRSItem)]) -> [FSRSItem] {
+        let keys = timed.indices.map { (time: timed[$0].time, cardID: timed[$0].cardID, index: $0) }
+        return keys.sorted { ($0.time, $0.cardID) < ($1.time, $1.cardID) }.map { timed[$0.index].item }
+    }
+
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
+
+    package struct CSVProblem: Error, Equatable, CustomStringConvertible {
         package var line: Int
         package var message: String
         package var description: String { "line \(line): \(message)" }

@@ -17,7 +17,7 @@ enum Preparation {
             guard let review = item.reviews.first(where: { $0.deltaT > 0 }) else { return nil }
             return Key(rating: item.reviews[0].rating, days: review.deltaT)
         }
-        let longTermCounts = items.map(\.longTermReviewCount)
+        let longTermCounts = items.map { $0.longTermReviewCount }
         var groups: [Key: Int] = [:]
         for index in items.indices where longTermCounts[index] == 1 {
             if let key = keys[index] { groups[key, default: 0] += 1 }

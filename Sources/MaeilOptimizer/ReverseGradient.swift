@@ -50,7 +50,7 @@ struct ReverseGradient {
     }
 
     /// Adds this card's weighted BCE gradient to `gradient`, reusing `scratch` from card to card.
-    func accumulate(_ reviews: [FSRSReview], positions: [Int], weights: [Double], into gradient: inout [Double],
+    func accumulate(_ reviews: ArraySlice<FSRSReview>, positions: [Int], weights: [Double], into gradient: inout [Double],
                     scratch: inout Scratch) {
         guard let last = positions.last, last >= 1 else { return }
         // States after reviews 0…last−1, and what each step computed.

@@ -6,10 +6,28 @@ import MaeilCore
 /// (with some spread), recalled with FSRS's probability. For tests and `maeil bench`.
 package enum SyntheticLog {
     package static func items(parameters: [Double], cards: Int, seed: UInt64) -> [FSRSItem] {
+        ItemBuilder.items(histories(parameters: parameters, cards: cards, seed: seed), nextDayStart: nextDayStart)
+    }
+
+    /// The same reviews as a CSV in the FSRS optimizer's format, whose items (at UTC, rollover 4)
+    /// are `items`'s.
+    package static func csv(parameters: [Double], cards: Int, seed: UInt64) -> String {
+        var text = "card_id,review_time,review_rating,review_state,review_duration\n"
+        for (card, events) in histories(parameters: parameters, cards: cards, seed: seed) {
+            for event in events {
+                text += "\(card),\(Int64(event.time) * 1000),\(event.rating),\(event.kind == .learning ? 0 : 2),5000\n"
+            }
+        }
+        return text
+    }
+
+    private static let start = 1_700_000_000.0 - Double(800 * 86_400)
+    private static let nextDayStart = start + Double(731 * 86_400) + 4 * 3600
+
+    static func histories(parameters: [Double], cards: Int, seed: UInt64) -> [(cardID: Int64, events: [ReviewEvent])] {
         let fsrs = FSRS(parameters: FSRSParameters(clamping: parameters) ?? .fsrs6Default)
         var generator = SeededGenerator(seed: seed)
         var histories: [(cardID: Int64, events: [ReviewEvent])] = []
-        let start = 1_700_000_000.0 - Double(800 * 86_400)
         for card in 0..<cards {
             var day = Int.random(in: 0..<700, using: &generator)
             var memory: MemoryState?
@@ -33,6 +51,6 @@ package enum SyntheticLog {
             }
             histories.append((Int64(card + 1), events))
         }
-        return ItemBuilder.items(histories, nextDayStart: start + Double(731 * 86_400) + 4 * 3600)
+        return histories
     }
 }

@@ -15,11 +15,18 @@ package struct FSRSReview: Hashable, Sendable {
 /// One card's reviews up to and including the one to predict (the last): what fsrs-rs calls an
 /// FSRSItem. The label is whether that last review was a pass.
 package struct FSRSItem: Hashable, Sendable {
-    package var reviews: [FSRSReview]
+    /// Always a prefix (from index 0): a card's items share its history's storage, where an
+    /// array each made a log of 100,000 reviews copy a million.
+    package private(set) var reviews: ArraySlice<FSRSReview>
     package var cardID: Int64
 
     package init(reviews: [FSRSReview], cardID: Int64) {
-        self.reviews = reviews
+        self.init(history: reviews, count: reviews.count, cardID: cardID)
+    }
+
+    /// The first `count` reviews of `history`.
+    package init(history: [FSRSReview], count: Int, cardID: Int64) {
+        reviews = history[..<count]
         self.cardID = cardID
     }
 
@@ -87,7 +94,7 @@ struct TrainingModel<Scalar: ModelScalar> {
 
     /// Runs a card's reviews and calls `target` with the prediction for each position in
     /// `positions` (ascending; a position k predicts review k from reviews 0..<k).
-    func predict(_ reviews: [FSRSReview], at positions: [Int], _ target: (Int, Scalar) -> Void) {
+    func predict(_ reviews: ArraySlice<FSRSReview>, at positions: [Int], _ target: (Int, Scalar) -> Void) {
         guard let first = reviews.first else { return }
         var memory = initial(first.rating)
         var next = 0

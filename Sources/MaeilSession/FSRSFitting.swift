@@ -16,9 +16,14 @@ package struct FSRSFitting {
 
     package struct Outcome {
         package let fitted: [Double]
-        package let scores: Evaluation.HeldOut?
+        /// Both parameter sets on every review, weighted by recency (fsrs-rs's `evaluate`):
+        /// what Anki decides by.
+        package let current: Evaluation
+        package let fit: Evaluation
+        /// Both on reviews the fits did not see, when asked for (Anki's Evaluate).
+        package let heldOut: Evaluation.HeldOut?
         /// The current parameters predict the reviews as well or better.
-        package let keepCurrent: Bool
+        package var keepCurrent: Bool { fit.logLoss >= current.logLoss }
         package let saved: Bool
         package let fitSeconds: Double
     }
@@ -44,19 +49,29 @@ package struct FSRSFitting {
         items = try FittingHistory.items(collection: collection, decks: decks, now: now, timeZone: timeZone)
     }
 
-    /// Scores both parameter sets on held-out reviews (the first half of `progress`), fits all
-    /// reviews (the second half), and saves a better fit to the target deck's preset.
-    package func run(now: Date, timeZone: TimeZone, progress: (Double) -> Void = { _ in }) throws -> Outcome {
-        // The held-out scores fit five times on growing shares; the parameters come from all reviews.
-        let scores = try Evaluation.heldOut(items, current: current, optimizer: optimizer) { progress($0 / 2) }
+    /// Fits all reviews, scores both parameter sets on them and saves a better fit to the
+    /// target deck's preset, as Anki's Optimize does; `heldOut` first scores both on reviews
+    /// five fits did not see (Anki's Evaluate: five more fits, so the first half of `progress`).
+    package func run(heldOut: Bool, now: Date, timeZone: TimeZone, progress: (Double) -> Void = { _ in }) throws -> Outcome {
+        let share = heldOut ? 0.5 : 0
+        let scores = heldOut ? try Evaluation.heldOut(items, current: current, optimizer: optimizer) { progress($0 * share) } : nil
+        // The reviews are made ready for scoring, and the current parameters scored, on another
+        // core while this one fits (the fit runs on one).
+        nonisolated(unsafe) var everyReview: ScoringSet?, currentScore: Evaluation?
+        let scoring = DispatchGroup()
+        DispatchQueue.global().async(group: scoring) { [items, current] in
+            everyReview = ScoringSet(items[...], recency: true)
+            currentScore = everyReview!.evaluate(current)
+        }
         let started = Date()
-        let fitted = try optimizer.fit(items) { progress(0.5 + $0 / 2) }
+        let fitted = try { defer { scoring.wait() }; return try optimizer.fit(items) { progress(share + $0 * (1 - share)) } }()
         let fitSeconds = Date().timeIntervalSince(started)
-        let keepCurrent = Evaluation.evaluate(items, parameters: fitted).logLoss >= Evaluation.evaluate(items, parameters: current).logLoss
-        if let target, !keepCurrent {
+        let fitScore = everyReview!.evaluate(fitted)
+        let save = target != nil && fitScore.logLoss < currentScore!.logLoss
+        if let target, save {
             let text = fitted.map { String(format: "%.4f", $0) }.joined(separator: ", ")
             _ = try PresetChange(collection: target.collection).set(.fsrsParameters, .text(text), deck: target.deck, now: now, timeZone: timeZone)
         }
-        return Outcome(fitted: fitted, scores: scores, keepCurrent: keepCurrent, saved: target != nil && !keepCurrent, fitSeconds: fitSeconds)
+        return Outcome(fitted: fitted, current: currentScore!, fit: fitScore, heldOut: scores, saved: save, fitSeconds: fitSeconds)
     }
 }

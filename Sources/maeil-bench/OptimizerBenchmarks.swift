@@ -21,7 +21,37 @@ enum OptimizerBenchmarks {
                 }
                 return figures
             },
+            Benchmark(name: "optimize.run") { try wholeRun(cards: 3500) + wholeRun(cards: 9000) },
         ]
+    }
+
+    /// `maeil optimize --csv` from start to end (reading the log, building the items, the fit,
+    /// scoring both parameter sets) on a simulated learner's `cards`, beside fsrs-rs fitting the
+    /// same items (already built, in memory), as Anki has it: both for fsrs-rs's 5 passes.
+    static func wholeRun(cards: Int) throws -> [BenchFigure] {
+        let truth = [0.1, 0.6, 1.2, 4.0, 7.5, 1.0, 3.5, 0.05, 1.4, 0.25, 0.6, 2.0, 0.05, 0.2, 2.0, 0.7, 1.5, 0.7, 0.1, 0.05, 0.4]
+        let csv = SyntheticLog.csv(parameters: truth, cards: cards, seed: 2)
+        let build = { try ItemBuilder.items(csv: csv, timeZone: TimeZone(identifier: "UTC")!, rolloverHour: 4) }
+        let items = try build()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-bench-\(UUID().uuidString).csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let seconds = try Benchmarks.bestTime(repeats: 3) {
+            let output = try MaeilChild.output(["optimize", "--csv", file.path, "--json", "--epochs", "5"])
+            guard (try JSONSerialization.jsonObject(with: output) as? [String: Any])?["items"] as? Int == items.count else {
+                throw BenchFailure(description: "maeil optimize did not fit the \(items.count) items")
+            }
+        }
+        let name = "\(items.count / 1000)k_reviews"
+        var figures = [
+            BenchFigure(name: "optimize.run_\(name)_s", value: seconds, unit: "s"),
+            BenchFigure(name: "optimize.items_from_csv_\(name)_s", value: try Benchmarks.bestTime(repeats: 3) { _ = try build() }, unit: "s"),
+        ]
+        if let fsrsRS = try fsrsRSSeconds(items) {
+            figures.append(BenchFigure(name: "optimize.fsrs_rs_fit_\(name)_s", value: fsrsRS, unit: "s"))
+            figures.append(BenchFigure(name: "optimize.run_per_fsrs_rs_fit_\(name)", value: seconds / fsrsRS, unit: "×"))
+        }
+        return figures
     }
 
     /// fsrs-rs-python's compute_parameters on the same items (with card ids, as Anki calls it),

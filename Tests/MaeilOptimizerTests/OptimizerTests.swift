@@ -15,7 +15,7 @@ struct OptimizerTests {
                            deltaT: index == 0 ? 0 : (sameDay && Bool.random(using: &generator) && index % 3 == 1 ? 0 : Int.random(in: 1...60, using: &generator)))
             }
             let positions = (1..<length).filter { reviews[$0].deltaT > 0 }
-            return Optimizer.CardTargets(reviews: reviews, positions: positions, weights: positions.map { _ in Double.random(in: 0.25...1, using: &generator) })
+            return Optimizer.CardTargets(reviews: reviews[...], positions: positions, weights: positions.map { _ in Double.random(in: 0.25...1, using: &generator) })
         }.filter { !$0.positions.isEmpty }
     }
 
@@ -78,5 +78,44 @@ struct OptimizerRecoveryTests {
         #expect(items.map { $0.reviews.map(\.deltaT) } == [[0, 0, 1], [0, 2], [0, 0, 1, 3], [0, 0, 1, 3, 0, 3]])
         #expect(items.map(\.cardID) == [1, 2, 1, 1])
         #expect(throws: ItemBuilder.CSVProblem.self) { try ItemBuilder.items(csv: "card_id,review_time\n1,2", timeZone: .current, rolloverHour: 4) }
+    }
+
+    /// The same simulated reviews read from a CSV and from review events give the same items.
+    @Test func aCSVGivesTheItemsItsReviewsDo() throws {
+        let truth = [0.1, 0.6, 1.2, 4.0, 7.5, 1.0, 3.5, 0.05, 1.4, 0.25, 0.6, 2.0, 0.05, 0.2, 2.0, 0.7, 1.5, 0.7, 0.1, 0.05, 0.4]
+        let fromEvents = SyntheticLog.items(parameters: truth, cards: 300, seed: 4)
+        let csv = SyntheticLog.csv(parameters: truth, cards: 300, seed: 4)
+        #expect(fromEvents.count > 2000)
+        #expect(try ItemBuilder.items(csv: csv, timeZone: TimeZone(identifier: "UTC")!, rolloverHour: 4) == fromEvents)
+        // Blank lines and CRLF endings are read past; a bad row is named by its line in the file.
+        let crlf = csv.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "card_id", with: "\r\ncard_id")
+        #expect(try ItemBuilder.items(csv: crlf, timeZone: TimeZone(identifier: "UTC")!, rolloverHour: 4) == fromEvents)
+        #expect(throws: ItemBuilder.CSVProblem(line: 4, message: "expected card_id, review_time, review_rating and review_state as numbers")) {
+            try ItemBuilder.items(csv: "\ncard_id,review_time,review_rating,review_state\n1,1700049600000,3,0\n1,17x,3,2", timeZone: .current, rolloverHour: 4)
+        }
+    }
+
+    /// A review's day from the zone's table of offsets is the calendar's, across daylight-saving
+    /// changes (half-hour ones too) and in zones without them.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "UTC", "America/Sao_Paulo"])
+    func localDatesAreTheCalendars(_ zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let first: Int64 = 1_000_000_000, last: Int64 = 1_800_000_000
+        let dates = LocalDates(timeZone: timeZone, from: first, to: last)
+        var generator = SeededGenerator(seed: 9)
+        var instants = (0..<20_000).map { _ in Int64.random(in: first...last, using: &generator) }
+        // Around every change, a second either side.
+        var after = Date(timeIntervalSince1970: TimeInterval(first))
+        while let change = timeZone.nextDaylightSavingTimeTransition(after: after), change.timeIntervalSince1970 < TimeInterval(last) {
+            let second = Int64(change.timeIntervalSince1970)
+            instants += [second - 1, second, second + 1]
+            after = change
+        }
+        for instant in instants {
+            let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(instant)))
+            #expect(dates.dayNumber(ofSeconds: instant) == DayClock.dayNumber(year: parts.year!, month: parts.month!, day: parts.day!), "\(zone) \(instant)")
+        }
     }
 }

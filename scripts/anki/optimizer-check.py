@@ -136,7 +136,7 @@ def main():
                 w.writerow([card, ms, rating, state, 5000])
         items = items_from(rows)
         started = time.perf_counter()
-        out = subprocess.run([maeil, "optimize", "--csv", path, "--json", "--splits", "--seed", os.environ.get("SEED", "2023"), "--epochs", "5"], capture_output=True, text=True,
+        out = subprocess.run([maeil, "optimize", "--csv", path, "--json", "--splits", "--seed", os.environ.get("SEED", "2023"), "--epochs", "5", "--evaluate"], capture_output=True, text=True,
                              env=dict(os.environ, TZ="UTC"))
         maeil_seconds = time.perf_counter() - started
         if out.returncode != 0:

@@ -13,12 +13,12 @@ struct OptimizeCommand: MaeilCommand {
         discussion: """
             Builds training items from the decks' review log by Anki's rules (from the last learning \
             run after a reset on; one item per review on a later day; manual changes left out), drops \
-            fsrs-rs's outliers, pre-trains the four initial stabilities and fits all 21 parameters. \
-            The log loss and RMSE (bins) printed for the current and the fitted parameters are on \
-            reviews the fit did not see: five times, the fit uses the reviews up to a point and \
-            predicts the next sixth. --save stores the fitted parameters in the deck's preset. \
-            --csv reads a review log in the FSRS optimizer's format (card_id, review_time, \
-            review_rating, review_state, review_duration) instead of the collection.
+            fsrs-rs's outliers, pre-trains the four initial stabilities and fits all 21 parameters, \
+            then scores the current and the fitted parameters on all the reviews (log loss, RMSE by \
+            bins); --save stores the fit in the deck's preset if it predicts them better, as Anki does. \
+            --evaluate scores both on reviews no fit saw too, as Anki's Evaluate: five more fits, each \
+            on the reviews up to a point, predicting the next sixth. --csv reads a review log in the \
+            FSRS optimizer's format (card_id, review_time, review_rating, review_state, review_duration).
             """)
 
     @OptionGroup var collection: CollectionOptions
@@ -29,8 +29,8 @@ struct OptimizeCommand: MaeilCommand {
     @Option(help: ArgumentHelp("A review log in the FSRS optimizer's CSV format.", valueName: "file"), completion: .file())
     var csv: String?
 
-    @Flag(help: "Store the fitted parameters in the deck's preset (one deck).")
-    var save = false
+    @Flag(help: "Store the fitted parameters in the deck's preset (one deck).") var save = false
+    @Flag(help: "Score both on reviews five more fits did not see (Anki's Evaluate).") var evaluate = false
 
     @Option(help: "Passes over the reviews: 8, as Anki has fsrs-rs make (fsrs-rs's own default is 5).")
     var epochs = 8
@@ -78,7 +78,7 @@ struct OptimizeCommand: MaeilCommand {
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && !json)
         let outcome: FSRSFitting.Outcome
         do {
-            outcome = try fitting.run(now: context.now, timeZone: context.environment.timeZone) { bar.update(Int($0 * 10_000), of: 10_000) }
+            outcome = try fitting.run(heldOut: evaluate || splits, now: context.now, timeZone: context.environment.timeZone) { bar.update(Int($0 * 10_000), of: 10_000) }
         } catch let failure as Optimizer.Failure {
             bar.finish()
             throw UserError(failure.description)
