@@ -5,8 +5,9 @@ import Foundation
 /// prints and what the reference sequences in the tests are checked against.
 ///
 /// A card due within the day is answered at its due second; a card due on a day (a review, or
-/// a learning step that ran past the rollover) at noon of that day, as a learner would, not at
-/// the rollover instant itself.
+/// a learning step that ran past the rollover) at noon within that study day (the next
+/// calendar day's noon when the day starts after noon), as a learner would, not at the
+/// rollover instant itself.
 public struct ScheduleReplay: Sendable {
     public struct Step: Sendable, Hashable {
         public var rating: Rating
@@ -21,14 +22,18 @@ public struct ScheduleReplay: Sendable {
     /// Fuzz seed; nil turns fuzz off.
     public var fuzzSeed: UInt64?
 
-    /// Starts at noon on 2026-01-05 in `clock`'s time zone, far from the rollover, so the
-    /// default steps never cross into the next study day.
+    /// Starts at noon within the study day of 2026-01-05 in `clock`'s time zone, far from the
+    /// rollover, so the default steps never cross into the next study day.
     public init(scheduler: any Scheduler, clock: DayClock = .utc(), start: Date? = nil, fuzzSeed: UInt64? = nil) {
         self.scheduler = scheduler
         self.clock = clock
-        self.start = start ?? clock.start(ofDay: CivilDate.daysFromCivil(year: 2026, month: 1, day: 5))
-            .addingTimeInterval(TimeInterval((12 - clock.rolloverHour) * 3600))
+        self.start = start ?? Self.noon(ofDay: CivilDate.daysFromCivil(year: 2026, month: 1, day: 5), clock)
         self.fuzzSeed = fuzzSeed
+    }
+
+    /// Noon within study day `day`: the hours from the rollover to the next noon.
+    static func noon(ofDay day: Int, _ clock: DayClock) -> Date {
+        clock.start(ofDay: day).addingTimeInterval(TimeInterval((12 - clock.rolloverHour + 24) % 24 * 3600))
     }
 
     /// `late[i]` days are added to answer i when the card is in review at that point.
@@ -52,7 +57,7 @@ public struct ScheduleReplay: Sendable {
         guard let due = card.due else { return now }
         let day = clock.dayNumber(of: due)
         let dueOnADay = card.phase == .review || (clock.start(ofDay: day) == due && day > clock.dayNumber(of: now))
-        let answered = dueOnADay ? clock.start(ofDay: day).addingTimeInterval(TimeInterval((12 - clock.rolloverHour) * 3600)) : due
+        let answered = dueOnADay ? Self.noon(ofDay: day, clock) : due
         return max(now, answered).addingTimeInterval(TimeInterval(daysLate * 86_400))
     }
 }

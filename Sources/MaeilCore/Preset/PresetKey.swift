@@ -55,7 +55,9 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .graduatingInterval, .easyInterval, .minimumLapseInterval: .whole(1...365)
         case .startingEase: .number(1.31...5.0)
         case .easyBonus: .number(1.0...5.0)
-        case .hardInterval, .intervalModifier: .number(0.5...2.0)
+        // Anki's own limits: it puts a hard interval above 1.3 back to 1.2.
+        case .hardInterval: .number(0.5...1.3)
+        case .intervalModifier: .number(0.5...2.0)
         case .lapseNewInterval: .number(0.0...1.0)
         case .fsrsParameters: .parameters
         }
@@ -71,6 +73,19 @@ public enum PresetKey: String, CaseIterable, Sendable {
     public var numberRange: ClosedRange<Double> {
         guard case .number(let range) = domain else { preconditionFailure("\(rawValue) is not a number") }
         return range
+    }
+
+    /// Whether the setting changes one card's schedule under `kind`: what `maeil schedule`
+    /// replays. The day's limits, burying and gating shape a day's queue, not a card's schedule.
+    public func changesSchedule(under kind: SchedulerKind) -> Bool {
+        switch self {
+        case .newPerDay, .reviewsPerDay, .burySiblings, .curriculumGating: false
+        case .scheduler, .maximumInterval, .leechThreshold, .leechAction, .rolloverHour: true
+        case .learningSteps, .relearningSteps, .loadBalancing, .easyDays: kind != .sm2
+        case .desiredRetention, .fsrsParameters, .shortTermWithSteps: kind == .fsrs
+        case .graduatingInterval, .easyInterval, .startingEase, .easyBonus, .hardInterval, .intervalModifier, .lapseNewInterval,
+             .minimumLapseInterval: kind == .ankiSM2
+        }
     }
 
     /// One line for `help` and `maeil deck`.

@@ -13,8 +13,13 @@ package struct ScheduleRow: Encodable {
     let reps: Int
     let lapses: Int
     let leech: Bool
+    /// A leech under a preset that suspends leeches.
+    let suspended: Bool
+    /// When it is next due: a step's second, or the start of a study day.
+    let due: Date?
 
-    package init(step: ScheduleReplay.Step, kind: SchedulerKind) {
+    package init(step: ScheduleReplay.Step, settings: SchedulerSettings) {
+        let kind = settings.kind
         let state = step.state
         rating = step.rating.name
         self.state = state.phase.rawValue
@@ -31,6 +36,8 @@ package struct ScheduleRow: Encodable {
         reps = state.reps
         lapses = state.lapses
         leech = step.outcome.leech
+        suspended = leech && settings.leechAction == .suspend
+        due = state.due
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -38,6 +45,7 @@ package struct ScheduleRow: Encodable {
         try JSONObject([
             ("rating", rating), ("state", state), ("interval_days", intervalDays), ("interval_seconds", intervalSeconds), ("ease", ease),
             ("stability", stability), ("difficulty", difficulty), ("reps", reps), ("lapses", lapses), ("leech", leech),
+            ("suspended", suspended), ("due", due.map { $0.formatted(.iso8601) }),
         ]).encode(to: encoder)
     }
 
@@ -53,7 +61,7 @@ package struct ScheduleRow: Encodable {
                 ? [String(format: "%.4f", row.stability ?? 0), String(format: "%.4f", row.difficulty ?? 0)]
                 : [String(format: "%.2f", row.ease ?? 0)]
             return ["\(index + 1)", row.rating, row.state, row.intervalText] + memory
-                + ["\(row.reps)", "\(row.lapses)", row.leech ? "leech" : ""]
+                + ["\(row.reps)", "\(row.lapses)", row.suspended ? "suspended" : (row.leech ? "leech" : "")]
         }
         return TextTable.render(header: header, rows: body)
     }
