@@ -31,12 +31,13 @@ struct EngineSetup {
 ///
 /// Without a time budget or load balancing, whether a card is admitted depends only on how
 /// many came before it. Each card then belongs to one of `chunkCount` chunks (by its index, in
-/// blocks of eight neighbours), and each chunk to one worker, for the whole run: a day's
-/// admitted cards are studied chunk by chunk on every core at once, each card always by the
-/// same core (a card moved between cores' caches costs about what studying it does), and what
-/// the chunks did is merged in chunk order, so the result is the same on one core or many.
-/// With a budget (the seconds so far decide) or load balancing (the due counts so far decide),
-/// cards are admitted and studied one at a time, in order.
+/// blocks of eight neighbours): a day's admitted cards are studied chunk by chunk on every core
+/// at once, each worker taking its own chunks first (the same cards every day, still in its
+/// core's cache: a card moved between caches costs about what studying it does) and then any
+/// left over (`DayWorkers`), and what the chunks did is merged in chunk order, so the result is
+/// the same on one core or many, shared or not (`CoreSharing` decides day by day). With a
+/// budget (the seconds so far decide) or load balancing (the due counts so far decide), cards
+/// are admitted and studied one at a time, in order.
 struct Engine {
     static let prefetchDistance = 16
     /// Chunks the cards are shared out in: fixed, so results do not depend on the number of cores.
@@ -65,6 +66,7 @@ struct Engine {
     let oneAtATime: Bool
     /// The day's order and the rank counts that sort it, kept from one day to the next.
     var order: [QueueEntry] = [], rankCounts: [Int] = []
+    var sharing: CoreSharing
 
     init(config: SimulationConfig, seed: UInt64, threads: Int) {
         setup = EngineSetup(config: config, seed: seed)
@@ -89,6 +91,7 @@ struct Engine {
         chunkCards = OwnedBuffer(repeating: [], count: Self.chunkCount)
         outputs = OwnedBuffer(repeating: DayOutput(), count: Self.chunkCount)
         workers = DayWorkers(count: oneAtATime ? 1 : min(max(1, threads), Self.chunkCount))
+        sharing = CoreSharing(threads: workers.count)
         // Whole cache lines per worker, so that two cores never write the same line.
         slotStride = (config.days + 1 + 15) / 16 * 16
         memorized = OwnedBuffer(repeating: 0, count: workers.count * slotStride)
@@ -141,16 +144,24 @@ struct Engine {
                 studyInChunks(admitAll(day: day), day: day)
             }
         }
-        // Cards keep counting after their last answer, with decaying recall, to the end: each
-        // worker its own chunks' cards. Then the workers' sums.
-        let slots = slotStride, workerCount = workers.count, horizon = config.days
+        // Cards keep counting after their last answer, with decaying recall, to the end: a
+        // chunk's cards into the sums of the worker that takes it. Then the workers' sums.
+        let slots = slotStride, horizon = config.days
         let learners = learners, memorized = memorized, cards = cards
-        workers.run { worker in
+        let recall: @Sendable (Int, Int) -> Void = { worker, chunk in
             let learner = learners[worker]
             let slice = UnsafeMutableBufferPointer(rebasing: memorized.pointer[worker * slots..<(worker + 1) * slots])
-            for index in 0..<cards.count where Self.chunk(of: index) % workerCount == worker && cards.pointer[index].lastDay != Simulator.unseen {
-                learner.addRecall(from: Int(cards.pointer[index].lastDay), to: horizon - 1, stability: cards.pointer[index].stability, into: slice)
+            // The chunk's blocks of eight: chunk, chunk + chunkCount, … in blocks.
+            for block in stride(from: chunk * 8, to: cards.count, by: Self.chunkCount * 8) {
+                for index in block..<min(block + 8, cards.count) where cards.pointer[index].lastDay != Simulator.unseen {
+                    learner.addRecall(from: Int(cards.pointer[index].lastDay), to: horizon - 1, stability: cards.pointer[index].stability, into: slice)
+                }
             }
+        }
+        if sharing.shares(cards: cards.count, cpu: workers.cpuSeconds) {
+            workers.run(parts: Self.chunkCount, recall)
+        } else {
+            for chunk in 0..<Self.chunkCount { recall(0, chunk) }
         }
         let total = UnsafeMutableBufferPointer(rebasing: memorized.pointer[0..<slotStride])
         for worker in 1..<workers.count {
@@ -212,19 +223,18 @@ struct Engine {
         return count
     }
 
-    /// Studies the admitted cards, each worker its own chunks, and merges what each chunk did
-    /// in chunk order.
+    /// Studies the admitted cards, the chunks shared among the workers as they come (or on
+    /// this thread alone: a small day, or a while after a helper was stopped by the system),
+    /// and merges what each chunk did in chunk order.
     mutating func studyInChunks(_ count: Int, day: Int) {
         let chunks = Self.chunkCount, slots = slotStride
         let learners = learners, outputs = outputs, chunkCards = chunkCards, memorized = memorized, cards = cards
-        let workerCount = min(workers.count, max(1, count / Self.cardsPerWorker))
-        let study: @Sendable (Int) -> Void = { worker in
-            guard worker < workerCount else { return }
-            // The learner and each chunk's sums are worked on in locals and written back once:
+        let study: @Sendable (Int, Int) -> Void = { worker, chunk in
+            // The learner and the chunk's sums are worked on in locals and written back once:
             // neighbours in memory, they would otherwise share cache lines between the cores.
             var learner = learners[worker]
             let slice = UnsafeMutableBufferPointer(rebasing: memorized.pointer[worker * slots..<(worker + 1) * slots])
-            for chunk in stride(from: worker, to: chunks, by: workerCount) {
+            do {
                 var output = outputs[chunk]
                 let admitted = chunkCards[chunk]
                 for position in admitted.indices {
@@ -239,7 +249,11 @@ struct Engine {
             }
             learners[worker] = learner
         }
-        if workerCount == 1 { study(0) } else { workers.run(study) }
+        if !sharing.shares(cards: count, cpu: workers.cpuSeconds) {
+            for chunk in 0..<chunks { study(0, chunk) }
+        } else if workers.run(parts: chunks, study) {
+            sharing.stalled()
+        }
         for chunk in 0..<chunks { merge(chunk, day: day) }
     }
 

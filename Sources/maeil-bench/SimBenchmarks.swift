@@ -1,5 +1,8 @@
 import Foundation
 import MaeilSimulator
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The simulator's targets (issues 7 and 17): the fsrs-rs comparison scenario, one run on every
 /// core and on one, beside fsrs-rs; the 100,000-item, ten-year stress run; the peak memory of both.
@@ -23,10 +26,33 @@ enum SimBenchmarks {
                                BenchFigure(name: "sim.10k_items_365_days_cores", value: Double(cores), unit: ""),
                                BenchFigure(name: "sim.10k_items_365_days_one_core_ms", value: oneCoreSeconds * 1000, unit: "ms")]
                 // fsrs-rs simulating the same scenario in the same minute, for the ratio the target names.
-                if let fsrsRS = try fsrsRSMilliseconds(items: config.items, days: config.days, newPerDay: config.newPerDay ?? 0, reviewsPerDay: config.reviewsPerDay ?? 0) {
+                let fsrsRS = try fsrsRSMilliseconds(items: config.items, days: config.days, newPerDay: config.newPerDay ?? 0, reviewsPerDay: config.reviewsPerDay ?? 0)
+                if let fsrsRS {
                     figures.append(BenchFigure(name: "sim.fsrs_rs_10k_items_365_days_ms", value: fsrsRS, unit: "ms"))
                     figures.append(BenchFigure(name: "sim.10k_items_365_days_ratio_to_fsrs_rs", value: seconds * 1000 / fsrsRS, unit: "×"))
                     figures.append(BenchFigure(name: "sim.10k_items_365_days_one_core_ratio_to_fsrs_rs", value: oneCoreSeconds * 1000 / fsrsRS, unit: "×"))
+                }
+                // Beside one CPU-bound process, then one per core: every core's run against the
+                // one-core run in the same conditions (it must never be slower).
+                for busy in Set([1, cores]).sorted() {
+                    let hogs = try BusyProcesses(count: busy)
+                    defer { hogs.stop() }
+                    // Taken in turns and compared by their medians: a busy machine's best run is
+                    // the one the other processes happened to leave alone.
+                    var times: (all: [Double], one: [Double]) = ([], [])
+                    for _ in 0..<21 {
+                        times.all.append(Benchmarks.bestTime(repeats: 1) { _ = simulator.run(threads: cores) })
+                        times.one.append(Benchmarks.bestTime(repeats: 1) { _ = simulator.run(threads: 1) })
+                    }
+                    let busySeconds = times.all.sorted()[10], busyOneCore = times.one.sorted()[10]
+                    let name = "sim.10k_items_365_days_beside_\(busy)_busy"
+                    figures.append(BenchFigure(name: name + "_ms", value: busySeconds * 1000, unit: "ms"))
+                    figures.append(BenchFigure(name: name + "_one_core_ms", value: busyOneCore * 1000, unit: "ms"))
+                    figures.append(BenchFigure(name: name + "_per_one_core", value: busySeconds / busyOneCore, unit: "×"))
+                    if let fsrsRSBusy = try fsrsRSMilliseconds(items: config.items, days: config.days, newPerDay: config.newPerDay ?? 0,
+                                                              reviewsPerDay: config.reviewsPerDay ?? 0) {
+                        figures.append(BenchFigure(name: name + "_fsrs_rs_ms", value: fsrsRSBusy, unit: "ms"))
+                    }
                 }
                 return figures
             },
@@ -76,4 +102,36 @@ enum SimBenchmarks {
         }
         return (milliseconds / 1000, megabytes)
     }
+}
+
+/// CPU-bound processes (a shell's endless loop each) that the benchmarks run beside: the
+/// machine as busy as a build or a video call leaves it.
+final class BusyProcesses {
+    private var pids: [pid_t] = []
+
+    init(count: Int) throws {
+        for _ in 0..<count {
+            var pid: pid_t = 0
+            // Each checks now and then that the benchmark is still there: one killed midway
+            // (a closed pipe, Ctrl-C) must not leave loops that skew every later measurement.
+            let loop = "while kill -0 \(getpid()) 2>/dev/null; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
+            let words = ["/bin/sh", "-c", loop]
+            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { throw BenchFailure(description: "cannot start /bin/sh") }
+            pids.append(pid)
+        }
+        usleep(200_000)  // under way before anything is timed
+    }
+
+    func stop() {
+        for pid in pids {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        pids = []
+    }
+
+    deinit { stop() }
 }
