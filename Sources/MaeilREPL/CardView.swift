@@ -101,21 +101,25 @@ package struct CardView {
         return lines.joined(separator: "\n")
     }
 
-    /// The field spoken for this card: the deck's speech field when it is on the front,
-    /// otherwise the first front field in a language other than English. Japanese written
-    /// with kanji is spoken from the note's kana reading when it has one: a speech engine
-    /// reads kanji badly or not at all.
-    package var spoken: (text: String, language: String?)? {
-        let candidates = (card.deck.speak.map { [$0] } ?? []) + template.front
+    /// What speech says on one side of the card. Before the reveal only what the front shows:
+    /// the deck's speech field when the front shows it, else the first front field not in
+    /// English; nothing on a card that asks for a typed answer (what its front sounds like is
+    /// what it asks for: a kana's romaji, a recall card's word); and Japanese with kanji only
+    /// when its kana reading is on the front too (the reading is what a hint holds back).
+    /// After the reveal, the deck's speech field wherever it is, or the first field not in
+    /// English; Japanese with kanji from its kana reading, which a speech engine reads better.
+    package func spoken(answer: Bool) -> (text: String, language: String?)? {
+        if !answer, template.typed != nil { return nil }
+        let shown = answer ? fields.map(\.name) : template.front
+        let candidates = (card.deck.speak.map { shown.contains($0) ? [$0] : [] } ?? []) + shown
         for name in candidates {
             guard let field = fields[field: name], !field.value.isEmpty else { continue }
-            if card.deck.speak == name || (field.language != nil && field.language != "en") {
-                let words = text(name)
-                if field.language == "ja", JapaneseText.hasKanji(words), let kana = kanaReading {
-                    return (TerminalText.sanitize(kana), "ja")
-                }
-                return (words, field.language)
-            }
+            guard card.deck.speak == name || (field.language != nil && field.language != "en") else { continue }
+            let words = text(name)
+            guard field.language == "ja", JapaneseText.hasKanji(words) else { return (words, field.language) }
+            let readingShown = answer || ["kana", "reading", "yomi", "furigana"].contains { template.front.contains($0) }
+            guard readingShown, let kana = kanaReading else { return nil }
+            return (TerminalText.sanitize(kana), "ja")
         }
         return nil
     }

@@ -26,8 +26,9 @@ package final class EditLineReader: LineReader {
         // Ctrl-C work only the second time. Reading the bytes ourselves, an interrupted read
         // ends the line at once; the flag tells that apart from Ctrl-D.
         // libedit takes what this returns as a whole (wide) character, so UTF-8 is decoded here.
-        rl_getc_function = { _ in TerminalInput.readScalar() }
-        rl_startup_hook = { EditingState.insertInitialText() }
+        // A line's initial text goes in the same way, as if typed: Debian's libedit clears the
+        // line after its startup hook, so text the hook inserts never shows.
+        rl_getc_function = { _ in EditingState.nextPrefilled() ?? TerminalInput.readScalar() }
         if let historyPath {
             try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             _ = read_history(historyPath)
@@ -55,11 +56,15 @@ package final class EditLineReader: LineReader {
         return result
     }
 
+    package func readKey(prompt: String) -> LineInput {
+        KeyPress.read(prompt: TerminalText.sanitizeKeepingColour(prompt))
+    }
+
     /// A Ctrl-C pressed while no line was being read (during an answer, say) still counts:
     /// the flag is cleared only when the interruption is reported.
     package func readLine(_ request: LineRequest) -> LineInput {
-        EditingState.initialText = request.initialText
-        defer { EditingState.initialText = "" }
+        EditingState.prefill(request.initialText)
+        defer { EditingState.prefill("") }
         guard let raw = readline(Self.markInvisible(TerminalText.sanitizeKeepingColour(request.prompt))) else {
             FileHandle.standardOutput.write(Data("\n".utf8))
             if SignalHandling.interrupted {
@@ -84,14 +89,22 @@ package final class EditLineReader: LineReader {
     }
 }
 
-/// The text a line starts with, put there by libedit's startup hook (a C function that cannot
-/// capture anything).
+/// The text a line starts with, handed to libedit as typed characters before the terminal's
+/// (the getc callback is a C function that cannot capture anything).
 enum EditingState {
-    nonisolated(unsafe) static var initialText = ""
+    nonisolated(unsafe) static var pending: [Int32] = []
+    nonisolated(unsafe) static var next = 0
 
-    static func insertInitialText() -> Int32 {
-        if !initialText.isEmpty { _ = rl_insert_text(initialText) }
-        return 0
+    /// `text` as it will be typed: `LineRequest.typeable`, so no character of it is a key.
+    static func prefill(_ text: String) {
+        pending = LineRequest.typeable(text).unicodeScalars.map { Int32(bitPattern: $0.value) }
+        next = 0
+    }
+
+    static func nextPrefilled() -> Int32? {
+        guard next < pending.count else { return nil }
+        defer { next += 1 }
+        return pending[next]
     }
 }
 

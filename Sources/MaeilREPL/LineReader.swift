@@ -16,7 +16,8 @@ package struct LineRequest: Sendable {
     /// Keep the line in the prompt's history. Only commands typed at the prompt are kept, never
     /// answers, edits or yes/no replies.
     package var remember: Bool
-    /// Text the line starts with, for editing it in place (a field's current value).
+    /// Text the line starts with, for editing it in place (a field's current value). A line
+    /// holds what can be typed on it: control characters (a newline, a tab) show as spaces.
     package var initialText: String
 
     package init(prompt: String, remember: Bool = false, initialText: String = "") {
@@ -26,13 +27,26 @@ package struct LineRequest: Sendable {
     }
 }
 
+extension LineRequest {
+    /// `text` as a line shows it: every control character a space, since typed it would be a
+    /// key (⏎ ends the line, Tab completes).
+    package static func typeable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : $0 }))
+    }
+}
+
 /// Where the prompt reads from: libedit at a terminal, plain lines from a pipe or a test.
 package protocol LineReader: AnyObject {
     func readLine(_ request: LineRequest) -> LineInput
+    /// One key of a review, which acts at once at a terminal: its character, "" for ⏎ and
+    /// Space. From a pipe or a test, a line stands for a key.
+    func readKey(prompt: String) -> LineInput
 }
 
 extension LineReader {
     package func readLine(prompt: String) -> LineInput { readLine(LineRequest(prompt: prompt)) }
+
+    package func readKey(prompt: String) -> LineInput { readLine(prompt: prompt) }
 }
 
 /// Lines from standard input with no prompt and no editing, for scripts.

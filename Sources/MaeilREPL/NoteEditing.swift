@@ -5,15 +5,20 @@ import MaeilStore
 package enum NoteEditing {
     /// At a terminal each field starts with its current text, edited in place; from a pipe each
     /// line replaces a field and an empty line keeps it. Nil when the learner cancelled.
+    ///
+    /// A field comes back byte for byte as it was when its line comes back as it was shown: the
+    /// line shows it without control sequences, with spaces for its line breaks and in NFC, so
+    /// the text typed back is not the field's own.
     package static func edit(_ fields: [NoteField], console: Console, input: LineReader) -> [NoteField]? {
         var fields = fields
         if console.isInteractive { console.line(console.style.dim("Edit each field in place; ⏎ keeps it, Ctrl-C cancels.")) }
         for index in fields.indices {
-            let current = TerminalText.sanitize(fields[index].value)
+            let shown = LineRequest.typeable(TerminalText.sanitize(fields[index].value)).nfc
             let request = LineRequest(prompt: console.isInteractive ? "\(fields[index].name): " : "",
-                                      initialText: console.isInteractive ? current : "")
+                                      initialText: console.isInteractive ? shown : "")
             switch input.readLine(request) {
             case .line(let text):
+                guard text.nfc != shown || !console.isInteractive else { continue }
                 if console.isInteractive || !text.isEmpty { fields[index].value = text.nfc }
             case .interrupted, .end:
                 console.line(console.style.dim("edit cancelled"))

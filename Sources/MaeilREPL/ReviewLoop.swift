@@ -35,7 +35,9 @@ package final class ReviewLoop {
         left = false
         while summary == nil, let current = session.state.current {
             if console.isInteractive, session.state.revealed, let buttons = buttons(for: current) { console.line(buttons) }
-            switch input.readLine(prompt: prompt(for: current)) {
+            // While an answer is being typed every key is the answer's; otherwise a key acts at once.
+            let typing = !session.state.revealed && current.template.typed != nil
+            switch typing ? input.readLine(prompt: prompt(for: current)) : input.readKey(prompt: prompt(for: current)) {
             case .end:
                 left = true
                 summary = try show(session.send(.leave))
@@ -47,6 +49,10 @@ package final class ReviewLoop {
                 interrupted = true
                 console.line(style.dim("Ctrl-C again to leave; every answer given is kept"))
                 continue
+            case .line(let text) where typing:
+                // Nothing typed shows the answer, as ⏎ does on a card that asks for none.
+                let answer = text.trimmingCharacters(in: .whitespaces)
+                summary = try show(session.send(answer.isEmpty ? .reveal : .type(answer)))
             case .line(let text):
                 summary = try handle(text.trimmingCharacters(in: .whitespaces), current: current)
             }
@@ -58,6 +64,8 @@ package final class ReviewLoop {
 
     /// Whether the learner left before the queue was done (q, Ctrl-C twice, Ctrl-D).
     private var left = false
+    /// The card on screen was answered by typing, wrongly: ⏎ alone does not make that "good".
+    private var typedWrong = false
 
     /// At a terminal, when the day's queue is done, offers one more round over just the cards
     /// missed in this session (their schedule is not touched again). A learner who left is not
@@ -102,6 +110,10 @@ package final class ReviewLoop {
         switch text.lowercased() {
         case "":
             if !revealed { return try show(session.send(.reveal)) }
+            guard !typedWrong else {
+                console.line(style.dim("The typed answer was not right: choose 1 again · 2 hard · 3 good · 4 easy"))
+                return nil
+            }
             return try show(session.send(.answer(.good)))  // Enter on the answer is "good", as in Anki
         case "u", "undo":
             do { return try show(session.send(.undo)) } catch StoreError.nothingToUndo { console.line(style.dim("nothing to undo")) }
@@ -125,18 +137,16 @@ package final class ReviewLoop {
         case "?", "help":
             console.line(Self.help)
         default:
-            if !revealed, current.template.typed != nil {
-                return try show(session.send(.type(text)))
-            }
             console.line(style.dim("1 again · 2 hard · 3 good · 4 easy — ? for more"))
         }
         return nil
     }
 
     package static let help = """
-        ⏎ show the answer (then ⏎ again is "good")   1 again · 2 hard · 3 good · 4 easy
+        ⏎ or Space shows the answer (then again is "good")   1 again · 2 hard · 3 good · 4 easy
         h hint   p play the sound or speak   o open the pictures   s star   e edit   b bury until tomorrow
-        ! suspend   u undo   q leave
+        ! suspend   u undo   q leave   — each key acts at once
+        A card that asks for an answer takes every key as the answer's: ⏎ on nothing shows it.
         """
 
     static func rating(_ text: String) -> Rating? {
@@ -155,17 +165,21 @@ package final class ReviewLoop {
         for event in events {
             switch event {
             case .shown:
+                typedWrong = false
                 guard let current = session.state.current else { continue }
                 console.line()
                 console.line(header(current))
                 console.line(CardView(current, style: style).front)
-                // With speech on, every front is spoken; with auto, fronts of decks that name a field to speak.
-                if speech == .on || (speech == .auto && current.deck.speak != nil) { speak(current) }
+                // With speech on, every card is spoken; with auto, cards of decks that name a field to speak.
+                if speaksByItself(current) { speak(current) }
             case .revealed(_, let judgement):
                 guard let current = session.state.current else { continue }
+                typedWrong = judgement.map { !$0.correct } ?? false
                 if let judgement { console.line(CardView.diff(judgement, style: style)) }
                 console.line(style.dim(String(repeating: "─", count: 24)))
                 console.line(CardView(current, style: style).back)
+                // What the front could not say without giving the answer away is said now.
+                if speaksByItself(current) { speak(current) }
             case .answered(_, let rating, let interval):
                 console.line(style.dim("\(rating.name)\(interval.isEmpty ? "" : " · " + interval)"))
                 afterAnswers?()
@@ -209,11 +223,19 @@ package final class ReviewLoop {
 
     private func edit(_ current: PresentedCard) throws -> SessionSummary? {
         guard let fields = NoteEditing.edit(current.note.fields, console: console, input: input) else { return nil }
+        guard fields != current.note.fields else {
+            console.line(style.dim("Nothing changed."))
+            return nil
+        }
         return try show(session.send(.edit(fields)))
     }
 
+    private func speaksByItself(_ current: PresentedCard) -> Bool {
+        speech == .on || (speech == .auto && current.deck.speak != nil)
+    }
+
     /// `p`: the card's own sounds when it has some (the answer side's too once shown), else
-    /// its front spoken.
+    /// what the side on screen may say (`CardView.spoken`).
     private func speak(_ current: PresentedCard) {
         let view = CardView(current, style: style)
         let sounds = view.sounds(answer: session.state.revealed)
@@ -221,7 +243,7 @@ package final class ReviewLoop {
             for name in sounds { media.play(mediaFolder.appendingPathComponent(name)) }
             return
         }
-        guard let speaker, let spoken = view.spoken else { return }
+        guard let speaker, let spoken = view.spoken(answer: session.state.revealed) else { return }
         _ = speaker.say(spoken.text, language: spoken.language)
     }
 

@@ -89,8 +89,7 @@ struct PromptTests {
         try tmux.press("Enter")
         let judged = try tmux.wait(for: "✓ 김치")
         #expect(judged.contains("✓ 김치"))
-        try tmux.type("3")
-        try tmux.press("Enter")
+        try tmux.type("3")  // acts at once, no ⏎
         #expect(try tmux.wait(for: "good · ").contains("good · 10m"))
         // And a wrong answer shows what differs.
         try tmux.type("김지")
@@ -110,17 +109,17 @@ struct PromptTests {
         try tmux.press("Enter")       // show the answer
         try tmux.wait(for: "1 again")
         try tmux.type("4")
-        try tmux.press("Enter")
         try tmux.wait(for: "water")
-        try tmux.type("u")
+        // water asks for its answer, so u would be typed into it: ⏎ on nothing shows it first.
         try tmux.press("Enter")
+        try tmux.waitForLastLines(1, containing: "1–4 ›")
+        try tmux.type("u")
         #expect(try tmux.wait(for: "↶ undone").contains("↶ undone"))
         #expect(try tmux.waitForLastLines(6, containing: "kimchi").joined().contains("kimchi"))  // the same card is back
         for next in ["water", "Reviewed 2"] {
             try tmux.press("Enter")
             try tmux.waitForLastLines(1, containing: "1–4 ›")
             try tmux.type("4")
-            try tmux.press("Enter")
             try tmux.waitForLastLines(8, containing: next)
         }
         let end = try tmux.wait(for: "Reviewed 2")
@@ -146,8 +145,8 @@ struct PromptTests {
         try tmux.press("Enter")
         try tmux.wait(for: "kimchi")
         try tmux.press("Enter")
+        try tmux.waitForLastLines(1, containing: "1–4 ›")
         try tmux.type("3")
-        try tmux.press("Enter")
         try tmux.wait(for: "good · ")
         // The first Ctrl-C clears the line; only a second one leaves.
         try tmux.type("half an answer")
@@ -177,7 +176,7 @@ struct PromptTests {
 
     @Test func pipedSessionsNeedNoTerminal() throws {
         let path = try Self.koreanCollection(count: 3)
-        let result = try Binary.run(["--collection", path], input: "decks\nreview\n김치\n3\n\n4\nq\nfind 물\nquit\n",
+        let result = try Binary.run(["--collection", path], input: "decks\nreview\n김치\n3\n\n4\n\nq\nfind 물\nquit\n",
                                     environment: ["MAEIL_SPEECH": "stub"])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\u{1B}["))  // no colour on a pipe

@@ -57,11 +57,12 @@ struct TerminalTests {
         try step(["review hangul-jamo --fuzz off", "Enter"], until: "⏎ show")
         try step(["Enter"], until: "1–4 ›")
         let revealed = Self.region(screens.last!, from: "── Hangul Jamo")
-        try step(["3", "Enter"], until: "good · 10m")
+        // A key acts at once: no ⏎ after it.
+        try step(["3"], until: "good · 10m")
         try step(["Enter"], until: "easy")
-        try step(["1", "Enter"], until: "again · 1m")
-        // Ctrl-C while typing clears the line; a second one leaves, keeping both answers.
-        try step(["half typed", "C-c"], until: "Ctrl-C again to leave")
+        try step(["1"], until: "again · 1m")
+        // Ctrl-C asks first; a second one leaves, keeping both answers.
+        try step(["C-c"], until: "Ctrl-C again to leave")
         #expect(!screens.last!.contains("Reviewed"))
         try step(["C-c"], until: "Reviewed 2")
         try step(["stats", "Enter"], until: "True retention")
@@ -80,7 +81,7 @@ struct TerminalTests {
             "── Hangul Jamo · 0 due · 0 learning · 10 new",
             "ㄱ",
             "initial · 초성",
-            "🔊 ko: 가방",
+            "🔊 ko: ㄱ",
             "⏎ show ›",
             "────────────────────────",
             "name: 기역",
@@ -90,6 +91,7 @@ struct TerminalTests {
             "gun.",
             "example: 가방",
             "example meaning: bag",
+            "🔊 ko: 가방",
             "1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 8d",
             "1–4 ›",
         ])
@@ -102,7 +104,7 @@ struct TerminalTests {
             "── Hangul Jamo · 0 due · 0 learning · 10 new",
             "ㄱ",
             "initial · 초성",
-            "🔊 ko: 가방",
+            "🔊 ko: ㄱ",
             "⏎ show ›",
             "────────────────────────",
             "name: 기역",
@@ -113,6 +115,7 @@ struct TerminalTests {
             "gun.",
             "example: 가방",
             "example meaning: bag",
+            "🔊 ko: 가방",
             "1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 8d",
             "1–4 ›",
         ])
