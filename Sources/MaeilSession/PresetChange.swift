@@ -19,36 +19,40 @@ package struct PresetChange {
         package var cardsWithMemory: Int
     }
 
-    /// Sets `key` to `value` on the preset of `deck`, in one transaction. Switching from SM-2 to
-    /// FSRS gives every card that has been reviewed its memory state from its review log, so
-    /// no card starts over; its due date stays where it was.
+    /// Sets `key` to `value` on the preset of `deck`. Switching from SM-2 to FSRS gives every
+    /// card that has been reviewed its memory state from its review log, so no card starts
+    /// over; its due date stays where it was.
+    ///
+    /// The preset, the cards and their logs are read in the same write transaction that
+    /// writes them: another process's change to the same preset, or an answer given
+    /// meanwhile, is either wholly before it (and read) or waits for it, never written over.
     package func set(_ key: PresetKey, _ value: PresetKey.Input, deck: Deck, now: Date, timeZone: TimeZone) throws -> Result {
-        var preset = try collection.preset(id: deck.presetID)
-        let wasFSRS = preset.scheduler.kind == .fsrs
-        do {
-            try key.set(value, on: &preset)
-        } catch {
-            throw PresetChangeProblem(description: error.description)
-        }
-        let decks = try collection.decks().filter { $0.presetID == deck.presetID }
-        let switchesToFSRS = !wasFSRS && preset.scheduler.kind == .fsrs
-        let memories = switchesToFSRS ? try memoryStates(decks: decks, preset: preset, now: now, timeZone: timeZone) : []
-        let saved = try collection.batch(now: now) { writer in
+        try collection.batch(now: now) { writer in
+            let presetID = try writer.deck(id: deck.id).presetID
+            var preset = try writer.preset(id: presetID)
+            let wasFSRS = preset.scheduler.kind == .fsrs
+            do throws(PresetKey.Problem) {
+                try key.set(value, on: &preset)
+            } catch {
+                throw PresetChangeProblem(description: error.description)
+            }
+            let decks = try writer.decks().filter { $0.presetID == presetID }
+            let switchesToFSRS = !wasFSRS && preset.scheduler.kind == .fsrs
+            let memories = switchesToFSRS ? try Self.memoryStates(decks: decks, preset: preset, now: now, timeZone: timeZone, in: writer) : []
             for (card, state) in memories { try writer.setState(cardID: card, state, kind: .manual) }
-            return try writer.save(preset)
+            return Result(preset: try writer.save(preset), decks: decks, cardsWithMemory: memories.count)
         }
-        return Result(preset: saved, decks: decks, cardsWithMemory: memories.count)
     }
 
     /// Each reviewed card's state with the memory its history gives under `preset`'s FSRS.
-    func memoryStates(decks: [Deck], preset: Preset, now: Date, timeZone: TimeZone) throws -> [(Int64, CardState)] {
+    static func memoryStates(decks: [Deck], preset: Preset, now: Date, timeZone: TimeZone, in writer: CollectionWriter) throws -> [(Int64, CardState)] {
         let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
         let clock = preset.dayClock(in: timeZone)
         let nextDay = clock.start(ofDay: clock.dayNumber(of: now) + 1)
         var result: [(Int64, CardState)] = []
         for deck in decks {
-            for card in try collection.cards(deckID: deck.id) where card.state.phase != .new {
-                let log = try collection.reviewLog(cardID: card.id).map(\.entry)
+            for card in try writer.cards(deckID: deck.id) where card.state.phase != .new {
+                let log = try writer.reviewLog(cardID: card.id).map(\.entry)
                 var state = card.state
                 // Without a history FSRS can read, a card in review starts from its interval and
                 // ease; one still in its first steps has no memory yet.

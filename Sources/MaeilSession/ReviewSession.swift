@@ -127,7 +127,7 @@ package final class ReviewSession {
 
     // MARK: Answering
 
-    private func answer(_ rating: Rating, now: Date) throws -> [SessionEvent] {
+    private func answer(_ rating: Rating, now: Date, replanned: Bool = false) throws -> [SessionEvent] {
         guard let current = state.current else { return [] }
         let duration = min(max(0, Int(now.timeIntervalSince(current.shownAt) * 1000)), environment.maximumAnswerSeconds * 1000)
         let queueBefore = state.queue
@@ -147,6 +147,13 @@ package final class ReviewSession {
             let receipt: AnswerReceipt
             do {
                 receipt = try collection.apply(plan)
+            } catch StoreError.presetChanged where !replanned {
+                // The deck's options changed since this session read them (another process
+                // switched its scheduler, say): the answer is planned again under the new
+                // ones, from the card as it now is.
+                decks = DeckContexts(collection: collection, timeZone: decks.timeZone)
+                state.current?.card = try collection.card(id: current.card.id)
+                return try answer(rating, now: now, replanned: true)
             } catch StoreError.cardChanged(let id) {
                 // Another process answered this card first; its answer stands and this one is dropped.
                 return [.skipped(cardID: id, reason: Self.answeredElsewhere)] + (try advance(now: now))

@@ -18,11 +18,16 @@ extension Collection {
     /// leech tag and suspension and the siblings' burial, as the plan says. When this returns,
     /// the answer is in the database file and survives the process being killed.
     ///
-    /// If the card is no longer in the state the plan was computed from (another session
-    /// answered it), nothing is written and `StoreError.cardChanged` is thrown.
+    /// If the card's deck has other options than the plan was made under, nothing is written
+    /// and `StoreError.presetChanged` is thrown; if the card is no longer in the state the plan
+    /// was computed from (another session answered it), `StoreError.cardChanged`.
     package func apply(_ plan: AnswerPlan) throws -> AnswerReceipt {
         try transaction { db in
             var card = try Self.card(db, id: plan.cardID)
+            // A preset never stored (a test's, a benchmark's) has nothing to compare with.
+            if let planned = plan.preset, planned.id != nil, try Self.preset(db, deckID: card.deckID) != planned {
+                throw StoreError.presetChanged(cardID: plan.cardID)
+            }
             guard card.state == plan.before.storedForm else { throw StoreError.cardChanged(plan.cardID) }
             var binder = Binder()
             var entry = plan.entry

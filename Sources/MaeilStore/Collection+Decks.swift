@@ -11,6 +11,14 @@ extension Collection {
 
     package func preset(id: Int64) throws -> Preset { try read { db in try Self.preset(db, id: id) } }
 
+    /// The preset a deck uses now.
+    static func preset(_ db: Database, deckID: Int64) throws -> Preset {
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT preset_id FROM deck WHERE id = ?"), arguments: [deckID]) else {
+            throw StoreError.missingDeck(deckID)
+        }
+        return try preset(db, id: id)
+    }
+
     static func preset(_ db: Database, id: Int64) throws -> Preset {
         try fetchOne(db, "SELECT \(PresetTable.columns) FROM preset WHERE id = ?", [id], PresetTable.decode) ?? { throw StoreError.missingPreset(id) }()
     }

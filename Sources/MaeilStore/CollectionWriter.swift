@@ -59,6 +59,22 @@ package struct CollectionWriter {
         try Collection.preset(db, id: id)
     }
 
+    package func decks() throws -> [Deck] {
+        try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY name").map(DeckTable.decode)
+    }
+
+    /// A deck's cards, as read inside this transaction.
+    package func cards(deckID: Int64) throws -> [Card] {
+        try Collection.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE deck_id = ? ORDER BY new_position", [deckID])
+    }
+
+    /// A card's log, oldest first, as read inside this transaction.
+    package func reviewLog(cardID: Int64) throws -> [ReviewLog] {
+        try Collection.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
+            ReviewLogTable.Decoder($0).decode
+        })
+    }
+
     @discardableResult
     package func save(_ preset: Preset) throws -> Preset {
         try Collection.save(db, preset)

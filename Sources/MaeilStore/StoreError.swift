@@ -15,6 +15,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case deckExists(String)
     case deckNameEmpty
     case cardChanged(Int64)
+    /// The options of the card's deck are no longer the ones an answer was planned under.
+    case presetChanged(cardID: Int64)
     case guidTaken(String)
     case nothingToUndo
     case answeredSince(cardID: Int64)
@@ -50,6 +52,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "a deck needs a name"
         case .cardChanged(let id):
             "card \(id) changed while it was shown (another Maeil running?); it will be shown again"
+        case .presetChanged(let id):
+            "the options of card \(id)'s deck changed while it was shown (deck … set in another Maeil?)"
         case .guidTaken(let guid):
             "a note with the id “\(guid)” is already in the collection"
         case .nothingToUndo:

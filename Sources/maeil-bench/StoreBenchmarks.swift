@@ -21,7 +21,8 @@ enum StoreBenchmarks {
             Benchmark(name: "store.answer") {
                 [try withFixture(cards: 20_000, due: 3000) { collection, now in
                     let queue = try collection.studyQueue(now: now, timeZone: fixtureZone)
-                    let preset = Preset(name: "Bench")
+                    // The deck's own preset, as a session has it: the answer checks it is still the deck's.
+                    let preset = try collection.preset(id: try collection.decks()[0].presetID)
                     let scheduler = preset.scheduler.makeScheduler()
                     let clock = DayClock(timeZone: fixtureZone)
                     var answered = 0

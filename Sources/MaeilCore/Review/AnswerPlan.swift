@@ -15,6 +15,10 @@ public struct AnswerPlan: Hashable, Sendable {
     public var leech: Bool
     /// When the siblings in `entry.buried` come back: the next study day.
     public var buryUntil: Date?
+    /// The deck options the answer was planned under. If the card's deck has other options
+    /// now (another process switched its scheduler, say), the plan is refused, so that no
+    /// answer is scheduled by options that are gone.
+    public var preset: Preset?
 
     public var after: CardState { entry.after ?? before }
 }
@@ -70,6 +74,6 @@ extension AnswerPlan {
             cardID: card.id, noteID: card.noteID, before: card.state,
             entry: ReviewLogEntry(time: now, kind: .answer, rating: rating, durationMilliseconds: durationMilliseconds,
                                   scheduler: scheduler.rawValue, before: card.state, after: outcome.state, leech: leech, buried: buried),
-            leech: outcome.leech, buryUntil: buried.isEmpty ? nil : until)
+            leech: outcome.leech, buryUntil: buried.isEmpty ? nil : until, preset: preset)
     }
 }
