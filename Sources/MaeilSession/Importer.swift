@@ -89,8 +89,8 @@ package struct Importer {
     package func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
         let channel = reading.channel
         defer { channel.close() }
-        // Media go to a staging folder first and are moved in only after the notes commit; the
-        // folder goes whatever happens.
+        // Media go to a staging folder first and are moved in just before the notes commit;
+        // the folder goes whatever happens.
         let media = MediaStaging(mediaDirectory: mediaDirectory)
         defer { media.discard() }
         var importedGUIDs: [String] = []
@@ -148,12 +148,13 @@ package struct Importer {
                     summary.dryRun = true
                     throw DryRunRollback(summary: summary)
                 }
+                // Last before the commit: the notes become visible with their files in place.
+                try media.moveIn()
                 return summary
             }
         } catch let rollback as DryRunRollback {
             return rollback.summary
         }
-        try media.moveIn()
         return summary
     }
 }

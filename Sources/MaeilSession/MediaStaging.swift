@@ -4,9 +4,12 @@ import MaeilDecks
 import MaeilStore
 
 /// An import's pictures and sound, written beside the collection's media folder while the
-/// notes are written, and moved in only once they are committed. A file never replaces one
-/// already there: the same bytes share the file, other bytes get a name of their own (as Anki
-/// does), and the notes of this import are pointed at it.
+/// notes are written, and moved in as the last step before they are committed: a note is
+/// never visible before what it points at is in place (a kill between the two leaves only
+/// files no note uses yet). A file never replaces one already there: the same bytes share the
+/// file, other bytes get a name of their own (as Anki does), and the notes of this import are
+/// pointed at it. The staging folder carries its process's id, so that the next import can
+/// remove what a killed one left.
 final class MediaStaging {
     let mediaDirectory: URL
     let folder: URL
@@ -16,9 +19,25 @@ final class MediaStaging {
     /// Names already staged, for the rare package that holds one twice.
     private var staged = Set<String>()
 
+    static let prefix = ".media-import-"
+
     init(mediaDirectory: URL) {
         self.mediaDirectory = mediaDirectory
-        folder = mediaDirectory.deletingLastPathComponent().appendingPathComponent(".media-import-\(UUID().uuidString)")
+        folder = mediaDirectory.deletingLastPathComponent().appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
+        Self.removeLeftovers(beside: mediaDirectory)
+    }
+
+    /// Staging folders of imports whose process is gone (killed before its end): their notes
+    /// were never committed, or were and their files moved in already.
+    static func removeLeftovers(beside mediaDirectory: URL) {
+        let parent = mediaDirectory.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            // A name without a process id is from before ids were written into it.
+            if let pid = pid_t(pid), kill(pid, 0) == 0 || errno != ESRCH { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     func stage(_ files: [MediaFile]) throws {
@@ -49,7 +68,7 @@ final class MediaStaging {
         return unique
     }
 
-    /// Moves the staged files into the media folder (after the notes committed).
+    /// Moves the staged files into the media folder (inside the notes' transaction, last).
     func moveIn() throws {
         guard created else { return }
         try MediaWriteError.wrap("the media folder") {

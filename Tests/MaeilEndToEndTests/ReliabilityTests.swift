@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MaeilCore
 import MaeilStore
 import MaeilTestSupport
 
@@ -84,6 +85,75 @@ struct ReliabilityTests {
         #expect(kills >= 25, "\(kills) of 40 imports were killed before they finished")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".media-import") }.isEmpty)
         print("reliability: 40 imports of 5,000 notes, \(kills) killed with SIGKILL, \(completed) finished first; every one all or nothing")
+    }
+
+    /// Kills imports of a package with 600 pictures at random moments, around the commit
+    /// most of all: every note visible has its picture in the media folder, and the staging
+    /// folders of killed imports are gone once the next import starts.
+    @Test func aKilledImportNeverLeavesANoteWithoutItsPicture() throws {
+        let folder = Fixture.temporaryDirectory()
+        let source = folder.appendingPathComponent("source.sqlite").path
+        let collection = try Collection(path: source)
+        let media = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try collection.batch(now: Date()) { writer in
+            let deck = try writer.createDeck(name: "Pictures", kind: .word, templates: [CardTemplate(name: "see", front: ["picture"], back: ["word"])],
+                                             preset: Preset(name: "Pictures", burySiblings: false))
+            for index in 0..<600 {
+                try Data("picture \(index) ".utf8 + Data(count: 2000)).write(to: media.appendingPathComponent("p\(index).png"))
+                _ = try writer.addNote(NoteDraft(guid: "p\(index)", kind: .word, fields: [
+                    NoteField(name: "picture", value: "<img src=\"p\(index).png\">"), NoteField(name: "word", value: "word \(index)"),
+                ], position: index, html: true), deck: deck)
+            }
+        }
+        let package = folder.appendingPathComponent("pictures.apkg").path
+        let exported = try Binary.run(["export", "--collection", source, "--out", package])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0, complete = 0, partial = 0
+        for round in 0..<100 {
+            let target = Fixture.temporaryDirectory()
+            let path = target.appendingPathComponent("c.sqlite").path
+            _ = try Collection(path: path)
+            let process = Process()
+            process.executableURL = Binary.url
+            process.arguments = ["import", "--collection", path, package]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Killed once the staging folder is there (while pictures are written) or, in
+            // every other round, once the media folder is (the moment before the commit),
+            // each after a random few milliseconds; every tenth round runs to its end.
+            let media = target.appendingPathComponent("media").path
+            let deadline = Date().addingTimeInterval(20)
+            func staging() -> Bool { ((try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? []).contains { $0.hasPrefix(".media-import") } }
+            while process.isRunning, Date() < deadline, !(round % 2 == 0 ? staging() : FileManager.default.fileExists(atPath: media)) {
+                usleep(200)
+            }
+            if round % 10 != 9 {
+                usleep(UInt32.random(in: 0...(round % 2 == 0 ? 30_000 : 3_000), using: &generator))
+                kill(process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            kills += process.terminationReason == .uncaughtSignal ? 1 : 0
+            let imported = try Collection(path: path)
+            let pictures = try imported.read { try String.fetchAll($0, sql: "SELECT field_values FROM note") }
+            let missing = pictures.filter { value in
+                guard let range = value.range(of: #"p\d+\.png"#, options: .regularExpression) else { return false }
+                return !FileManager.default.fileExists(atPath: target.appendingPathComponent("media").appendingPathComponent(String(value[range])).path)
+            }
+            #expect(missing.isEmpty, "round \(round): \(missing.count) of \(pictures.count) notes without their picture")
+            #expect(pictures.count == 0 || pictures.count == 600, "round \(round): \(pictures.count) notes")
+            complete += pictures.count == 600 ? 1 : 0
+            partial += pictures.isEmpty && FileManager.default.fileExists(atPath: target.appendingPathComponent("media").path) ? 1 : 0
+            // The next import clears what a killed one left.
+            let next = try Binary.run(["import", "--collection", path, "--dry-run", package])
+            #expect(next.status == 0)
+            let left = try FileManager.default.contentsOfDirectory(atPath: target.path).filter { $0.hasPrefix(".media-import") }
+            #expect(left.isEmpty, "round \(round): \(left)")
+        }
+        #expect(kills >= 60 && complete >= 10 && partial >= 5, "\(kills) killed, \(complete) complete, \(partial) with files and no notes")
+        print("reliability: 100 imports of 600 pictures, \(kills) killed with SIGKILL, \(complete) complete, \(partial) killed with files moved in and no notes; no note without its picture")
     }
 
     /// Another process in the middle of a long write: commands that only read go on at once
