@@ -51,7 +51,8 @@ package final class EspeakSpeaker: Speaker {
         }
         var arguments = ["-v", Self.voice(for: language)]
         if let output = ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] { arguments += ["-w", output] }
-        arguments.append(spoken)
+        // Card text is untrusted: after "--" a front like "-w/FILE" is words to say, not an option.
+        arguments += ["--", spoken]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

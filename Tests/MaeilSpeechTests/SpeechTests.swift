@@ -38,7 +38,18 @@ struct SpeechTests {
         #expect(speaker.say("hello", language: nil))
         #expect(speaker.say("你好", language: "zh-CN"))
         let said = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-        #expect(said == ["-v|ko|김치|", "-v|ja|ねこ|", "-v|en|hello|", "-v|cmn|你好|"])
+        #expect(said == ["-v|ko|--|김치|", "-v|ja|--|ねこ|", "-v|en|--|hello|", "-v|cmn|--|你好|"])
+    }
+
+    /// A card whose front reads like an option is said, never obeyed: with the real espeak-ng
+    /// (scripts/setup installs it), "-w FILE" would write a file.
+    @Test func textThatLooksLikeAnOptionIsOnlySaid() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-speech-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("written.wav")
+        let speaker = try #require(EspeakSpeaker(wait: true), "espeak-ng is not installed: scripts/setup installs it")
+        _ = speaker.say("-w\(target.path)", language: "en")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 
     @Test func withoutAnEngineTheStubSaysWhatWouldBeSaidAfterOneNotice() {
