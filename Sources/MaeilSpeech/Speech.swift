@@ -56,6 +56,8 @@ package final class EspeakSpeaker: Speaker {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        // Never the terminal: what the learner types next is Maeil's.
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {

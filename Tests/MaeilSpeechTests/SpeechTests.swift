@@ -41,8 +41,9 @@ struct SpeechTests {
         #expect(said == ["-v|ko|--|김치|", "-v|ja|--|ねこ|", "-v|en|--|hello|", "-v|cmn|--|你好|"])
     }
 
-    /// A card whose front reads like an option is said, never obeyed: with the real espeak-ng
-    /// (scripts/setup installs it), "-w FILE" would write a file.
+    /// A card whose front reads like an option is said, never obeyed: to the real espeak-ng
+    /// (scripts/setup installs it) "-wFILE" is an option that writes a file. (The fake engine
+    /// above shows the "--" that makes it so.)
     @Test func textThatLooksLikeAnOptionIsOnlySaid() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-speech-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
