@@ -23,6 +23,7 @@ extension Collection {
     /// row id; where a run cannot be read, the copy skips ahead until it can. Rows left
     /// pointing at rows that were lost are removed, so the new file passes `check`.
     package static func recover(from path: String, into newPath: String, now: Date) throws -> RecoveryReport {
+        try ForeignFile.refuse(path)
         guard !FileManager.default.fileExists(atPath: newPath) else {
             throw StoreError.cannotOpen(path: newPath, reason: "a file is already there; nothing was recovered")
         }

@@ -28,6 +28,7 @@ package final class Collection: Sendable {
     /// (SQLite's WAL mode lets readers go on beside a writer), and works on a read-only file.
     package init(path: String, readOnly: Bool = false, waiting: (@Sendable () -> Void)? = nil) throws {
         self.path = path
+        try ForeignFile.refuse(path)
         if readOnly, FileManager.default.fileExists(atPath: path) {
             let pool = try StoreError.opening(path) {
                 try DatabasePool(path: path, configuration: Self.configuration(readOnly: true, waiting: nil))

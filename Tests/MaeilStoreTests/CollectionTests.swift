@@ -53,7 +53,7 @@ struct CollectionTests {
         let other = Fixture.temporaryPath()
         let queue = try DatabaseQueue(path: other)
         try queue.write { try $0.execute(sql: "CREATE TABLE recipes (id INTEGER)") }
-        #expect(throws: StoreError.notACollection(path: other, reason: "it has tables recipes")) { try Collection(path: other) }
+        #expect(throws: StoreError.notACollection(path: other, reason: "it has tables recipes; nothing was written to it")) { try Collection(path: other) }
     }
 
     @Test func collectionLocationFollowsXDG() {
