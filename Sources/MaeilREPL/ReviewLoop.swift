@@ -267,11 +267,16 @@ package final class ReviewLoop {
     }
 
     package static func describe(_ summary: SessionSummary, style: Style, now: Date) -> String {
+        let stillDue = summary.stillDue + summary.learningLaterToday
         guard summary.reviewed > 0 else {
+            guard stillDue == 0 else { return "No cards reviewed; \(stillDue) still due today." }
             return "Nothing due right now." + (summary.nextDue.map { " Next card \(relative($0, from: now))." } ?? "")
         }
         let minutes = summary.seconds / 60, seconds = summary.seconds % 60
         var text = style.bold("Reviewed \(summary.reviewed)") + " · \(summary.correctPercent)% correct · \(minutes)m \(seconds)s"
+        if summary.stillDue > 0 {
+            text += "\n\(summary.stillDue) card\(summary.stillDue == 1 ? "" : "s") still due today."
+        }
         if summary.learningLaterToday > 0 {
             text += "\n\(summary.learningLaterToday) learning card\(summary.learningLaterToday == 1 ? "" : "s") due again later today."
         }

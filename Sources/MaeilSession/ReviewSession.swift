@@ -33,8 +33,8 @@ package final class ReviewSession {
     enum UndoEntry {
         case answer(logID: Int64?, presented: PresentedCard, queueBefore: StudyQueue, practiceBefore: [Int64])
         case star(cardID: Int64, previous: Bool)
-        case suspend(presented: PresentedCard)
-        case bury(presented: PresentedCard, previous: Date?)
+        case suspend(presented: PresentedCard, queueBefore: StudyQueue)
+        case bury(presented: PresentedCard, previous: Date?, queueBefore: StudyQueue)
     }
 
     /// A session of real reviews over today's queue of the given decks (all when nil).
@@ -99,14 +99,16 @@ package final class ReviewSession {
         case .suspend:
             guard let current = state.current else { return [] }
             try collection.setSuspended(cardID: current.card.id, true)
-            undoStack.append(.suspend(presented: current))
+            undoStack.append(.suspend(presented: current, queueBefore: state.queue))
+            try refillTheDaysLimits(now: now)
             return [.suspended(cardID: current.card.id)] + (try advance(now: now))
         case .bury:
             guard let current = state.current else { return [] }
             let tomorrow = try decks.context(for: current.deck.id).clock.nextRollover(after: now)
             try collection.bury(cardID: current.card.id, until: tomorrow)
-            undoStack.append(.bury(presented: current, previous: current.card.buriedUntil))
+            undoStack.append(.bury(presented: current, previous: current.card.buriedUntil, queueBefore: state.queue))
             state.queue.learning.removeAll { $0.id == current.card.id }
+            try refillTheDaysLimits(now: now)
             return [.buried(cardID: current.card.id)] + (try advance(now: now))
         case .edit(let fields):
             guard let current = state.current else { return [] }
@@ -194,18 +196,32 @@ package final class ReviewSession {
             try collection.setStarred(cardID: cardID, previous)
             if state.current?.card.id == cardID { state.current?.card.starred = previous }
             return [.starred(cardID: cardID, previous)]
-        case .suspend(let presented):
+        // The queue goes back to what it was: the card shown after the suspension or burial
+        // waits its turn again instead of dropping out of the session.
+        case .suspend(let presented, let queueBefore):
             try collection.setSuspended(cardID: presented.card.id, false)
+            state.queue = queueBefore
             try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
-        case .bury(let presented, let previous):
+        case .bury(let presented, let previous, let queueBefore):
             try collection.bury(cardID: presented.card.id, until: previous)
+            state.queue = queueBefore
             try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
         }
     }
 
     package var canUndo: Bool { !undoStack.isEmpty }
+
+    /// A new card or review buried or suspended frees its place in the day's limits, as in
+    /// Anki: the next one takes it. The limits count answers, so the store's queue, built
+    /// again, has it; the session's learning cards (due later today, in its order) stay.
+    private func refillTheDaysLimits(now: Date) throws {
+        guard state.mode == .review else { return }
+        let fresh = try collection.studyQueue(deckIDs: state.deckIDs, now: now, timeZone: environment.timeZone)
+        state.queue.new = fresh.new
+        state.queue.reviews = fresh.reviews
+    }
 
     // MARK: Choosing the next card
 
@@ -303,19 +319,16 @@ package final class ReviewSession {
         state.finished = true
         state.current = nil
         let counted = state.answers
-        let summary = SessionSummary(
+        // What is left today, counted as `decks` and `stats` count it (a card left on screen is
+        // still due; a practice round schedules nothing).
+        let left = state.mode == .review ? try? collection.studyQueue(deckIDs: state.deckIDs, now: now, timeZone: environment.timeZone) : nil
+        var summary = SessionSummary(
             reviewed: counted.count, correct: counted.filter { $0.rating != .again }.count,
             seconds: counted.reduce(0) { $0 + $1.durationMilliseconds } / 1000,
             nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: now),
-            learningLaterToday: learningLeftToday(now: now))
+            learningLaterToday: left?.learning.count ?? 0)
+        summary.stillDue = (left?.new.count ?? 0) + (left?.reviews.count ?? 0)
         return [.finished(summary)]
-    }
-
-    /// Learning cards still due today, counted as `decks` and `stats` count them (a card left
-    /// on screen is still due; a practice round schedules nothing).
-    private func learningLeftToday(now: Date) -> Int {
-        guard state.mode == .review else { return 0 }
-        return (try? collection.studyQueue(deckIDs: state.deckIDs, now: now, timeZone: environment.timeZone).learning.count) ?? 0
     }
 
     /// The cards answered "again" in this session, for a round of practice on just those.

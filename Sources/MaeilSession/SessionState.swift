@@ -96,6 +96,8 @@ package struct SessionSummary: Equatable, Sendable, Codable {
     package var seconds: Int
     package var nextDue: Date?
     package var learningLaterToday: Int
+    /// New cards and reviews still due today (a learner who left before the end).
+    package var stillDue: Int = 0
 
     package var correctPercent: Int { reviewed == 0 ? 0 : Int((Double(correct) * 100 / Double(reviewed)).rounded()) }
 }

@@ -171,6 +171,31 @@ struct DailyReviewTests {
         #expect(try tmux.screen().contains("🔊 ko: 가방"))
     }
 
+    /// Counts as `decks` gives them: a buried or suspended new card frees its place in the
+    /// day's limit, undoing a suspension keeps the card shown after it, leaving before any
+    /// answer says what is still due, a buried card says so, and `unbury` brings it back.
+    @Test func countsStayTrueThroughBuryingSuspendingAndLeaving() throws {
+        let path = try Fixture.wordCollection(count: 20, newPerDay: 10)
+        let buried = try Binary.run(["review", "--collection", path], input: "b\n!\nq\n")
+        let headers = buried.stdout.split(separator: "\n").filter { $0.hasPrefix("── Words") }
+        #expect(headers == ["── Words · 0 due · 0 learning · 10 new", "── Words · 0 due · 0 learning · 10 new",
+                            "── Words · 0 due · 0 learning · 10 new"], "\(buried.stdout)")
+        #expect(buried.stdout.contains("No cards reviewed; 10 still due today."), "\(buried.stdout)")
+        #expect(!buried.stdout.contains("Nothing due right now"))
+        let decks = try Binary.run(["decks", "--collection", path])
+        #expect(decks.stdout.contains("Words  20     0    0         10"), "\(decks.stdout)")
+        let info = try Binary.run(["info", "--collection", path, "1"])
+        #expect(info.stdout.contains("new · buried until "), "\(info.stdout)")
+        let unburied = try Binary.run(["unbury", "--collection", path, "1"])
+        #expect(unburied.status == 0 && unburied.stdout.contains("unburied note 1"))
+        #expect(try !Binary.run(["info", "--collection", path, "1"]).stdout.contains("buried"))
+
+        // Suspend the first card, undo that, then answer everything: none drops out.
+        let small = try Fixture.wordCollection(count: 3)
+        let undone = try Binary.run(["review", "--collection", small], input: "!\nu\n" + String(repeating: "\n4\n", count: 3))
+        #expect(undone.stdout.contains("Reviewed 3 · 100% correct"), "\(undone.stdout)")
+    }
+
     /// Twenty cards that are only shown take two keys each: one to show, one to answer.
     @Test func aCardThatIsOnlyShownTakesTwoKeys() throws {
         let path = try Fixture.wordCollection(count: 20)

@@ -30,14 +30,16 @@ package enum NoteView {
         }
         if !note.tags.isEmpty { context.line(style.dim("tags: ") + note.tags.map(TerminalText.sanitize).joined(separator: " ")) }
         for card in try collection.cards(noteID: note.id) {
-            context.line("  " + CardSummary.parts(card, timeZone: context.environment.timeZone).joined(separator: style.dim(" · ")))
+            context.line("  " + CardSummary.parts(card, timeZone: context.environment.timeZone, now: context.now).joined(separator: style.dim(" · ")))
         }
     }
 }
 
 /// One card's schedule in a line: its number, template, phase, due date and memory.
 package enum CardSummary {
-    package static func parts(_ card: Card, timeZone: TimeZone) -> [String] {
+    /// A card's schedule in a few words; a card buried until a time after `now` says so, as
+    /// its phase alone (new, say) would have it look ready to study.
+    package static func parts(_ card: Card, timeZone: TimeZone, now: Date) -> [String] {
         let state = card.state
         var parts = ["card \(card.id)", card.template + (card.ordinal > 0 ? " \(card.ordinal)" : ""), state.phase.rawValue]
         if state.phase != .new {
@@ -52,6 +54,7 @@ package enum CardSummary {
         }
         if card.starred { parts.append("★") }
         if card.suspended { parts.append("suspended") }
+        if let until = card.buriedUntil, until > now { parts.append("buried until \(DateText.minute(until, timeZone: timeZone))") }
         return parts
     }
 }

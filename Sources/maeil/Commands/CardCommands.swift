@@ -22,8 +22,8 @@ struct InfoCommand: MaeilCommand {
         let card = try collection.card(id: self.card.value)
         let deck = try collection.deck(id: card.deckID)
         let log = try collection.reviewLog(cardID: card.id)
-        if json { return context.verbatim(try JSONOutput.string(CardInfoView.json(card, deck: deck, log: log))) }
-        CardInfoView.lines(card, deck: deck, log: log, timeZone: context.environment.timeZone, style: context.style).forEach(context.line)
+        if json { return context.verbatim(try JSONOutput.string(CardInfoView.json(card, deck: deck, log: log, now: context.now))) }
+        CardInfoView.lines(card, deck: deck, log: log, timeZone: context.environment.timeZone, now: context.now, style: context.style).forEach(context.line)
     }
 }
 
@@ -95,6 +95,14 @@ struct UnsuspendCommand: NoteFlagCommand {
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "unsuspended"
     static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setSuspended(cardID: cardID, false) }
+}
+
+struct UnburyCommand: NoteFlagCommand {
+    static let configuration = CommandConfiguration(commandName: "unbury", abstract: "Bring back a note's buried cards today.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
+    static let done = "unburied"
+    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.bury(cardID: cardID, until: nil) }
 }
 
 struct UndoCommand: MaeilCommand {
