@@ -43,7 +43,9 @@ package enum CommandWords {
         // The closest name, a name that begins with the word winning a tie ("stat" is "stats").
         let word = first.lowercased()
         func rank(_ name: String) -> (Int, Int) { (distance(word, name), name.hasPrefix(word) ? 0 : 1) }
+        // Only a near miss is offered: "clear" is five edits from anything, not a typo of "star".
         let nearest = (tree.subcommands.filter(\.visible).map(\.name) + ["help"]).min { rank($0) < rank($1) }
+            .flatMap { distance(word, $0) <= max(1, word.count / 3) || $0.hasPrefix(word) ? $0 : nil }
         return "no command '\(first)'" + (nearest.map { "; the nearest is '\($0)'" } ?? "")
     }
 

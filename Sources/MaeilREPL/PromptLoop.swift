@@ -33,6 +33,8 @@ package final class PromptLoop {
     /// The prompt's own words, in front of the command tree.
     static let aliases: [String: [String]] = ["r": ["review"], "?": ["help"]]
     static let leaving: Set<String> = ["q", "quit", "exit"]
+    static let quitHelp = "Leave (q, Ctrl-D). r is review, ? is help."
+
 
     package func run() {
         if context.console.isInteractive, PromptGreeting.greet(context, collection: collection) == .startWithHangul {
@@ -62,6 +64,9 @@ package final class PromptLoop {
     /// `help`: the commands and what each does; `help COMMAND`: the parser's own help for it.
     private func help(_ topic: [String]) {
         if let name = topic.first {
+            // The prompt's own words, listed below with the commands, are explained too.
+            if Self.leaving.contains(name.lowercased()) { return context.line(Self.quitHelp) }
+            if let alias = Self.aliases[name.lowercased()] { return help(alias) }
             guard let text = commandHelp(name) else { return context.console.error(unknownCommand(name)) }
             context.line(text.trimmingTrailingNewlines())
             if name == "review" { context.line("\nDuring a review:\n" + ReviewLoop.help) }
@@ -71,7 +76,7 @@ package final class PromptLoop {
         for command in commands {
             context.line(style.bold(command.name.padding(toLength: width, withPad: " ", startingAt: 0)) + command.abstract)
         }
-        context.line(style.bold("quit".padding(toLength: width, withPad: " ", startingAt: 0)) + "Leave (q, Ctrl-D). r is review, ? is help.")
+        context.line(style.bold("quit".padding(toLength: width, withPad: " ", startingAt: 0)) + Self.quitHelp)
         context.line(style.dim("help COMMAND for one command. Tab completes commands, options and deck names. "
                                + "Each command also runs from a shell as `maeil COMMAND`."))
     }

@@ -108,10 +108,21 @@ package struct Exporter {
 
 /// `maeil export`: decks written as an Anki text file (`txt`) or package (`apkg`,
 /// `apkg-legacy`, `colpkg`).
+/// An export that cannot start, in one sentence.
+package struct ExportProblem: Error, CustomStringConvertible, Sendable {
+    package let description: String
+}
+
 package enum ExportFile {
     @discardableResult
     package static func write(_ decks: [Deck], from collection: Collection, to url: URL, format: String, now: Date,
                              timeZone: TimeZone) throws -> ExportCollection {
+        // Said before any work, in words: writing into it would fail with Foundation's own.
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ExportProblem(description: "there is no folder \(TerminalText.visible(folder)) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(TerminalText.visible(folder).replacingOccurrences(of: "'", with: "'\\''"))')")
+        }
         let exported = try Exporter(collection: collection).export(decks, now: now)
         if format == "txt" {
             try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)

@@ -35,7 +35,21 @@ package enum DeckListView {
 package enum DeckOptionsView {
     package static func json(_ deck: Deck, preset: Preset, sharing: [String]) -> JSONObject {
         JSONObject([("deck", deck.name), ("preset", preset.name), ("shared_with", sharing)]
-            + PresetKey.allCases.map { ($0.rawValue, $0.value(in: preset)) })
+            + PresetKey.allCases.map { ($0.rawValue, typed($0, in: preset)) })
+    }
+
+    /// A setting as a script reads it: numbers as numbers, flags as true or false, the FSRS
+    /// parameters and easy days as lists; steps and choices as the text `set` takes.
+    static func typed(_ key: PresetKey, in preset: Preset) -> any Encodable {
+        let text = key.value(in: preset)
+        switch key.domain {
+        case .whole: return Int(text) ?? 0
+        case .number: return Double(text) ?? 0
+        case .flag: return text == "true"
+        case .parameters: return preset.scheduler.fsrsParameters.weights
+        case .easyDays: return preset.scheduler.easyDays
+        case .steps, .choice: return text
+        }
     }
 
     /// What a change set, and which other decks it applies to.

@@ -4,6 +4,11 @@ import MaeilStore
 
 /// Notes found (`maeil find`): their numbers, first fields and decks.
 package enum NoteListView {
+    /// Each deck's name by its id, for the notes' lines.
+    package static func deckNames(in collection: Collection) throws -> [Int64: String] {
+        Dictionary(try collection.decks().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
     package static func json(_ notes: [Note], deckNames names: [Int64: String]) -> [JSONObject] {
         notes.map { note in
             JSONObject([("note", note.id), ("deck", names[note.deckID] ?? ""),

@@ -57,9 +57,8 @@ protocol NoteFlagCommand: MaeilCommand {
 extension NoteFlagCommand {
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        _ = try collection.note(id: note.value)
-        let cards = try collection.cards(noteID: note.value)
-        for card in cards { try Self.apply(collection, cardID: card.id) }
+        // The note is looked up first, so that a wrong number is said as such.
+        for card in try collection.cards(noteID: try collection.note(id: note.value).id) { try Self.apply(collection, cardID: card.id) }
         context.line("\(Self.done) note \(note.value)")
         context.exportFocus(collection)
     }

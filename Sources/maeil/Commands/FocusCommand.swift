@@ -25,8 +25,12 @@ struct FocusOptions: ParsableArguments {
     @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar (default: text to print, json to a file).", valueName: "format"))
     var format: FocusFormatArgument?
 
+    @Flag(help: "The same as --format json.") var json = false
+    var chosenFormat: FocusFormat? { json ? .json : format?.format }
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if json, let format, format.format != .json { throw ValidationError("--json and --format \(format.format.rawValue) ask for two formats") }
     }
 
     func build(_ context: CommandContext) throws -> FocusList {
@@ -53,7 +57,7 @@ struct FocusShowCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let list = try options.build(context)
-        context.verbatim((options.format?.format ?? .text).render(list))
+        context.verbatim((options.chosenFormat ?? .text).render(list))
     }
 }
 
@@ -69,14 +73,14 @@ struct FocusExportCommand: MaeilCommand {
     var out: String?
 
     func validate() throws {
-        if options.format != nil, out == nil {
+        if options.chosenFormat != nil, out == nil {
             throw ValidationError("--format needs --out; the files `config focus.export` names carry their own formats")
         }
     }
 
     func run(in context: CommandContext) throws {
         let list = try options.build(context)
-        let targets = out.map { [FocusTarget(format: options.format?.format ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config)
+        let targets = out.map { [FocusTarget(format: options.chosenFormat ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config)
         try FocusExport.write(list, to: targets).forEach(context.line)
     }
 }

@@ -52,7 +52,7 @@ struct FindCommand: MaeilCommand {
         let collection = try context.collection(self.collection, readOnly: true)
         let deckID = try deck.map { try context.deck($0, in: collection).id }
         let notes = try collection.findNotes(words.joined(separator: " ").nfc, deckID: deckID, limit: 50)
-        let names = Dictionary(try collection.decks().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = try NoteListView.deckNames(in: collection)
         if json { return context.verbatim(try JSONOutput.string(NoteListView.json(notes, deckNames: names))) }
         NoteListView.lines(notes, deckNames: names, style: context.style).forEach(context.line)
     }

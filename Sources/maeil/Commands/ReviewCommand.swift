@@ -11,10 +11,10 @@ struct ReviewCommand: MaeilCommand {
         commandName: "review",
         abstract: "Review today's cards; --missed and --focus go over some cards again without touching their schedule.",
         discussion: """
-            At a terminal: ⏎ shows the answer (or type it, for cards that ask), 1–4 answer, u undo, s star, \
-            e edit, p speak, h hint, b bury, ! suspend, q leave. Ctrl-C clears a typed answer; a second one \
-            leaves, keeping every answer given. From a pipe, the same keys one per line, with no prompts and \
-            no colour; each answer is acknowledged ("good · 4d") once it is committed.
+            At a terminal each key acts at once: ⏎ or Space shows the answer, 1–4 answer, u undo, s star, e edit, \
+            p speak, h hint, o pictures, b bury, ! suspend, q leave; a card that asks for its answer takes every key \
+            until ⏎. Ctrl-C twice leaves, keeping every answer given. From a pipe, one key or typed answer per line, \
+            no prompts, no colour; each answer is acknowledged ("good · 4d") once it is committed.
             """)
 
     @OptionGroup var collection: CollectionOptions

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import MaeilTestSupport
+
+/// The smaller things a user meets on the command line, each as the binary does it.
+@Suite("Smaller things, as written")
+struct SmallerThingsTests {
+    @Test func exportIntoAMissingFolderSaysWhatToDo() throws {
+        let path = try Fixture.wordCollection(count: 2)
+        let folder = Fixture.temporaryDirectory().appendingPathComponent("not here").path
+        let result = try Binary.run(["export", "--collection", path, "--out", folder + "/words.apkg"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "maeil: there is no folder \(folder) to write words.apkg into; make it first (mkdir -p '\(folder)')\n", "\(result.stderr)")
+    }
+
+    @Test func onlyANearMissIsOffered() throws {
+        #expect(try Binary.run(["clear"]).stderr == "maeil: no command 'clear'; `maeil --help` lists them\n")
+        #expect(try Binary.run(["stast"]).stderr.contains("the nearest is 'stats'"))
+    }
+
+    @Test func helpKnowsThePromptsOwnWords() throws {
+        let path = try Fixture.wordCollection(count: 2)
+        let result = try Binary.run(["--collection", path], input: "help quit\nhelp q\nquit\n")
+        #expect(result.stdout.components(separatedBy: "Leave (q, Ctrl-D). r is review, ? is help.").count == 3, "\(result.stdout)")
+        #expect(!result.stdout.contains("no command") && result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test func jsonIsTypedAndEverywhereAScriptReads() throws {
+        let path = try Fixture.wordCollection(count: 2)
+        let focus = try Binary.run(["focus", "--json", "--collection", path])
+        let list = try JSONSerialization.jsonObject(with: Data(focus.stdout.utf8)) as? [String: Any]
+        #expect(focus.status == 0 && list?["counts"] != nil, "\(focus.stdout)")
+        let deck = try Binary.run(["deck", "Words", "--json", "--collection", path])
+        let options = try #require(try JSONSerialization.jsonObject(with: Data(deck.stdout.utf8)) as? [String: Any])
+        #expect(options["new_per_day"] as? Int == 10_000)
+        #expect(options["bury_siblings"] as? Bool == false)
+        #expect(options["desired_retention"] as? Double == 0.9)
+        #expect((options["fsrs_parameters"] as? [Double])?.count == 21)
+        #expect((options["easy_days"] as? [Double]) == [1, 1, 1, 1, 1, 1, 1])
+        #expect(options["learning_steps"] as? String == "1m 10m")
+    }
+}
