@@ -210,13 +210,9 @@ struct CommandLineTests {
     /// Installed into a prefix and run from elsewhere, Maeil finds its decks and scenarios there.
     @Test func anInstalledCopyFindsItsData() throws {
         let prefix = Fixture.temporaryDirectory().appendingPathComponent("prefix")
-        // `swift test` holds the build folder: the install uses this build and the manual tool
-        // scripts/test built beside it.
-        let manual = Binary.url.deletingLastPathComponent().appendingPathComponent("generate-manual").path
-        try #require(FileManager.default.isExecutableFile(atPath: manual), "swift build --product generate-manual (scripts/test does)")
+        // `swift test` holds the build folder: the install uses this build.
         let install = try Binary.runProgram(Self.repository.appendingPathComponent("scripts/install").path, [prefix.path],
-                                            environment: ["MAEIL_BINARY": Binary.url.path, "MAEIL_MANUAL_TOOL": manual],
-                                            directory: Self.repository)
+                                            environment: ["MAEIL_BINARY": Binary.url.path], directory: Self.repository)
         #expect(install.status == 0, "\(install.stderr)")
         let share = prefix.appendingPathComponent("share")
         for file in ["bash-completion/completions/maeil", "zsh/site-functions/_maeil", "fish/vendor_completions.d/maeil.fish",
@@ -225,6 +221,13 @@ struct CommandLineTests {
             #expect(FileManager.default.fileExists(atPath: path), "\(file)")
             let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
             #expect(size > 100, "\(file) is empty")
+        }
+        // The manual as `man` shows it at a UTF-8 terminal: Korean, Japanese and "1–4" kept, and
+        // what each exit status means.
+        let manual = try Binary.runProgram("/usr/bin/man", ["-l", share.appendingPathComponent("man/man1/maeil.1").path],
+                                           environment: ["LANG": "C.UTF-8", "MANWIDTH": "100", "MAN_KEEP_FORMATTING": ""], directory: Self.repository)
+        for shown in ["find 김치 · find 猫", "1–4 answer", "EXIT STATUS", "The command line is wrong"] {
+            #expect(manual.stdout.contains(shown), "the manual lacks \(shown)")
         }
         let maeil = prefix.appendingPathComponent("bin/maeil").path
         let elsewhere = Fixture.temporaryDirectory()

@@ -29,7 +29,7 @@ struct AddCommand: MaeilCommand {
 struct FindCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "find", abstract: "Find notes by their text or a tag; prints note numbers.",
-        discussion: "Examples: find 김치 · find tag:food · find water --deck korean-practice")
+        discussion: "Examples: find 김치 · find 猫 · find tag:food · find water --deck korean-practice")
 
     @OptionGroup var collection: CollectionOptions
 
