@@ -60,15 +60,17 @@ struct BundledDecksTests {
 
     @Test func kana() throws {
         let deck = try deck("kana")
-        #expect(deck.notes.count == 2 * (46 + 25 + 33))
-        #expect(deck.units.map(\.key) == ["hiragana", "hiragana-voiced", "hiragana-combined", "katakana", "katakana-voiced", "katakana-combined"])
+        #expect(deck.notes.count == 2 * (46 + 25 + 33) + 10 + 23)
+        #expect(deck.units.map(\.key) == ["hiragana", "hiragana-voiced", "hiragana-combined", "katakana", "katakana-voiced", "katakana-combined",
+                                          "small-kana", "katakana-extended"])
         #expect(deck.preset?.curriculumGating == true)
         let byUnit = Dictionary(grouping: deck.notes, by: { $0.unit ?? "" })
         #expect(byUnit["hiragana"]?.count == 46 && byUnit["katakana"]?.count == 46)
-        // Each katakana is its hiragana moved by 0x60, with the same romaji.
-        let hiragana = Dictionary(uniqueKeysWithValues: deck.notes.filter { $0.fields.value("script") == "hiragana" }
+        // Each katakana of the first three units is its hiragana moved by 0x60, with the same romaji.
+        let tables = ["hiragana", "hiragana-voiced", "hiragana-combined", "katakana", "katakana-voiced", "katakana-combined"]
+        let hiragana = Dictionary(uniqueKeysWithValues: deck.notes.filter { $0.fields.value("script") == "hiragana" && tables.contains($0.unit ?? "") }
             .map { ($0.fields.value("kana")!, $0.fields.value("romaji")!) })
-        for note in deck.notes where note.fields.value("script") == "katakana" {
+        for note in deck.notes where note.fields.value("script") == "katakana" && tables.contains(note.unit ?? "") {
             let kana = note.fields.value("kana")!
             let back = String(String.UnicodeScalarView(kana.unicodeScalars.map { Unicode.Scalar($0.value - 0x60)! }))
             #expect(hiragana[back] == note.fields.value("romaji"), "\(kana)")
@@ -77,6 +79,18 @@ struct BundledDecksTests {
         for (kana, romaji) in [("し", "shi"), ("ち", "chi"), ("つ", "tsu"), ("ふ", "fu"), ("を", "wo / o"), ("ん", "n"), ("じゃ", "ja"), ("ちょ", "cho")] {
             #expect(hiragana[kana] == romaji, "\(kana)")
         }
+        // Small っ/ッ and ー in words, and the loanword katakana, as Hepburn writes them.
+        let romaji = Dictionary(uniqueKeysWithValues: deck.notes.map { ($0.fields.value("kana")!, $0.fields.value("romaji")!) })
+        for (kana, expected) in [("きって", "kitte"), ("まっちゃ", "matcha"), ("ベッド", "beddo"), ("コーヒー", "kōhī / koohii"),
+                                 ("ファ", "fa"), ("ティ", "ti"), ("ディ", "di"), ("ウォ", "wo"), ("シェ", "she"), ("チェ", "che"), ("ヴ", "vu")] {
+            #expect(romaji[kana] == expected, "\(kana)")
+        }
+        for small in ["っ", "ッ", "ー", "ァ", "ィ", "ゥ", "ェ", "ォ"] {
+            #expect(deck.notes.contains { $0.fields.value("kana")!.contains(small) }, "no card has \(small)")
+        }
+        // The recall prompts tell じ from ぢ and ず from づ; each says which is the usual one.
+        let prompts = deck.notes.filter { $0.fields.value("script") == "hiragana" }.map { $0.fields.value("sound")! }
+        #expect(Set(prompts).count == prompts.count, "two hiragana cards ask the same: \(prompts.sorted())")
     }
 
     @Test func koreanTopics() throws {
@@ -215,7 +229,7 @@ struct BundledDecksTests {
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
-        #expect(summary.added == 67 + 50 + 79 + 166 + 367 + 208 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
+        #expect(summary.added == 67 + 50 + 79 + 166 + 367 + 241 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.
