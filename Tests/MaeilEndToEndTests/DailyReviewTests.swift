@@ -153,7 +153,8 @@ struct DailyReviewTests {
         #expect(try answered() == 0)
         #expect(try !tmux.screen().split(separator: "\n").contains { $0.hasPrefix("good ·") })
         try tmux.type("1")
-        #expect(try tmux.wait(for: "again · ").contains("again · 1m"))
+        // The hint above says "1 again · 2 hard…" too: the answer's own line is what shows it took.
+        try tmux.wait(until: "the answer's line") { $0.split(separator: "\n").contains { $0.hasPrefix("again · 1m") } }
         #expect(try answered() == 1)
     }
 
