@@ -1,6 +1,8 @@
 import Foundation
 import MaeilCore
 import MaeilFocus
+import MaeilDecks
+import MaeilSession
 import MaeilStore
 
 /// What the prompt says when it opens.
@@ -23,34 +25,42 @@ package enum PromptGreeting {
         return .greeted
     }
 
-    /// A new learner with an empty collection is reviewing Hangul within a minute.
+    /// A new learner with an empty collection picks decks and a daily load, sees what the
+    /// simulator expects that load to cost in four weeks, and is reviewing within a minute.
     static func offerBundledDecks(_ context: CommandContext, collection: Collection) -> Outcome {
         let style = context.style
         context.line(style.bold("매일 Maeil") + " — welcome. Your collection is empty.")
-        guard let directory = BundledDecks.directory() else {
+        guard let directory = BundledDecks.directory(),
+              var bundle = try? DeckReader.read(BundledDecks.starterFolders(in: directory).map(\.path), options: ImportOptions()) else {
             context.line("Import a deck to begin: import FILE (Anki .apkg, text, CSV, or a deck folder).")
             return .greeted
         }
-        // The question stays short: libedit draws a prompt as it is, and a long one would wrap mid-word.
-        let starters = BundledDecks.starterFolders(in: directory)
-        let names = starters.map(\.lastPathComponent).joined(separator: ", ")
-        context.line("Maeil comes with these decks: \(names).")
+        context.line("Maeil comes with these decks:")
+        let width = bundle.decks.map { TerminalWidth.of($0.name) }.max() ?? 0
+        for (index, deck) in bundle.decks.enumerated() {
+            let name = deck.name + String(repeating: " ", count: width - TerminalWidth.of(deck.name))
+            context.line("  \(index + 1)  \(name)  " + style.dim("\(FirstRun.cards(deck)) cards, \(deck.preset?.newPerDay ?? 20) new a day"))
+        }
         let later = BundledDecks.folders(in: directory).map(\.lastPathComponent).filter(BundledDecks.later.contains)
         if !later.isEmpty {
             context.line(style.dim("For later: \(later.joined(separator: ", ")); import a folder from Decks/ when its time comes (maeil about shows where)."))
         }
-        guard ask("Add the bundled decks? [Y/n] ", context) else {
+        // Questions stay short: libedit draws a prompt as it is, and a long one would wrap mid-word.
+        guard let chosen = FirstRun.chooseDecks(count: bundle.decks.count, context), !chosen.isEmpty else {
             context.line("import FILE adds a deck when you are ready.")
             return .greeted
         }
+        bundle.decks = chosen.map { bundle.decks[$0] }
+        guard let load = FirstRun.chooseLoad(bundle.decks, context) else { return .greeted }
+        FirstRun.share(load, among: &bundle.decks)
         do {
-            let summary = try BundledDecks.importAll(from: directory, into: collection, now: context.now)
-            context.line("Added \(summary.added) notes in \(summary.decks.count) decks.")
+            let summary = try Importer(collection: collection, now: context.now).apply(bundle)
+            context.line("Added \(summary.added) notes in \(summary.decks.count) decks, \(load) new cards a day in all (deck NAME set new_per_day N changes one).")
         } catch {
             context.console.error("\(error)")
             return .greeted
         }
-        if ask("Start with Hangul now? [Y/n] ", context) { return .startWithHangul }
+        if bundle.decks.contains(where: { $0.name == "Hangul Jamo" }), ask("Start with Hangul now? [Y/n] ", context) { return .startWithHangul }
         context.line(style.dim("review to start · help for the commands"))
         return .greeted
     }

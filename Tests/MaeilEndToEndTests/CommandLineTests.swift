@@ -261,6 +261,6 @@ struct CommandLineTests {
         let tmux = Tmux(home: elsewhere)
         try tmux.start([], environment: ["XDG_DATA_HOME": elsewhere.appendingPathComponent("data").path], binary: maeil,
                        directory: elsewhere.path)
-        #expect(try tmux.wait(for: "Add the bundled decks?").contains("hangul-jamo, jlpt-n5-kanji"))
+        #expect(try tmux.wait(for: "Which decks?").contains("  1  Hangul Jamo"))
     }
 }

@@ -163,13 +163,43 @@ struct PromptTests {
         #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 1)
     }
 
+    /// A first run lets the learner pick decks and a daily load, shows what the simulator
+    /// expects that load to cost before anything is added, and shares the load among the decks.
     @Test func aFirstRunOffersTheBundledDecks() throws {
         let path = Fixture.temporaryDirectory().appendingPathComponent("new.sqlite").path
         let tmux = Tmux(home: Fixture.temporaryDirectory())
-        try tmux.start(["--collection", path, "--create"])
-        try tmux.wait(for: "Add the bundled decks")
+        try tmux.start(["--collection", path, "--create"], width: 120)
+        let offer = try tmux.wait(for: "Which decks?")
+        #expect(offer.contains("  1  Hangul Jamo         107 cards, 10 new a day"), "\(offer)")
+        #expect(offer.contains("  4  Kana                ") && offer.contains("15 new a day"))
+        try tmux.type("1 4")
+        try tmux.press("Enter")
+        try tmux.waitForLastLines(1, containing: "New cards a day, all together [25]:")
+        try tmux.press("Enter")
+        let first = try tmux.waitForLastLines(3, containing: "Go with 25 a day?")
+        #expect(first.joined().contains("In four weeks a day holds about"), "\(first)")
+        // Nothing is added while the learner decides.
+        #expect(try Collection(path: path, readOnly: true).decks().isEmpty)
+        try tmux.type("n")
+        try tmux.press("Enter")
+        try tmux.waitForLastLines(1, containing: "New cards a day, all together [25]:")
+        try tmux.type("12")
+        try tmux.press("Enter")
+        let second = try tmux.waitForLastLines(3, containing: "Go with 12 a day?")
+        func cards(_ lines: [String]) -> Int? {
+            let text = lines.joined(separator: " ")
+            guard let range = text.range(of: #"about \d+ cards"#, options: .regularExpression) else { return nil }
+            return Int(text[range].dropFirst(6).dropLast(6))
+        }
+        let (more, fewer) = (try #require(cards(first)), try #require(cards(second)))
+        #expect(fewer < more, "25 a day: \(more) cards; 12 a day: \(fewer)")
         try tmux.press("Enter")
         try tmux.wait(for: "Start with Hangul now?")
+        let collection = try Collection(path: path, readOnly: true)
+        let decks = try collection.decks()
+        #expect(decks.map(\.name) == ["Hangul Jamo", "Kana"])
+        // 12 shared as 10 : 15, the largest remainder first: 4.8 and 7.2 make 5 and 7.
+        #expect(try decks.map { try collection.preset(id: $0.presetID).newPerDay } == [5, 7])
         try tmux.press("Enter")
         #expect(try tmux.wait(for: "ㄱ").contains("Hangul Jamo"))
     }
