@@ -382,9 +382,10 @@ enum TSV {
     static func parse(_ text: String, file: String) -> Table {
         var table = Table()
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character to Swift, which a split at "\n" never finds: Windows line
+        // endings are made Unix ones first.
+        for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.isEmpty || line.hasPrefix("#") { continue }
             var cells: [String] = []
             var columns: [Int] = []

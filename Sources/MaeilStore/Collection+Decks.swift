@@ -70,7 +70,7 @@ extension Collection {
     }
 
     static func deck(_ db: Database, named name: String) throws -> Deck? {
-        try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", [name], DeckTable.decode)
+        try fetchOne(db, "SELECT \(DeckTable.columns) FROM deck WHERE name = ?", [DeckName.canonical(name)], DeckTable.decode)
     }
 
     package func requireDeck(named name: String) throws -> Deck {
@@ -90,7 +90,7 @@ extension Collection {
 
     static func createDeck(_ db: Database, name: String, kind: NoteKind?, description: String, templates: [CardTemplate],
                            preset: Preset?, speak: String?, source: String?, now: Date) throws -> Deck {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = DeckName.canonical(name)
         guard !trimmed.isEmpty else { throw StoreError.deckNameEmpty }
         guard try deck(db, named: trimmed) == nil else { throw StoreError.deckExists(trimmed) }
         let saved = try save(db, preset ?? Preset(name: trimmed))

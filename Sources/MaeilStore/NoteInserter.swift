@@ -68,6 +68,7 @@ package struct NoteInserter {
     @discardableResult
     package mutating func add(_ draft: NoteDraft, listingCards: Bool = true) throws -> (noteID: Int64, cards: [NewCard], scheduled: Int)? {
         let unit = draft.unit.flatMap { units[$0] }
+        try Self.checkSizes(draft.fields)
         bind.begin(insertNote)
         bindContent(kind: draft.kind, noteType: draft.noteType, fields: draft.fields, tags: draft.tags, unitID: unit?.id,
                     position: draft.position, source: draft.origin)
@@ -84,6 +85,7 @@ package struct NoteInserter {
     /// Rewrites a note's content, keeping every card's schedule: a template the fields satisfy
     /// for the first time gets a new card, and the new-card order follows the note's place.
     package mutating func update(_ note: Note) throws {
+        try Self.checkSizes(note.fields)
         try flush()
         bind.begin(try db.cachedStatement(sql: """
             UPDATE note SET kind = ?, note_type = ?, field_names = ?, field_values = ?, field_languages = ?, tags = ?, unit_id = ?,
@@ -102,6 +104,13 @@ package struct NoteInserter {
             try db.cachedStatement(sql: "UPDATE card SET unit_position = ?, new_position = (? | ordinal) WHERE note_id = ? AND template = ?")
                 .execute(arguments: [unitPosition, Collection.newPosition(unit: unitPosition, note: note.position, template: index, ordinal: 0),
                                      note.id, template.name])
+        }
+    }
+
+    /// Every write of a note passes here: a field over `NoteField.maximumBytes` is refused.
+    static func checkSizes(_ fields: [NoteField]) throws {
+        if let field = fields.first(where: { $0.value.utf8.count > NoteField.maximumBytes }) {
+            throw StoreError.fieldTooLarge(name: field.name, bytes: field.value.utf8.count)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 import GRDB
 import Synchronization
 
@@ -14,6 +15,7 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case missingDeck(Int64)
     case deckExists(String)
     case deckNameEmpty
+    case fieldTooLarge(name: String, bytes: Int)
     case cardChanged(Int64)
     /// The options of the card's deck are no longer the ones an answer was planned under.
     case presetChanged(cardID: Int64)
@@ -50,6 +52,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "a deck named “\(name)” already exists"
         case .deckNameEmpty:
             "a deck needs a name"
+        case .fieldTooLarge(let name, let bytes):
+            "the field “\(name)” holds \(bytes >> 20) MB; a field holds at most \(NoteField.maximumBytes >> 20) MB (pictures and sounds go in files of their own); nothing was written"
         case .cardChanged(let id):
             "card \(id) changed while it was shown (another Maeil running?); it will be shown again"
         case .presetChanged(let id):

@@ -95,3 +95,19 @@ struct MaeilDeckFormatTests {
         #expect(deck.notes[0].fields.value("word")!.unicodeScalars.count == 2)
     }
 }
+
+@Suite("Deck files from Windows")
+struct WindowsLineEndingsTests {
+    /// An items.tsv saved with Windows line endings reads as the same table.
+    @Test func itemsWithCRLFReadAsWithLF() throws {
+        let manifest = "format: 1\nid: crlf\nname: CRLF\nfields: [front, back]\ntemplates: [{name: t, front: front, back: back}]\nitems: items.tsv\n"
+        let rows = ["id\tfront\tback", "one\t김치\tkimchi", "two\t물\twater"]
+        var decks: [ImportedDeck] = []
+        for ending in ["\n", "\r\n"] {
+            let folder = try DeckFiles.write(["deck.yaml": manifest, "items.tsv": rows.joined(separator: ending) + ending])
+            decks.append(try MaeilDeckFormat.read(path: folder, options: ImportOptions()).0)
+        }
+        #expect(decks[1].notes.map(\.fields) == decks[0].notes.map(\.fields))
+        #expect(decks[1].notes.map { $0.fields[1].value } == ["kimchi", "water"])
+    }
+}

@@ -20,6 +20,11 @@ package enum NoteKind: String, Sendable, Codable, CaseIterable {
 
 /// One named field of a note, with the language its text is in (for speech and input).
 package struct NoteField: Hashable, Sendable, Codable {
+    /// The largest field a note may hold, in UTF-8 bytes: far beyond any text a card shows
+    /// (pictures and sounds are files of their own), and small enough that a hostile file
+    /// cannot make a note that takes gigabytes to read, show or export.
+    package static let maximumBytes = 4 << 20
+
     package var name: String
     package var value: String
     /// A BCP 47 language such as "ko", "ja" or "en"; nil when unknown.
