@@ -4,7 +4,9 @@ import Foundation
 /// fsrs-rs's Python): found on the PATH and run in one way, so a missing program is always
 /// "not there" and never an error half-way.
 package enum ExternalProgram {
-    package static var searchPath: String { ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin" }
+    package static let defaultSearchPath = "/usr/bin:/bin"
+    /// The PATH as the process started with it, read once.
+    package static let searchPath = ThisProcess.variables["PATH"] ?? defaultSearchPath
 
     /// Where `program` is on `searchPath`, or nil.
     package static func find(_ program: String, in searchPath: String = searchPath) -> String? {

@@ -14,9 +14,9 @@ package enum ProcessMemory {
     /// exits: `maeil bench` measures a child this way, since the kernel's own figure for a
     /// spawned child also counts the parent's pages from before the exec.
     package static func reportPeakAtExit() {
-        guard ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"] != nil else { return }
+        guard ThisProcess.variables["MAEIL_PEAK_MEMORY_TO"] != nil else { return }
         atexit {
-            guard let path = ProcessInfo.processInfo.environment["MAEIL_PEAK_MEMORY_TO"], let megabytes = ProcessMemory.peakMegabytes() else { return }
+            guard let path = ThisProcess.variables["MAEIL_PEAK_MEMORY_TO"], let megabytes = ProcessMemory.peakMegabytes() else { return }
             try? Data("\(megabytes)\n".utf8).write(to: URL(fileURLWithPath: path))
         }
     }

@@ -4,6 +4,9 @@ import Foundation
 /// program run from PATH is given only its name as its first word, and under an LD_PRELOAD-ed
 /// libfaketime Swift sees no words at all.
 package enum ThisProcess {
+    /// The environment variables, read once: the entry point hands them down from here.
+    package static let variables = ProcessInfo.processInfo.environment
+
     /// The executable, from /proc/self/exe.
     package static var executable: URL {
         if let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 import MaeilDecks
 import MaeilSession
 import MaeilStore
@@ -6,7 +7,7 @@ import MaeilStore
 /// The decks that ship with Maeil (Decks/).
 package enum BundledDecks {
     /// Decks/, where `DataFolders` finds it.
-    package static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func directory(environment: [String: String] = ThisProcess.variables) -> URL? {
         DataFolders.decks(environment: environment)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MaeilCore
 import MaeilFocus
+import MaeilPrograms
 import MaeilSession
 import MaeilSpeech
 import MaeilStore
@@ -12,6 +13,9 @@ package final class CommandContext {
     package let console: Console
     package let input: LineReader
     package let environment: SessionEnvironment
+    /// The process's environment variables, read once where the program starts: nothing
+    /// below reads them on its own, so a test or the prompt can hand in other ones.
+    package let variables: [String: String]
     package var config: UserConfig
     /// True at the prompt, where the session goes on after a command.
     package let atPrompt: Bool
@@ -22,11 +26,12 @@ package final class CommandContext {
     private var openedForReading: [String: Collection] = [:]
     private var madeSpeaker: Speaker?
 
-    package init(console: Console, input: LineReader, environment: SessionEnvironment, config: UserConfig, atPrompt: Bool,
-         defaultCollectionPath: String) {
+    package init(console: Console, input: LineReader, environment: SessionEnvironment, variables: [String: String], config: UserConfig,
+                 atPrompt: Bool, defaultCollectionPath: String) {
         self.console = console
         self.input = input
         self.environment = environment
+        self.variables = variables
         self.config = config
         self.atPrompt = atPrompt
         self.defaultCollectionPath = defaultCollectionPath
@@ -34,23 +39,23 @@ package final class CommandContext {
 
     /// A command run from a shell: standard output (colour only at a terminal that wants it),
     /// libedit at a terminal without keeping a history, plain lines from a pipe.
-    package static func shell(environment: [String: String] = ProcessInfo.processInfo.environment) -> CommandContext {
-        let console = StandardConsole()
+    package static func shell(variables: [String: String]) -> CommandContext {
+        let console = StandardConsole(style: .forStandardOutput(environment: variables))
         let input: LineReader = console.isInteractive ? EditLineReader(historyPath: nil, completer: nil) : PipedLineReader()
-        return CommandContext(console: console, input: input, environment: SessionEnvironment(), config: UserConfig.standard(),
-                              atPrompt: false, defaultCollectionPath: CollectionLocation.resolve(explicit: nil, environment: environment))
+        return CommandContext(console: console, input: input, environment: SessionEnvironment(), variables: variables,
+                              config: UserConfig.standard(environment: variables), atPrompt: false,
+                              defaultCollectionPath: CollectionLocation.resolve(explicit: nil, environment: variables))
     }
 
     /// The prompt's own context: libedit with the prompt's history and completion at a
     /// terminal, plain lines from a pipe; `collection` is the one commands use when they name none.
-    package static func prompt(on collection: Collection, path: String, environment: SessionEnvironment, completer: Completer) -> CommandContext {
-        let console = StandardConsole()
+    package static func prompt(on collection: Collection, path: String, from shell: CommandContext, completer: Completer) -> CommandContext {
+        let console = StandardConsole(style: .forStandardOutput(environment: shell.variables))
         let input: LineReader = console.isInteractive
-            ? EditLineReader(historyPath: (XDG.stateHome(ProcessInfo.processInfo.environment) as NSString).appendingPathComponent("maeil/history"),
-                             completer: completer)
+            ? EditLineReader(historyPath: (XDG.stateHome(shell.variables) as NSString).appendingPathComponent("maeil/history"), completer: completer)
             : PipedLineReader()
-        let context = CommandContext(console: console, input: input, environment: environment, config: UserConfig.standard(),
-                                     atPrompt: true, defaultCollectionPath: path)
+        let context = CommandContext(console: console, input: input, environment: shell.environment, variables: shell.variables,
+                                     config: shell.config, atPrompt: true, defaultCollectionPath: path)
         context.adopt(collection)
         return context
     }
@@ -65,7 +70,7 @@ package final class CommandContext {
     ///
     /// `readOnly` is for commands that only read: they never wait for another process writing.
     package func collection(named given: String?, readOnly: Bool = false, mayCreate: Bool = false, create: Bool = false) throws -> Collection {
-        let path = given.map { CollectionLocation.resolve(explicit: $0, environment: ProcessInfo.processInfo.environment) }
+        let path = given.map { CollectionLocation.resolve(explicit: $0, environment: variables) }
             ?? defaultCollectionPath
         if let open = opened[path] { return open }
         if readOnly, let open = openedForReading[path] { return open }
@@ -87,20 +92,24 @@ package final class CommandContext {
     }
 
     /// Speech: espeak-ng when installed, else a stub that shows what would be said.
-    /// MAEIL_SPEECH=stub forces the stub (tests, quiet machines).
+    /// MAEIL_SPEECH=stub forces the stub (tests, quiet machines); MAEIL_SPEECH_WAV=FILE has
+    /// espeak-ng write what it says there (tests that listen).
     package var speaker: Speaker {
         if let madeSpeaker { return madeSpeaker }
         let console = self.console
         let stub = StubSpeaker { console.line($0) }
-        let made: Speaker = ProcessInfo.processInfo.environment["MAEIL_SPEECH"] == "stub"
-            ? stub : FallbackSpeaker(primary: EspeakSpeaker(), fallback: stub) { console.line(console.style.dim($0)) }
+        let engine = EspeakSpeaker(wavOutput: variables["MAEIL_SPEECH_WAV"], searchPath: variables["PATH"] ?? ExternalProgram.defaultSearchPath)
+        let made: Speaker = speechIsStubbed ? stub : FallbackSpeaker(primary: engine, fallback: stub) { console.line(console.style.dim($0)) }
         madeSpeaker = made
         return made
     }
 
+    /// Sounds and pictures are only said, not played or opened (MAEIL_SPEECH=stub).
+    package var speechIsStubbed: Bool { variables["MAEIL_SPEECH"] == "stub" }
+
     /// Rewrites the focus list's widget files (`config focus.export`).
     package func exportFocus(_ collection: Collection) {
-        FocusExport.refresh(collection, config: config, now: now, timeZone: environment.timeZone)
+        FocusExport.refresh(collection, config: config, variables: variables, now: now, timeZone: environment.timeZone)
     }
 
     /// The prompt's collection is the one commands use when they name none.
@@ -144,8 +153,7 @@ package struct UsageError: Error, CustomStringConvertible {
 /// Keeps the focus list's files current (`config focus.export`).
 package enum FocusExport {
     /// The files `config focus.export` names, or the default JSON file in the state folder.
-    package static func targets(config: UserConfig) -> [FocusTarget] {
-        let environment = ProcessInfo.processInfo.environment
+    package static func targets(config: UserConfig, variables environment: [String: String]) -> [FocusTarget] {
         let defaultPath = (XDG.stateHome(environment) as NSString).appendingPathComponent("maeil/focus.json")
         return FocusTarget.parse(config["focus.export"], defaultPath: defaultPath, home: environment["HOME"] ?? NSHomeDirectory())
     }
@@ -162,10 +170,10 @@ package enum FocusExport {
         }
     }
 
-    package static func refresh(_ collection: Collection, config: UserConfig, now: Date, timeZone: TimeZone) {
+    package static func refresh(_ collection: Collection, config: UserConfig, variables: [String: String], now: Date, timeZone: TimeZone) {
         let limit = config["focus.limit"].flatMap(Int.init) ?? 10
         guard let list = try? FocusListBuilder.build(collection, limit: limit, now: now, timeZone: timeZone) else { return }
-        for target in targets(config: config) {
+        for target in targets(config: config, variables: variables) {
             try? AtomicFile.write(target.format.render(list), to: target.path)
         }
     }

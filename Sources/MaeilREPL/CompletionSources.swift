@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 import MaeilCore
 import MaeilStore
 
@@ -46,7 +47,7 @@ package enum CompletionSources {
     private static func read(_ words: [String], _ body: (Collection) throws -> [String]) -> [String] {
         if let open = prompt.get() { return (try? body(open)) ?? [] }
         let named = words.firstIndex(of: "--collection").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
-        let path = CollectionLocation.resolve(explicit: named, environment: ProcessInfo.processInfo.environment)
+        let path = CollectionLocation.resolve(explicit: named, environment: ThisProcess.variables)
         guard FileManager.default.fileExists(atPath: path), let collection = try? Collection(path: path, readOnly: true) else { return [] }
         return (try? body(collection)) ?? []
     }

@@ -6,11 +6,11 @@ import MaeilPrograms
 /// lays out); a binary built in a checkout finds the checkout it was built from, even when it
 /// is run from elsewhere. $MAEIL_DECKS and $MAEIL_SIM name other folders.
 package enum DataFolders {
-    package static func decks(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func decks(environment: [String: String] = ThisProcess.variables) -> URL? {
         find("Decks", containing: "hangul-jamo/deck.yaml", override: environment["MAEIL_DECKS"])
     }
 
-    package static func scenarios(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func scenarios(environment: [String: String] = ThisProcess.variables) -> URL? {
         find("Sim", containing: nil, override: environment["MAEIL_SIM"])
     }
 

@@ -15,10 +15,13 @@ package final class ReviewLoop {
     /// Called after each answer (the focus list's re-export).
     let afterAnswers: (() -> Void)?
     let speech: UserConfig.Speech
+    /// Pictures and sounds are only named, not opened or played (MAEIL_SPEECH=stub).
+    let mediaStubbed: Bool
     private var style: Style { console.style }
 
     package init(session: ReviewSession, console: Console, input: LineReader, speaker: Speaker? = nil, speech: UserConfig.Speech = .off,
-                afterAnswers: (() -> Void)? = nil) {
+                 mediaStubbed: Bool = false, afterAnswers: (() -> Void)? = nil) {
+        self.mediaStubbed = mediaStubbed
         self.session = session
         self.console = console
         self.input = input
@@ -77,7 +80,7 @@ package final class ReviewLoop {
         guard case .line(let answer) = input.readLine(prompt: "Go over the \(count) you missed once more? [y/N] "),
               answer.lowercased().hasPrefix("y") else { return }
         let practice = ReviewSession(collection: session.collection, practicing: missed, environment: session.environment)
-        try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, speech: speech).run()
+        try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, speech: speech, mediaStubbed: mediaStubbed).run()
     }
 
     /// The prompt is kept short; what the buttons do is a line of its own above it, so a narrow
@@ -262,7 +265,7 @@ package final class ReviewLoop {
         URL(fileURLWithPath: session.collection.path).deletingLastPathComponent().appendingPathComponent("media")
     }
 
-    private lazy var media = MediaPlayer(stub: ProcessInfo.processInfo.environment["MAEIL_SPEECH"] == "stub") { [console] in
+    private lazy var media = MediaPlayer(stub: mediaStubbed) { [console] in
         console.line($0)
     }
 

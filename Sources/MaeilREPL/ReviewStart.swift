@@ -31,7 +31,7 @@ package enum ReviewStart {
     package static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
         var answered = 0
         let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,
-                              speech: context.config.speech) {
+                              speech: context.config.speech, mediaStubbed: context.speechIsStubbed) {
             answered += 1
             if answered % 10 == 0 { context.exportFocus(collection) }
         }

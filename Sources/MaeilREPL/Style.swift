@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 
 /// Colour and emphasis, only for terminals that want them: off when NO_COLOR is set
 /// (the NO_COLOR convention), when TERM is "dumb", and when the output is not a terminal.
@@ -7,7 +8,7 @@ package struct Style: Sendable {
 
     package init(enabled: Bool) { self.enabled = enabled }
 
-    package static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+    package static func forStandardOutput(environment: [String: String] = ThisProcess.variables) -> Style {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return Style(enabled: isatty(STDOUT_FILENO) == 1 && !noColor && environment["TERM"] != "dumb")
     }

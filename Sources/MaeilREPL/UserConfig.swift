@@ -1,4 +1,5 @@
 import Foundation
+import MaeilPrograms
 import MaeilCore
 import MaeilFocus
 import MaeilStore
@@ -31,7 +32,7 @@ package struct UserConfig: Sendable {
         }
     }
 
-    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
+    package static func standard(environment: [String: String] = ThisProcess.variables) -> UserConfig {
         UserConfig(path: (XDG.configHome(environment) as NSString).appendingPathComponent("maeil/config"))
     }
 

@@ -35,12 +35,15 @@ package final class EspeakSpeaker: Speaker {
     let kakasi: String?
     /// Play in the background, so the prompt comes back at once.
     let wait: Bool
+    /// A file espeak-ng writes what it says to instead of playing it (a test that listens).
+    let wavOutput: String?
 
-    package init?(wait: Bool = false, searchPath: String = ExternalProgram.searchPath) {
+    package init?(wait: Bool = false, wavOutput: String? = nil, searchPath: String = ExternalProgram.searchPath) {
         guard let found = ExternalProgram.find("espeak-ng", in: searchPath) else { return nil }
         executable = found
         kakasi = ExternalProgram.find("kakasi", in: searchPath)
         self.wait = wait
+        self.wavOutput = wavOutput
     }
 
     package func say(_ text: String, language: String?) -> Bool {
@@ -50,7 +53,7 @@ package final class EspeakSpeaker: Speaker {
                 .output.trimmingCharacters(in: .whitespacesAndNewlines) ?? spoken
         }
         var arguments = ["-v", Self.voice(for: language)]
-        if let output = ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] { arguments += ["-w", output] }
+        if let wavOutput { arguments += ["-w", wavOutput] }
         // Card text is untrusted: after "--" a front like "-w/FILE" is words to say, not an option.
         arguments += ["--", spoken]
         let process = Process()
@@ -65,7 +68,7 @@ package final class EspeakSpeaker: Speaker {
         } catch {
             return false
         }
-        if wait || ProcessInfo.processInfo.environment["MAEIL_SPEECH_WAV"] != nil {
+        if wait || wavOutput != nil {
             process.waitUntilExit()
             return process.terminationStatus == 0
         }

@@ -8,8 +8,4 @@ struct CollectionOptions: ParsableArguments {
     @Option(name: .customLong("collection"), help: ArgumentHelp(
         "The collection file (default: $MAEIL_COLLECTION, else $XDG_DATA_HOME/maeil/collection.sqlite).", valueName: "path"))
     var path: String?
-
-    var resolvedPath: String {
-        CollectionLocation.resolve(explicit: path, environment: ProcessInfo.processInfo.environment)
-    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MaeilPrograms
 import MaeilREPL
 import MaeilStore
 
@@ -12,7 +13,7 @@ protocol MaeilCommand: ParsableCommand {
 extension MaeilCommand {
     /// From a shell: a context of its own, on standard input and output.
     mutating func run() throws {
-        try run(in: CommandContext.shell())
+        try run(in: CommandContext.shell(variables: ThisProcess.variables))
     }
 }
 

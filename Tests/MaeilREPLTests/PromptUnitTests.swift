@@ -192,3 +192,19 @@ struct TextWrapTests {
         #expect(CardView(kanaOnly, style: .plain).spoken(answer: false)?.text == "すし")
     }
 }
+
+/// The environment is read once, where the program starts, and handed down: a context made
+/// with other variables follows them, whatever the process has.
+@Suite("One reading of the environment")
+struct EnvironmentReadOnceTests {
+    @Test func aContextFollowsTheVariablesItIsGiven() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("elsewhere-\(UUID().uuidString).sqlite").path
+        let shell = CommandContext.shell(variables: ["MAEIL_COLLECTION": path, "MAEIL_SPEECH": "stub", "NO_COLOR": "1"])
+        #expect(shell.defaultCollectionPath == path)
+        #expect(shell.speechIsStubbed && shell.speaker.name == "stub")
+        let real = CommandContext.shell(variables: ["PATH": "/nonexistent", "HOME": "/tmp"])
+        #expect(!real.speechIsStubbed)
+        #expect(real.speaker.name == "stub", "no espeak-ng on /nonexistent: the stub stands in")
+        #expect(real.defaultCollectionPath == "/tmp/.local/share/maeil/collection.sqlite")
+    }
+}

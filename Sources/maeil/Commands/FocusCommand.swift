@@ -80,7 +80,7 @@ struct FocusExportCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         let list = try options.build(context)
-        let targets = out.map { [FocusTarget(format: options.chosenFormat ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config)
+        let targets = out.map { [FocusTarget(format: options.chosenFormat ?? .json, path: $0)] } ?? FocusExport.targets(config: context.config, variables: context.variables)
         try FocusExport.write(list, to: targets).forEach(context.line)
     }
 }

@@ -16,10 +16,9 @@ struct PromptCommand: MaeilCommand {
 
     func run(in context: CommandContext) throws {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }
-        let path = collection.resolvedPath
+        let path = CollectionLocation.resolve(explicit: collection.path, environment: context.variables)
         let opened = try context.collection(collection, mayCreate: true, create: create)
-        let promptContext = CommandContext.prompt(on: opened, path: path, environment: context.environment,
-                                                  completer: Completions.completer(for: opened))
+        let promptContext = CommandContext.prompt(on: opened, path: path, from: context, completer: Completions.completer(for: opened))
         Prompt.run(promptContext, collection: opened)
     }
 }

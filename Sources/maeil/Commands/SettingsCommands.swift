@@ -93,7 +93,7 @@ struct CheckCommand: MaeilCommand {
         } catch StoreError.damaged(let path, let detail) {
             return try damaged(path: path, detail: detail, context: context)
         }
-        if report.integrity != "ok" { return try damaged(path: self.collection.resolvedPath, detail: report.integrity, context: context) }
+        if report.integrity != "ok" { return try damaged(path: CollectionLocation.resolve(explicit: self.collection.path, environment: context.variables), detail: report.integrity, context: context) }
         if json { context.verbatim(try JSONOutput.string(report)) } else { CheckView.lines(report, repair: repair).forEach(context.line) }
         if !report.problems.isEmpty && !repair { throw ExitCode(1) }
     }
