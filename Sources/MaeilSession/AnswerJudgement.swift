@@ -2,8 +2,9 @@ import Foundation
 import MaeilCore
 
 /// A typed answer compared with the expected one. Both are NFC-normalized and compared with
-/// case and spacing folded, so decomposed Hangul from some input methods, "Seoul" vs "seoul"
-/// and doubled spaces are all right.
+/// case, spacing and punctuation folded, so decomposed Hangul from some input methods, "Seoul"
+/// vs "seoul", doubled spaces and 얼마예요 for 얼마예요? are all right: punctuation never
+/// decides an answer.
 package struct AnswerJudgement: Equatable, Sendable {
     package var typed: String
     package var expected: String
@@ -34,8 +35,13 @@ package struct AnswerJudgement: Equatable, Sendable {
     }
 
     static func folded(_ text: String) -> String {
-        spaced(text).lowercased()
+        // Marks inside a word stay (don't, a–z): only those at a word's edges go.
+        let words = text.nfc.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: punctuation) }.filter { !$0.isEmpty }
+        return words.joined(separator: " ").lowercased()
     }
+
+    /// Western and East Asian sentence punctuation, quotes and brackets.
+    static let punctuation = CharacterSet.punctuationCharacters.union(CharacterSet(charactersIn: "~〜"))
 
     static func spaced(_ text: String) -> String {
         text.nfc.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -309,6 +309,14 @@ struct SessionTests {
         #expect(wrong.diff == [.same("단"), .extra("아"), .missing("어"), .same("0")])
         #expect(AnswerJudgement(typed: "SEOUL", expected: "Seoul").correct)
         #expect(AnswerJudgement(typed: "ka", expected: "ga / ka").correct)
+        // Punctuation never decides: the bundled decks' questions, typed without their mark.
+        for (typed, expected) in [("얼마예요", "얼마예요?"), ("어디예요", "어디예요?"), ("화장실이 어디예요", "화장실이 어디예요?"),
+                                  ("ありがとう", "ありがとう。"), ("hello", "Hello!"), ("얼마예요?", "얼마예요")] {
+            #expect(AnswerJudgement(typed: typed, expected: expected).correct, "\(typed) for \(expected)")
+        }
+        // Marks inside a word are the word's: "dont" is not "don't".
+        #expect(!AnswerJudgement(typed: "dont", expected: "don't").correct)
+        #expect(!AnswerJudgement(typed: "얼마", expected: "얼마예요?").correct)
     }
 
     @Test func missedCardsCanBePractisedWithoutTouchingTheirSchedule() throws {
