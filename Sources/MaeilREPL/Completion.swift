@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 import MaeilStore
 
 /// What Tab completes at the prompt, read from the command tree (`CommandTree`): command
@@ -111,22 +112,35 @@ package enum DeckNames {
 
     /// Deck names given as words, where a name may have spaces and arrive unquoted:
     /// `review Korean Practice Hangul Jamo` is two decks. Each time the longest run of words
-    /// that names a deck wins; a word that starts no deck name is reported.
+    /// that names a deck wins; a word that starts no deck name is reported. A deck comes with
+    /// its subdecks, as in Anki (`review Korean` takes Korean::Food), and a parent that is only
+    /// a prefix of its subdecks' names (as Anki packages often leave it) names them all.
     package static func resolve(_ words: [String], in collection: Collection) throws -> [Deck] {
+        let all = try collection.decks()
         var decks: [Deck] = []
         var start = 0
         while start < words.count {
-            var found: (deck: Deck, end: Int)?
+            var found: (decks: [Deck], end: Int)?
             for end in stride(from: words.count, to: start, by: -1) {
-                if let deck = try find(words[start..<end].joined(separator: " "), in: collection) {
-                    found = (deck, end)
+                let phrase = words[start..<end].joined(separator: " ")
+                let deck = try find(phrase, in: collection)
+                let parent = deck?.name ?? phrase
+                let family = (deck.map { [$0] } ?? []) + all.filter { isSubdeck($0.name, of: parent) }
+                if !family.isEmpty {
+                    found = (family, end)
                     break
                 }
             }
             guard let found else { throw StoreError.noSuchDeck(words[start...].joined(separator: " ")) }
-            decks.append(found.deck)
+            decks += found.decks.filter { deck in !decks.contains { $0.id == deck.id } }
             start = found.end
         }
         return decks
+    }
+
+    /// `name` is under `parent` (Anki's "::"), by name or by slug.
+    static func isSubdeck(_ name: String, of parent: String) -> Bool {
+        let prefix = DeckName.canonical(parent) + "::"
+        return name.hasPrefix(prefix) || slug(name).hasPrefix(slug(parent) + "::")
     }
 }

@@ -39,4 +39,19 @@ struct SmallerThingsTests {
         #expect((options["easy_days"] as? [Double]) == [1, 1, 1, 1, 1, 1, 1])
         #expect(options["learning_steps"] as? String == "1m 10m")
     }
+
+    /// A deck comes with its subdecks, as in Anki, and a parent that exists only in its
+    /// subdecks' names (as Anki packages leave it) names them all.
+    @Test func aParentDeckTakesItsSubdecks() throws {
+        let folder = Fixture.temporaryDirectory()
+        let path = folder.appendingPathComponent("c.sqlite").path
+        for (deck, note) in [("Korean::Food", "김치\tkimchi"), ("Korean::Places", "서울\tSeoul"), ("Korean Practice", "물\twater")] {
+            let file = folder.appendingPathComponent("\(deck.count).txt")
+            try Data("#separator:tab\n#deck:\(deck)\n\(note)\n".utf8).write(to: file)
+            #expect(try Binary.run(["import", file.path, "--collection", path, "--create"]).status == 0)
+        }
+        let review = try Binary.run(["review", "Korean", "--collection", path, "--fuzz", "off"], input: "\n4\n\n4\n\n4\n")
+        #expect(review.stdout.contains("Reviewed 2 · 100% correct"), "\(review.stdout)")
+        #expect(review.stdout.contains("── Korean::Food") && review.stdout.contains("── Korean::Places") && !review.stdout.contains("Korean Practice"))
+    }
 }
