@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(
             name: "MaeilFocus",
-            dependencies: ["MaeilCore", "MaeilStore"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilPrograms"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "MaeilDecks",
             dependencies: [
-                "MaeilCore", "MaeilSQLite", "CZstd", "CSystemZlib",
+                "MaeilCore", "MaeilSQLite", "MaeilPrograms", "CZstd", "CSystemZlib",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilFocusTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus", "MaeilTestSupport"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus", "MaeilPrograms", "MaeilTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

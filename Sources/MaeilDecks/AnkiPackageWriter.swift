@@ -1,6 +1,7 @@
 import Crypto
 import CZstd
 import Foundation
+import MaeilPrograms
 import GRDB
 import MaeilSQLite
 import MaeilCore
@@ -22,7 +23,10 @@ package enum AnkiPackageWriter {
 
     /// `clock` is the study-day clock review due dates are counted in.
     package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-export-\(UUID().uuidString)")
+        // Working files carry the process's id: the next export removes a killed one's.
+        Leftovers.removeDead(in: FileManager.default.temporaryDirectory, prefix: "maeil-export-")
+        Leftovers.removeDead(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent).", suffix: ".partial")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(Leftovers.name("maeil-export-"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
@@ -34,7 +38,7 @@ package enum AnkiPackageWriter {
         let queue = try DatabaseQueue(path: databaseURL.path, configuration: configuration)
         try queue.write { db in try CollectionWriting(db: db, collection: collection, now: now, clock: clock).write() }
         try queue.close()
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        let partial = url.deletingLastPathComponent().appendingPathComponent(Leftovers.name(".\(url.lastPathComponent).", ".partial"))
         defer { try? FileManager.default.removeItem(at: partial) }
         let archive = try Archive(url: partial, accessMode: .create)
         switch format {

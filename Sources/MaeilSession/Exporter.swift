@@ -1,6 +1,7 @@
 import Foundation
 import MaeilCore
 import MaeilDecks
+import MaeilPrograms
 import MaeilStore
 
 /// Reads decks out of a collection in the shape Anki keeps them, for the writers (Anki
@@ -125,7 +126,8 @@ package enum ExportFile {
         }
         let exported = try Exporter(collection: collection).export(decks, now: now)
         if format == "txt" {
-            try Data(AnkiTextWriter.text(exported).utf8).write(to: url, options: .atomic)
+            // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
+            try AtomicFile.write(AnkiTextWriter.text(exported), to: url.path)
         } else {
             // Review due days are counted in the first deck's study days.
             let rollover = exported.decks.first.map { $0.preset.rolloverHour } ?? 4

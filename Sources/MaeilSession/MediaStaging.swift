@@ -1,6 +1,7 @@
 import Foundation
 import MaeilCore
 import MaeilDecks
+import MaeilPrograms
 import MaeilStore
 
 /// An import's pictures and sound, written beside the collection's media folder while the
@@ -23,21 +24,11 @@ final class MediaStaging {
 
     init(mediaDirectory: URL) {
         self.mediaDirectory = mediaDirectory
-        folder = mediaDirectory.deletingLastPathComponent().appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
-        Self.removeLeftovers(beside: mediaDirectory)
-    }
-
-    /// Staging folders of imports whose process is gone (killed before its end): their notes
-    /// were never committed, or were and their files moved in already.
-    static func removeLeftovers(beside mediaDirectory: URL) {
         let parent = mediaDirectory.deletingLastPathComponent()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
-            // A name without a process id is from before ids were written into it.
-            if let pid = pid_t(pid), kill(pid, 0) == 0 || errno != ESRCH { continue }
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-        }
+        folder = parent.appendingPathComponent(Leftovers.name(Self.prefix))
+        // Staging folders of imports whose process is gone: their notes were never committed,
+        // or were and their files moved in already.
+        Leftovers.removeDead(in: parent, prefix: Self.prefix)
     }
 
     func stage(_ files: [MediaFile]) throws {

@@ -156,6 +156,35 @@ struct ReliabilityTests {
         print("reliability: 100 imports of 600 pictures, \(kills) killed with SIGKILL, \(complete) complete, \(partial) killed with files moved in and no notes; no note without its picture")
     }
 
+    /// What a killed export or focus write leaves (named with its process id) is removed by
+    /// the next one; what a running process is writing is left alone.
+    @Test func leftoversOfKilledWritersGoAtTheNextWrite() throws {
+        let path = try Fixture.wordCollection(count: 3)
+        let folder = Fixture.temporaryDirectory()
+        // A process id that no longer runs.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier, alive = getpid()
+        let temporary = FileManager.default.temporaryDirectory
+        var leftovers = [temporary.appendingPathComponent("maeil-export-\(dead)-A"),
+                         folder.appendingPathComponent(".words.apkg.\(dead)-B.partial"),
+                         folder.appendingPathComponent(".focus.json.\(dead)-C.tmp")]
+        let working = [temporary.appendingPathComponent("maeil-export-\(alive)-D"), folder.appendingPathComponent(".words.apkg.\(alive)-E.partial"),
+                       folder.appendingPathComponent(".focus.json.\(alive)-F.tmp")]
+        for file in leftovers + working { try Data("x".utf8).write(to: file) }
+        defer { for file in working { try? FileManager.default.removeItem(at: file) } }
+        #expect(try Binary.run(["export", "--collection", path, "--out", folder.appendingPathComponent("words.apkg").path]).status == 0)
+        #expect(try Binary.run(["focus", "export", "--collection", path, "--out", folder.appendingPathComponent("focus.json").path]).status == 0)
+        leftovers = leftovers.filter { FileManager.default.fileExists(atPath: $0.path) }
+        #expect(leftovers.isEmpty, "left: \(leftovers.map(\.lastPathComponent))")
+        #expect(working.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+        // And the exports themselves leave nothing beside what they wrote.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") || !working.map(\.lastPathComponent).contains($0) }.sorted()
+                == ["focus.json", "words.apkg"])
+    }
+
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {

@@ -3,6 +3,7 @@ import MaeilTestSupport
 import Testing
 @testable import MaeilCore
 @testable import MaeilFocus
+import MaeilPrograms
 @testable import MaeilSession
 @testable import MaeilStore
 

@@ -13,7 +13,10 @@ package enum AtomicFile {
     package static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // Named for this process: the next write removes one a killed writer left.
+        let here = URL(fileURLWithPath: directory.isEmpty ? "." : directory), prefix = ".\((path as NSString).lastPathComponent)."
+        Leftovers.removeDead(in: here, prefix: prefix, suffix: ".tmp")
+        let temporary = here.appendingPathComponent(Leftovers.name(prefix, ".tmp")).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var failed: String?
@@ -40,29 +43,6 @@ package enum AtomicFile {
         if folder >= 0 {
             fsync(folder)
             close(folder)
-        }
-    }
-}
-
-/// Where the focus list goes, from `config focus.export` ("json:PATH waybar:PATH …").
-package struct FocusTarget: Sendable, Equatable {
-    package var format: FocusFormat
-    package var path: String
-
-    package init(format: FocusFormat, path: String) {
-        self.format = format
-        self.path = path
-    }
-
-    package static func parse(_ setting: String?, defaultPath: String, home: String) -> [FocusTarget] {
-        guard let setting, !setting.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return [FocusTarget(format: .json, path: defaultPath)]
-        }
-        return setting.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { entry in
-            let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let format = FocusFormat(rawValue: parts[0]) else { return nil }
-            let path = parts[1].hasPrefix("~/") ? home + parts[1].dropFirst() : parts[1]
-            return FocusTarget(format: format, path: path)
         }
     }
 }
