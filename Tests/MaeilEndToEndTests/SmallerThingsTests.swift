@@ -54,4 +54,17 @@ struct SmallerThingsTests {
         #expect(review.stdout.contains("Reviewed 2 · 100% correct"), "\(review.stdout)")
         #expect(review.stdout.contains("── Korean::Food") && review.stdout.contains("── Korean::Places") && !review.stdout.contains("Korean Practice"))
     }
+
+    /// A simulation from a deck counts the cards studied before it began among those it can
+    /// have memorized: never more than all of them.
+    @Test func aDecksSimulationNeverMemorizesMoreThanItStudied() throws {
+        let path = try Fixture.wordCollection(count: 40)
+        #expect(try Binary.run(["review", "--collection", path], input: String(repeating: "\n4\n", count: 40)).stdout.contains("Reviewed 40"))
+        let sim = try Binary.run(["sim", "--deck", "Words", "--days", "30", "--new-per-day", "0", "--collection", path])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let line = try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("memorized at the end") }, "\(sim.stdout)")
+        let share = try #require(line.range(of: #"\((\d+)% of (\d+) studied\)"#, options: .regularExpression).map { String(line[$0]) }, "\(line)")
+        let numbers = share.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(numbers.count == 2 && numbers[0] <= 100 && numbers[1] == 40, "\(line)")
+    }
 }

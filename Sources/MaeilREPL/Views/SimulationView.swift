@@ -36,9 +36,12 @@ package enum SimulationView {
                      + " · \(summary.runs) run\(summary.runs == 1 ? "" : "s")"]
         if !scenario.description.isEmpty { lines.append(style.dim(scenario.description)) }
         let learned = summary.newTotal
+        // A run from a deck (sim --deck) starts with cards already studied: they are memorized
+        // (or not) too, so the share is of every card studied, before the run and in it.
+        let studied = learned + Double(config.startingCards.filter { $0.state.phase != .new }.count)
         func row(_ label: String, _ value: String) -> String { label.padding(toLength: 22, withPad: " ", startingAt: 0) + value }
         lines.append(row("memorized at the end", String(format: "%.1f items", summary.memorizedEnd)
-                         + (learned > 0 ? String(format: " (%.0f%% of %.0f learned)", summary.memorizedEnd / learned * 100, learned) : "")
+                         + (studied > 0 ? String(format: " (%.0f%% of %.0f studied)", summary.memorizedEnd / studied * 100, studied) : "")
                          + (summary.runs > 1 ? String(format: " ± %.1f", summary.memorizedEndSD) : "")))
         lines.append(row("reviews", String(format: "%.0f (%.1f a day)", summary.reviewsTotal, summary.reviewsTotal / days)
                          + (summary.runs > 1 ? String(format: " ± %.0f", summary.reviewsTotalSD) : "")))
