@@ -63,7 +63,10 @@ package enum PointChart {
          Series(title: "Minutes a day", values: minutes, color: "#c2572b", format: { String(format: "%.1f", $0) })]
     }
 
-    package static func svg(title: String, labels: [String], series: [Series], budget: Double?) -> String {
+    /// `connected` joins the points (a sweep's values, in order); schedulers side by side are
+    /// separate things, and stand alone. Minutes start at zero; memorized items are scaled to
+    /// their own range, or the few percent between the points would be a flat line.
+    package static func svg(title: String, labels: [String], series: [Series], budget: Double?, connected: Bool = true) -> String {
         let width = 720.0, panel = 180.0, left = 70.0, right = 40.0, top = 50.0, gap = 60.0
         let count = Double(max(labels.count - 1, 1))
         func x(_ index: Int) -> Double { labels.count == 1 ? (left + width - right) / 2 : left + Double(index) / count * (width - left - right) }
@@ -77,20 +80,27 @@ package enum PointChart {
         for (index, item) in series.enumerated() {
             let y0 = top + Double(index) * (panel + gap)
             let limit = index == 1 ? budget : nil
-            let high = max((item.values + (limit.map { [$0] } ?? [])).max() ?? 1, 1e-9) * 1.1
-            func y(_ value: Double) -> Double { y0 + panel - value / high * panel }
+            let shown = item.values + (limit.map { [$0] } ?? [])
+            let (least, most) = (shown.min() ?? 0, max(shown.max() ?? 1, 1e-9))
+            // Memorized: a tenth of the spread (or of the value, when the points are level) around it.
+            let margin = max((most - least) * 0.1, most * 0.01)
+            let low = index == 0 ? max(0, least - margin) : 0
+            let high = index == 0 ? most + margin : most * 1.1
+            func y(_ value: Double) -> Double { y0 + panel - (value - low) / (high - low) * panel }
             svg += "<text x=\"\(left)\" y=\"\(y0 - 8)\" font-weight=\"bold\">\(item.title)</text>\n"
             svg += "<rect x=\"\(left)\" y=\"\(y0)\" width=\"\(width - left - right)\" height=\"\(panel)\" fill=\"none\" stroke=\"#ccc\"/>\n"
             for tick in 0...4 {
-                let value = high * Double(tick) / 4
+                let value = low + (high - low) * Double(tick) / 4
                 svg += "<text x=\"\(left - 6)\" y=\"\(y(value) + 4)\" text-anchor=\"end\" fill=\"#555\">\(item.format(value))</text>\n"
             }
             if let limit {
                 svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y(limit))\" y2=\"\(y(limit))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
                 svg += "<text x=\"\(width - right)\" y=\"\(y(limit) - 4)\" text-anchor=\"end\" fill=\"#555\">budget</text>\n"
             }
-            let path = item.values.enumerated().map { String(format: "%@%.1f %.1f", $0.offset == 0 ? "M" : " L", x($0.offset), y($0.element)) }.joined()
-            svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\"/>\n"
+            if connected {
+                let path = item.values.enumerated().map { String(format: "%@%.1f %.1f", $0.offset == 0 ? "M" : " L", x($0.offset), y($0.element)) }.joined()
+                svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\"/>\n"
+            }
             for (point, value) in item.values.enumerated() {
                 svg += "<circle cx=\"\(x(point))\" cy=\"\(y(value))\" r=\"3\" fill=\"\(item.color)\"/>\n"
             }

@@ -155,7 +155,7 @@ package struct ComparisonRun {
 
     package func chart(title: String) -> String {
         PointChart.svg(title: "\(title): schedulers by day \(config.days)", labels: kinds.map(\.rawValue),
-                       series: PointChart.workload(summaries.map(\.memorizedEnd), summaries.map(minutesPerDay)), budget: nil)
+                       series: PointChart.workload(summaries.map(\.memorizedEnd), summaries.map(minutesPerDay)), budget: nil, connected: false)
     }
 
     /// What differs between the schedulers, so that the table is read for what it is.
