@@ -115,6 +115,13 @@ package struct ExportProblem: Error, CustomStringConvertible, Sendable {
 }
 
 package enum ExportFile {
+    package static let formats = ["apkg", "apkg-legacy", "colpkg", "txt"]
+
+    /// The format asked for, else the one the file's name ends with, else apkg.
+    package static func format(_ given: String?, out: String) -> String {
+        given ?? formats.first { out.lowercased().hasSuffix(".\($0)") } ?? "apkg"
+    }
+
     @discardableResult
     package static func write(_ decks: [Deck], from collection: Collection, to url: URL, format: String, now: Date,
                              timeZone: TimeZone) throws -> ExportCollection {

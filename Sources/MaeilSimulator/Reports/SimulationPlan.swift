@@ -8,6 +8,19 @@ package enum SimulationPlan: Sendable {
     case sweep(Sweep, budgetMinutesPerDay: Double?)
     case comparison([SchedulerKind])
 
+    /// The plan `sim`'s flags ask for, with every rule on how they combine; a `Sweep.Problem`
+    /// says what is wrong in the flags' words.
+    package static func from(sweep: String?, compare: String?, budget: Double?, deckGiven: Bool, itemsGiven: Bool) throws -> SimulationPlan {
+        func problem(_ text: String) -> Sweep.Problem { Sweep.Problem(description: text) }
+        if sweep != nil, compare != nil { throw problem("--sweep and --compare do not go together") }
+        if let budget, !(budget > 0 && budget <= 1440) { throw problem("--budget takes minutes a day, more than 0 and at most 1440") }
+        if budget != nil, sweep == nil { throw problem("--budget goes with --sweep: it picks the best value of a range") }
+        if deckGiven, itemsGiven { throw problem("--deck takes its items from the deck; --items does not go with it") }
+        if let sweep { return .sweep(try Sweep(sweep), budgetMinutesPerDay: budget) }
+        if let compare { return .comparison(try schedulers(compare)) }
+        return .single
+    }
+
     /// "sm2,anki-sm2,fsrs".
     package static func schedulers(_ list: String) throws -> [SchedulerKind] {
         try list.split(separator: ",").map { name in

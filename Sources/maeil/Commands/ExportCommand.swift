@@ -25,18 +25,17 @@ struct ExportCommand: MaeilCommand {
     @Option(name: .shortAndLong, help: "The file to write; .apkg, .colpkg or .txt.", completion: .file())
     var out: String
 
-    @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50), colpkg or txt (default: from the file name).", valueName: "format"))
+    @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50), colpkg or txt (default: from the file name).", valueName: "format"),
+            completion: .list(ExportFile.formats))
     var format: String?
 
-    static let formats = ["apkg", "apkg-legacy", "colpkg", "txt"]
-
     func validate() throws {
-        if let format, !Self.formats.contains(format) { throw ValidationError("--format takes apkg, apkg-legacy, colpkg or txt") }
+        if let format, !ExportFile.formats.contains(format) { throw ValidationError("--format takes apkg, apkg-legacy, colpkg or txt") }
     }
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
-        let kind = format ?? Self.formats.first { out.lowercased().hasSuffix(".\($0)") } ?? "apkg"
+        let kind = ExportFile.format(format, out: out)
         let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
         let exported = try ExportFile.write(chosen, from: collection, to: URL(fileURLWithPath: out), format: kind, now: context.now,
                                             timeZone: context.environment.timeZone)

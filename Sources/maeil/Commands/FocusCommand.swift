@@ -23,14 +23,14 @@ struct FocusOptions: ParsableArguments {
     var deck: String?
 
     @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar (default: text to print, json to a file).", valueName: "format"))
-    var format: FocusFormatArgument?
+    var format: FocusFormat?
 
     @Flag(help: "The same as --format json.") var json = false
-    var chosenFormat: FocusFormat? { json ? .json : format?.format }
+    var chosenFormat: FocusFormat? { json ? .json : format }
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if json, let format, format.format != .json { throw ValidationError("--json and --format \(format.format.rawValue) ask for two formats") }
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two formats") }
     }
 
     func build(_ context: CommandContext) throws -> FocusList {
@@ -41,15 +41,8 @@ struct FocusOptions: ParsableArguments {
     }
 }
 
-struct FocusFormatArgument: ExpressibleByArgument {
-    let format: FocusFormat
-    init?(argument: String) {
-        guard let format = FocusFormat(rawValue: argument) else { return nil }
-        self.format = format
-    }
-    static var allValueStrings: [String] { FocusFormat.allCases.map(\.rawValue) }
-    var defaultValueDescription: String { format.rawValue }
-}
+/// A widget format is read from its name, and completes to the names there are.
+extension FocusFormat: ExpressibleByArgument {}
 
 struct FocusShowCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the focus list.")

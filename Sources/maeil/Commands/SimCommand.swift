@@ -62,18 +62,12 @@ struct SimCommand: MaeilCommand {
     func validate() throws {
         _ = try applyFlags(to: SimulationConfig())
         if let maximumMemory, maximumMemory < 1 { throw ValidationError("--max-memory takes a number of MB, 1 or more") }
-        if sweep != nil, compare != nil { throw ValidationError("--sweep and --compare do not go together") }
         _ = try plan()
-        if let budget, !(budget > 0 && budget <= 1440) { throw ValidationError("--budget takes minutes a day, more than 0 and at most 1440") }
-        if budget != nil, sweep == nil { throw ValidationError("--budget goes with --sweep: it picks the best value of a range") }
-        if deck != nil, items != nil { throw ValidationError("--deck takes its items from the deck; --items does not go with it") }
     }
 
     func plan() throws -> SimulationPlan {
         do {
-            if let sweep { return .sweep(try Sweep(sweep), budgetMinutesPerDay: budget) }
-            if let compare { return .comparison(try SimulationPlan.schedulers(compare)) }
-            return .single
+            return try .from(sweep: sweep, compare: compare, budget: budget, deckGiven: deck != nil, itemsGiven: items != nil)
         } catch let problem as Sweep.Problem {
             throw ValidationError(problem.description)
         }
