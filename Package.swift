@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "MaeilStore",
-            dependencies: ["MaeilCore", "MaeilSQLite", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["MaeilCore", "MaeilSQLite", "MaeilPrograms", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),

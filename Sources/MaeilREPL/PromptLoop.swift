@@ -37,6 +37,8 @@ package final class PromptLoop {
 
 
     package func run() {
+        // On the way out, as Anki backs up on close.
+        defer { context.backUpIfDue(collection) }
         if context.console.isInteractive, PromptGreeting.greet(context, collection: collection) == .startWithHangul {
             perform(["review", "hangul-jamo"])
         }

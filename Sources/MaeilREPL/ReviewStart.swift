@@ -37,5 +37,6 @@ package enum ReviewStart {
         }
         try loop.run()
         context.exportFocus(collection)
+        context.backUpIfDue(collection)
     }
 }

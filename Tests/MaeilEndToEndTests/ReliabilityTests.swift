@@ -185,6 +185,56 @@ struct ReliabilityTests {
                 == ["focus.json", "words.apkg"])
     }
 
+    /// Backups killed at random moments never leave a half backup among the listed ones, and
+    /// the next backup removes what a killed one wrote; a restore with a reader open in another
+    /// process gives that reader the restored contents, and the collection as it was is kept.
+    @Test func backupsAreWholeAndRestoreKeepsWhatItReplaces() throws {
+        let path = try Fixture.wordCollection(count: 20_000)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("backups")
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        // How long one takes here, so that the kills land inside one.
+        let started = Date()
+        #expect(try Binary.run(["backup", "--collection", path]).status == 0)
+        let seconds = Date().timeIntervalSince(started)
+        for round in 0..<20 {
+            let process = Process()
+            process.executableURL = Binary.url
+            process.arguments = ["backup", "--collection", path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(Double.random(in: 0.1...0.9, using: &generator) * seconds * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            kills += process.terminationReason == .uncaughtSignal ? 1 : 0
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".sqlite") && !name.hasPrefix(".") {
+                let backup = try Collection(path: folder.appendingPathComponent(name).path, readOnly: true)
+                #expect(try backup.check(repair: false, now: Date()).isHealthy, "round \(round): \(name)")
+                #expect(try backup.counts().notes == 20_000, "round \(round): \(name)")
+            }
+        }
+        #expect(kills >= 10, "\(kills) of 20 backups were killed")
+        let made = try Binary.run(["backup", "--collection", path])
+        #expect(made.status == 0 && made.stdout.contains("20000 notes"), "\(made.stdout)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".backup-") }
+        #expect(left.isEmpty, "a killed backup's file stayed: \(left)")
+
+        // Star a note, then restore the newest backup while another connection reads.
+        #expect(try Binary.run(["star", "1", "--collection", path]).status == 0)
+        let reader = try Collection(path: path, readOnly: true)
+        #expect(try reader.cards(noteID: 1).allSatisfy(\.starred))
+        let restored = try Binary.run(["restore", "1", "--collection", path])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(try reader.cards(noteID: 1).allSatisfy { !$0.starred }, "the reader sees the restored collection")
+        #expect(try reader.check(repair: false, now: Date()).isHealthy)
+        // The starred collection was backed up first: restoring that puts the star back.
+        #expect(try Binary.run(["restore", "1", "--collection", path]).status == 0)
+        #expect(try reader.cards(noteID: 1).allSatisfy(\.starred))
+        let list = try Binary.run(["backup", "--list", "--collection", path]).stdout
+        #expect(list.split(separator: "\n").first == "#  date              notes  cards  reviews  size", "\(list)")
+    }
+
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {

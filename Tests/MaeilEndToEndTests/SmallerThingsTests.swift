@@ -67,4 +67,18 @@ struct SmallerThingsTests {
         let numbers = share.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         #expect(numbers.count == 2 && numbers[0] <= 100 && numbers[1] == 40, "\(line)")
     }
+
+    /// A review's end backs up the collection when none is newer than half an hour, as Anki
+    /// backs up on its own; a second review right after makes none.
+    @Test func aReviewEndsWithABackupWhenOneIsDue() throws {
+        let path = try Fixture.wordCollection(count: 5)
+        let backups = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("backups")
+        #expect(try Binary.run(["review", "--collection", path], input: "\n4\n").status == 0)
+        let first = try FileManager.default.contentsOfDirectory(atPath: backups.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(first.count == 1, "\(first)")
+        #expect(try Binary.run(["review", "--collection", path], input: "\n4\n").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).filter { $0.hasSuffix(".sqlite") } == first)
+        let listed = try Binary.run(["backup", "--list", "--collection", path]).stdout
+        #expect(listed.contains("1  ") && listed.contains("5      5      1 "), "\(listed)")
+    }
 }

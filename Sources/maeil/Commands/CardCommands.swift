@@ -104,6 +104,20 @@ struct UnburyCommand: NoteFlagCommand {
     static func apply(_ collection: Collection, cardID: Int64) throws { try collection.bury(cardID: cardID, until: nil) }
 }
 
+struct BackupCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "backup", abstract: "Back up the collection now; --list lists its backups.", discussion: BackupView.discussion)
+    @OptionGroup var collection: CollectionOptions
+    @Flag(help: "List the backups, newest first, with what each holds.") var list = false
+    func run(in context: CommandContext) throws { try BackupView.backUp(list: list, try context.collection(collection, readOnly: list), context) }
+}
+
+struct RestoreCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Put a backup in place of the collection; the collection as it is is backed up first.")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("Its number in backup --list (1 is the newest), or its file.", valueName: "backup")) var backup: String
+    func run(in context: CommandContext) throws { try BackupView.restore(backup, into: try context.collection(collection), context) }
+}
+
 struct UndoCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer, restoring the card exactly.")
 
