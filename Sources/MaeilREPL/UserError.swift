@@ -19,6 +19,7 @@ extension StoreError {
         case .damaged: "`maeil check --repair` recovers what it can into a new file beside it"
         case .busy: "another Maeil (or Anki's sync) may be writing to it; try again when it is done"
         case .readOnly: "make the file and its folder writable, or pass another --collection"
+        case .readOnlyPlace: "reads work there (decks, stats, find, show, export); to study, copy the file somewhere writable"
         case .diskFull: "free some space and try again"
         case .cannotOpen: "pass the path of a collection file with --collection"
         default: nil

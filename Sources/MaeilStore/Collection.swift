@@ -31,7 +31,7 @@ package final class Collection: Sendable {
         try ForeignFile.refuse(path)
         if readOnly, FileManager.default.fileExists(atPath: path) {
             let pool = try StoreError.opening(path) {
-                try DatabasePool(path: path, configuration: Self.configuration(readOnly: true, waiting: nil))
+                try DatabasePool(path: Self.readablePath(path), configuration: Self.configuration(readOnly: true, waiting: nil))
             }
             self.pool = pool
             func seed() throws -> UInt64? {
@@ -103,6 +103,26 @@ package final class Collection: Sendable {
             }
         }
         writeCheck.pass()  // just made or migrated: nothing to check
+    }
+
+    /// Where SQLite cannot make the shared-memory file a reader of a WAL database needs (a
+    /// read-only file system, a folder it may not write), the file is read as immutable, as
+    /// it is there: nothing can change it. So too a file this user may not write (mode 444):
+    /// SQLite would make its shared-memory file read-only like it, and every later write,
+    /// once the file is writable again, would fail on it. Only when no write-ahead log holds
+    /// changes the file has not taken in yet, which reading it that way would miss.
+    static func readablePath(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let shm = path + "-shm", wal = path + "-wal"
+        let shmUsable = FileManager.default.fileExists(atPath: shm)
+            ? access(shm, R_OK | W_OK) == 0
+            : access(folder.isEmpty ? "." : folder, W_OK) == 0 && access(path, W_OK) == 0
+        guard !shmUsable else { return path }
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
+        guard walSize == 0 else { return path }
+        let absolute = (path as NSString).isAbsolutePath ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
+        return "file:\(encoded)?immutable=1"
     }
 
     static func configuration(readOnly: Bool, waiting: (@Sendable () -> Void)?) -> Configuration {
@@ -197,6 +217,7 @@ package enum SQLiteSetup {
     /// SQLite is used has an effect, so the `maeil` executable makes it first thing.
     package static func disableMemoryStatistics() {
         _ = maeil_sqlite_disable_memory_statistics()
+        _ = maeil_sqlite_enable_uri_filenames()
     }
 }
 

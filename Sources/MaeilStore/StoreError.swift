@@ -31,6 +31,9 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case readOnly(path: String)
     case diskFull(path: String)
     case cannotOpen(path: String, reason: String)
+    /// The file can be read but not written where it is (a read-only file system, a folder
+    /// or file this user may not write).
+    case readOnlyPlace(path: String, reason: String)
 
     package var description: String {
         switch self {
@@ -76,6 +79,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "the disk holding \(path) is full; nothing was changed"
         case .cannotOpen(let path, let reason):
             "cannot open \(path): \(reason)"
+        case .readOnlyPlace(let path, let reason):
+            "cannot write to \(path): \(reason)"
         case .invalidState(let cardID):
             "card \(cardID) would get a schedule that is not a finite number; nothing was written"
         }
@@ -102,6 +107,26 @@ extension StoreError {
         }
     }
 
+    /// Why a file that exists cannot be written where it is, if that is the reason: SQLite
+    /// says only that it cannot open it.
+    static func placeProblem(_ path: String) -> String? {
+        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        for target in [folder.isEmpty ? "." : folder, path] where access(target, W_OK) != 0 {
+            if errno == EROFS { return "it is on a read-only file system" }
+            if errno == EACCES { return target == path ? "this user may not write the file" : "this user may not write its folder" }
+        }
+        return nil
+    }
+
+    /// Less than a megabyte left where the collection is: a write there fails as an I/O error.
+    static func diskIsFull(_ path: String) -> Bool {
+        var stats = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return false }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20
+    }
+
     init?(_ error: DatabaseError, path: String) {
         switch error.resultCode {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
@@ -109,12 +134,16 @@ extension StoreError {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
         case .SQLITE_READONLY:
-            self = .readOnly(path: path)
+            self = Self.placeProblem(path).map { .readOnlyPlace(path: path, reason: $0) } ?? .readOnly(path: path)
         case .SQLITE_FULL:
             self = .diskFull(path: path)
         case .SQLITE_CANTOPEN, .SQLITE_IOERR:
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            if let reason = Self.placeProblem(path) {
+                self = .readOnlyPlace(path: path, reason: reason)
+            } else if Self.diskIsFull(path) {
+                self = .diskFull(path: path)
+            } else if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 self = .cannotOpen(path: path, reason: "it is a folder, not a collection file")
             } else if error.resultCode == .SQLITE_CANTOPEN {
                 self = .cannotOpen(path: path, reason: "SQLite cannot open the file there")

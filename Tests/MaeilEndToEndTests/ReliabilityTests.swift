@@ -235,6 +235,29 @@ struct ReliabilityTests {
         #expect(list.split(separator: "\n").first == "#  date              notes  cards  reviews  size", "\(list)")
     }
 
+    /// On a read-only file system (a read-only bind mount; the suite runs as root, as CI does)
+    /// every command that only reads works, and one that writes says why it cannot.
+    @Test func readsWorkOnAReadOnlyFileSystem() throws {
+        let source = try Fixture.wordCollection(count: 20)
+        // The last process to close the file takes its write-ahead log in: nothing is left there.
+        #expect(try Binary.run(["review", "--collection", source], input: "\n4\n").status == 0)
+        let mount = Fixture.temporaryDirectory().appendingPathComponent("ro")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: source).deletingLastPathComponent().path
+        let bound = try Binary.runProgram("/bin/mount", ["--bind", folder, mount.path])
+        try #require(bound.status == 0, "a read-only bind mount needs root: \(bound.stderr)")
+        defer { _ = try? Binary.runProgram("/bin/umount", [mount.path]) }
+        #expect(try Binary.runProgram("/bin/mount", ["-o", "remount,bind,ro", mount.path]).status == 0)
+        let path = mount.appendingPathComponent("collection.sqlite").path
+        for command in [["decks"], ["stats"], ["find", "단어1"], ["show", "1"], ["info", "1"], ["deck", "Words"], ["backup", "--list"]] {
+            let result = try Binary.run(command + ["--collection", path])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let star = try Binary.run(["star", "1", "--collection", path])
+        #expect(star.status == 1)
+        #expect(star.stderr.contains("it is on a read-only file system; reads work there"), "\(star.stderr)")
+    }
+
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {

@@ -7,4 +7,8 @@
 /// returns SQLITE_MISUSE.
 int maeil_sqlite_disable_memory_statistics(void);
 
+/// Lets a file name be a URI ("file:PATH?immutable=1"): how a collection on a read-only file
+/// system is read. Same rule: before SQLite is first used.
+int maeil_sqlite_enable_uri_filenames(void);
+
 #endif
