@@ -45,7 +45,8 @@ struct BundledDecksTests {
 
     @Test func hangulSyllables() throws {
         let deck = try deck("hangul-syllables")
-        #expect(deck.units.map(\.key) == ["blocks", "linking", "nasalization", "tensing", "aspiration", "liquidization"])
+        #expect(deck.units.map(\.key) == ["blocks", "linking", "nasalization", "tensing", "aspiration", "liquidization",
+                                          "h-dropping", "palatalization", "n-insertion"])
         // A block is its letters composed by Unicode's arithmetic: decomposing it gives them back.
         for note in deck.notes where note.unit == "blocks" {
             let block = note.fields.value("korean")!
@@ -53,9 +54,14 @@ struct BundledDecksTests {
             #expect(jamo == note.fields.value("parts")!.components(separatedBy: " + ").count, "\(block)")
         }
         let pronunciation = Dictionary(deck.notes.map { ($0.fields.value("korean")!, $0.fields.value("pronunciation") ?? "") }) { a, _ in a }
-        for (word, expected) in [("합니다", "[함니다]"), ("학교", "[학꾜]"), ("좋다", "[조타]"), ("신라", "[실라]"), ("음악", "[으막]")] {
+        for (word, expected) in [("합니다", "[함니다]"), ("학교", "[학꾜]"), ("좋다", "[조타]"), ("신라", "[실라]"), ("음악", "[으막]"),
+                                 ("같이", "[가치]"), ("굳이", "[구지]"), ("한여름", "[한녀름]"), ("색연필", "[생년필]"), ("좋아요", "[조아요]")] {
             #expect(pronunciation[word] == expected, "\(word)")
         }
+        // ㅎ before a vowel drops; it is no case of linking.
+        #expect(deck.notes.first { $0.fields.value("korean") == "좋아요" }?.unit == "h-dropping")
+        let romanization = Dictionary(deck.notes.map { ($0.fields.value("korean")!, $0.fields.value("romanization") ?? "") }) { a, _ in a }
+        #expect(romanization["한여름"] == "hannyeoreum" && romanization["같이"] == "gachi")
     }
 
     @Test func kana() throws {
@@ -229,7 +235,7 @@ struct BundledDecksTests {
         let bundle = try DeckReader.read(folders.map { Self.decks.appendingPathComponent($0).path }, options: ImportOptions())
         let summary = try Importer(collection: collection, now: Date()).apply(bundle)
         #expect(summary.added == bundle.decks.reduce(0) { $0 + $1.notes.count })
-        #expect(summary.added == 67 + 50 + 79 + 166 + 367 + 241 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
+        #expect(summary.added == 67 + 60 + 79 + 166 + 367 + 241 + bundle.decks.first { $0.name == "Korean Topics" }!.notes.count + bundle.decks.filter { $0.name.hasSuffix("Vocabulary") }.reduce(0) { $0 + $1.notes.count } + 66 + 60)
         let session = try ReviewSession(collection: collection, environment: SessionEnvironment(timeZone: TimeZone(identifier: "UTC")!))
         try session.start()
         // Hangul comes unit by unit: the first new card is a basic consonant.
