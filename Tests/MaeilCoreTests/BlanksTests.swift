@@ -18,9 +18,9 @@ struct BlanksTests {
     @Test func automaticBlanksForAVerse() {
         let text = "For God so loved the world, that he gave his only born Son."
         let blanks = Blanks(text: text, ordinal: 0)
-        // Thirteen words, so three blanks, spread over loved, world, gave, only, born.
-        #expect(blanks.answers == ["loved", "gave", "born"])
-        #expect(blanks.question == "For God so […] the world, that he […] his only […] Son.")
+        // Thirteen words, so three blanks, spread over God, loved, world, gave, only, born, Son.
+        #expect(blanks.answers == ["loved", "gave", "Son"])
+        #expect(blanks.question == "For God so […] the world, that he […] his only born […].")
         // Filling the blanks back in gives the verse.
         var filled = blanks.question
         for answer in blanks.answers { filled = filled.replacingOccurrences(of: Blanks.placeholder, with: answer, options: [], range: filled.range(of: Blanks.placeholder)) }
@@ -60,5 +60,16 @@ struct BlanksTests {
         let blanks = Blanks(text: "Don’t worry toward tomorrow, whether or not, like the birds of heaven.", ordinal: 0)
         #expect(blanks.answers.allSatisfy { !["don’t", "toward", "whether", "like"].contains($0.lowercased()) })
         #expect(!blanks.answers.isEmpty)
+    }
+}
+
+@Suite("Blanks worth recalling")
+struct BlanksWorthRecallingTests {
+    @Test func shortWordsAVerseTurnsOnCanBeBlankedAndFillersCannot() {
+        // The only word worth recalling is short: it is the blank (before, no word was).
+        #expect(Blanks(text: "Go, sin no more.", ordinal: 0).answers == ["sin"])
+        #expect(Blanks(text: "Who is God?", ordinal: 0).answers == ["God"])
+        let fillers = Blanks(text: "Anyone who will become great must turn away from everything else. Amen.", ordinal: 0).answers
+        #expect(Set(fillers).isDisjoint(with: ["Anyone", "become", "away", "everything", "Amen"]), "\(fillers)")
     }
 }

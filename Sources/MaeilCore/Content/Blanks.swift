@@ -60,7 +60,8 @@ package struct Blanks: Hashable, Sendable {
     }
 
     /// Blanks about one word in five, chosen among the words that carry meaning (four letters
-    /// or more, not a common function word) and spread evenly through the text; at least one.
+    /// or more and not a common function word, or one of the short words a verse turns on:
+    /// God, Son, sin, law…) and spread evenly through the text; at least one.
     static func automatic(_ text: String) -> Blanks {
         // Words as the text separates them: by spaces, and by em dashes, which join two words
         // without one ("remain—these"); each word remembers what followed it.
@@ -78,7 +79,8 @@ package struct Blanks: Hashable, Sendable {
         }
         let candidates = words.indices.filter { index in
             let core = Self.core(of: words[index])
-            return core.count >= 4 && !Self.functionWords.contains(core.lowercased())
+            let lower = core.lowercased()
+            return (core.count >= 4 || Self.shortContentWords.contains(lower)) && !Self.functionWords.contains(lower)
         }
         guard !candidates.isEmpty else { return Blanks(question: text, answerText: text, answers: []) }
         // About one blank in five words, spread over the words that carry meaning.
@@ -114,7 +116,16 @@ package struct Blanks: Hashable, Sendable {
         return (String(scalars[..<first]), String(scalars[first..<end]), String(scalars[end...]))
     }
 
+    /// Three-letter words that carry a verse's meaning, which the length rule would pass over.
+    static let shortContentWords: Set<String> = [
+        "god", "son", "sin", "law", "joy", "way", "man", "men", "day", "sun", "sea", "war", "eye", "ear", "cup", "rod",
+        "die", "win", "ask", "old", "new", "end", "arm", "run", "sow", "lie",
+    ]
+
     static let functionWords: Set<String> = [
+        // Words a verse is not recalled by, though long enough to pass: fillers and the amen.
+        "away", "anyone", "anything", "everyone", "everything", "someone", "something", "become", "becomes", "became",
+        "amen", "other", "others", "another", "many", "indeed", "truly",
         "that", "this", "with", "from", "have", "your", "they", "them", "their", "were", "which", "will", "into", "unto",
         "shall", "there", "these", "those", "what", "when", "then", "than", "also", "upon", "been", "being", "hath", "thee",
         "thou", "thine", "thy", "whom", "whose", "because", "about", "even", "over", "such", "every", "should", "would",
