@@ -63,14 +63,19 @@ private struct CollectionReading {
         guard let created = try Int64.fetchOne(db, sql: "SELECT crt FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no creation time (col.crt)")
         }
+        let days = AnkiDays(created: created, config: try AnkiDays.config(db), timeZone: options.timeZone, now: options.now)
         // Buried cards come back the next day: the day after the collection last changed.
-        let changed = (try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000
-        let buriedUntil = sane(Double(created) + (Double(max(0, changed - created) / 86_400) + 1) * 86_400)
+        let changed = sane(Double(try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000)
+        let buriedUntil = days.clock.start(ofDay: days.clock.dayNumber(of: changed) + 1)
         func buried(_ card: CardRow) -> Date? { card.queue == -2 || card.queue == -3 ? buriedUntil : nil }
         // The schema is the collection's own, whatever the package's entry name: a current package
         // may hold a schema-11 collection (Maeil writes one; Anki upgrades it when it opens it).
         let tablesOfSchema18 = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") ?? false
-        let (noteTypes, deckNames, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
+        var (noteTypes, deckNames, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
+        // The day's start is the collection's, where the file says it (Anki keeps one for all decks).
+        if let hour = days.rolloverHour {
+            for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
+        }
         let cardsByNote = try cards()
         let reviews = try reviewsByCard()
         var deckSlots = DeckSlots<Int64>()
@@ -155,7 +160,7 @@ private struct CollectionReading {
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 let history = reviews[card.id] ?? []
                 note.cards.append(CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
-                                            state: state(card, created: created, steps: steps, reviews: history),
+                                            state: state(card, days: days, steps: steps, reviews: history),
                                             suspended: card.queue == -1, buriedUntil: buried(card),
                                             history: history, ankiModified: card.modified))
             }
@@ -495,9 +500,9 @@ private struct CollectionReading {
     }
 
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted
-    /// from the collection's creation day (col.crt, which falls on a rollover); learning due
-    /// times are epoch seconds; a card in a filtered deck keeps its original due in odue.
-    func state(_ card: CardRow, created: Int64, steps: AnkiPackage.DeckOptions, reviews: [ReviewLogEntry]) -> CardState {
+    /// from the collection's creation date (`AnkiDays`); learning due times are epoch seconds;
+    /// a card in a filtered deck keeps its original due in odue.
+    func state(_ card: CardRow, days: AnkiDays, steps: AnkiPackage.DeckOptions, reviews: [ReviewLogEntry]) -> CardState {
         let type = card.type, queue = card.queue
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
         guard type != 0 else { return .new }
@@ -511,8 +516,7 @@ private struct CollectionReading {
             state.stability = min(stability, 36_500)
             state.difficulty = difficulty.clamped(to: 1...10)
         }
-        // Seconds since the epoch, in Double: a corrupt day number must not overflow Int64.
-        func dayStart(_ day: Int64) -> Date { sane(Double(created) + Double(day) * 86_400) }
+        func dayStart(_ day: Int64) -> Date { days.start(ofDueDay: day) }
         let intraday = queue == 1 || (queue < 0 && due > 1_000_000_000)
         switch type {
         case 1, 3:

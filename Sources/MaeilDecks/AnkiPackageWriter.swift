@@ -207,7 +207,12 @@ private struct CollectionWriting {
         }
         let conf: [String: Any] = ["nextPos": cards.count + 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
                                    "schedVer": 2, "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0,
-                                   "curModel": collection.noteTypes.first?.id ?? 1, "fsrs": fsrs, "rollover": clock.rolloverHour]
+                                   "curModel": collection.noteTypes.first?.id ?? 1, "fsrs": fsrs, "rollover": clock.rolloverHour,
+                                   // Anki counts due days from crt's date at this offset: without it, at its
+                                   // own, so a collection opened in another time zone would move every date.
+                                   "creationOffset": -clock.timeZone.secondsFromGMT(for: created) / 60,
+                                   // The v3 scheduler: without the key Anki opens the file with one that cannot review.
+                                   "sched2021": true]
         try db.execute(sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", arguments: [
             Int64(created.timeIntervalSince1970), nowSeconds * 1000, nowSeconds * 1000,
             try json(conf), try json(models), try json(decks), try json(configs),

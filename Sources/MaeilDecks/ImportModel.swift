@@ -91,6 +91,10 @@ package struct ImportOptions: Sendable {
     package var maximumFileBytes: Int64 = 512 << 20
     /// Most fields a note may have (a CSV of a million columns made review quadratic).
     package var maximumFields = 100
+    /// Where and when the import runs: an Anki due day is a calendar date, which begins at a
+    /// different instant in each time zone.
+    package var timeZone = TimeZone.current
+    package var now = Date()
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

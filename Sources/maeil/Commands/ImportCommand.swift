@@ -56,6 +56,7 @@ struct ImportCommand: MaeilCommand {
         var options = ImportOptions(deckName: deck, skipInvalid: skipInvalid)
         if let maximumUnpacked { options.allowUnpacked(megabytes: maximumUnpacked) }
         options.map(mappings)
+        (options.timeZone, options.now) = (context.environment.timeZone, context.now)
         let summary = try ImportRun.apply(files, options: options, dryRun: dryRun, showProgress: !json, now: context.now) {
             try context.collection(self.collection, mayCreate: true, create: create)
         }

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Seeded random Anki collections for the tests that hold Maeil's collection against Anki's
+(Tests/MaeilEndToEndTests/OneCollectionTests.swift). Anki's own backend (the `anki` package that
+scripts/setup installs into .build/anki-venv) makes and reads every file:
+
+    seeded.py make DIR ZONE SEED...   one collection per seed, made in time zone ZONE under a
+                                      frozen clock: DIR/SEED/collection.anki2, anki.apkg and
+                                      anki.colpkg, and DIR/SEED/made.json
+    seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days and
+                                      exports DIR/SEED/later.apkg
+    seeded.py read PATH...            the cards and review log of each collection, or of each
+                                      package Anki opens in a new collection (a .colpkg replaces
+                                      it), by path
+
+A seed picks the collection's rollover hour (0, 4 or 6; at 0 the creation time falls at
+midnight, as in collections made by older Anki), SM-2 or FSRS, notes of three note types,
+answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
+suspended and buried cards. Dates are printed as calendar dates, counted the way Anki counts
+them, so a time zone cannot hide a shift. Every command prints one JSON object.
+"""
+import datetime
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+
+from fakeclock import rerun_frozen, set_clock
+
+DAY = 86400
+WORDS = ["물", "불", "집", "책", "나무", "사과", "학교", "김치", "바다", "하늘", "산", "강", "눈", "비", "꽃", "달", "별", "밥",
+         "차", "문", "손", "발", "귀", "코", "입", "길", "돈", "옷", "빵", "술"]
+
+
+def make(folder, zone, *seeds):
+    """Re-runs itself in `zone` under libfaketime; the clock starts 60 days before now, at 10:00 UTC."""
+    start = (int(time.time()) // DAY - 60) * DAY + 10 * 3600
+    rerun_frozen(__file__, ["make-child", folder, *seeds], start, sys.executable, SEEDED_START=str(start), TZ=zone)
+
+
+def local_midnight(seconds):
+    moment = datetime.datetime.fromtimestamp(seconds).replace(hour=0, minute=0, second=0, microsecond=0)
+    return int(moment.timestamp())
+
+
+def make_child(folder, *seeds):
+    from anki.collection import Collection
+
+    clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["SEEDED_START"])
+    made = {}
+    for seed in seeds:
+        rng = random.Random(int(seed))
+        set_clock(clock_file, start)
+        path = os.path.join(folder, seed)
+        os.makedirs(path, exist_ok=True)
+        col = Collection(os.path.join(path, "collection.anki2"))
+        rollover = rng.choice([0, 4, 6])
+        col.set_config("rollover", rollover)
+        if rollover == 0:
+            col.db.execute("update col set crt = ?", local_midnight(col.crt))
+        fsrs = rng.random() < 0.5
+        col.set_config("fsrs", fsrs)
+        decks = [col.decks.id(name) for name in ["Korean", "Korean::Food", "Korean::Phrases"]]
+        shared = col.decks.add_config_returning_id("Shared")
+        for did in decks[:2]:
+            deck = col.decks.get(did)
+            col.decks.set_config_id_for_deck_dict(deck, shared)
+        types = [col.models.by_name(name) for name in ["Basic", "Basic (and reversed card)", "Cloze"]]
+        words = rng.sample(WORDS, rng.randint(10, 20))
+        for index, word in enumerate(words):
+            model = rng.choice(types)
+            note = col.new_note(model)
+            if model["name"] == "Cloze":
+                note["Text"] = "{{c1::%s}} and {{c2::%s::hint}}" % (word, index)
+            else:
+                note["Front"], note["Back"] = word, "meaning %d" % index
+            note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2))
+            col.add_note(note, rng.choice(decks))
+        col.decks.select(decks[0])
+        answered = study(col, rng, clock_file, start, rng.randint(20, 40))
+        made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "crt": col.crt,
+                      "creation_offset": col.get_config("creationOffset", None)}
+        export(col, path)
+        col.close()
+        with open(os.path.join(path, "made.json"), "w") as f:
+            json.dump(made[seed], f)
+    print(json.dumps(made))
+
+
+def study(col, rng, clock_file, start, days, first_day=0):
+    """Answers what is due a few times a day; now and then forgets a card, sets a due date,
+    suspends or buries one."""
+    from anki.scheduler.v3 import CardAnswer
+
+    ratings = [CardAnswer.AGAIN, CardAnswer.HARD, CardAnswer.GOOD, CardAnswer.EASY]
+    answered = 0
+    for day in range(first_day, first_day + days):
+        for hour in sorted(rng.sample(range(0, 24), 3)):
+            set_clock(clock_file, start + day * DAY + hour * 3600 + rng.randint(0, 3599))
+            for _ in range(rng.randint(2, 8)):
+                queued = col.sched.get_queued_cards(fetch_limit=1).cards
+                if not queued:
+                    break
+                card = col.get_card(queued[0].card.id)
+                card.start_timer()
+                rating = rng.choices(ratings, weights=[0.15, 0.15, 0.55, 0.15])[0]
+                col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=rating))
+                answered += 1
+            cards = col.find_cards("")
+            roll = rng.random()
+            if roll < 0.04:
+                col.sched.schedule_cards_as_new([rng.choice(cards)], restore_position=True, reset_counts=False)
+            elif roll < 0.08:
+                col.sched.set_due_date([rng.choice(cards)], rng.choice(["0", "1", "2-5", "3!"]))
+    last = start + (first_day + days - 1) * DAY + 23 * 3600
+    set_clock(clock_file, last)
+    cards = col.find_cards("")
+    chosen = rng.sample(cards, min(3, len(cards)))
+    col.sched.suspend_cards(chosen[:1])
+    col.sched.bury_cards(chosen[1:2], manual=True)
+    return answered
+
+
+def export(col, path, name="anki"):
+    from anki.collection import ExportAnkiPackageOptions
+
+    col.export_anki_package(out_path=os.path.join(path, name + ".apkg"),
+                            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
+                            limit=None)
+    if name == "anki":
+        col.export_collection_package(os.path.join(path, name + ".colpkg"), include_media=True, legacy=False)
+
+
+def study_more(folder, seed, days):
+    made = json.load(open(os.path.join(folder, seed, "made.json")))
+    start = (int(time.time()) // DAY - 60) * DAY + 10 * 3600
+    rerun_frozen(__file__, ["study-child", folder, seed, days], start, sys.executable, SEEDED_START=str(start))
+
+
+def study_child(folder, seed, days):
+    from anki.collection import Collection
+
+    clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["SEEDED_START"])
+    rng = random.Random(int(seed) + 1)
+    path = os.path.join(folder, seed)
+    col = Collection(os.path.join(path, "collection.anki2"))
+    col.decks.select(col.decks.id("Korean"))
+    answered = study(col, rng, clock_file, start, int(days), first_day=45)
+    export(col, path, "later")
+    col.close()
+    print(json.dumps({"answers": answered}))
+
+
+def open_any(path):
+    """A collection, or a new one that has imported the package (a .colpkg replaces it)."""
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    if path.endswith(".anki2"):
+        return Collection(path)
+    folder = tempfile.mkdtemp()
+    target = os.path.join(folder, "collection.anki2")
+    col = Collection(target)
+    if path.endswith(".colpkg"):
+        media_folder, media_db = col.media.dir(), target.replace(".anki2", ".media.db2")
+        col.close(downgrade=False)
+        col._backend.import_collection_package(col_path=target, backup_path=os.path.abspath(path),
+                                               media_folder=media_folder, media_db=media_db)
+        return Collection(target)
+    col.import_anki_package(ImportAnkiPackageRequest(package_path=path, options=ImportAnkiPackageOptions(
+        with_scheduling=True, with_deck_configs=True)))
+    return col
+
+
+def read(*paths):
+    print(json.dumps({path: read_one(path) for path in paths}, ensure_ascii=False))
+
+
+def read_one(path):
+    col = open_any(path)
+    offset = col.get_config("creationOffset", None)
+    if offset is None:
+        offset = -int(datetime.datetime.now().astimezone().utcoffset().total_seconds()) // 60
+    created = (datetime.datetime.fromtimestamp(col.crt, datetime.timezone.utc) - datetime.timedelta(minutes=offset)).date()
+    cards = {}
+    for cid in col.find_cards(""):
+        card = col.get_card(cid)
+        note = card.note()
+        due = card.odue if card.odid else card.due
+        by_day = card.type == 2 or card.queue == 3 or (card.queue in (-1, -2, -3) and card.type in (1, 3) and due < 1_000_000_000)
+        memory = card.memory_state
+        cards["%s/%d" % (note.guid, card.ord)] = {
+            "id": cid, "note_id": note.id, "type": card.type, "queue": card.queue, "interval": card.ivl, "ease": card.factor,
+            "reps": card.reps, "lapses": card.lapses, "flags": card.flags, "deck": col.decks.name(card.odid or card.did),
+            "due_date": (created + datetime.timedelta(days=due)).isoformat() if by_day and card.type != 0 else None,
+            "due_at": due if card.type in (1, 3) and not by_day else None,
+            "stability": round(memory.stability, 4) if memory else None, "difficulty": round(memory.difficulty, 3) if memory else None,
+            "fields": note.fields, "tags": sorted(note.tags), "note_mod": note.mod, "mod": card.mod,
+            "revlog": [list(row) for row in col.db.all(
+                "select id, ease, ivl, lastIvl, factor, time, type from revlog where cid = ? order by id", cid)],
+        }
+    result = {"cards": cards, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
+              "created": created.isoformat(), "check_database": col.fix_integrity()[0]}
+    col.close()
+    return result
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read}[command](*arguments)
