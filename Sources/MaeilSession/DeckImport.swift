@@ -116,12 +116,15 @@ struct DeckImport {
                 // A text file's row says nothing of units or order: the note keeps its own.
                 let unitID = item.fieldsByPosition ? note.unitID : inserter.unitID(draft.unit)
                 if item.fieldsByPosition { draft.position = note.position }
-                // Anki's "keep current" leaves a stored note exactly as it is.
-                let changed = !item.keepExisting
-                    && (note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
-                        || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType
-                        || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID))
-                if changed {
+                let differs = note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
+                    || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType
+                    || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID)
+                // Anki's "keep current" leaves a stored note exactly as it is; a package's note
+                // replaces one only when it changed there after it last changed here, as Anki merges.
+                let olderThanHere = !item.fieldsByPosition && item.ankiModified.map { $0 <= note.modified } == true
+                if differs, olderThanHere, !item.keepExisting {
+                    summary.kept += 1
+                } else if differs, !item.keepExisting {
                     note.fields = item.fields
                     note.tags = item.tags
                     note.unitID = unitID
@@ -173,12 +176,31 @@ struct DeckImport {
 
     /// Carries another program's scheduling over to the cards of a note already in the
     /// collection: each card's state, suspension and burial, and its review history (as
-    /// imported log entries). A card already reviewed in Maeil keeps Maeil's state.
+    /// imported log entries). An Anki card merges as Anki merges: its log rows Maeil does not
+    /// have yet are added (never one twice), and its state, suspension and burial replace
+    /// Maeil's only when it changed in Anki after it last changed here. Another program's card
+    /// (no modification time) schedules only a card Maeil has not reviewed.
     private static func applyScheduling(_ cards: [CardDraft], to note: Note, writer: CollectionWriter) throws -> Int {
         let stored = try writer.cards(noteID: note.id)
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
+            if let modified = imported.ankiModified {
+                let changedHere = try writer.lastChange(cardID: card.id)
+                let known = try writer.ankiLogIDs(cardID: card.id)
+                for entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
+                    try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
+                }
+                guard modified > changedHere else { continue }
+                if imported.state != card.state {
+                    try writer.setState(cardID: card.id, imported.state, kind: .imported)
+                    if imported.state != .new { applied += 1 }
+                }
+                try writer.setAnkiModified(cardID: card.id, modified)
+                try writer.setFlags(cardID: card.id, suspended: imported.suspended)
+                try writer.setBuried(cardID: card.id, until: imported.buriedUntil)
+                continue
+            }
             if card.state == .new, imported.state != .new {
                 for entry in imported.history { try writer.appendLog(entry, cardID: card.id, deckID: card.deckID) }
                 try writer.setState(cardID: card.id, imported.state, kind: .imported)

@@ -11,6 +11,8 @@ package struct ImportSummary: Sendable, Codable {
         package var added = 0
         package var updated = 0
         package var unchanged = 0
+        /// Notes a package has older than here (changed in Maeil since): kept as they are.
+        package var kept = 0
         /// Notes of this deck that are no longer in the file: kept, and listed so the learner
         /// can delete them.
         package var gone: [String] = []
@@ -33,6 +35,7 @@ package struct ImportSummary: Sendable, Codable {
     package var added: Int { decks.reduce(0) { $0 + $1.added } }
     package var updated: Int { decks.reduce(0) { $0 + $1.updated } }
     package var unchanged: Int { decks.reduce(0) { $0 + $1.unchanged } }
+    package var kept: Int { decks.reduce(0) { $0 + $1.kept } }
 }
 
 /// Applies imported decks to a collection: all of it in one transaction, or nothing.

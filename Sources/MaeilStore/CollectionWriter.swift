@@ -154,6 +154,25 @@ package struct CollectionWriter {
         }
     }
 
+    /// Sets or clears a card's burial.
+    package func setBuried(cardID: Int64, until: Date?) throws {
+        try db.cachedStatement(sql: "UPDATE card SET buried_until = ? WHERE id = ?").execute(arguments: [until?.unixSeconds, cardID])
+    }
+
+    /// When a card last changed here (seconds): its newest log entry, or, when later, the
+    /// modification time Anki gave it when it came.
+    package func lastChange(cardID: Int64) throws -> Int64 {
+        try Int64.fetchOne(db, sql: """
+            SELECT max(coalesce((SELECT max(time) FROM review_log WHERE card_id = ?1) / 1000, 0), coalesce(anki_mod, 0))
+            FROM card WHERE id = ?1
+            """, arguments: [cardID]) ?? 0
+    }
+
+    /// The Anki review-log ids a card's log already holds.
+    package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL", arguments: [cardID]))
+    }
+
     /// Adds one entry of a card's history (from another program's review log).
     package func appendLog(_ entry: ReviewLogEntry, cardID: Int64, deckID: Int64) throws {
         var binder = Binder()

@@ -115,6 +115,104 @@ struct OneCollectionTests {
         #expect(compared > 100 * Self.zones.count)
     }
 
+    /// Issue 23, points 2 and 3: a package imported again after studying in Maeil, then the
+    /// same collection studied on in Anki. Maeil imports on day 41 of the collection's life
+    /// (its clock moved with libfaketime), edits a note, tags it, forgets a card and answers
+    /// five; the same .apkg again changes none of that and adds no log row. Anki studies on from
+    /// day 45; its later .apkg, imported on day 58, brings every card Anki changed to Anki's
+    /// state and every Anki answer into the log exactly once, and keeps Maeil's answers.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func reimportMergesAsAnkiDoes() throws {
+        let seeds = (0..<max(3, Self.seedsPerZone)).map { String(500 + $0) }
+        _ = try seeded(["make", folder.path, "Asia/Seoul"] + seeds, zone: "Asia/Seoul")
+        let start = (Int(Date().timeIntervalSince1970) / 86_400 - 60) * 86_400 + 10 * 3600
+        func at(_ day: Int, _ minutes: Int = 0) -> [String: String] {
+            let stamp = Date(timeIntervalSince1970: TimeInterval(start + day * 86_400 + 2 * 3600 + minutes * 60))
+            let format = DateFormatter()
+            format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            format.timeZone = TimeZone(identifier: "UTC")
+            return ["LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: stamp)]
+        }
+        var merged = 0, kept = 0
+        for seed in seeds {
+            let seedFolder = folder.appendingPathComponent(seed)
+            let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+            let package = seedFolder.appendingPathComponent("anki.apkg").path
+            func run(_ arguments: [String], _ clock: [String: String], input: String = "") throws -> Binary.Result {
+                let result = try Binary.run(arguments + ["--collection", collection], input: input, environment: clock.merging(
+                    ["TZ": "Asia/Seoul", "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]) { $1 })
+                if result.status != 0 { throw Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
+                return result
+            }
+            _ = try run(["import", package, "--create"], at(41))
+            let store = try Collection(path: collection, readOnly: true)
+            let (noteID, forgotten) = try store.read { db in
+                (try Int64.fetchOne(db, sql: "SELECT min(id) FROM note")!,
+                 try Int64.fetchOne(db, sql: "SELECT min(id) FROM card WHERE phase = 'review'"))
+            }
+            _ = try run(["edit", String(noteID)], at(41, 1), input: "edited in Maeil\n\n\n\n")
+            _ = try run(["tag", String(noteID), "+maeil-edit"], at(41, 2))
+            if let forgotten { _ = try run(["forget", String(forgotten)], at(41, 3)) }
+            _ = try run(["review"], at(41, 4), input: String(repeating: "3\n", count: 5))
+            func snapshot() throws -> [String] {
+                try store.read { db in
+                    try Row.fetchAll(db, sql: "SELECT id, field_values, tags, deck_id FROM note ORDER BY id").map(\.description)
+                        + Row.fetchAll(db, sql: "SELECT * FROM card ORDER BY id").map(\.description)
+                        + Row.fetchAll(db, sql: "SELECT id, card_id, anki_id, time FROM review_log ORDER BY id").map(\.description)
+                }
+            }
+            let before = try snapshot()
+            let again = try run(["import", package, "--json"], at(41, 10))
+            let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+            let deckSummaries = summary?["decks"] as? [[String: Any]] ?? []
+            kept += deckSummaries.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) }
+            #expect(try snapshot() == before, "seed \(seed): the same package again changes nothing Maeil did")
+
+            _ = try seeded(["study", folder.path, seed, "10"], zone: "Asia/Seoul")
+            _ = try run(["import", seedFolder.appendingPathComponent("later.apkg").path], at(58))
+            let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: "Asia/Seoul").first?.value)
+            let importedAt = Int64(start + 41 * 86_400 + 2 * 3600)
+            let maeilCards = try store.read { db in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, phase, interval_days, reps, lapses, due FROM card").map { row in
+                    (row[0] as Int64, row)
+                })
+            }
+            let logs = try store.read { db in try Row.fetchAll(db, sql: "SELECT card_id, anki_id FROM review_log WHERE anki_id IS NOT NULL") }
+            var cardOfLog: [Int64: Int64] = [:]
+            var timesLogged: [Int64: Int] = [:]
+            for row in logs {
+                cardOfLog[row[1]] = row[0]
+                timesLogged[row[1], default: 0] += 1
+            }
+            #expect(timesLogged.values.allSatisfy { $0 == 1 }, "seed \(seed): an Anki log row twice")
+            let clock = DayClock(timeZone: TimeZone(identifier: "Asia/Seoul")!, rolloverHour: 4)
+            for (key, value) in anki["cards"] as? [String: [String: Any]] ?? [:] {
+                let revlog = value["revlog"] as? [[Int64]] ?? []
+                let answers = revlog.filter { $0[1] > 0 && $0[6] <= 3 }
+                guard let cardID = answers.lazy.compactMap({ cardOfLog[$0[0]] }).first, let card = maeilCards[cardID] else {
+                    #expect(answers.isEmpty, "seed \(seed): card \(key)'s answers are not in Maeil's log")
+                    continue
+                }
+                for answer in answers { #expect(cardOfLog[answer[0]] == cardID, "seed \(seed): \(key)'s answer \(answer[0])") }
+                guard let modified = value["mod"] as? Int64, modified > importedAt + 600 else { continue }
+                merged += 1
+                let phases = ["new", "learning", "review", "relearning"]
+                #expect(card[1] as String == phases[value["type"] as? Int ?? 0], "seed \(seed): \(key) changed in Anki")
+                #expect(card[2] as Int == value["interval"] as? Int, "seed \(seed): \(key)")
+                #expect(card[3] as Int == value["reps"] as? Int && card[4] as Int == value["lapses"] as? Int, "seed \(seed): \(key)")
+                if value["type"] as? Int == 2, let due = card[5] as Int64? {
+                    let day = DayClock.civil(clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(due))))
+                    #expect(String(format: "%04d-%02d-%02d", day.year, day.month, day.day) == value["due_date"] as? String, "seed \(seed): \(key)")
+                }
+            }
+            let notes = try store.read { db in try Row.fetchOne(db, sql: "SELECT field_values, tags FROM note WHERE id = ?", arguments: [noteID])! }
+            #expect((notes[0] as String).hasPrefix("edited in Maeil"), "seed \(seed): Maeil's edit, untouched in Anki since, stays")
+            #expect((notes[1] as String).contains(" maeil-edit "), "seed \(seed)")
+        }
+        #expect(kept == seeds.count, "the same package again: the note edited in Maeil is said to be kept, one a seed")
+        #expect(merged > 10 * seeds.count / 3, "cards Anki changed after the first import: \(merged)")
+    }
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }

@@ -66,7 +66,7 @@ struct ForeignFileTests {
         #expect(Self.refused(Fixture.temporaryDirectory().path)?.contains("folder") == true)
         // An empty file is a new collection.
         let empty = Fixture.temporaryDirectory().appendingPathComponent("new.sqlite").path
-        FileManager.default.createFile(atPath: empty, contents: nil)
+        _ = FileManager.default.createFile(atPath: empty, contents: nil)
         #expect(Self.refused(empty) == nil)
     }
 }

@@ -13,6 +13,9 @@ package enum ImportView {
             var line = "\(TerminalText.sanitize(deck.name))\(deck.created ? " (new deck)" : ""): \(deck.added) added, \(deck.updated) updated, \(deck.unchanged) unchanged"
             if deck.cardsWithHistory > 0 { line += ", \(deck.cardsWithHistory) cards with their schedule" }
             lines.append(line)
+            if deck.kept > 0 {
+                lines.append("  \(counted(deck.kept, "note")) changed here since the file's copy and kept as \(deck.kept == 1 ? "it is" : "they are")")
+            }
             if !deck.gone.isEmpty {
                 lines.append("  \(deck.gone.count) note\(deck.gone.count == 1 ? " is" : "s are") no longer in the file and were kept: "
                              + deck.gone.prefix(5).map(TerminalText.sanitize).joined(separator: ", ") + (deck.gone.count > 5 ? ", …" : ""))
