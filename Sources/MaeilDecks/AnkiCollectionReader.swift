@@ -474,27 +474,37 @@ private struct CollectionReading {
         return result
     }
 
-    /// Each card's answers, as log entries: what Anki kept of them is the rating, the time, the
-    /// phase, and the interval and ease before and after.
+    /// Each card's review log, every row, as log entries that keep Anki's columns as they
+    /// were: an answer also as Maeil reads it (the rating, the phase, the interval and ease
+    /// before and after); a reset, a set due date or a filtered deck's rescheduling as a row
+    /// that is no answer.
     func reviewsByCard() throws -> [Int64: [ReviewLogEntry]] {
         var result: [Int64: [ReviewLogEntry]] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT \(RevlogRow.columns) FROM revlog ORDER BY id")
         while let row = try rows.next() {
             let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
             let type = review.type
-            guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else { continue }  // manual and rescheduled entries carry no answer
+            let columns = AnkiRevlogColumns(ease: review.ease, interval: review.interval, lastInterval: review.lastInterval,
+                                            factor: review.factor, type: type)
+            let duration = Int(review.milliseconds.clamped(to: 0...86_400_000))
+            guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else {
+                result[review.card, default: []].append(ReviewLogEntry(
+                    time: sane(Double(review.id) / 1000), kind: .imported, rating: nil, durationMilliseconds: duration, scheduler: "anki",
+                    before: nil, after: columns.isReset ? .new : nil, ankiID: review.id, anki: columns))
+                continue
+            }
             let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
             let after: CardPhase = review.interval > 0 ? .review : (before == .review ? .relearning : before)
             let time = sane(Double(review.id) / 1000)
             let ease = review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500
             result[review.card, default: []].append(ReviewLogEntry(
-                time: time, kind: .imported, rating: rating, durationMilliseconds: Int(review.milliseconds.clamped(to: 0...86_400_000)),
+                time: time, kind: .imported, rating: rating, durationMilliseconds: duration,
                 scheduler: "anki",
                 before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
                 // Anki logs a step's delay as negative seconds, an interval as positive days.
                 after: CardState(phase: after, scheduledSeconds: -Int(review.interval.clamped(to: -(36_500 * 86_400)...0)),
                                  intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time),
-                ankiID: review.id))
+                ankiID: review.id, anki: columns))
         }
         return result
     }
@@ -505,7 +515,10 @@ private struct CollectionReading {
     func state(_ card: CardRow, days: AnkiDays, steps: AnkiPackage.DeckOptions, reviews: [ReviewLogEntry]) -> CardState {
         let type = card.type, queue = card.queue
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
-        guard type != 0 else { return .new }
+        // A card reset to new ("Forget" without resetting counts) keeps its reviews and lapses.
+        guard type != 0 else {
+            return CardState(reps: Int(card.reps.clamped(to: 0...1_000_000)), lapses: Int(card.lapses.clamped(to: 0...1_000_000)))
+        }
         // Most cards hold "" or "{}"; parsing JSON for them cost more than the rest of the card.
         let memory = card.data.utf8.count > 2 ? (try? JSONSerialization.jsonObject(with: Data(card.data.utf8))) as? [String: Any] : nil
         var state = CardState(phase: .review, intervalDays: Int(card.interval.clamped(to: 0...36_500)),

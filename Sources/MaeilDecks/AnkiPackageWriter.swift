@@ -282,6 +282,10 @@ private struct CollectionWriting {
             case .learning, .relearning: return -state.scheduledSeconds
             }
         }
+        // A row that came from Anki goes back as it came.
+        if let anki = entry.anki {
+            return (Int(anki.ease), Int(anki.interval), Int(anki.lastInterval), Int(anki.factor), Int(anki.type))
+        }
         if let rating = entry.rating, entry.kind != .manual {
             let type: Int
             switch entry.before?.phase ?? .new {

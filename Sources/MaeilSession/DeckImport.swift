@@ -62,7 +62,36 @@ struct DeckImport {
         return templates
     }
 
+    /// The names a file gave its templates, by the names they have in this deck.
+    private var templateNames: [String: String] = [:]
+    /// Per note type: how many of its templates the file has handed on so far.
+    private var templatesSeen: [String: Int] = [:]
+
+    /// A template is one note type's n-th, whatever a file calls it: a package names a
+    /// template "Card 1" or "Card 1 (Basic)" by which note type it met first in the deck, and
+    /// that order changes from one package to the next. A template of a note type the deck
+    /// has takes that template's name here; a new one gets a name no other note type's has.
+    private mutating func identified(_ templates: [CardTemplate]) -> [CardTemplate] {
+        templates.map { template in
+            guard let type = template.noteType else { return template }
+            let index = templatesSeen[type, default: 0]
+            templatesSeen[type] = index + 1
+            var named = template
+            let ofType = deck.templates.filter { $0.noteType == type }
+            if index < ofType.count {
+                named.name = ofType[index].name
+            } else if deck.templates.contains(where: { $0.name == template.name && $0.noteType != type }) {
+                var candidate = "\(template.name) (\(type))"
+                while deck.templates.contains(where: { $0.name == candidate }) { candidate += "'" }
+                named.name = candidate
+            }
+            if named.name != template.name { templateNames[template.name] = named.name }
+            return named
+        }
+    }
+
     mutating func add(_ templates: [CardTemplate], writer: CollectionWriter) throws {
+        let templates = identified(templates)
         // A deck that was already here takes templates only when they are needed: a text file
         // names no note types Maeil knows, and its rows for notes already here add no cards.
         if !summary.created {
@@ -88,7 +117,10 @@ struct DeckImport {
             try merge(pendingTemplates, writer: writer)
             pendingTemplates = []
         }
-        for item in notes {
+        for var item in notes {
+            if !templateNames.isEmpty {
+                for card in item.cards.indices { item.cards[card].template = templateNames[item.cards[card].template] ?? item.cards[card].template }
+            }
             let index = count
             count += 1
             if !existing.isEmpty { seen.insert(item.guid) }
@@ -188,10 +220,14 @@ struct DeckImport {
             if let modified = imported.ankiModified {
                 let changedHere = try writer.lastChange(cardID: card.id)
                 let known = try writer.ankiLogIDs(cardID: card.id)
-                for entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
+                let newer = modified > changedHere
+                for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
+                    // A card that keeps Maeil's state ends its log with the entry that recorded it:
+                    // Anki's rows added after it keep Anki's columns, not a state of their own.
+                    if !newer { entry.after = nil }
                     try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
                 }
-                guard modified > changedHere else { continue }
+                guard newer else { continue }
                 if imported.state != card.state {
                     try writer.setState(cardID: card.id, imported.state, kind: .imported)
                     if imported.state != .new { applied += 1 }

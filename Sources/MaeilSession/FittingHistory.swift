@@ -26,6 +26,7 @@ package enum FittingHistory {
     static func event(_ entry: ReviewLogEntry) -> ReviewEvent {
         let time = entry.time.timeIntervalSince1970
         guard let rating = entry.rating else {
+            if let anki = entry.anki { return ReviewEvent(time: time, rating: 0, kind: anki.isReset ? .reset : .manual) }
             let forgotten = entry.after?.phase == .new && entry.before.map { $0.phase != .new } ?? false
             return ReviewEvent(time: time, rating: 0, kind: forgotten ? .reset : .manual)
         }

@@ -35,7 +35,21 @@ extension Collection {
                     repaired += foreign.count
                 }
             }
-            // Each card against the newest log entry that recorded a state.
+            // An Anki log row twice (a package imported again before imports merged by Anki's ids).
+            let twice = try Row.fetchAll(db, sql: """
+                SELECT card_id, anki_id, count(*) FROM review_log WHERE anki_id IS NOT NULL GROUP BY card_id, anki_id HAVING count(*) > 1
+                """)
+            for row in twice {
+                problems.append("card \(row[0] as Int64): Anki's review \(row[1] as Int64) is in its log \(row[2] as Int) times")
+            }
+            if repair, !twice.isEmpty {
+                try db.execute(sql: """
+                    DELETE FROM review_log WHERE anki_id IS NOT NULL AND id NOT IN (
+                        SELECT min(id) FROM review_log WHERE anki_id IS NOT NULL GROUP BY card_id, anki_id)
+                    """)
+                repaired += twice.count
+            }
+            // Each card against the last log entry that recorded a state.
             let statement = try db.makeStatement(sql: """
                 SELECT \(selection(CardTable.columns, from: "c", prefix: "")), \(CardStateColumns.list(prefix: "l.a_"))
                 FROM card c LEFT JOIN review_log l ON l.id = (

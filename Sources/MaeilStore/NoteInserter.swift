@@ -150,11 +150,14 @@ package struct NoteInserter {
                 }
                 let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
                                                newPosition: newPosition, draft: draft)
+                // A card reset to new keeps its history too.
+                for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
                 if let draft, draft.state != .new {
                     scheduled += 1
-                    for entry in draft.history { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
                     // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
-                    let arrival = ReviewLogEntry(time: Date(unixSeconds: nowSeconds), kind: .imported, rating: nil, scheduler: "manual",
+                    // Never older than the history it follows, even when the other program's clock ran ahead.
+                    let newest = draft.history.lazy.map(\.time).max().map { $0.addingTimeInterval(0.001) } ?? .distantPast
+                    let arrival = ReviewLogEntry(time: max(Date(unixSeconds: nowSeconds), newest), kind: .imported, rating: nil, scheduler: "manual",
                                                  before: .new, after: draft.state.storedForm)
                     try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind)
                 }

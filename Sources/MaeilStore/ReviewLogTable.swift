@@ -18,12 +18,15 @@ package struct ReviewLog: Hashable, Sendable {
 enum ReviewLogTable {
     /// Every column but the id, in the order `append` binds them.
     static let written = "card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings, anki_id, "
-        + CardStateColumns.list(prefix: "b_") + ", " + CardStateColumns.list(prefix: "a_")
+        + CardStateColumns.list(prefix: "b_") + ", " + CardStateColumns.list(prefix: "a_") + ", " + ankiColumns.joined(separator: ", ")
+
+    /// Anki's own columns of a row that came from Anki (`AnkiRevlogColumns`), NULL otherwise.
+    static let ankiColumns = ["anki_ease", "anki_ivl", "anki_last_ivl", "anki_factor", "anki_type"]
 
     static let columns = "id, " + written
 
     static let insertSQL = "INSERT INTO review_log (" + written + ") VALUES ("
-        + Array(repeating: "?", count: 10 + 2 * CardStateColumns.names.count).joined(separator: ", ") + ")"
+        + Array(repeating: "?", count: 10 + 2 * CardStateColumns.names.count + ankiColumns.count).joined(separator: ", ") + ")"
 
     /// Appends `entry` to a card's log; returns the new row's id.
     @discardableResult
@@ -42,6 +45,8 @@ enum ReviewLogTable {
         binder.text(leechColumn(entry.leech)); binder.text(buriedColumn(entry.buried)); binder.int(entry.ankiID)
         CardStateColumns.bind(entry.before, &binder)
         CardStateColumns.bind(entry.after, &binder)
+        let anki = entry.anki
+        binder.int(anki?.ease); binder.int(anki?.interval); binder.int(anki?.lastInterval); binder.int(anki?.factor); binder.int(anki?.type)
         try binder.step(db)
         return db.lastInsertedRowID
     }
@@ -65,6 +70,7 @@ enum ReviewLogTable {
     struct Decoder {
         let before: CardStateColumns, after: CardStateColumns
         let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried, ankiID: Int
+        let anki: [Int]
 
         func cardID(_ row: SQLiteRow) -> Int64 { row.int64(cardID) }
 
@@ -74,6 +80,7 @@ enum ReviewLogTable {
             (id, cardID, deckID, time, kind) = (columns["id"], columns["card_id"], columns["deck_id"], columns["time"], columns["kind"])
             (rating, duration, scheduler) = (columns["rating"], columns["duration_ms"], columns["scheduler"])
             (leech, buried, ankiID) = (columns["leech_action"], columns["buried_siblings"], columns["anki_id"])
+            anki = ReviewLogTable.ankiColumns.map { columns[$0] }
         }
 
         func decode(_ row: SQLiteRow) -> ReviewLog {
@@ -97,7 +104,9 @@ enum ReviewLogTable {
                 kind: ReviewLogEntry.Kind(rawValue: row.int(kind)) ?? .manual, rating: Rating(rawValue: row.int(rating)),
                 durationMilliseconds: row.int(duration), scheduler: row.text(scheduler, among: ReviewLogTable.schedulers),
                 before: before.decode(row), after: after.decode(row),
-                leech: effect, buried: burials, ankiID: row.optionalInt64(ankiID))
+                leech: effect, buried: burials, ankiID: row.optionalInt64(ankiID),
+                anki: row.isNull(anki[0]) ? nil : AnkiRevlogColumns(ease: row.int64(anki[0]), interval: row.int64(anki[1]),
+                                                                     lastInterval: row.int64(anki[2]), factor: row.int64(anki[3]), type: row.int64(anki[4])))
         }
     }
 }

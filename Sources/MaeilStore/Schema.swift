@@ -151,6 +151,16 @@ enum Schema {
                 );
                 """)
         }
+        // Anki's review-log rows kept column by column, so every kind goes back as it came.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                ALTER TABLE review_log ADD COLUMN anki_ease INTEGER;
+                ALTER TABLE review_log ADD COLUMN anki_ivl INTEGER;
+                ALTER TABLE review_log ADD COLUMN anki_last_ivl INTEGER;
+                ALTER TABLE review_log ADD COLUMN anki_factor INTEGER;
+                ALTER TABLE review_log ADD COLUMN anki_type INTEGER;
+                """)
+        }
         return migrator
     }
 }

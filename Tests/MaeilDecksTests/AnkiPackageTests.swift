@@ -54,9 +54,13 @@ struct AnkiPackageTests {
         // Review due dates are day numbers from the collection's creation (crt 1795233600).
         let reviewDue = states.filter { $0.phase == .review }.compactMap(\.due).map(\.timeIntervalSince1970)
         #expect(reviewDue.allSatisfy { (Int($0) - 1_795_233_600) % 86_400 == 0 })
-        // The history came along: the relearning card has its easy answer and its lapse.
+        // The history came along: the relearning card has its easy answer and its lapse, and
+        // between them the manual row Anki wrote (a due date set by hand), every column as it was.
         let history = deck.notes.flatMap(\.cards).first { $0.state.phase == .relearning }!.history
-        #expect(history.map(\.rating) == [.easy, .again])
+        #expect(history.map(\.rating) == [.easy, nil, .again])
+        #expect(history.map(\.anki) == [AnkiRevlogColumns(ease: 4, interval: 5, lastInterval: 0, factor: 2500, type: 0),
+                                        AnkiRevlogColumns(ease: 0, interval: 5, lastInterval: 5, factor: 2500, type: 4),
+                                        AnkiRevlogColumns(ease: 1, interval: -600, lastInterval: 5, factor: 2300, type: 1)])
         #expect(contents.media.map(\.name) == ["hello.png"])
         #expect(contents.media[0].data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }

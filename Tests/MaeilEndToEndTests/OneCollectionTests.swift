@@ -12,7 +12,7 @@ import MaeilTestSupport
 struct OneCollectionTests {
     static let script = "scripts/anki/seeded.py"
     static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
-    static let seedsPerZone = max(1, (Int(ProcessInfo.processInfo.environment["MAEIL_ANKI_SEEDS"] ?? "") ?? 60) / zones.count)
+    static let seedsPerZone = max(1, (Int(ProcessInfo.processInfo.environment["MAEIL_ANKI_SEEDS"] ?? "") ?? 201) / zones.count)
     let folder = Fixture.temporaryDirectory()
 
     /// Makes `seedsPerZone` collections in each zone; returns (seed, zone made in, zone studied in).
@@ -79,11 +79,12 @@ struct OneCollectionTests {
     /// Issue 23, point 1: a due date is a calendar date. Collections whose day starts at 0, 4
     /// or 6, made in one zone and imported in another, as .apkg and .colpkg: every review card
     /// is due on the date Anki has it; a .colpkg keeps the rollover hour; Maeil's .colpkg,
-    /// opened by Anki in the zone it was written in, has every date as Anki had it.
+    /// opened by Anki in the zone it was written in, has every date as Anki had it, and every
+    /// review-log row as Anki wrote it (point 5).
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func dueDatesAreCalendarDates() throws {
         let made = try makeCollections(firstSeed: 1)
-        var compared = 0
+        var compared = 0, logRows = 0, resetRows = 0
         for zone in Self.zones {
             let here = made.filter { $0.studied == zone }
             let originals = try ankiRead(here.map { folder.appendingPathComponent("\($0.seed)/collection.anki2").path }, zone: zone)
@@ -95,6 +96,7 @@ struct OneCollectionTests {
                 for package in ["anki.apkg", "anki.colpkg"] {
                     let collection = seedFolder.appendingPathComponent("maeil-\(package).sqlite").path
                     _ = try maeil(["import", seedFolder.appendingPathComponent(package).path, "--create"], collection: collection, zone: zone)
+                    #expect(try maeil(["check"], collection: collection, zone: zone).stdout.hasSuffix("ok\n"), "seed \(entry.seed): maeil check")
                     let dates = try Self.maeilDueDates(collection, zone: zone)
                     #expect(dates == expected, "seed \(entry.seed) (\(entry.made) → \(zone)), \(package): rollover \(original["rollover"] ?? "")")
                     compared += expected.values.reduce(0) { $0 + $1.count }
@@ -109,10 +111,20 @@ struct OneCollectionTests {
             let back = try ankiRead(exported, zone: zone)
             for (entry, path) in zip(here, exported) {
                 let original = try #require(originals[folder.appendingPathComponent("\(entry.seed)/collection.anki2").path])
-                #expect(Self.ankiDueDates(try #require(back[path])) == Self.ankiDueDates(original), "seed \(entry.seed): Maeil's .colpkg in Anki")
+                let returned = try #require(back[path])
+                #expect(Self.ankiDueDates(returned) == Self.ankiDueDates(original), "seed \(entry.seed): Maeil's .colpkg in Anki")
+                // Point 5: every review-log row goes back as Anki wrote it: answers, resets and set due dates, every column.
+                let originalCards = original["cards"] as? [String: [String: Any]] ?? [:], returnedCards = returned["cards"] as? [String: [String: Any]] ?? [:]
+                for (key, card) in originalCards {
+                    let rows = card["revlog"] as? [[Int64]] ?? []
+                    #expect(returnedCards[key]?["revlog"] as? [[Int64]] == rows, "seed \(entry.seed): \(key)'s review log")
+                    logRows += rows.count
+                    resetRows += rows.filter { $0[6] == 4 }.count
+                }
             }
         }
         #expect(compared > 100 * Self.zones.count)
+        #expect(resetRows > made.count / 2, "resets and set due dates among the \(logRows) rows: \(resetRows)")
     }
 
     /// Issue 23, points 2 and 3: a package imported again after studying in Maeil, then the
@@ -205,6 +217,7 @@ struct OneCollectionTests {
                     #expect(String(format: "%04d-%02d-%02d", day.year, day.month, day.day) == value["due_date"] as? String, "seed \(seed): \(key)")
                 }
             }
+            #expect(try run(["check"], at(58, 1)).stdout.hasSuffix("ok\n"), "seed \(seed): maeil check after the merge")
             let notes = try store.read { db in try Row.fetchOne(db, sql: "SELECT field_values, tags FROM note WHERE id = ?", arguments: [noteID])! }
             #expect((notes[0] as String).hasPrefix("edited in Maeil"), "seed \(seed): Maeil's edit, untouched in Anki since, stays")
             #expect((notes[1] as String).contains(" maeil-edit "), "seed \(seed)")

@@ -27,10 +27,15 @@ public struct ReviewLogEntry: Hashable, Sendable {
     /// The entry's id in Anki's review log, when it came from there: written back with the same
     /// id, Anki knows it has it.
     public var ankiID: Int64?
+    /// Anki's own columns of the row, when it came from Anki: written back as they were, every
+    /// kind (answers, resets, set due dates, filtered-deck rows), whatever Maeil makes of them.
+    public var anki: AnkiRevlogColumns?
 
     public init(time: Date, kind: Kind, rating: Rating?, durationMilliseconds: Int = 0, scheduler: String, before: CardState?,
-                after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = [], ankiID: Int64? = nil) {
+                after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = [], ankiID: Int64? = nil,
+                anki: AnkiRevlogColumns? = nil) {
         self.ankiID = ankiID
+        self.anki = anki
         self.time = time
         self.kind = kind
         self.rating = rating
@@ -41,6 +46,26 @@ public struct ReviewLogEntry: Hashable, Sendable {
         self.leech = leech
         self.buried = buried
     }
+}
+
+/// A row of Anki's review log, column by column (its id, card and time are kept beside them).
+public struct AnkiRevlogColumns: Hashable, Sendable {
+    /// The button, 1–4; 0 for a row that is no answer.
+    public var ease: Int64
+    /// Days, or negative seconds for a learning step.
+    public var interval: Int64
+    public var lastInterval: Int64
+    /// Ease in permille under SM-2; under FSRS, difficulty scaled as Anki writes it.
+    public var factor: Int64
+    /// 0 learning, 1 review, 2 relearning, 3 filtered, 4 manual (reset, set due date), 5 rescheduled.
+    public var type: Int64
+
+    public init(ease: Int64, interval: Int64, lastInterval: Int64, factor: Int64, type: Int64) {
+        (self.ease, self.interval, self.lastInterval, self.factor, self.type) = (ease, interval, lastInterval, factor, type)
+    }
+
+    /// Anki's "reset" (Forget): a manual row with no ease factor; it starts a card's history over.
+    public var isReset: Bool { type == 4 && factor == 0 }
 }
 
 /// What an answer that made a card a leech did about it.
