@@ -3,7 +3,8 @@ import Foundation
 /// Reads any supported file into decks: picks the format from the file itself.
 package enum DeckReader {
     package enum Format: String, Sendable {
-        case maeil, ankiText = "anki-text", delimited = "csv", ankiPackage = "anki-package", readingPlan = "reading-plan"
+        case maeil, ankiText = "anki-text", delimited = "csv", ankiPackage = "anki-package", ankiCollection = "anki-collection"
+        case readingPlan = "reading-plan"
     }
 
     /// Which format a path holds, from its extension and its first bytes.
@@ -23,10 +24,11 @@ package enum DeckReader {
         if lowered.hasSuffix(".apkg") || lowered.hasSuffix(".colpkg") { return .ankiPackage }
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data()
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .ankiPackage }
+        if AnkiPackage.isCollectionFile(path, head: head) { return .ankiCollection }
         let text = String(decoding: head.prefix(4096), as: UTF8.self)
         if AnkiTextFormat.hasHeaderLines(text) || lowered.hasSuffix(".txt") { return .ankiText }
         if lowered.hasSuffix(".csv") || lowered.hasSuffix(".tsv") { return .delimited }
-        let notADeck = "this is not a deck: Maeil reads deck.yaml folders, Anki text (.txt), CSV/TSV and .apkg/.colpkg"
+        let notADeck = "this is not a deck: Maeil reads deck.yaml folders, Anki text (.txt), CSV/TSV, .apkg/.colpkg and Anki's collection.anki2"
         if head.contains(0) { throw ImportProblem(file: path, message: notADeck) }
         // Another extension (.md, .json, .html…) is some other kind of file: taking it for a
         // table would import its lines as cards. A file with no extension is sniffed as one.
@@ -78,6 +80,8 @@ package enum DeckReader {
                 try forwardWhole(DelimitedFormat.read(path: path, options: options))
             case .ankiPackage:
                 try AnkiPackage.stream(path: path, options: options, emit: forward)
+            case .ankiCollection:
+                try AnkiPackage.streamCollectionFile(path: path, options: options, emit: forward)
             case .readingPlan:
                 try forward(.readingPlan(ReadingPlanFormat.read(path: path, options: options)))
             }

@@ -24,14 +24,26 @@ enum ForeignFile {
         }
         // Another program's database (Anki's collection.anki2, say): opened for writing, it
         // would be switched to write-ahead logging, which rewrites its header.
+        // Read as immutable first: a database in write-ahead-log mode (Anki's) opened even to
+        // read gets -wal and -shm files beside it. Its log may hold tables made since its last
+        // checkpoint, so a file that looks empty that way is read again the ordinary way.
         var configuration = Configuration()
         configuration.readonly = true
-        guard let tables = try? DatabaseQueue(path: path, configuration: configuration).read({ db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        }) else { return }  // damaged or unreadable: the opening says which
+        func tables(_ location: String) -> [String]? {
+            try? DatabaseQueue(path: location, configuration: configuration).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        }
+        let absolute = (path as NSString).isAbsolutePath ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
+        let immutable = tables("file:\(encoded)?immutable=1")
+        guard let tables = immutable?.isEmpty == false ? immutable : tables(path) else { return }  // damaged or unreadable: the opening says which
         let maeils = ["grdb_migrations", "card"]
         if !tables.isEmpty, !tables.contains(where: maeils.contains) {
-            throw StoreError.notACollection(path: path, reason: "it has tables \(tables.sorted().prefix(3).joined(separator: ", ")); nothing was written to it")
+            let anki = ["col", "notes", "cards", "revlog"].allSatisfy(tables.contains)
+            throw StoreError.notACollection(path: path, reason: anki
+                ? "it is an Anki collection; nothing was written to it. `maeil import \(path)` brings its decks, schedules and history into Maeil's"
+                : "it has tables \(tables.sorted().prefix(3).joined(separator: ", ")); nothing was written to it")
         }
     }
 }

@@ -93,7 +93,7 @@ struct OneCollectionTests {
                 let seedFolder = folder.appendingPathComponent(entry.seed)
                 let original = try #require(originals[seedFolder.appendingPathComponent("collection.anki2").path])
                 let expected = Self.ankiDueDates(original)
-                for package in ["anki.apkg", "anki.colpkg"] {
+                for package in ["anki.apkg", "anki.colpkg", "collection.anki2"] {
                     let collection = seedFolder.appendingPathComponent("maeil-\(package).sqlite").path
                     _ = try maeil(["import", seedFolder.appendingPathComponent(package).path, "--create"], collection: collection, zone: zone)
                     #expect(try maeil(["check"], collection: collection, zone: zone).stdout.hasSuffix("ok\n"), "seed \(entry.seed): maeil check")
@@ -224,6 +224,31 @@ struct OneCollectionTests {
         }
         #expect(kept == seeds.count, "the same package again: the note edited in Maeil is said to be kept, one a seed")
         #expect(merged > 10 * seeds.count / 3, "cards Anki changed after the first import: \(merged)")
+    }
+
+    /// Issue 23, point 12: Anki's own collection.anki2 named as the collection is never
+    /// written to, not even a -wal or -shm beside it; every command says to import it, and
+    /// `maeil import` reads it (and the media folder beside it) as it is.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func ankisOwnCollectionIsReadNeverWritten() throws {
+        _ = try seeded(["make", folder.path, "Asia/Seoul", "900"], zone: "Asia/Seoul")
+        let anki = folder.appendingPathComponent("900/collection.anki2").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: anki))
+        let listing = { try FileManager.default.contentsOfDirectory(atPath: self.folder.appendingPathComponent("900").path).sorted() }
+        let filesBefore = try listing()
+        for command in [["decks"], ["stats"], ["review"], ["add", "Korean"], ["check"], ["check", "--repair"], ["export", "--out", "x.apkg"],
+                        ["import", folder.appendingPathComponent("900/anki.apkg").path]] {
+            let result = try Binary.run(command + ["--collection", anki], input: "3\n", environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("it is an Anki collection; nothing was written to it. `maeil import \(anki)`"), "\(command): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: anki)) == before)
+        #expect(try listing() == filesBefore)
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let imported = try maeil(["import", anki, "--create"], collection: collection, zone: "Asia/Seoul")
+        #expect(imported.stdout.contains("Korean (new deck)"), "\(imported.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: anki)) == before)
+        #expect(try listing() == filesBefore)
     }
 
     struct Failure: Error, CustomStringConvertible {
