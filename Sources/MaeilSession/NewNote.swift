@@ -2,22 +2,36 @@ import Foundation
 import MaeilCore
 import MaeilStore
 
-/// A note added by hand (`maeil add`): the fields a deck's notes have, a new guid, the place
+/// A note added by hand (`maeil add`): shaped like the deck's notes, a new guid, the place
 /// after the deck's last note.
 package enum NewNote {
-    /// The fields of a new note in `deck`, empty: those its notes have, else those its
-    /// templates show.
-    package static func blankFields(deck: Deck, in collection: Collection) throws -> [NoteField] {
-        try collection.notes(deckID: deck.id).first?.fields.map { NoteField(name: $0.name, value: "", language: $0.language) }
-            ?? Array(Set(deck.templates.flatMap { $0.front + $0.back + [$0.typed, $0.blanks].compactMap { $0 } })).sorted()
-                .map { NoteField(name: $0, value: "") }
+    /// What a new note in `deck` is like: the note type most of its notes have (a deck from
+    /// Anki makes cards only for notes of its templates' note types), with those notes'
+    /// fields, empty; in a deck with no notes, the fields its templates show.
+    package static func blank(deck: Deck, in collection: Collection) throws -> NoteDraft {
+        let notes = try collection.notes(deckID: deck.id)
+        var counts: [String: Int] = [:]
+        for note in notes { counts[note.noteType ?? "", default: 0] += 1 }
+        let common = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        guard let model = notes.first(where: { ($0.noteType ?? "") == common }) else {
+            let names = Array(Set(deck.templates.flatMap { $0.front + $0.back + [$0.typed, $0.blanks].compactMap { $0 } })).sorted()
+            return NoteDraft(guid: "", kind: deck.kind ?? .basic, fields: names.map { NoteField(name: $0, value: "") })
+        }
+        return NoteDraft(guid: "", kind: model.kind, noteType: model.noteType,
+                         fields: model.fields.map { NoteField(name: $0.name, value: "", language: $0.language) },
+                         html: model.html, ankiNoteTypeID: model.ankiNoteTypeID)
     }
 
-    /// Adds the note and returns it with the number of cards it made.
-    package static func add(_ fields: [NoteField], to deck: Deck, collection: Collection, now: Date) throws -> (note: Note, cards: Int) {
-        let position = try collection.nextNotePosition(deckID: deck.id)
-        let note = try collection.addNote(NoteDraft(guid: "maeil-" + UUID().uuidString.lowercased(), kind: deck.kind ?? .basic,
-                                                    fields: fields, position: position, origin: "added"), deckID: deck.id, now: now)
+    /// Adds a note like `blank` with the typed `fields` (as HTML in a deck whose notes are
+    /// HTML) and returns it with the number of cards it made.
+    package static func add(_ fields: [NoteField], like blank: NoteDraft, to deck: Deck, collection: Collection, now: Date)
+        throws -> (note: Note, cards: Int) {
+        var draft = blank
+        draft.guid = "maeil-" + UUID().uuidString.lowercased()
+        draft.fields = blank.html ? fields.map { NoteField(name: $0.name, value: FieldText.html(fromPlain: $0.value), language: $0.language) } : fields
+        draft.position = try collection.nextNotePosition(deckID: deck.id)
+        draft.origin = "added"
+        let note = try collection.addNote(draft, deckID: deck.id, now: now)
         return (note, try collection.cards(noteID: note.id).count)
     }
 }

@@ -226,7 +226,7 @@ struct OneCollectionTests {
         #expect(merged > 10 * seeds.count / 3, "cards Anki changed after the first import: \(merged)")
     }
 
-    /// Issue 23, point 12: Anki's own collection.anki2 named as the collection is never
+    /// Issue 23, points 12 and 4: Anki's own collection.anki2 named as the collection is never
     /// written to, not even a -wal or -shm beside it; every command says to import it, and
     /// `maeil import` reads it (and the media folder beside it) as it is.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
@@ -249,6 +249,19 @@ struct OneCollectionTests {
         #expect(imported.stdout.contains("Korean (new deck)"), "\(imported.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: anki)) == before)
         #expect(try listing() == filesBefore)
+
+        // Point 4: a note added by hand to a deck from Anki is of the deck's note type, so it
+        // has cards (it had none), and Anki reads it with them.
+        for (index, deck) in ["Korean", "Korean::Food", "Korean::Phrases"].enumerated() {
+            let added = try Binary.run(["add", deck, "--collection", collection], input: "added \(index) <b>\nmeaning\n",
+                                       environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path])
+            #expect(added.status == 0 && !added.stdout.contains("with 0 cards"), "\(deck): \(added.stdout) \(added.stderr)")
+        }
+        let out = folder.appendingPathComponent("added.apkg").path
+        _ = try maeil(["export", "--out", out], collection: collection, zone: "Asia/Seoul")
+        let cards = try #require(try ankiRead([out], zone: "Asia/Seoul")[out]?["cards"] as? [String: [String: Any]])
+        let added = cards.values.filter { (($0["fields"] as? [String])?.first ?? "").hasPrefix("added ") }
+        #expect(Set(added.compactMap { ($0["fields"] as? [String])?.first }) == Set((0..<3).map { "added \($0) &lt;b&gt;" }), "\(added)")
     }
 
     struct Failure: Error, CustomStringConvertible {

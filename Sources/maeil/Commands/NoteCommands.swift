@@ -19,9 +19,10 @@ struct AddCommand: MaeilCommand {
         let collection = try context.collection(self.collection)
         let chosen = deckName.isEmpty ? try NoteEntry.askDeck(context, collection: collection)
                                       : try context.deck(deckName.joined(separator: " "), in: collection)
-        guard let deck = chosen,
-              let fields = NoteEntry.askFields(try NewNote.blankFields(deck: deck, in: collection), deck: deck, context) else { return }
-        let (note, cards) = try NewNote.add(fields, to: deck, collection: collection, now: context.now)
+        guard let deck = chosen else { return }
+        let blank = try NewNote.blank(deck: deck, in: collection)
+        guard let fields = NoteEntry.askFields(blank.fields, deck: deck, context) else { return }
+        let (note, cards) = try NewNote.add(fields, like: blank, to: deck, collection: collection, now: context.now)
         context.line("Added note \(note.id) with \(counted(cards, "card")).")
     }
 }
