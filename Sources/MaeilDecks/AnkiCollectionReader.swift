@@ -154,6 +154,7 @@ private struct CollectionReading {
             var note = NoteDraft(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
                                  tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)", html: true,
                                  ankiNoteTypeID: type.id, ankiModified: row.modified)
+            note.ankiID = noteID
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards {
                 let ordinal = card.ordinal
@@ -162,7 +163,8 @@ private struct CollectionReading {
                 note.cards.append(CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
                                             state: state(card, days: days, steps: steps, reviews: history),
                                             suspended: card.queue == -1, buriedUntil: buried(card),
-                                            history: history, ankiModified: card.modified))
+                                            history: history, ankiModified: card.modified, ankiID: card.id,
+                                            flags: Int(card.flags & 7)))
             }
             try chunks.add(note, to: slot, emit: emit)
         }
@@ -591,9 +593,9 @@ struct NoteRow {
 }
 
 struct CardRow {
-    static let columns = "id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data, mod"
+    static let columns = "id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid, data, mod, flags"
     var id: Int64, note: Int64, deck: Int64, ordinal: Int, type: Int64, queue: Int64, due: Int64, interval: Int64, factor: Int64
-    var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String, modified: Int64
+    var reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String, modified: Int64, flags: Int64
 
     init(_ row: PackageRow) throws {
         (id, note, deck) = (try row.value(0), try row.value(1), try row.value(2))
@@ -603,6 +605,7 @@ struct CardRow {
         (originalDue, originalDeck) = (try row.value(12), try row.value(13))
         data = (try row.value(14) as String?) ?? ""
         modified = try row.value(15)
+        flags = (try? row.value(16) as Int64?).flatMap { $0 } ?? 0
     }
 }
 

@@ -78,6 +78,26 @@ package enum AnkiPackageWriter {
     }
 }
 
+/// Ids for one table of a package: a record's own Anki id the first time it is asked for,
+/// else the next id after `start` that no record keeps.
+struct AnkiIDs {
+    private let kept: Set<Int64>
+    private var used = Set<Int64>()
+    private var next: Int64
+
+    init(kept: [Int64], start: Int64) {
+        self.kept = Set(kept)
+        next = start
+    }
+
+    mutating func id(keeping own: Int64?) -> Int64 {
+        if let own, used.insert(own).inserted { return own }
+        repeat { next += 1 } while kept.contains(next) || used.contains(next)
+        used.insert(next)
+        return next
+    }
+}
+
 /// The schema-11 collection inside a package.
 private struct CollectionWriting {
     let db: Database
@@ -131,10 +151,13 @@ private struct CollectionWriting {
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
         let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
-        let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)")
+        let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
         let insertLog = try db.makeStatement(sql: "INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)")
         var bind = Binder()
-        var noteID = nowSeconds * 1000, cardID = nowSeconds * 1000
+        // Anki's own ids where the records came from Anki; new ones, clear of those, for the rest
+        // (and for a second record with the same id, from another Anki collection).
+        var noteIDs = AnkiIDs(kept: collection.decks.flatMap(\.notes).compactMap(\.ankiID), start: nowSeconds * 1000)
+        var cardIDs = AnkiIDs(kept: cards.compactMap(\.ankiID), start: nowSeconds * 1000)
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
         for (index, deck) in collection.decks.enumerated() {
@@ -149,7 +172,7 @@ private struct CollectionWriting {
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             for note in deck.notes {
-                noteID += 1
+                let noteID = noteIDs.id(keeping: note.ankiID)
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID
                 // A field can hold no U+001F: it separates them.
                 let values = note.values.contains { $0.utf8.contains(0x1F) } ? note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
@@ -163,14 +186,14 @@ private struct CollectionWriting {
                 bind.int(Self.checksum(first))
                 try bind.step(db)
                 for card in note.cards {
-                    cardID += 1
+                    let cardID = cardIDs.id(keeping: card.ankiID)
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
                     bind.begin(insertCard)
                     bind.int(cardID); bind.int(noteID); bind.int(deckID); bind.int(card.ordinal); bind.int(card.modified)
                     bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
                     bind.int(card.state.phase == .new ? 0 : card.state.easePermille); bind.int(card.state.reps); bind.int(card.state.lapses)
-                    bind.int(columns.left); bind.text(Self.data(card))
+                    bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
                     for entry in card.history {
                         guard let row = Self.revlog(entry) else { continue }
@@ -179,6 +202,21 @@ private struct CollectionWriting {
                     }
                 }
             }
+        }
+        // Anki has every parent of a deck ("Korean" for "Korean::Food"): a parent not exported
+        // gets a deck of its own with the default options, as Anki's Check Database would add it.
+        let names = Set(collection.decks.map(\.name))
+        var parents: [String] = []
+        for name in collection.decks.map(\.name) {
+            let parts = name.components(separatedBy: "::")
+            for end in parts.indices.dropLast() {
+                let parent = parts[...end].joined(separator: "::")
+                if !names.contains(parent), !parents.contains(parent) { parents.append(parent) }
+            }
+        }
+        for (index, parent) in parents.enumerated() {
+            let deckID = nowSeconds * 1000 + Int64(collection.decks.count + index) + 100
+            decks["\(deckID)"] = Self.deckJSON(id: deckID, name: parent, configID: 1, now: nowSeconds)
         }
         // An id is the answer's time in milliseconds (Anki's own where it came from Anki); two
         // answers in one millisecond take the next free one.

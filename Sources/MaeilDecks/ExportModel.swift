@@ -40,8 +40,11 @@ package struct ExportNote: Sendable {
     /// Seconds since 1970: when the note last changed, in Maeil or in Anki before it came.
     package var modified: Int64
     package var cards: [ExportCard]
+    /// Anki's id for the note, when it came from Anki: written back as the same record.
+    package var ankiID: Int64?
 
-    package init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard]) {
+    package init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard], ankiID: Int64? = nil) {
+        self.ankiID = ankiID
         self.guid = guid
         self.noteTypeID = noteTypeID
         self.values = values
@@ -66,9 +69,14 @@ package struct ExportCard: Sendable {
     /// The desired retention and decay its FSRS memory was computed for, when it has one.
     package var desiredRetention: Double?
     package var decay: Double?
+    /// Anki's id for the card, when it came from Anki, and its flag.
+    package var ankiID: Int64?
+    package var flags = 0
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
-                history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil) {
+                history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0) {
+        self.ankiID = ankiID
+        self.flags = flags
         self.ordinal = ordinal
         self.state = state
         self.suspended = suspended

@@ -172,7 +172,7 @@ struct DeckImport {
                     summary.unchanged += 1
                 }
                 if !item.cards.isEmpty {
-                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, writer: writer)
+                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
                 }
             }
             noteWritten()
@@ -212,12 +212,13 @@ struct DeckImport {
     /// have yet are added (never one twice), and its state, suspension and burial replace
     /// Maeil's only when it changed in Anki after it last changed here. Another program's card
     /// (no modification time) schedules only a card Maeil has not reviewed.
-    private static func applyScheduling(_ cards: [CardDraft], to note: Note, writer: CollectionWriter) throws -> Int {
+    private static func applyScheduling(_ cards: [CardDraft], to note: Note, ankiID: Int64?, writer: CollectionWriter) throws -> Int {
         let stored = try writer.cards(noteID: note.id)
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
             if let modified = imported.ankiModified {
+                try writer.adoptAnkiIDs(noteID: note.id, ankiID, cardID: card.id, imported.ankiID)
                 let changedHere = try writer.lastChange(cardID: card.id)
                 let known = try writer.ankiLogIDs(cardID: card.id)
                 let newer = modified > changedHere
@@ -235,6 +236,7 @@ struct DeckImport {
                 try writer.setAnkiModified(cardID: card.id, modified)
                 try writer.setFlags(cardID: card.id, suspended: imported.suspended)
                 try writer.setBuried(cardID: card.id, until: imported.buriedUntil)
+                try writer.setAnkiFlag(cardID: card.id, imported.flags)
                 continue
             }
             if card.state == .new, imported.state != .new {

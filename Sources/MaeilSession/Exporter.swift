@@ -52,10 +52,10 @@ package struct Exporter {
                         buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
                         modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
                         desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
-                        decay: card.state.memory == nil ? nil : fsrs.decay)
+                        decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags)
                 }
                 exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: note.tags,
-                                                modified: max(note.ankiModified ?? 0, note.modified), cards: cards))
+                                                modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID))
             }
             exported.append(ExportDeck(name: deck.name, preset: preset, notes: exportedNotes))
         }

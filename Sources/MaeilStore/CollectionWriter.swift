@@ -154,6 +154,18 @@ package struct CollectionWriter {
         }
     }
 
+    /// Sets a card's Anki flag (0 none, 1–7).
+    package func setAnkiFlag(cardID: Int64, _ flags: Int) throws {
+        try db.cachedStatement(sql: "UPDATE card SET flags = ? WHERE id = ?").execute(arguments: [flags, cardID])
+    }
+
+    /// Gives a note and a card Anki's ids where they have none yet (a note first met in a
+    /// text file, then in a package).
+    package func adoptAnkiIDs(noteID: Int64, _ note: Int64?, cardID: Int64, _ card: Int64?) throws {
+        if let note { try db.cachedStatement(sql: "UPDATE note SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [note, noteID]) }
+        if let card { try db.cachedStatement(sql: "UPDATE card SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [card, cardID]) }
+    }
+
     /// Sets or clears a card's burial.
     package func setBuried(cardID: Int64, until: Date?) throws {
         try db.cachedStatement(sql: "UPDATE card SET buried_until = ? WHERE id = ?").execute(arguments: [until?.unixSeconds, cardID])

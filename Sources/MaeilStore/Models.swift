@@ -41,6 +41,8 @@ package struct Note: Hashable, Sendable {
     package var ankiModified: Int64?
     /// When Maeil last changed the note (seconds).
     package var modified: Int64 = 0
+    /// The note's id in Anki, when it came from Anki.
+    package var ankiID: Int64?
 
     package var isTaggedLeech: Bool { tags.contains { $0.lowercased() == "leech" } }
 }
@@ -57,4 +59,8 @@ package struct Card: Hashable, Sendable {
     package var buriedUntil: Date?
     /// The card's modification time in Anki when it came from there (seconds).
     package var ankiModified: Int64?
+    /// The card's id in Anki, when it came from Anki.
+    package var ankiID: Int64? = nil
+    /// Anki's flag: 0 none, 1–7 a colour.
+    package var flags: Int = 0
 }

@@ -33,9 +33,9 @@ package struct NoteInserter {
     private var insertCards: Statement?
     static let batchSize = 32
 
-    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, "
+    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 9 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 11 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -46,8 +46,8 @@ package struct NoteInserter {
         self.units = units
         insertNote = try db.makeStatement(sql: """
             INSERT INTO note (kind, note_type, field_names, field_values, field_languages, tags, unit_id, position, source, modified_at,
-                              html, anki_note_type, anki_mod, guid, deck_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              html, anki_note_type, anki_mod, guid, deck_id, created_at, anki_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(guid) DO NOTHING
             """)
         insertCard = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns)) VALUES \(Self.cardRow)")
@@ -73,7 +73,7 @@ package struct NoteInserter {
         bindContent(kind: draft.kind, noteType: draft.noteType, fields: draft.fields, tags: draft.tags, unitID: unit?.id,
                     position: draft.position, source: draft.origin)
         bind.bool(draft.html); bind.int(draft.ankiNoteTypeID); bind.int(draft.ankiModified)
-        bind.text(draft.guid); bind.int(deck.id); bind.int(nowSeconds)
+        bind.text(draft.guid); bind.int(deck.id); bind.int(nowSeconds); bind.int(draft.ankiID)
         try bind.step(db)
         guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
@@ -202,6 +202,7 @@ package struct NoteInserter {
     private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
+        bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 }

@@ -39,7 +39,8 @@ extension CardState {
 }
 
 enum CardTable {
-    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, anki_mod, " + CardStateColumns.list()
+    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, anki_mod, anki_id, flags, "
+        + CardStateColumns.list()
     static let byID = "SELECT \(columns) FROM card WHERE id = ?"
     static let byNote = "SELECT \(columns) FROM card WHERE note_id = ? ORDER BY new_position"
     /// Decodes a query that selects `columns` as they are.
@@ -49,19 +50,21 @@ enum CardTable {
 
     struct Decoder {
         let state: CardStateColumns
-        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil, ankiModified: Int
+        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil, ankiModified, ankiID, flags: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             state = CardStateColumns(columns, prefix: prefix)
             (id, noteID, deckID) = (columns[prefix + "id"], columns[prefix + "note_id"], columns[prefix + "deck_id"])
             (template, ordinal, starred) = (columns[prefix + "template"], columns[prefix + "ordinal"], columns[prefix + "starred"])
             (suspended, buriedUntil, ankiModified) = (columns[prefix + "suspended"], columns[prefix + "buried_until"], columns[prefix + "anki_mod"])
+            (ankiID, flags) = (columns[prefix + "anki_id"], columns[prefix + "flags"])
         }
 
         func decode(_ row: SQLiteRow) -> Card {
             Card(id: row.int64(id), noteID: row.int64(noteID), deckID: row.int64(deckID), template: row.text(template),
                  ordinal: row.int(ordinal), state: state.decode(row) ?? .new, starred: row.bool(starred), suspended: row.bool(suspended),
-                 buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)), ankiModified: row.optionalInt64(ankiModified))
+                 buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)), ankiModified: row.optionalInt64(ankiModified),
+                 ankiID: row.optionalInt64(ankiID), flags: row.int(flags))
         }
     }
 }
@@ -72,14 +75,14 @@ enum FieldSeparator {
 
 enum NoteTable {
     static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type, "
-        + "html, anki_note_type, anki_mod, modified_at"
+        + "html, anki_note_type, anki_mod, modified_at, anki_id"
     static let byID = "SELECT \(columns) FROM note WHERE id = ?"
     /// Decodes a query that selects `columns` as they are.
     static let decoder = Decoder(ColumnMap(list: columns))
 
     struct Decoder {
         let id, guid, deckID, kind, names, values, languages, tags, unitID, position, source, noteType: Int
-        let html, ankiNoteType, ankiModified, modified: Int
+        let html, ankiNoteType, ankiModified, modified, ankiID: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             (id, guid, deckID, kind) = (columns[prefix + "id"], columns[prefix + "guid"], columns[prefix + "deck_id"], columns[prefix + "kind"])
@@ -87,7 +90,7 @@ enum NoteTable {
             (tags, unitID, position) = (columns[prefix + "tags"], columns[prefix + "unit_id"], columns[prefix + "position"])
             (source, noteType) = (columns[prefix + "source"], columns[prefix + "note_type"])
             (html, ankiNoteType) = (columns[prefix + "html"], columns[prefix + "anki_note_type"])
-            (ankiModified, modified) = (columns[prefix + "anki_mod"], columns[prefix + "modified_at"])
+            (ankiModified, modified, ankiID) = (columns[prefix + "anki_mod"], columns[prefix + "modified_at"], columns[prefix + "anki_id"])
         }
 
         func decode(_ row: SQLiteRow) -> Note {
@@ -106,7 +109,7 @@ enum NoteTable {
                         fields: fields, tags: Tags.parse(row.text(tags)), unitID: row.optionalInt64(unitID), position: row.int(position),
                         source: row.optionalText(source), noteType: row.optionalText(noteType), html: row.bool(html),
                         ankiNoteTypeID: row.optionalInt64(ankiNoteType), ankiModified: row.optionalInt64(ankiModified),
-                        modified: row.int64(modified))
+                        modified: row.int64(modified), ankiID: row.optionalInt64(ankiID))
         }
     }
 

@@ -161,6 +161,15 @@ enum Schema {
                 ALTER TABLE review_log ADD COLUMN anki_type INTEGER;
                 """)
         }
+        // Anki's ids for notes and cards, kept so a package or a collection goes back to Anki
+        // as the same records, and Anki's flags (1–7, a colour each).
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                ALTER TABLE note ADD COLUMN anki_id INTEGER;
+                ALTER TABLE card ADD COLUMN anki_id INTEGER;
+                ALTER TABLE card ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -84,7 +84,7 @@ struct OneCollectionTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func dueDatesAreCalendarDates() throws {
         let made = try makeCollections(firstSeed: 1)
-        var compared = 0, logRows = 0, resetRows = 0
+        var compared = 0, logRows = 0, resetRows = 0, flagged = 0
         for zone in Self.zones {
             let here = made.filter { $0.studied == zone }
             let originals = try ankiRead(here.map { folder.appendingPathComponent("\($0.seed)/collection.anki2").path }, zone: zone)
@@ -114,8 +114,14 @@ struct OneCollectionTests {
                 let returned = try #require(back[path])
                 #expect(Self.ankiDueDates(returned) == Self.ankiDueDates(original), "seed \(entry.seed): Maeil's .colpkg in Anki")
                 // Point 5: every review-log row goes back as Anki wrote it: answers, resets and set due dates, every column.
+                // Point 7 and 8: each note and card under its own id, with its flag; Anki's Check Database finds nothing.
                 let originalCards = original["cards"] as? [String: [String: Any]] ?? [:], returnedCards = returned["cards"] as? [String: [String: Any]] ?? [:]
+                #expect(returned["check_database"] as? String == "Database rebuilt and optimized.", "seed \(entry.seed): \(returned["check_database"] ?? "")")
                 for (key, card) in originalCards {
+                    for column in ["id", "note_id", "flags"] {
+                        #expect(returnedCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(entry.seed): \(key)'s \(column)")
+                    }
+                    flagged += (card["flags"] as? Int ?? 0) > 0 ? 1 : 0
                     let rows = card["revlog"] as? [[Int64]] ?? []
                     #expect(returnedCards[key]?["revlog"] as? [[Int64]] == rows, "seed \(entry.seed): \(key)'s review log")
                     logRows += rows.count
@@ -125,6 +131,7 @@ struct OneCollectionTests {
         }
         #expect(compared > 100 * Self.zones.count)
         #expect(resetRows > made.count / 2, "resets and set due dates among the \(logRows) rows: \(resetRows)")
+        #expect(flagged >= made.count, "flagged cards: \(flagged)")
     }
 
     /// Issue 23, points 2 and 3: a package imported again after studying in Maeil, then the
@@ -262,6 +269,12 @@ struct OneCollectionTests {
         let cards = try #require(try ankiRead([out], zone: "Asia/Seoul")[out]?["cards"] as? [String: [String: Any]])
         let added = cards.values.filter { (($0["fields"] as? [String])?.first ?? "").hasPrefix("added ") }
         #expect(Set(added.compactMap { ($0["fields"] as? [String])?.first }) == Set((0..<3).map { "added \($0) &lt;b&gt;" }), "\(added)")
+
+        // Point 8: a subdeck exported alone brings its parent, so Anki's Check Database has nothing to fix.
+        let food = folder.appendingPathComponent("food.colpkg").path
+        _ = try maeil(["export", "Korean::Food", "--out", food], collection: collection, zone: "Asia/Seoul")
+        let read = try #require(try ankiRead([food], zone: "Asia/Seoul")[food])
+        #expect(read["check_database"] as? String == "Database rebuilt and optimized.", "\(read["check_database"] ?? "")")
     }
 
     struct Failure: Error, CustomStringConvertible {

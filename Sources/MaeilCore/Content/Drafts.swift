@@ -27,6 +27,8 @@ package struct NoteDraft: Hashable, Sendable {
     /// Anki's note type id and the note's modification time there (seconds), for going back.
     package var ankiNoteTypeID: Int64?
     package var ankiModified: Int64?
+    /// The note's id in Anki, kept so the note goes back as the same record.
+    package var ankiID: Int64?
     /// The field names are a reader's guess (an Anki text file names no fields): a note already
     /// in the collection with this guid takes the values in its own fields' order, and keeps
     /// its kind, note type and cards.
@@ -64,10 +66,15 @@ package struct CardDraft: Hashable, Sendable {
     /// The card's modification time in Anki (seconds): Anki takes a card's schedule back only
     /// from a card changed later than its own.
     package var ankiModified: Int64?
+    /// The card's id in Anki, and its flag (0 none, 1–7 a colour).
+    package var ankiID: Int64?
+    package var flags: Int
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
-                history: [ReviewLogEntry] = [], ankiModified: Int64? = nil) {
+                history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0) {
         self.ankiModified = ankiModified
+        self.ankiID = ankiID
+        self.flags = flags
         self.template = template
         self.ordinal = ordinal
         self.state = state
