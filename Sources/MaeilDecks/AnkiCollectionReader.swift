@@ -169,6 +169,18 @@ private struct CollectionReading {
             try chunks.add(note, to: slot, emit: emit)
         }
         try chunks.flush(emit)
+        // Decks with no cards are Anki's decks too (a filtered deck has no options of its own, and
+        // Anki's "Default" is always there): they come over with their options.
+        if options.deckName == nil {
+            for (id, name) in deckNames.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
+                let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
+                    var deck = ImportedDeck(name: name, kind: nil, templates: [], source: file)
+                    deck.preset = deckOptions[id]?.preset
+                    return deck
+                }
+                if isNew { deckTemplates.append([]) }
+            }
+        }
         // All or nothing: a note that cannot be read stops the import unless --skip-invalid.
         if !skipped.isEmpty {
             guard options.skipInvalid else { throw ImportFailure(skipped) }
@@ -290,6 +302,10 @@ private struct CollectionReading {
         if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
         if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
         if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
+        // Anki buries new and review siblings apart, both off by default; Maeil has one switch.
+        preset.burySiblings = (new["bury"] as? NSNumber)?.boolValue == true || (review["bury"] as? NSNumber)?.boolValue == true
+        // The name the decks that share these options know them by.
+        if let name = config["name"] as? String, !name.isEmpty { preset.name = DeckName.canonical(name) }
         if let days = config["easyDaysPercentages"] as? [Any], days.count == 7 {
             let loads = days.compactMap(number)
             if loads.count == 7 { preset.scheduler.easyDays = loads.map { $0 >= 1 ? 1 : ($0 <= 0 ? 0 : 0.5) } }
@@ -421,6 +437,7 @@ private struct CollectionReading {
             "lapse": ["delays": floats(2), "mult": float(14) ?? 0, "minInt": whole(17) ?? 0, "leechFails": whole(22) ?? 0,
                       "leechAction": whole(21) ?? 0],
             "fsrsWeights": floats(3), "fsrsParams5": floats(5), "fsrsParams6": floats(6), "desiredRetention": float(37) ?? 0,
+            "buryInterdayLearning": whole(29) == 1,
         ]
     }
 

@@ -150,6 +150,7 @@ private struct CollectionWriting {
         var decks: [String: Any] = ["1": Self.deckJSON(id: 1, name: "Default", configID: 1, now: nowSeconds)]
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
+        var usedConfigIDs: Set<Int64> = [1]
         let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
         let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
         let insertLog = try db.makeStatement(sql: "INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)")
@@ -162,9 +163,21 @@ private struct CollectionWriting {
         var fsrs = false
         for (index, deck) in collection.decks.enumerated() {
             let deckID = nowSeconds * 1000 + Int64(index) + 100
-            let configID = configIDs[deck.preset.name] ?? nowSeconds * 1000 + Int64(configIDs.count) + 1
-            if configIDs[deck.preset.name] == nil {
-                configIDs[deck.preset.name] = configID
+            // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
+            let presetKey = deck.preset.id.map { "#\($0)" } ?? deck.preset.name
+            let configID: Int64
+            if let known = configIDs[presetKey] {
+                configID = known
+            } else {
+                let kept = Self.ankiConfigID(deck.preset)
+                if let kept, kept == 1 || usedConfigIDs.insert(kept).inserted {
+                    configID = kept
+                } else {
+                    var next = nowSeconds * 1000 + Int64(configIDs.count) + 1
+                    while !usedConfigIDs.insert(next).inserted { next += 1 }
+                    configID = next
+                }
+                configIDs[presetKey] = configID
                 configs["\(configID)"] = Self.deckConfigJSON(deck.preset, id: configID, now: nowSeconds)
             }
             fsrs = fsrs || deck.preset.scheduler.kind == .fsrs
@@ -377,6 +390,12 @@ private struct CollectionWriting {
     }
 
     /// A preset as Anki's deck options: the options it came with from Anki, Maeil's values over them.
+    /// The id of the Anki deck options a preset was made from.
+    static func ankiConfigID(_ preset: Preset) -> Int64? {
+        let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        return (kept?["id"] as? NSNumber)?.int64Value
+    }
+
     static func deckConfigJSON(_ preset: Preset, id: Int64, now: Int64) -> [String: Any] {
         // Anki refuses deck options without these; options made from Anki's newer schema lack them.
         let required: [String: Any] = ["maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true, "dyn": false]
@@ -389,14 +408,17 @@ private struct CollectionWriting {
         new["perDay"] = preset.newPerDay
         new["ints"] = [settings.graduatingInterval, settings.easyInterval, 0]
         new["initialFactor"] = settings.startingEasePermille
-        new["bury"] = preset.burySiblings
+        // Anki's two burial switches as they were, unless Maeil's one switch was changed since.
+        let buried = (config["new"] as? [String: Any])?["bury"] as? NSNumber, reviewsBuried = (config["rev"] as? [String: Any])?["bury"] as? NSNumber
+        let keepsBurial = buried != nil && reviewsBuried != nil && (buried!.boolValue || reviewsBuried!.boolValue) == preset.burySiblings
+        if !keepsBurial { new["bury"] = preset.burySiblings }
         var review = config["rev"] as? [String: Any] ?? [:]
         review["perDay"] = preset.reviewsPerDay
         review["ease4"] = Double(settings.easyBonus)
         review["hardFactor"] = Double(settings.hardInterval)
         review["ivlFct"] = Double(settings.intervalModifier)
         review["maxIvl"] = settings.maximumInterval
-        review["bury"] = preset.burySiblings
+        if !keepsBurial { review["bury"] = preset.burySiblings }
         var lapse = config["lapse"] as? [String: Any] ?? [:]
         lapse["delays"] = minutes(settings.relearningSteps)
         lapse["mult"] = Double(settings.lapseNewInterval)

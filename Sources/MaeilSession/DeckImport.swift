@@ -26,6 +26,16 @@ struct DeckImport {
             existing.kind = imported.kind ?? existing.kind
             try writer.update(existing)
             deck = existing
+        } else if let preset = imported.preset, let ankiID = Self.ankiConfigID(preset) {
+            // Anki's decks share options: a deck joins the preset made from the same Anki options,
+            // or one is made under Anki's name for them, for the decks after it to share.
+            let shared = try writer.presetID(ankiConfigID: ankiID)
+            var named = preset
+            named.id = nil
+            named.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
+            deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
+                                         preset: shared == nil ? named : nil, presetID: shared, speak: imported.speak, source: imported.source)
+            created = true
         } else {
             // A new deck gets a preset of its own, named after it, with the file's options.
             let preset = imported.preset.map { preset in
@@ -47,6 +57,12 @@ struct DeckImport {
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
         inserter = try writer.noteInserter(deck: deck)
+    }
+
+    /// The id of the Anki deck options a preset was made from.
+    static func ankiConfigID(_ preset: Preset) -> Int64? {
+        let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        return (kept?["id"] as? NSNumber)?.int64Value
     }
 
     /// The file's templates replace ones of the same name; others the learner added stay.

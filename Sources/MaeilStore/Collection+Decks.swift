@@ -89,16 +89,16 @@ extension Collection {
     }
 
     static func createDeck(_ db: Database, name: String, kind: NoteKind?, description: String, templates: [CardTemplate],
-                           preset: Preset?, speak: String?, source: String?, now: Date) throws -> Deck {
+                           preset: Preset?, presetID: Int64? = nil, speak: String?, source: String?, now: Date) throws -> Deck {
         let trimmed = DeckName.canonical(name)
         guard !trimmed.isEmpty else { throw StoreError.deckNameEmpty }
         guard try deck(db, named: trimmed) == nil else { throw StoreError.deckExists(trimmed) }
-        let saved = try save(db, preset ?? Preset(name: trimmed))
+        let savedID = try presetID ?? save(db, preset ?? Preset(name: trimmed)).id!
         let templatesJSON = try DeckTable.templatesColumn(templates)
         try db.execute(sql: """
             INSERT INTO deck (name, kind, description, preset_id, templates, speak, source, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [trimmed, kind?.rawValue, description, saved.id!, templatesJSON, speak, source, now.unixSeconds])
+            """, arguments: [trimmed, kind?.rawValue, description, savedID, templatesJSON, speak, source, now.unixSeconds])
         return try deck(db, id: db.lastInsertedRowID)
     }
 

@@ -46,9 +46,25 @@ package struct CollectionWriter {
     }
 
     package func createDeck(name: String, kind: NoteKind?, description: String = "", templates: [CardTemplate],
-                           preset: Preset?, speak: String? = nil, source: String? = nil) throws -> Deck {
+                           preset: Preset?, presetID: Int64? = nil, speak: String? = nil, source: String? = nil) throws -> Deck {
         try Collection.createDeck(db, name: name, kind: kind, description: description, templates: templates,
-                                  preset: preset, speak: speak, source: source, now: now)
+                                  preset: preset, presetID: presetID, speak: speak, source: source, now: now)
+    }
+
+    /// The preset made from Anki's deck options with this id, if there is one.
+    package func presetID(ankiConfigID: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM preset WHERE json_valid(anki_config) AND json_extract(anki_config, '$.id') = ? ORDER BY id",
+                           arguments: [ankiConfigID])
+    }
+
+    /// `name`, or "name 2", "name 3"… when a preset has it already.
+    package func freePresetName(_ name: String) throws -> String {
+        var candidate = name, number = 1
+        while try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM preset WHERE name = ?", arguments: [candidate]) == true {
+            number += 1
+            candidate = "\(name) \(number)"
+        }
+        return candidate
     }
 
     package func update(_ deck: Deck) throws {

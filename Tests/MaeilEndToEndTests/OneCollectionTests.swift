@@ -104,6 +104,18 @@ struct OneCollectionTests {
                 let colpkg = seedFolder.appendingPathComponent("maeil-anki.colpkg.sqlite").path
                 let rollovers = try Collection(path: colpkg, readOnly: true).read { try Int.fetchSet($0, sql: "SELECT rollover_hour FROM preset JOIN deck ON deck.preset_id = preset.id") }
                 #expect(rollovers == [original["rollover"] as? Int ?? -1], "seed \(entry.seed): the collection's rollover hour")
+                // Point 6: decks share presets as they shared Anki's options, under Anki's names, burying as Anki's say.
+                let presets = try Collection(path: colpkg, readOnly: true).read { db in
+                    try Row.fetchAll(db, sql: "SELECT deck.name, preset.id, preset.name, preset.bury_siblings FROM deck JOIN preset ON preset.id = deck.preset_id")
+                }
+                let ankiDecks = original["decks"] as? [String: [String: Any]] ?? [:]
+                for row in presets {
+                    let anki = try #require(ankiDecks[row[0] as String], "seed \(entry.seed): deck \(row[0] as String)")
+                    #expect(row[2] as String == anki["config_name"] as? String, "seed \(entry.seed): \(row[0] as String)'s preset")
+                    #expect(row[3] as Bool == (anki["bury_new"] as? Bool == true || anki["bury_reviews"] as? Bool == true), "seed \(entry.seed)")
+                    let sharing = Set(presets.filter { ankiDecks[$0[0] as String]?["config_id"] as? Int64 == anki["config_id"] as? Int64 }.map { $0[1] as Int64 })
+                    #expect(sharing == [row[1] as Int64], "seed \(entry.seed): decks with Anki's options \(anki["config_name"] ?? "") share one preset")
+                }
                 let out = seedFolder.appendingPathComponent("maeil.colpkg").path
                 _ = try maeil(["export", "--out", out], collection: colpkg, zone: zone)
                 exported.append(out)
@@ -117,6 +129,8 @@ struct OneCollectionTests {
                 // Point 7 and 8: each note and card under its own id, with its flag; Anki's Check Database finds nothing.
                 let originalCards = original["cards"] as? [String: [String: Any]] ?? [:], returnedCards = returned["cards"] as? [String: [String: Any]] ?? [:]
                 #expect(returned["check_database"] as? String == "Database rebuilt and optimized.", "seed \(entry.seed): \(returned["check_database"] ?? "")")
+                #expect(NSDictionary(dictionary: returned["decks"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: original["decks"] as? [String: Any] ?? [:]),
+                        "seed \(entry.seed): decks, their options' ids and names, burials: \(returned["decks"] ?? "") vs \(original["decks"] ?? "")")
                 for (key, card) in originalCards {
                     for column in ["id", "note_id", "flags"] {
                         #expect(returnedCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(entry.seed): \(key)'s \(column)")

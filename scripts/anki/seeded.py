@@ -80,6 +80,11 @@ def make_child(folder, *seeds):
             col.add_note(note, rng.choice(decks))
         col.decks.select(decks[0])
         answered = study(col, rng, clock_file, start, rng.randint(20, 40))
+        # Burial options set after studying: Anki's Python queue does not follow burials it makes itself.
+        config = col.decks.get_config(shared)
+        config["new"]["bury"], config["rev"]["bury"] = rng.random() < 0.5, rng.random() < 0.5
+        config["buryInterdayLearning"] = rng.random() < 0.5
+        col.decks.update_config(config)
         made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "crt": col.crt,
                       "creation_offset": col.get_config("creationOffset", None)}
         export(col, path)
@@ -202,7 +207,14 @@ def read_one(path):
             "revlog": [list(row) for row in col.db.all(
                 "select id, ease, ivl, lastIvl, factor, time, type from revlog where cid = ? order by id", cid)],
         }
-    result = {"cards": cards, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
+    decks = {}
+    for entry in col.decks.all_names_and_ids():
+        if entry.name == "Default" and not col.find_cards("deck:Default -deck:Default::*"):
+            continue
+        conf = col.decks.config_dict_for_deck_id(entry.id)
+        decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
+                             "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
+    result = {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
               "created": created.isoformat(), "check_database": col.fix_integrity()[0]}
     col.close()
     return result
