@@ -15,6 +15,22 @@ struct BlanksTests {
         #expect(Cloze.numbers(in: text) == [1, 2])
     }
 
+    /// Nested deletions as Anki 26.9.3 renders them (its question text, markup stripped:
+    /// "[...] and third", "Nested [...] text and third", "Nested inner text and [hint]").
+    @Test func nestedClozeDeletions() {
+        let text = "{{c1::Nested {{c2::inner}} text}} and {{c3::third::hint}}"
+        #expect(Cloze.numbers(in: text) == [1, 2, 3])
+        let questions = (1...3).map { Blanks(text: text, ordinal: $0).question }
+        #expect(questions == ["[…] and third", "Nested […] text and third", "Nested inner text and [hint]"])
+        #expect(Blanks(text: text, ordinal: 1).answers == ["Nested inner text"])
+        #expect(Blanks(text: text, ordinal: 1).answerText == "[Nested inner text] and third")
+        #expect(Blanks(text: text, ordinal: 2).answers == ["inner"])
+        // An opening never closed, and a stray closing, stay as text.
+        #expect(Blanks(text: "{{c1::open and {{c2::shut}} x", ordinal: 2).question == "{{c1::open and […] x")
+        #expect(Blanks(text: "{{c1::open and {{c2::shut}} x}} y}}", ordinal: 2).question == "open and […] x y}}")
+        #expect(Cloze.numbers(in: "{{c1::never closed") == [])
+    }
+
     @Test func automaticBlanksForAVerse() {
         let text = "For God so loved the world, that he gave his only born Son."
         let blanks = Blanks(text: text, ordinal: 0)

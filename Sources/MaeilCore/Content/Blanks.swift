@@ -26,36 +26,13 @@ package struct Blanks: Hashable, Sendable {
     }
 
     /// {{cN::answer}} or {{cN::answer::hint}}: deletion N is blanked, the others shown.
+    /// Deletions nest as in Anki ({{c1::a {{c2::b}} c}}): blanking c1 hides all of it,
+    /// blanking c2 hides only b.
     static func cloze(_ text: String, ordinal: Int) -> Blanks {
         var question = "", answerText = "", answers: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{c") {
-            question += rest[..<open.lowerBound]
-            answerText += rest[..<open.lowerBound]
-            let afterOpen = rest[open.upperBound...]
-            let digits = afterOpen.prefix(while: \.isNumber)
-            guard let number = Int(digits), afterOpen.dropFirst(digits.count).hasPrefix("::"),
-                  let close = afterOpen.range(of: "}}") else {
-                question += "{{c"
-                answerText += "{{c"
-                rest = afterOpen
-                continue
-            }
-            let body = afterOpen[afterOpen.index(afterOpen.startIndex, offsetBy: digits.count + 2)..<close.lowerBound]
-            let parts = body.components(separatedBy: "::")
-            let answer = parts[0]
-            if number == ordinal {
-                question += parts.count > 1 ? "[\(parts[1])]" : placeholder
-                answerText += "[\(answer)]"
-                answers.append(answer)
-            } else {
-                question += answer
-                answerText += answer
-            }
-            rest = afterOpen[close.upperBound...]
+        for node in ClozeNode.parse(text) {
+            node.render(ordinal: ordinal, question: &question, answer: &answerText, answers: &answers)
         }
-        question += rest
-        answerText += rest
         return Blanks(question: question, answerText: answerText, answers: answers)
     }
 
@@ -142,18 +119,103 @@ package struct Blanks: Hashable, Sendable {
     ]
 }
 
+/// A cloze text as a tree: plain text, and deletions that may hold deletions.
+enum ClozeNode {
+    case text(String)
+    indirect case deletion(number: Int, content: [ClozeNode], hint: String?)
+
+    /// Parses `{{cN::…}}` (with an optional `::hint` at its end) anywhere, nested; an opening
+    /// that is never closed is text.
+    static func parse(_ text: String) -> [ClozeNode] {
+        var stack: [(number: Int, nodes: [ClozeNode], opening: String)] = [(0, [], "")]
+        var plain = ""
+        func flush() {
+            if !plain.isEmpty { stack[stack.count - 1].nodes.append(.text(plain)) }
+            plain = ""
+        }
+        var rest = Substring(text)
+        while let index = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            plain += rest[..<index]
+            rest = rest[index...]
+            if rest.hasPrefix("{{c") {
+                let afterOpen = rest.dropFirst(3)
+                let digits = afterOpen.prefix(while: \.isNumber)
+                if let number = Int(digits), afterOpen.dropFirst(digits.count).hasPrefix("::") {
+                    flush()
+                    let opening = "{{c\(digits)::"
+                    stack.append((number, [], opening))
+                    rest = afterOpen.dropFirst(digits.count + 2)
+                    continue
+                }
+            } else if rest.hasPrefix("}}"), stack.count > 1 {
+                flush()
+                let frame = stack.removeLast()
+                var nodes = frame.nodes
+                var hint: String?
+                // The hint is what follows the deletion's last "::" at its own level.
+                if case .text(let last)? = nodes.last, let separator = last.range(of: "::", options: .backwards) {
+                    hint = String(last[separator.upperBound...])
+                    let kept = String(last[..<separator.lowerBound])
+                    nodes.removeLast()
+                    if !kept.isEmpty { nodes.append(.text(kept)) }
+                }
+                stack[stack.count - 1].nodes.append(.deletion(number: frame.number, content: nodes, hint: hint))
+                rest = rest.dropFirst(2)
+                continue
+            }
+            plain.append(rest.removeFirst())
+        }
+        plain += rest
+        flush()
+        // Openings never closed are text, with what they held.
+        while stack.count > 1 {
+            let frame = stack.removeLast()
+            stack[stack.count - 1].nodes.append(.text(frame.opening))
+            stack[stack.count - 1].nodes += frame.nodes
+        }
+        return stack[0].nodes
+    }
+
+    /// The text with every deletion shown.
+    var shown: String {
+        switch self {
+        case .text(let text): text
+        case .deletion(_, let content, _): content.map(\.shown).joined()
+        }
+    }
+
+    func render(ordinal: Int, question: inout String, answer: inout String, answers: inout [String]) {
+        switch self {
+        case .text(let text):
+            question += text
+            answer += text
+        case .deletion(let number, let content, let hint):
+            if number == ordinal {
+                let hidden = content.map(\.shown).joined()
+                question += hint.map { "[\($0)]" } ?? Blanks.placeholder
+                answer += "[\(hidden)]"
+                answers.append(hidden)
+            } else {
+                for node in content { node.render(ordinal: ordinal, question: &question, answer: &answer, answers: &answers) }
+            }
+        }
+    }
+
+    /// Every deletion number in the tree.
+    func numbers(into set: inout Set<Int>) {
+        if case .deletion(let number, let content, _) = self {
+            set.insert(number)
+            for node in content { node.numbers(into: &set) }
+        }
+    }
+}
+
 /// Anki-style cloze deletions: {{c1::answer}} or {{c1::answer::hint}}.
 package enum Cloze {
     package static func numbers(in text: String) -> [Int] {
+        guard text.contains("{{c") else { return [] }
         var numbers = Set<Int>()
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{c") {
-            rest = rest[open.upperBound...]
-            let digits = rest.prefix(while: \.isNumber)
-            if let number = Int(digits), rest.dropFirst(digits.count).hasPrefix("::") {
-                numbers.insert(number)
-            }
-        }
+        for node in ClozeNode.parse(text) { node.numbers(into: &numbers) }
         return numbers.sorted()
     }
 }
