@@ -59,6 +59,9 @@ struct DeckImport {
         inserter = try writer.noteInserter(deck: deck)
     }
 
+    /// Whether the deck held notes before this import.
+    var holdsNotes: Bool { !existing.isEmpty }
+
     /// The id of the Anki deck options a preset was made from.
     static func ankiConfigID(_ preset: Preset) -> Int64? {
         let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
@@ -234,7 +237,12 @@ struct DeckImport {
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
             if let modified = imported.ankiModified {
-                try writer.adoptAnkiIDs(noteID: note.id, ankiID, cardID: card.id, imported.ankiID)
+                if note.ankiID == nil || card.ankiID == nil {
+                    try writer.adoptAnkiIDs(noteID: note.id, ankiID, cardID: card.id, imported.ankiID)
+                }
+                // Unchanged in Anki since it came: Anki changes a card's time with every answer,
+                // reset and due date, so there is nothing new to merge.
+                if card.ankiModified == modified { continue }
                 let changedHere = try writer.lastChange(cardID: card.id)
                 let known = try writer.ankiLogIDs(cardID: card.id)
                 let newer = modified > changedHere
