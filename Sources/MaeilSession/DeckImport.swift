@@ -49,6 +49,9 @@ struct DeckImport {
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)
+        if !created, let file = imported.preset?.scheduler.kind, try writer.preset(id: deck.presetID).scheduler.kind != file {
+            summary.fileScheduler = file.rawValue
+        }
         for (index, unit) in imported.units.enumerated() {
             _ = try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1)
         }

@@ -13,6 +13,9 @@ package struct ImportSummary: Sendable, Codable {
         package var unchanged = 0
         /// Notes a package has older than here (changed in Maeil since): kept as they are.
         package var kept = 0
+        /// The scheduler the file's options name, when the deck was already here with another
+        /// (its options are the learner's and are kept).
+        package var fileScheduler: String?
         /// Notes of this deck that are no longer in the file: kept, and listed so the learner
         /// can delete them.
         package var gone: [String] = []

@@ -291,6 +291,33 @@ struct OneCollectionTests {
         #expect(read["check_database"] as? String == "Database rebuilt and optimized.", "\(read["check_database"] ?? "")")
     }
 
+    /// Issue 23, point 9: Anki has one scheduler per collection. A package from Anki with FSRS
+    /// into a deck of the same name that Maeil schedules with SM-2 says the deck keeps its
+    /// options and how to switch; a package holding SM-2 and FSRS decks says Anki will schedule
+    /// the SM-2 ones with FSRS, and how many reviewed cards that moves.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func schedulersAnkiCannotMixAreSaid() throws {
+        let made = try seeded(["make", folder.path, "Asia/Seoul"] + (800..<806).map(String.init), zone: "Asia/Seoul")
+        let fsrs = try #require(made.first { ($0.value as? [String: Any])?["fsrs"] as? Bool == true }?.key)
+        let sm2 = try #require(made.first { ($0.value as? [String: Any])?["fsrs"] as? Bool == false }?.key)
+        let collection = folder.appendingPathComponent("mixed.sqlite").path
+        _ = try maeil(["import", folder.appendingPathComponent("\(sm2)/anki.apkg").path, "--create"], collection: collection, zone: "Asia/Seoul")
+        let again = try maeil(["import", folder.appendingPathComponent("\(fsrs)/anki.apkg").path], collection: collection, zone: "Asia/Seoul")
+        #expect(again.stdout.contains("Korean: ") && again.stdout.contains(
+            "  the file schedules this deck with fsrs; it keeps its own options here (`maeil deck Korean set scheduler fsrs` switches it)"),
+                "\(again.stdout)")
+
+        let both = folder.appendingPathComponent("both.sqlite").path
+        _ = try maeil(["import", folder.appendingPathComponent("\(fsrs)/anki.apkg").path, "--create"], collection: both, zone: "Asia/Seoul")
+        _ = try maeil(["import", AnkiPython.repository.appendingPathComponent("Decks/hangul-jamo").path], collection: both, zone: "Asia/Seoul")
+        _ = try maeil(["deck", "Hangul Jamo", "set", "scheduler", "anki-sm2"], collection: both, zone: "Asia/Seoul")
+        _ = try Binary.run(["review", "Hangul Jamo", "--collection", both], input: "3\n3\n3\n",
+                           environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"])
+        let exported = try maeil(["export", "--out", folder.appendingPathComponent("both.colpkg").path], collection: both, zone: "Asia/Seoul")
+        #expect(exported.stdout.contains("Anki has one scheduler for a whole collection, and this package turns FSRS on: in Anki, 1 SM-2 deck (Hangul Jamo) will be scheduled with FSRS"),
+                "\(exported.stdout)")
+    }
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }

@@ -13,6 +13,10 @@ package enum ImportView {
             var line = "\(TerminalText.sanitize(deck.name))\(deck.created ? " (new deck)" : ""): \(deck.added) added, \(deck.updated) updated, \(deck.unchanged) unchanged"
             if deck.cardsWithHistory > 0 { line += ", \(deck.cardsWithHistory) cards with their schedule" }
             lines.append(line)
+            if let scheduler = deck.fileScheduler {
+                lines.append("  the file schedules this deck with \(scheduler); it keeps its own options here "
+                             + "(`maeil deck \(ShellWords.quoted(TerminalText.sanitize(deck.name))) set scheduler \(scheduler)` switches it)")
+            }
             if deck.kept > 0 {
                 lines.append("  \(counted(deck.kept, "note")) changed here since the file's copy and kept as \(deck.kept == 1 ? "it is" : "they are")")
             }
@@ -36,6 +40,17 @@ package enum ImportView {
 }
 
 extension ImportView {
+    /// Anki schedules a whole collection with FSRS or with SM-2: a package holding both turns
+    /// FSRS on in Anki, for the SM-2 decks too, and that is said, with how many cards it moves.
+    package static func schedulerNote(_ exported: ExportCollection) -> String? {
+        let sm2 = exported.decks.filter { $0.preset.scheduler.kind != .fsrs && !$0.notes.isEmpty }
+        guard exported.decks.contains(where: { $0.preset.scheduler.kind == .fsrs }), !sm2.isEmpty else { return nil }
+        let reviewed = sm2.flatMap(\.notes).flatMap(\.cards).filter { $0.state.phase != .new }.count
+        return "Anki has one scheduler for a whole collection, and this package turns FSRS on: in Anki, "
+            + "\(counted(sm2.count, "SM-2 deck")) (\(sm2.map { TerminalText.sanitize($0.name) }.prefix(3).joined(separator: ", "))"
+            + "\(sm2.count > 3 ? ", …" : "")) will be scheduled with FSRS, \(counted(reviewed, "reviewed card")) among them."
+    }
+
     /// "Exported 12 notes from 2 decks with 3 media files to out.apkg".
     package static func exported(_ exported: ExportCollection, textOnly: Bool, to path: String) -> String {
         let notes = exported.decks.reduce(0) { $0 + $1.notes.count }

@@ -40,5 +40,6 @@ struct ExportCommand: MaeilCommand {
         let exported = try ExportFile.write(chosen, from: collection, to: URL(fileURLWithPath: out), format: kind, now: context.now,
                                             timeZone: context.environment.timeZone)
         context.line(ImportView.exported(exported, textOnly: kind == "txt", to: out))
+        if kind != "txt", let note = ImportView.schedulerNote(exported) { context.line(note) }
     }
 }
