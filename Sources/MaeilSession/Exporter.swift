@@ -54,7 +54,10 @@ package struct Exporter {
                         desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
                         decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags)
                 }
-                exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: note.tags,
+                // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
+                let starred = (cardsByNote[note.id] ?? []).contains(where: \.starred)
+                let tags = starred && !note.tags.contains(where: { $0.caseInsensitiveCompare("marked") == .orderedSame }) ? note.tags + ["marked"] : note.tags
+                exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
                                                 modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID))
             }
             exported.append(ExportDeck(name: deck.name, preset: preset, notes: exportedNotes))

@@ -278,9 +278,13 @@ struct OneCollectionTests {
                                        environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.path])
             #expect(added.status == 0 && !added.stdout.contains("with 0 cards"), "\(deck): \(added.stdout) \(added.stderr)")
         }
+        // Point 7: a starred note is Anki's marked note.
+        _ = try maeil(["star", "1"], collection: collection, zone: "Asia/Seoul")
         let out = folder.appendingPathComponent("added.apkg").path
         _ = try maeil(["export", "--out", out], collection: collection, zone: "Asia/Seoul")
         let cards = try #require(try ankiRead([out], zone: "Asia/Seoul")[out]?["cards"] as? [String: [String: Any]])
+        let marked = Set(cards.values.filter { ($0["tags"] as? [String] ?? []).contains("marked") }.compactMap { $0["note_id"] as? Int64 })
+        #expect(marked.count == 1, "one starred note, marked in Anki: \(marked)")
         let added = cards.values.filter { (($0["fields"] as? [String])?.first ?? "").hasPrefix("added ") }
         #expect(Set(added.compactMap { ($0["fields"] as? [String])?.first }) == Set((0..<3).map { "added \($0) &lt;b&gt;" }), "\(added)")
 
