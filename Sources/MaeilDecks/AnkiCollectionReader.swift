@@ -91,7 +91,10 @@ private struct CollectionReading {
         while let row = try notes.next() {
             let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
             var firstNew = Int64.max
-            for card in cardsByNote[note.id] ?? [] where card.type == 0 { firstNew = min(firstNew, card.due) }
+            // A new card in a filtered deck keeps its place in the new queue in odue.
+            for card in cardsByNote[note.id] ?? [] where card.type == 0 {
+                firstNew = min(firstNew, card.originalDeck != 0 ? card.originalDue : card.due)
+            }
             noteRows.append((note, firstNew))
         }
         // New cards keep Anki's order; notes with no new card keep their creation order.

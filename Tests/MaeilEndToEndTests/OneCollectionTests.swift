@@ -104,6 +104,20 @@ struct OneCollectionTests {
                 let colpkg = seedFolder.appendingPathComponent("maeil-anki.colpkg.sqlite").path
                 let rollovers = try Collection(path: colpkg, readOnly: true).read { try Int.fetchSet($0, sql: "SELECT rollover_hour FROM preset JOIN deck ON deck.preset_id = preset.id") }
                 #expect(rollovers == [original["rollover"] as? Int ?? -1], "seed \(entry.seed): the collection's rollover hour")
+                // Point 7: new cards keep their order in the new queue, those waiting in a filtered deck too.
+                let newPositions = try Collection(path: colpkg, readOnly: true).read { db in
+                    try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT anki_id, new_position FROM card WHERE phase = 'new' AND anki_id IS NOT NULL")
+                        .map { ($0[0] as Int64, $0[1] as Int64) })
+                }
+                let ankiNew = (original["cards"] as? [String: [String: Any]] ?? [:]).values.compactMap { card -> (id: Int64, deck: String, position: Int64)? in
+                    guard let position = card["new_position"] as? Int64, let id = card["id"] as? Int64 else { return nil }
+                    return (id, card["deck"] as? String ?? "", position)
+                }
+                for a in ankiNew {
+                    for b in ankiNew where a.deck == b.deck && a.position < b.position {
+                        #expect((newPositions[a.id] ?? .max) < (newPositions[b.id] ?? .min), "seed \(entry.seed): new card \(a.id) before \(b.id)")
+                    }
+                }
                 // Point 6: decks share presets as they shared Anki's options, under Anki's names, burying as Anki's say.
                 let presets = try Collection(path: colpkg, readOnly: true).read { db in
                     try Row.fetchAll(db, sql: "SELECT deck.name, preset.id, preset.name, preset.bury_siblings FROM deck JOIN preset ON preset.id = deck.preset_id")

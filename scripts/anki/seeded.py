@@ -80,6 +80,17 @@ def make_child(folder, *seeds):
             col.add_note(note, rng.choice(decks))
         col.decks.select(decks[0])
         answered = study(col, rng, clock_file, start, rng.randint(20, 40))
+        # Notes added last are still new: some wait in a filtered deck, their place in the new queue in odue.
+        for index, word in enumerate(rng.sample([w for w in WORDS if w not in words], 4)):
+            note = col.new_note(types[0])
+            note["Front"], note["Back"] = word, "late %d" % index
+            col.add_note(note, rng.choice(decks))
+        if rng.random() < 0.5:
+            filtered = col.decks.new_filtered("Filtered")
+            deck = col.decks.get(filtered)
+            deck["terms"] = [["is:new", 2, 0]]
+            col.decks.save(deck)
+            col.sched.rebuild_filtered_deck(filtered)
         # Burial options set after studying: Anki's Python queue does not follow burials it makes itself.
         config = col.decks.get_config(shared)
         config["new"]["bury"], config["rev"]["bury"] = rng.random() < 0.5, rng.random() < 0.5
@@ -198,7 +209,7 @@ def read_one(path):
         by_day = card.type == 2 or card.queue == 3 or (card.queue in (-1, -2, -3) and card.type in (1, 3) and due < 1_000_000_000)
         memory = card.memory_state
         cards["%s/%d" % (note.guid, card.ord)] = {
-            "id": cid, "note_id": note.id, "type": card.type, "queue": card.queue, "interval": card.ivl, "ease": card.factor,
+            "id": cid, "note_id": note.id, "type": card.type, "new_position": (card.odue if card.odid else card.due) if card.type == 0 else None, "queue": card.queue, "interval": card.ivl, "ease": card.factor,
             "reps": card.reps, "lapses": card.lapses, "flags": card.flags, "deck": col.decks.name(card.odid or card.did),
             "due_date": (created + datetime.timedelta(days=due)).isoformat() if by_day and card.type != 0 else None,
             "due_at": due if card.type in (1, 3) and not by_day else None,
@@ -209,7 +220,7 @@ def read_one(path):
         }
     decks = {}
     for entry in col.decks.all_names_and_ids():
-        if entry.name == "Default" and not col.find_cards("deck:Default -deck:Default::*"):
+        if entry.name == "Default" and not col.find_cards("deck:Default -deck:Default::*") or col.decks.is_filtered(entry.id):
             continue
         conf = col.decks.config_dict_for_deck_id(entry.id)
         decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
