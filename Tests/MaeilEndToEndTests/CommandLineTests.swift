@@ -38,6 +38,15 @@ struct CommandLineTests {
             let exported = try Binary.run(["export", "Korean Practice", "--out", folder.appendingPathComponent("Korean.apkg").path],
                                           environment: environment)
             #expect(exported.status == 0, "\(exported.stderr)")
+            // Anki's own collection file where Anki keeps it: the schema-11 collection inside a legacy package.
+            let profile = folder.appendingPathComponent(".local/share/Anki2/User 1")
+            try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+            let legacy = folder.appendingPathComponent("legacy.apkg").path
+            let written = try Binary.run(["export", "Korean Practice", "--format", "apkg-legacy", "--out", legacy], environment: environment)
+            #expect(written.status == 0, "\(written.stderr)")
+            let unzipped = try Binary.runProgram("/usr/bin/python3", ["-c", "import sys, zipfile; open(sys.argv[2], 'wb').write(zipfile.ZipFile(sys.argv[1]).read('collection.anki21'))",
+                                                                   legacy, profile.appendingPathComponent("collection.anki2").path])
+            #expect(unzipped.status == 0, "\(unzipped.stderr)")
         }
 
         /// Runs a shell line here, as a user would type it.
