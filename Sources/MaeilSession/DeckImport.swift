@@ -11,6 +11,14 @@ struct DeckImport {
     private(set) var summary: ImportSummary.DeckSummary
     private let curriculum: Bool
     private let existing: [String: Note]
+    /// The files this import's notes say they come from ("items.tsv", "Korean.apkg"): only a
+    /// note of the deck that came from one of them and is not in it now is "no longer in the
+    /// file" (a CSV added to a deck from Anki lacks every Anki note, and says nothing of them).
+    private var originFiles = Set<String>()
+
+    static func originFile(_ origin: String?) -> String? {
+        origin.flatMap { $0.split(separator: ":", maxSplits: 1).first.map(String.init) }
+    }
     private let base: Int
     private var inserter: NoteInserter
     private var seen = Set<String>()
@@ -145,7 +153,10 @@ struct DeckImport {
             }
             let index = count
             count += 1
-            if !existing.isEmpty { seen.insert(item.guid) }
+            if !existing.isEmpty {
+                seen.insert(item.guid)
+                if let file = Self.originFile(item.origin) { originFiles.insert(file) }
+            }
             let stored = existing.isEmpty ? nil : existing[item.guid]
             var draft = item
             draft.position = curriculum ? index : (stored?.position ?? base + index)
@@ -224,7 +235,9 @@ struct DeckImport {
     mutating func finish() throws -> ImportSummary.DeckSummary {
         try inserter.flush()
         var summary = summary
-        summary.gone = existing.keys.filter { !seen.contains($0) }.sorted()
+        summary.gone = existing.filter { guid, note in
+            !seen.contains(guid) && (note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true)
+        }.keys.sorted()
         return summary
     }
 

@@ -302,6 +302,17 @@ struct OneCollectionTests {
         let added = cards.values.filter { (($0["fields"] as? [String])?.first ?? "").hasPrefix("added ") }
         #expect(Set(added.compactMap { ($0["fields"] as? [String])?.first }) == Set((0..<3).map { "added \($0) &lt;b&gt;" }), "\(added)")
 
+        // Point 10: a CSV imported into a deck from Anki adds its rows and says nothing of the
+        // Anki notes it does not hold (it said every one was "no longer in the file").
+        let csv = folder.appendingPathComponent("more.csv")
+        try Data("front,back\n배,pear\n".utf8).write(to: csv)
+        let merged = try maeil(["import", csv.path, "--deck", "Korean"], collection: collection, zone: "Asia/Seoul")
+        #expect(merged.stdout == "Korean: 1 added, 0 updated, 0 unchanged\n", "\(merged.stdout)")
+        try Data("front,back\n감,persimmon\n".utf8).write(to: csv)
+        let changed = try maeil(["import", csv.path, "--deck", "Korean"], collection: collection, zone: "Asia/Seoul")
+        #expect(changed.stdout.hasSuffix("\n  1 note is no longer in the file and was kept: \(try Collection(path: collection, readOnly: true).read { try String.fetchOne($0, sql: "SELECT guid FROM note WHERE field_values LIKE '배%'")! })\n"),
+                "\(changed.stdout)")
+
         // Point 8: a subdeck exported alone brings its parent, so Anki's Check Database has nothing to fix.
         let food = folder.appendingPathComponent("food.colpkg").path
         _ = try maeil(["export", "Korean::Food", "--out", food], collection: collection, zone: "Asia/Seoul")

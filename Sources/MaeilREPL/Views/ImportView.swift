@@ -21,7 +21,8 @@ package enum ImportView {
                 lines.append("  \(counted(deck.kept, "note")) changed here since the file's copy and kept as \(deck.kept == 1 ? "it is" : "they are")")
             }
             if !deck.gone.isEmpty {
-                lines.append("  \(deck.gone.count) note\(deck.gone.count == 1 ? " is" : "s are") no longer in the file and were kept: "
+                lines.append("  \(deck.gone.count) note\(deck.gone.count == 1 ? " is" : "s are") no longer in the file and "
+                             + "\(deck.gone.count == 1 ? "was" : "were") kept: "
                              + deck.gone.prefix(5).map(TerminalText.sanitize).joined(separator: ", ") + (deck.gone.count > 5 ? ", …" : ""))
             }
         }
