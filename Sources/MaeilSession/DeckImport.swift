@@ -70,6 +70,14 @@ struct DeckImport {
         inserter = try writer.noteInserter(deck: deck)
     }
 
+    /// Notes that came marked from Anki: their cards are starred once they are written.
+    private var markedNotes: [Int64] = []
+
+    /// Anki's mark is the note tag "marked" (Browse › Mark); Maeil's is a star.
+    static func isMarked(_ tags: [String]) -> Bool {
+        tags.contains { $0.caseInsensitiveCompare("marked") == .orderedSame }
+    }
+
     /// Whether the deck held notes before this import.
     var holdsNotes: Bool { !existing.isEmpty }
 
@@ -169,6 +177,7 @@ struct DeckImport {
             // deck, or to one earlier in this import (twice in a file, or in another deck of it):
             // the insert then does nothing and the row updates that note, as a second import would.
             if stored == nil, let added = try inserter.add(draft, listingCards: false) {
+                if item.ankiModified != nil, Self.isMarked(item.tags) { markedNotes.append(added.noteID) }
                 summary.added += 1
                 summary.cardsWithHistory += added.scheduled
                 noteWritten()
@@ -200,6 +209,11 @@ struct DeckImport {
                     if let type = item.ankiNoteTypeID { note.ankiNoteTypeID = type }
                     if let modified = item.ankiModified { note.ankiModified = modified }
                     if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
+                    // Marked or unmarked in Anki since: the star follows.
+                    if item.ankiModified != nil {
+                        try inserter.flush()
+                        try writer.setStarred(noteID: note.id, Self.isMarked(item.tags))
+                    }
                     summary.updated += 1
                 } else {
                     summary.unchanged += 1
@@ -232,8 +246,9 @@ struct DeckImport {
     }
 
     /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the file.
-    mutating func finish() throws -> ImportSummary.DeckSummary {
+    mutating func finish(writer: CollectionWriter) throws -> ImportSummary.DeckSummary {
         try inserter.flush()
+        for note in markedNotes { try writer.setStarred(noteID: note, true) }
         var summary = summary
         summary.gone = existing.filter { guid, note in
             !seen.contains(guid) && (note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true)

@@ -153,7 +153,7 @@ package struct Importer {
                 if !media.renamed.isEmpty {
                     try MediaReferences.rewrite(media.renamed, inNotes: Set(importedGUIDs), decks: decks.map(\.deck.id), writer: writer)
                 }
-                for index in decks.indices { summary.decks.append(try decks[index].finish()) }
+                for index in decks.indices { summary.decks.append(try decks[index].finish(writer: writer)) }
                 if let deferredIndexes { try writer.restore(deferredIndexes) }
                 if done > 0 { progress?(done, done) }
                 if dryRun {

@@ -170,6 +170,11 @@ package struct CollectionWriter {
         }
     }
 
+    /// Stars or unstars every card of a note.
+    package func setStarred(noteID: Int64, _ starred: Bool) throws {
+        try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE note_id = ?").execute(arguments: [starred, noteID])
+    }
+
     /// Sets a card's Anki flag (0 none, 1–7).
     package func setAnkiFlag(cardID: Int64, _ flags: Int) throws {
         try db.cachedStatement(sql: "UPDATE card SET flags = ? WHERE id = ?").execute(arguments: [flags, cardID])

@@ -104,6 +104,13 @@ struct OneCollectionTests {
                 let colpkg = seedFolder.appendingPathComponent("maeil-anki.colpkg.sqlite").path
                 let rollovers = try Collection(path: colpkg, readOnly: true).read { try Int.fetchSet($0, sql: "SELECT rollover_hour FROM preset JOIN deck ON deck.preset_id = preset.id") }
                 #expect(rollovers == [original["rollover"] as? Int ?? -1], "seed \(entry.seed): the collection's rollover hour")
+                // Point 7: a note marked in Anki is starred in Maeil, and only those.
+                let starredNotes = try Collection(path: colpkg, readOnly: true).read { db in
+                    try Set(Int64.fetchAll(db, sql: "SELECT DISTINCT note.anki_id FROM card JOIN note ON note.id = card.note_id WHERE card.starred = 1"))
+                }
+                let markedNotes = Set((original["cards"] as? [String: [String: Any]] ?? [:]).values
+                    .filter { ($0["tags"] as? [String] ?? []).contains("marked") }.compactMap { $0["note_id"] as? Int64 })
+                #expect(starredNotes == markedNotes, "seed \(entry.seed): starred in Maeil, marked in Anki")
                 // Point 7: new cards keep their order in the new queue, those waiting in a filtered deck too.
                 let newPositions = try Collection(path: colpkg, readOnly: true).read { db in
                     try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT anki_id, new_position FROM card WHERE phase = 'new' AND anki_id IS NOT NULL")
@@ -146,6 +153,7 @@ struct OneCollectionTests {
                 #expect(NSDictionary(dictionary: returned["decks"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: original["decks"] as? [String: Any] ?? [:]),
                         "seed \(entry.seed): decks, their options' ids and names, burials: \(returned["decks"] ?? "") vs \(original["decks"] ?? "")")
                 for (key, card) in originalCards {
+                    #expect(returnedCards[key]?["tags"] as? [String] == card["tags"] as? [String], "seed \(entry.seed): \(key)'s tags")
                     for column in ["id", "note_id", "flags"] {
                         #expect(returnedCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(entry.seed): \(key)'s \(column)")
                     }
@@ -298,7 +306,10 @@ struct OneCollectionTests {
         _ = try maeil(["export", "--out", out], collection: collection, zone: "Asia/Seoul")
         let cards = try #require(try ankiRead([out], zone: "Asia/Seoul")[out]?["cards"] as? [String: [String: Any]])
         let marked = Set(cards.values.filter { ($0["tags"] as? [String] ?? []).contains("marked") }.compactMap { $0["note_id"] as? Int64 })
-        #expect(marked.count == 1, "one starred note, marked in Anki: \(marked)")
+        let starred = try Collection(path: collection, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT anki_id FROM note WHERE id = 1") }
+        let markedInAnki = Set((try ankiRead([anki], zone: "Asia/Seoul")[anki]?["cards"] as? [String: [String: Any]] ?? [:]).values
+            .filter { ($0["tags"] as? [String] ?? []).contains("marked") }.compactMap { $0["note_id"] as? Int64 })
+        #expect(marked == markedInAnki.union([starred].compactMap { $0 }), "the starred note and the ones Anki marked: \(marked)")
         let added = cards.values.filter { (($0["fields"] as? [String])?.first ?? "").hasPrefix("added ") }
         #expect(Set(added.compactMap { ($0["fields"] as? [String])?.first }) == Set((0..<3).map { "added \($0) &lt;b&gt;" }), "\(added)")
 

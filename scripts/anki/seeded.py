@@ -76,7 +76,7 @@ def make_child(folder, *seeds):
                 note["Text"] = "{{c1::%s}} and {{c2::%s::hint}}" % (word, index)
             else:
                 note["Front"], note["Back"] = word, "meaning %d" % index
-            note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2))
+            note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2)) + (["marked"] if rng.random() < 0.15 else [])
             col.add_note(note, rng.choice(decks))
         col.decks.select(decks[0])
         answered = study(col, rng, clock_file, start, rng.randint(20, 40))
