@@ -62,7 +62,7 @@ struct BenchFailure: Error, CustomStringConvertible { let description: String }
 
 enum Benchmarks {
     static var all: [Benchmark] {
-        SchedulerBenchmarks.all + StoreBenchmarks.all + ImportBenchmarks.all + StartupBenchmark.all + SimBenchmarks.all + OptimizerBenchmarks.all
+        SchedulerBenchmarks.all + StoreBenchmarks.all + ImportBenchmarks.all + AnkiPackageBenchmarks.all + StartupBenchmark.all + SimBenchmarks.all + OptimizerBenchmarks.all
             + MemoryBenchmarks.all
     }
 

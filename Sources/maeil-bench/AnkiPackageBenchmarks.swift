@@ -1,0 +1,67 @@
+import Foundation
+import MaeilCore
+import MaeilDecks
+import MaeilPrograms
+import MaeilSession
+import MaeilStore
+
+/// Maeil and Anki 26.9.3 on the same package (20,000 notes, 100,000 reviews), in the same run:
+/// a first import, the same package again, an .apkg and a .colpkg export, each the best of
+/// three. Anki's side is scripts/anki/package-times.py in the Python scripts/setup installs
+/// Anki into (.build/anki-venv; MAEIL_ANKI_PYTHON names another); without it, Maeil's alone.
+enum AnkiPackageBenchmarks {
+    static var all: [Benchmark] {
+        [
+            Benchmark(name: "packages.against_anki") {
+                let folder = ImportBenchmarks.temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
+                let now = clock.start(ofDay: 20_500).addingTimeInterval(12 * 3600)
+                let source = folder.appendingPathComponent("source.apkg")
+                try AnkiPackageWriter.write(ImportBenchmarks.package(notes: 20_000, reviewsEach: 10), to: source, now: now, clock: clock)
+                var run = 0
+                let first = try Benchmarks.bestTime(repeats: 3) {
+                    run += 1
+                    let collection = try Collection(path: folder.appendingPathComponent("first\(run).sqlite").path)
+                    _ = try Importer(collection: collection, now: now).apply(reading: { emit in
+                        try DeckReader.stream([source.path], options: ImportOptions(), emit: emit)
+                    })
+                }
+                let collection = try Collection(path: folder.appendingPathComponent("c.sqlite").path)
+                _ = try Importer(collection: collection, now: now).apply(try DeckReader.read([source.path], options: ImportOptions()))
+                let again = try Benchmarks.bestTime(repeats: 3) {
+                    _ = try Importer(collection: collection, now: now).apply(reading: { emit in
+                        try DeckReader.stream([source.path], options: ImportOptions(), emit: emit)
+                    })
+                }
+                func export(_ format: String) throws -> Double {
+                    try Benchmarks.bestTime(repeats: 3) {
+                        _ = try ExportFile.write(try collection.decks(), from: collection, to: folder.appendingPathComponent("out.\(format)"),
+                                                 format: format, now: now, timeZone: clock.timeZone)
+                    }
+                }
+                let maeil = ["import": first, "import_again": again, "export_apkg": try export("apkg"), "export_colpkg": try export("colpkg")]
+                var figures = maeil.sorted { $0.key < $1.key }.map { BenchFigure(name: "packages.maeil_\($0.key)_s", value: $0.value, unit: "s") }
+                if let anki = try ankiTimes(source.path) {
+                    for (key, seconds) in maeil.sorted(by: { $0.key < $1.key }) {
+                        guard let theirs = anki[key] else { continue }
+                        figures.append(BenchFigure(name: "packages.anki_\(key)_s", value: theirs, unit: "s"))
+                        figures.append(BenchFigure(name: "packages.ratio_\(key)", value: seconds / theirs, unit: "× Anki"))
+                    }
+                }
+                return figures
+            },
+        ]
+    }
+
+    /// Anki's seconds for the same steps, or nil when Anki's library is not installed.
+    static func ankiTimes(_ package: String) throws -> [String: Double]? {
+        let candidates = [ProcessInfo.processInfo.environment["MAEIL_ANKI_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+              FileManager.default.fileExists(atPath: "scripts/anki/package-times.py") else { return nil }
+        let result = try ExternalProgram.run(python, ["scripts/anki/package-times.py", package])
+        guard result.status == 0, let line = result.output.split(separator: "\n").last,
+              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+    }
+}
