@@ -285,7 +285,7 @@ private struct CollectionWriting {
     static func scheduling(_ card: ExportCard, createdDay: Int, today: Int, clock: DayClock, learningSteps: Int, relearningSteps: Int)
         -> (type: Int, queue: Int, due: Int64, interval: Int, left: Int) {
         let state = card.state
-        func queue(_ normal: Int) -> Int { card.suspended ? -1 : (card.buried ? -3 : normal) }
+        func queue(_ normal: Int) -> Int { card.suspended ? -1 : (card.buried ? (card.buriedByUser ? -3 : -2) : normal) }
         switch state.phase {
         case .new:
             return (0, queue(0), Int64(card.position), 0, 0)

@@ -72,9 +72,13 @@ package struct ExportCard: Sendable {
     /// Anki's id for the card, when it came from Anki, and its flag.
     package var ankiID: Int64?
     package var flags = 0
+    /// Buried by the learner (Anki's queue -3) rather than by an answer to a sibling (-2).
+    package var buriedByUser = false
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
-                history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0) {
+                history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0,
+                buriedByUser: Bool = false) {
+        self.buriedByUser = buriedByUser
         self.ankiID = ankiID
         self.flags = flags
         self.ordinal = ordinal

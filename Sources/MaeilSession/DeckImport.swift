@@ -290,7 +290,7 @@ struct DeckImport {
                 }
                 try writer.setAnkiModified(cardID: card.id, modified)
                 try writer.setFlags(cardID: card.id, suspended: imported.suspended)
-                try writer.setBuried(cardID: card.id, until: imported.buriedUntil)
+                try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
                 try writer.setAnkiFlag(cardID: card.id, imported.flags)
                 continue
             }

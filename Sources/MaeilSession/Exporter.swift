@@ -52,7 +52,8 @@ package struct Exporter {
                         buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
                         modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
                         desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
-                        decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags)
+                        decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
+                        buriedByUser: card.buriedByUser)
                 }
                 // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
                 let starred = (cardsByNote[note.id] ?? []).contains(where: \.starred)

@@ -40,7 +40,7 @@ extension Collection {
                 card.suspended = true
             }
             if let until = plan.buryUntil {
-                let bury = try db.cachedStatement(sql: "UPDATE card SET buried_until = ? WHERE id = ?")
+                let bury = try db.cachedStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = 0 WHERE id = ?")
                 for sibling in entry.buried { try bury.execute(arguments: [until.unixSeconds, sibling.cardID]) }
             }
             let logID = try ReviewLogTable.append(entry, cardID: card.id, deckID: card.deckID, db, &binder)
@@ -109,7 +109,7 @@ extension Collection {
     /// Hides a card until `until` (normally the next study day); nil unburies it.
     package func bury(cardID: Int64, until: Date?) throws {
         try transaction { db in
-            try db.execute(sql: "UPDATE card SET buried_until = ? WHERE id = ?", arguments: [until?.unixSeconds, cardID])
+            try db.execute(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?", arguments: [until?.unixSeconds, until != nil, cardID])
             guard db.changesCount > 0 else { throw StoreError.noSuchCard(cardID) }
         }
     }

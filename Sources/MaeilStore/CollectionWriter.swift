@@ -187,9 +187,10 @@ package struct CollectionWriter {
         if let card { try db.cachedStatement(sql: "UPDATE card SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [card, cardID]) }
     }
 
-    /// Sets or clears a card's burial.
-    package func setBuried(cardID: Int64, until: Date?) throws {
-        try db.cachedStatement(sql: "UPDATE card SET buried_until = ? WHERE id = ?").execute(arguments: [until?.unixSeconds, cardID])
+    /// Sets or clears a card's burial, and who made it.
+    package func setBuried(cardID: Int64, until: Date?, byUser: Bool = false) throws {
+        try db.cachedStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?")
+            .execute(arguments: [until?.unixSeconds, until != nil && byUser, cardID])
     }
 
     /// When a card last changed here (seconds): its newest log entry, or, when later, the

@@ -63,4 +63,6 @@ package struct Card: Hashable, Sendable {
     package var ankiID: Int64? = nil
     /// Anki's flag: 0 none, 1–7 a colour.
     package var flags: Int = 0
+    /// Buried by the learner, not by an answer to a sibling (Anki keeps the two apart).
+    package var buriedByUser = false
 }

@@ -34,8 +34,9 @@ package struct NoteInserter {
     static let batchSize = 32
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
+        + "buried_by_user, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 11 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 12 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -202,7 +203,7 @@ package struct NoteInserter {
     private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
-        bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
+        bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0); bind.bool(draft?.buriedByUser ?? false)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 }

@@ -39,7 +39,7 @@ extension CardState {
 }
 
 enum CardTable {
-    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, anki_mod, anki_id, flags, "
+    static let columns = "id, note_id, deck_id, template, ordinal, starred, suspended, buried_until, anki_mod, anki_id, flags, buried_by_user, "
         + CardStateColumns.list()
     static let byID = "SELECT \(columns) FROM card WHERE id = ?"
     static let byNote = "SELECT \(columns) FROM card WHERE note_id = ? ORDER BY new_position"
@@ -50,21 +50,21 @@ enum CardTable {
 
     struct Decoder {
         let state: CardStateColumns
-        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil, ankiModified, ankiID, flags: Int
+        let id, noteID, deckID, template, ordinal, starred, suspended, buriedUntil, ankiModified, ankiID, flags, buriedByUser: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             state = CardStateColumns(columns, prefix: prefix)
             (id, noteID, deckID) = (columns[prefix + "id"], columns[prefix + "note_id"], columns[prefix + "deck_id"])
             (template, ordinal, starred) = (columns[prefix + "template"], columns[prefix + "ordinal"], columns[prefix + "starred"])
             (suspended, buriedUntil, ankiModified) = (columns[prefix + "suspended"], columns[prefix + "buried_until"], columns[prefix + "anki_mod"])
-            (ankiID, flags) = (columns[prefix + "anki_id"], columns[prefix + "flags"])
+            (ankiID, flags, buriedByUser) = (columns[prefix + "anki_id"], columns[prefix + "flags"], columns[prefix + "buried_by_user"])
         }
 
         func decode(_ row: SQLiteRow) -> Card {
             Card(id: row.int64(id), noteID: row.int64(noteID), deckID: row.int64(deckID), template: row.text(template),
                  ordinal: row.int(ordinal), state: state.decode(row) ?? .new, starred: row.bool(starred), suspended: row.bool(suspended),
                  buriedUntil: row.optionalInt64(buriedUntil).map(Date.init(unixSeconds:)), ankiModified: row.optionalInt64(ankiModified),
-                 ankiID: row.optionalInt64(ankiID), flags: row.int(flags))
+                 ankiID: row.optionalInt64(ankiID), flags: row.int(flags), buriedByUser: row.bool(buriedByUser))
         }
     }
 }

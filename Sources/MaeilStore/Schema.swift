@@ -170,6 +170,10 @@ enum Schema {
                 ALTER TABLE card ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        // Who buried a card: the learner (Anki's queue -3) or an answer to a sibling (-2).
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: "ALTER TABLE card ADD COLUMN buried_by_user INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

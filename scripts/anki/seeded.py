@@ -133,10 +133,11 @@ def study(col, rng, clock_file, start, days, first_day=0):
     last = start + (first_day + days - 1) * DAY + 23 * 3600
     set_clock(clock_file, last)
     cards = col.find_cards("")
-    chosen = rng.sample(cards, min(5, len(cards)))
+    chosen = rng.sample(cards, min(6, len(cards)))
     col.sched.suspend_cards(chosen[:1])
     col.sched.bury_cards(chosen[1:2], manual=True)
-    for cid in chosen[2:]:
+    col.sched.bury_cards(chosen[5:6], manual=False)
+    for cid in chosen[2:5]:
         col.set_user_flag_for_cards(rng.randint(1, 7), [cid])
     return answered
 

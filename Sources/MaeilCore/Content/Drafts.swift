@@ -69,6 +69,8 @@ package struct CardDraft: Hashable, Sendable {
     /// The card's id in Anki, and its flag (0 none, 1–7 a colour).
     package var ankiID: Int64?
     package var flags: Int
+    /// Buried by the learner (Anki's queue -3), not by an answer to a sibling (-2).
+    package var buriedByUser = false
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0) {
