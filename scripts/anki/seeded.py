@@ -13,16 +13,17 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       it), by path
 
 A seed picks the collection's rollover hour (0, 4 or 6; at 0 the creation time falls at
-midnight, as in collections made by older Anki), SM-2 or FSRS, notes of three note types,
+midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two subdecks (two of
+them sharing options, with random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
-suspended and buried cards. Dates are printed as calendar dates, counted the way Anki counts
+suspended cards, cards buried by hand and as siblings, flagged cards, notes added last that are
+still new and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 """
 import datetime
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -153,7 +154,6 @@ def export(col, path, name="anki"):
 
 
 def study_more(folder, seed, days):
-    made = json.load(open(os.path.join(folder, seed, "made.json")))
     start = (int(time.time()) // DAY - 60) * DAY + 10 * 3600
     rerun_frozen(__file__, ["study-child", folder, seed, days], start, sys.executable, SEEDED_START=str(start))
 
