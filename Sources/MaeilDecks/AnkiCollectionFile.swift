@@ -7,7 +7,7 @@ import MaeilCore
 extension AnkiPackage {
     /// Whether `head` (a file's first bytes) is an SQLite database whose name says Anki's.
     static func isCollectionFile(_ path: String, head: Data) -> Bool {
-        head.starts(with: Array("SQLite format 3\0".utf8)) && ["anki2", "anki21"].contains((path as NSString).pathExtension.lowercased())
+        head.starts(with: sqliteHeader) && ["anki2", "anki21"].contains((path as NSString).pathExtension.lowercased())
     }
 
     static func streamCollectionFile(path: String, options: ImportOptions, emit: ImportEmitter) throws {

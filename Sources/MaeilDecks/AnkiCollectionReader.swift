@@ -167,8 +167,7 @@ private struct CollectionReading {
                                             state: state(card, days: days, steps: steps, reviews: history),
                                             suspended: card.queue == -1, buriedUntil: buried(card),
                                             history: history, ankiModified: card.modified, ankiID: card.id,
-                                            flags: Int(card.flags & 7)))
-                note.cards[note.cards.count - 1].buriedByUser = card.queue == -3
+                                            flags: Int(card.flags & 7), buriedByUser: card.queue == -3))
             }
             try chunks.add(note, to: slot, emit: emit)
         }

@@ -20,6 +20,9 @@ package enum AnkiPackage {
         package var skipped: [ImportProblem] = []
     }
 
+    /// The first bytes of every SQLite database file.
+    static let sqliteHeader = Array("SQLite format 3\0".utf8)
+
     package enum Version: Int, Sendable {
         case legacy1 = 1, legacy2 = 2, latest = 3
     }
@@ -64,7 +67,7 @@ package enum AnkiPackage {
         if version == .latest {
             database = try budget.zstd(database, entry: collectionEntry)
         }
-        guard database.starts(with: Array("SQLite format 3\0".utf8)) else {
+        guard database.starts(with: sqliteHeader) else {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
         try readCollection(database, version: version, file: file, options: options, emit: emit)

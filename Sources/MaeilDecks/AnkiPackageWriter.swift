@@ -169,7 +169,7 @@ private struct CollectionWriting {
             if let known = configIDs[presetKey] {
                 configID = known
             } else {
-                let kept = Self.ankiConfigID(deck.preset)
+                let kept = deck.preset.ankiConfigID
                 if let kept, kept == 1 || usedConfigIDs.insert(kept).inserted {
                     configID = kept
                 } else {
@@ -390,12 +390,6 @@ private struct CollectionWriting {
     }
 
     /// A preset as Anki's deck options: the options it came with from Anki, Maeil's values over them.
-    /// The id of the Anki deck options a preset was made from.
-    static func ankiConfigID(_ preset: Preset) -> Int64? {
-        let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        return (kept?["id"] as? NSNumber)?.int64Value
-    }
-
     static func deckConfigJSON(_ preset: Preset, id: Int64, now: Int64) -> [String: Any] {
         // Anki refuses deck options without these; options made from Anki's newer schema lack them.
         let required: [String: Any] = ["maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true, "dyn": false]

@@ -34,15 +34,18 @@ struct DeckImport {
             existing.kind = imported.kind ?? existing.kind
             try writer.update(existing)
             deck = existing
-        } else if let preset = imported.preset, let ankiID = Self.ankiConfigID(preset) {
+        } else if let preset = imported.preset, let ankiID = preset.ankiConfigID {
             // Anki's decks share options: a deck joins the preset made from the same Anki options,
             // or one is made under Anki's name for them, for the decks after it to share.
             let shared = try writer.presetID(ankiConfigID: ankiID)
-            var named = preset
-            named.id = nil
-            named.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
+            var named: Preset?
+            if shared == nil {
+                named = preset
+                named?.id = nil
+                named?.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
+            }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
-                                         preset: shared == nil ? named : nil, presetID: shared, speak: imported.speak, source: imported.source)
+                                         preset: named, presetID: shared, speak: imported.speak, source: imported.source)
             created = true
         } else {
             // A new deck gets a preset of its own, named after it, with the file's options.
@@ -73,19 +76,8 @@ struct DeckImport {
     /// Notes that came marked from Anki: their cards are starred once they are written.
     private var markedNotes: [Int64] = []
 
-    /// Anki's mark is the note tag "marked" (Browse › Mark); Maeil's is a star.
-    static func isMarked(_ tags: [String]) -> Bool {
-        tags.contains { $0.caseInsensitiveCompare("marked") == .orderedSame }
-    }
-
     /// Whether the deck held notes before this import.
     var holdsNotes: Bool { !existing.isEmpty }
-
-    /// The id of the Anki deck options a preset was made from.
-    static func ankiConfigID(_ preset: Preset) -> Int64? {
-        let kept = preset.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        return (kept?["id"] as? NSNumber)?.int64Value
-    }
 
     /// The file's templates replace ones of the same name; others the learner added stay.
     static func merged(_ current: [CardTemplate], _ added: [CardTemplate]) -> [CardTemplate] {
@@ -177,7 +169,7 @@ struct DeckImport {
             // deck, or to one earlier in this import (twice in a file, or in another deck of it):
             // the insert then does nothing and the row updates that note, as a second import would.
             if stored == nil, let added = try inserter.add(draft, listingCards: false) {
-                if item.ankiModified != nil, Self.isMarked(item.tags) { markedNotes.append(added.noteID) }
+                if item.ankiModified != nil, Tags.isMarked(item.tags) { markedNotes.append(added.noteID) }
                 summary.added += 1
                 summary.cardsWithHistory += added.scheduled
                 noteWritten()
@@ -212,7 +204,7 @@ struct DeckImport {
                     // Marked or unmarked in Anki since: the star follows.
                     if item.ankiModified != nil {
                         try inserter.flush()
-                        try writer.setStarred(noteID: note.id, Self.isMarked(item.tags))
+                        try writer.setStarred(noteID: note.id, Tags.isMarked(item.tags))
                     }
                     summary.updated += 1
                 } else {

@@ -57,7 +57,7 @@ package struct Exporter {
                 }
                 // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
                 let starred = (cardsByNote[note.id] ?? []).contains(where: \.starred)
-                let tags = starred && !note.tags.contains(where: { $0.caseInsensitiveCompare("marked") == .orderedSame }) ? note.tags + ["marked"] : note.tags
+                let tags = starred && !Tags.isMarked(note.tags) ? note.tags + ["marked"] : note.tags
                 exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
                                                 modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID))
             }

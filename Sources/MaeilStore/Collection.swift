@@ -120,6 +120,11 @@ package final class Collection: Sendable {
         guard !shmUsable else { return path }
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
         guard walSize == 0 else { return path }
+        return immutableURI(path)
+    }
+
+    /// SQLite's URI for reading `path` as a file nothing changes: no journal, no -wal or -shm.
+    static func immutableURI(_ path: String) -> String {
         let absolute = (path as NSString).isAbsolutePath ? path : FileManager.default.currentDirectoryPath + "/" + path
         let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
         return "file:\(encoded)?immutable=1"

@@ -34,9 +34,7 @@ enum ForeignFile {
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             }
         }
-        let absolute = (path as NSString).isAbsolutePath ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
-        let immutable = tables("file:\(encoded)?immutable=1")
+        let immutable = tables(Collection.immutableURI(path))
         guard let tables = immutable?.isEmpty == false ? immutable : tables(path) else { return }  // damaged or unreadable: the opening says which
         let maeils = ["grdb_migrations", "card"]
         if !tables.isEmpty, !tables.contains(where: maeils.contains) {

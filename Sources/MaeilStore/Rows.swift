@@ -157,6 +157,11 @@ enum PresetTable {
 
 /// Tags are kept as " a b c " so a single LIKE finds a whole tag.
 package enum Tags {
+    /// Anki's mark is the note tag "marked" (Browse › Mark); Maeil's is a star.
+    package static func isMarked(_ tags: [String]) -> Bool {
+        tags.contains { $0.caseInsensitiveCompare("marked") == .orderedSame }
+    }
+
     package static func parse(_ text: String) -> [String] {
         text.split(separator: " ").map(String.init)
     }

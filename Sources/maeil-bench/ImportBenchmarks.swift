@@ -31,17 +31,12 @@ enum ImportBenchmarks {
             Benchmark(name: "export.apkg") {
                 let folder = temporaryFolder()
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
-                let now = clock.start(ofDay: 20_500).addingTimeInterval(12 * 3600)
-                let source = folder.appendingPathComponent("source.apkg")
-                try AnkiPackageWriter.write(package(notes: 20_000, reviewsEach: 10), to: source, now: now, clock: clock)
+                let (clock, now, source, collection) = try collectionInUse(in: folder)
                 // scripts/anki/export-bench.py times Anki exporting this same collection.
                 if let keep = ProcessInfo.processInfo.environment["MAEIL_BENCH_KEEP"] {
                     try? FileManager.default.removeItem(atPath: keep)
                     try FileManager.default.copyItem(at: source, to: URL(fileURLWithPath: keep))
                 }
-                let collection = try Collection(path: folder.appendingPathComponent("c.sqlite").path)
-                _ = try Importer(collection: collection, now: now).apply(try DeckReader.read([source.path], options: ImportOptions()))
                 var notes = 0
                 let seconds = try Benchmarks.bestTime(repeats: 3) {
                     let exported = try Exporter(collection: collection).export(try collection.decks(), now: now)
@@ -51,26 +46,19 @@ enum ImportBenchmarks {
                 precondition(notes == 20_000)
                 return [BenchFigure(name: "export.apkg_20k_notes_100k_reviews_s", value: seconds, unit: "s")]
             },
-            // The same package again into the collection that took it: every card merged with
-            // Anki's rules (nothing newer, no log row twice). Anki's own figure for the same
-            // files: scripts/anki/package-times.py.
-            Benchmark(name: "import.apkg_again") {
-                let folder = temporaryFolder()
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
-                let now = clock.start(ofDay: 20_500).addingTimeInterval(12 * 3600)
-                let source = folder.appendingPathComponent("source.apkg")
-                try AnkiPackageWriter.write(package(notes: 20_000, reviewsEach: 10), to: source, now: now, clock: clock)
-                let collection = try Collection(path: folder.appendingPathComponent("c.sqlite").path)
-                _ = try Importer(collection: collection, now: now).apply(try DeckReader.read([source.path], options: ImportOptions()))
-                let seconds = try Benchmarks.bestTime(repeats: 3) {
-                    let reading = ImportReading { emit in try DeckReader.stream([source.path], options: ImportOptions(), emit: emit) }
-                    let summary = try Importer(collection: collection, now: now).apply(reading)
-                    precondition(summary.added == 0 && summary.unchanged == 20_000)
-                }
-                return [BenchFigure(name: "import.apkg_again_20k_notes_100k_reviews_s", value: seconds, unit: "s")]
-            },
         ]
+    }
+
+    /// 20,000 notes with 100,000 reviews in `folder`: as a package (source.apkg) and as a
+    /// collection that imported it (c.sqlite), on a fixed UTC day.
+    static func collectionInUse(in folder: URL) throws -> (clock: DayClock, now: Date, source: URL, collection: Collection) {
+        let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
+        let now = clock.start(ofDay: 20_500).addingTimeInterval(12 * 3600)
+        let source = folder.appendingPathComponent("source.apkg")
+        try AnkiPackageWriter.write(package(notes: 20_000, reviewsEach: 10), to: source, now: now, clock: clock)
+        let collection = try Collection(path: folder.appendingPathComponent("c.sqlite").path)
+        _ = try Importer(collection: collection, now: now).apply(try DeckReader.read([source.path], options: ImportOptions()))
+        return (clock, now, source, collection)
     }
 
     /// A collection in use, as a package: half reviewed (each with `reviewsEach` answers in its

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 
+from answering import answer_next
 from fakeclock import rerun_frozen, set_clock
 
 DAY = 86400
@@ -42,10 +43,8 @@ def make(folder):
 
 def make_child(folder):
     from anki.collection import Collection, ExportAnkiPackageOptions
-    from anki.scheduler.v3 import CardAnswer
 
     clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["ROUND_TRIP_START"])
-    ratings = [CardAnswer.AGAIN, CardAnswer.HARD, CardAnswer.GOOD, CardAnswer.EASY]
     summary = {}
     for name in ["sm2", "fsrs"]:
         set_clock(clock_file, start)
@@ -106,14 +105,7 @@ def make_child(folder):
         for day in range(DAYS):
             for hour in range(0, 8):
                 set_clock(clock_file, start + day * DAY + hour * 1800)
-                while answered < REVIEWS[name]:
-                    queued = col.sched.get_queued_cards(fetch_limit=1).cards
-                    if not queued:
-                        break
-                    card = col.get_card(queued[0].card.id)
-                    card.start_timer()
-                    rating = rng.choices(ratings, weights=[0.15, 0.15, 0.55, 0.15])[0]
-                    col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=rating))
+                while answered < REVIEWS[name] and answer_next(col, rng):
                     answered += 1
         set_clock(clock_file, start + (DAYS - 1) * DAY + 6 * 3600)
         cards = col.find_cards("")

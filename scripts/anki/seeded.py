@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 
+from answering import answer_next
 from fakeclock import rerun_frozen, set_clock
 
 DAY = 86400
@@ -109,21 +110,13 @@ def make_child(folder, *seeds):
 def study(col, rng, clock_file, start, days, first_day=0):
     """Answers what is due a few times a day; now and then forgets a card, sets a due date,
     suspends or buries one."""
-    from anki.scheduler.v3 import CardAnswer
-
-    ratings = [CardAnswer.AGAIN, CardAnswer.HARD, CardAnswer.GOOD, CardAnswer.EASY]
     answered = 0
     for day in range(first_day, first_day + days):
         for hour in sorted(rng.sample(range(0, 24), 3)):
             set_clock(clock_file, start + day * DAY + hour * 3600 + rng.randint(0, 3599))
             for _ in range(rng.randint(2, 8)):
-                queued = col.sched.get_queued_cards(fetch_limit=1).cards
-                if not queued:
+                if not answer_next(col, rng):
                     break
-                card = col.get_card(queued[0].card.id)
-                card.start_timer()
-                rating = rng.choices(ratings, weights=[0.15, 0.15, 0.55, 0.15])[0]
-                col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=rating))
                 answered += 1
             cards = col.find_cards("")
             roll = rng.random()

@@ -70,11 +70,12 @@ package struct CardDraft: Hashable, Sendable {
     package var ankiID: Int64?
     package var flags: Int
     /// Buried by the learner (Anki's queue -3), not by an answer to a sibling (-2).
-    package var buriedByUser = false
+    package var buriedByUser: Bool
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
-                history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0) {
+                history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0, buriedByUser: Bool = false) {
         self.ankiModified = ankiModified
+        self.buriedByUser = buriedByUser
         self.ankiID = ankiID
         self.flags = flags
         self.template = template

@@ -37,6 +37,12 @@ public struct Preset: Hashable, Sendable, Codable {
 
     public static let defaultName = "Default"
 
+    /// The id of the Anki deck options it was made from: decks that shared them share it.
+    package var ankiConfigID: Int64? {
+        let kept = ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        return (kept?["id"] as? NSNumber)?.int64Value
+    }
+
     /// The study-day clock of decks with this preset, in the learner's time zone.
     public func dayClock(in timeZone: TimeZone) -> DayClock {
         DayClock(timeZone: timeZone, rolloverHour: rolloverHour)
