@@ -141,7 +141,8 @@ let package = Package(
         .testTarget(name: "MaeilSpeechTests", dependencies: ["MaeilSpeech"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MaeilStoreTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

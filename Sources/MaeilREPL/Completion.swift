@@ -94,9 +94,7 @@ package final class Completer {
 /// Decks can be named by their name (any case) or by a slug: "Korean Practice" is also
 /// "korean-practice", which needs no quotes at a prompt.
 package enum DeckNames {
-    package static func slug(_ name: String) -> String {
-        name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
-    }
+    package static func slug(_ name: String) -> String { Deck.slug(name) }
 
     package static func find(_ name: String, in collection: Collection) throws -> Deck? {
         if let deck = try collection.deck(named: name) { return deck }

@@ -13,10 +13,21 @@ package enum CompletionSources {
         read(words) { try $0.decks().map { DeckNames.slug($0.name) } }.filter { $0.hasPrefix(prefix.lowercased()) }.sorted()
     }
 
-    /// `find`'s words: tags, after "tag:".
+    /// `find`'s words: tags after "tag:", decks after "deck:", states after "is:", the other
+    /// qualifiers by name.
     package static func findWords(_ words: [String], prefix: String) -> [String] {
-        guard prefix.hasPrefix("tag:") else { return [] }
-        return read(words) { try $0.allTags() }.map { "tag:" + $0 }.filter { $0.hasPrefix(prefix) }.sorted()
+        let negation = prefix.hasPrefix("-") ? "-" : "", word = String(prefix.dropFirst(negation.count))
+        let candidates: [String]
+        if word.hasPrefix("tag:") {
+            candidates = read(words) { try $0.allTags() }.map { "tag:" + $0 }
+        } else if word.hasPrefix("deck:") {
+            candidates = read(words) { try $0.decks().map { "deck:" + DeckNames.slug($0.name) } }
+        } else if word.hasPrefix("is:") {
+            candidates = CardStateFilter.allCases.map { "is:" + $0.rawValue }
+        } else {
+            candidates = ["deck:", "tag:", "is:", "flag:", "prop:", "rated:", "added:", "note:"]
+        }
+        return candidates.map { negation + $0 }.filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// `deck`'s words: a deck, then `set`, a key, and the key's value where it has a few.

@@ -136,29 +136,6 @@ extension Collection {
         try db.cachedStatement(sql: sql).rows(arguments, CardTable.decoder.decode)
     }
 
-    /// Finds notes whose fields or tags contain `text` (case-insensitive for Latin letters),
-    /// optionally within one deck. `tag:NAME` searches tags only.
-    package func findNotes(_ query: String, deckID: Int64? = nil, limit: Int = 100) throws -> [Note] {
-        let trimmed = query.trimmingCharacters(in: .whitespaces)
-        var sql = "SELECT \(NoteTable.columns) FROM note WHERE "
-        var arguments: [any DatabaseValueConvertible & Sendable] = []
-        if trimmed.lowercased().hasPrefix("tag:") {
-            sql += "tags LIKE ? ESCAPE '\\'"
-            arguments.append("% " + Self.likeEscaped(String(trimmed.dropFirst(4))) + " %")
-        } else {
-            sql += "(field_values LIKE ? ESCAPE '\\' OR tags LIKE ? ESCAPE '\\')"
-            let pattern = "%" + Self.likeEscaped(trimmed) + "%"
-            arguments += [pattern, pattern]
-        }
-        if let deckID {
-            sql += " AND deck_id = ?"
-            arguments.append(deckID)
-        }
-        sql += " ORDER BY deck_id, position, id LIMIT ?"
-        arguments.append(limit)
-        return try read { db in try Self.fetchNotes(db, sql, StatementArguments(arguments)) }
-    }
-
     static func likeEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }

@@ -13,6 +13,14 @@ package struct Deck: Hashable, Sendable {
     package var source: String?
 }
 
+extension Deck {
+    /// A name without capitals or spaces, as a deck can also be called: "Korean Practice" is
+    /// "korean-practice", which needs no quotes at a prompt.
+    package static func slug(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
+    }
+}
+
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.
 package struct CurriculumUnit: Hashable, Sendable {
     package var id: Int64

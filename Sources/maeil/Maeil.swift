@@ -85,6 +85,7 @@ struct CommandFailure {
         case let error as UserError: (message, status) = (error.description, 1)
         case let error as StoreError: (message, status) = (error.userError.description, 1)
         case let error as UsageError: (message, status) = (error.description, 2)
+        case let error as SearchError: (message, status) = (error.description, 2)
         case let error as ExitCode: (message, status) = (nil, error.rawValue)
         default:
             let code = Maeil.exitCode(for: error)

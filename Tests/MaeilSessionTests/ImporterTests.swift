@@ -144,7 +144,7 @@ struct ImporterTests {
         #expect(summary.added == NoteChunks.size + 105)
         let deck = try collection.requireDeck(named: "Types")
         #expect(deck.templates.map(\.name) == ["card 1", "card 1 (Basic (and reversed card))", "card 2"])
-        let reversedNote = try #require(try collection.findNotes("뒤 3", deckID: deck.id).first)
+        let reversedNote = try #require(try collection.findNotes("\"뒤 3\"", deckID: deck.id, now: Date(), timeZone: .current).first)
         #expect(try collection.cards(noteID: reversedNote.id).count == 2)
         #expect(try collection.counts().cards == NoteChunks.size + 100 + 10)
     }
@@ -236,13 +236,13 @@ struct ImporterTests {
         let renamed = try #require(names.first { $0 != "hello.png" })
         #expect(renamed.hasPrefix("hello-") && renamed.hasSuffix(".png"))
         #expect(try Data(contentsOf: media.appendingPathComponent(renamed)).count == first.count)
-        let a = try #require(try collection.findNotes("picture a").first), b = try #require(try collection.findNotes("picture b").first)
+        let a = try #require(try collection.findNotes("\"picture a\"", now: Date(), timeZone: .current).first), b = try #require(try collection.findNotes("\"picture b\"", now: Date(), timeZone: .current).first)
         #expect(a.fields.value("Back") == #"look: <img src="hello.png">"#)
         #expect(b.fields.value("Back") == #"look: <img src="\#(renamed)">"#)
         // Again: the same bytes are already there under each name; nothing new, nothing changed.
         _ = try importer.apply(try bundle([Self.fixtures.appendingPathComponent("pictures-b.apkg").path]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: media.path).sorted() == names)
-        #expect(try collection.findNotes("picture b").first?.fields.value("Back") == #"look: <img src="\#(renamed)">"#)
+        #expect(try collection.findNotes("\"picture b\"", now: Date(), timeZone: .current).first?.fields.value("Back") == #"look: <img src="\#(renamed)">"#)
         #expect(try FileManager.default.contentsOfDirectory(atPath: media.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(".media-import") }.isEmpty)
     }

@@ -43,7 +43,7 @@ struct PresetChangeTests {
         #expect(result.cardsWithMemory == expected.cards.filter { $0.s != nil }.count)
         var compared = 0, truncated = 0
         for card in expected.cards {
-            let note = try #require(try collection.findNotes(card.front, deckID: deck.id).first { $0.fields.first?.value == card.front })
+            let note = try #require(try collection.findNotes(card.front, deckID: deck.id, now: Date(), timeZone: .current).first { $0.fields.first?.value == card.front })
             let stored = try #require(try collection.cards(noteID: note.id).first)
             guard let s = card.s, let d = card.d else {
                 #expect(stored.state.memory == nil, "\(card.front)")

@@ -116,9 +116,9 @@ struct CollectionTests {
         let collection = try Fixture.collection()
         let deck = try Fixture.wordDeck(collection, count: 12)
         try collection.setTags(noteID: collection.notes(deckID: deck.id)[3].id, add: ["food", "spicy"])
-        #expect(try collection.findNotes("단어1").count == 3)  // 단어1, 단어10, 단어11
-        #expect(try collection.findNotes("tag:spicy").map(\.position) == [3])
-        #expect(try collection.findNotes("100%").isEmpty)
+        #expect(try collection.findNotes("단어1", now: Date(), timeZone: .current).count == 3)  // 단어1, 단어10, 단어11
+        #expect(try collection.findNotes("tag:spicy", now: Date(), timeZone: .current).map(\.position) == [3])
+        #expect(try collection.findNotes("100%", now: Date(), timeZone: .current).isEmpty)
     }
 
     @Test func deckNamesAreUniqueIgnoringCase() throws {

@@ -11,13 +11,16 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
+    seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
+                                      (after Anki's deck list, which unburies on a new day): the
+                                      ids of the cards each query in the JSON file QUERIES finds
 
 A seed picks the collection's rollover hour (0, 4 or 6; at 0 the creation time falls at
 midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two subdecks (two of
 them sharing options, with random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
 suspended cards, cards buried by hand and as siblings, flagged cards, notes added last that are
-still new and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
+still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 """
 import datetime
@@ -81,12 +84,13 @@ def make_child(folder, *seeds):
             note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2)) + (["marked"] if rng.random() < 0.15 else [])
             col.add_note(note, rng.choice(decks))
         col.decks.select(decks[0])
-        answered = study(col, rng, clock_file, start, rng.randint(20, 40))
+        answered, last = study(col, rng, clock_file, start, rng.randint(20, 40))
         # Notes added last are still new: some wait in a filtered deck, their place in the new queue in odue.
         for index, word in enumerate(rng.sample([w for w in WORDS if w not in words], 4)):
             note = col.new_note(types[0])
             note["Front"], note["Back"] = word, "late %d" % index
             col.add_note(note, rng.choice(decks))
+        answer_once(col, col.find_cards("late -is:suspended")[:2] + rng.sample(col.find_cards("is:review -is:suspended -is:buried"), 1))
         if rng.random() < 0.5:
             filtered = col.decks.new_filtered("Filtered")
             deck = col.decks.get(filtered)
@@ -98,7 +102,7 @@ def make_child(folder, *seeds):
         config["new"]["bury"], config["rev"]["bury"] = rng.random() < 0.5, rng.random() < 0.5
         config["buryInterdayLearning"] = rng.random() < 0.5
         col.decks.update_config(config)
-        made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "crt": col.crt,
+        made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "last": last, "crt": col.crt,
                       "creation_offset": col.get_config("creationOffset", None)}
         export(col, path)
         col.close()
@@ -109,7 +113,7 @@ def make_child(folder, *seeds):
 
 def study(col, rng, clock_file, start, days, first_day=0):
     """Answers what is due a few times a day; now and then forgets a card, sets a due date,
-    suspends or buries one."""
+    suspends or buries one. Returns the answers given and the time of the last burials."""
     answered = 0
     for day in range(first_day, first_day + days):
         for hour in sorted(rng.sample(range(0, 24), 3)):
@@ -124,8 +128,12 @@ def study(col, rng, clock_file, start, days, first_day=0):
                 col.sched.schedule_cards_as_new([rng.choice(cards)], restore_position=True, reset_counts=False)
             elif roll < 0.08:
                 col.sched.set_due_date([rng.choice(cards)], rng.choice(["0", "1", "2-5", "3!"]))
-    last = start + (first_day + days - 1) * DAY + 23 * 3600
+    # After every answer above (the last day's run up to its final second): time never goes back.
+    last = start + (first_day + days) * DAY
     set_clock(clock_file, last)
+    # Anki's deck list first, as a person opening Anki sees it: on a new day it unburies
+    # what earlier days buried, never what is buried after it.
+    col.sched.deck_due_tree()
     cards = col.find_cards("")
     chosen = rng.sample(cards, min(6, len(cards)))
     col.sched.suspend_cards(chosen[:1])
@@ -133,7 +141,19 @@ def study(col, rng, clock_file, start, days, first_day=0):
     col.sched.bury_cards(chosen[5:6], manual=False)
     for cid in chosen[2:5]:
         col.set_user_flag_for_cards(rng.randint(1, 7), [cid])
-    return answered
+    return answered, last
+
+
+def answer_once(col, cards):
+    """Again to the first card, Good to the second, Again to the third: cards left mid-step,
+    in learning and relearning, when the collection is read."""
+    from anki.scheduler.v3 import CardAnswer
+
+    for cid, rating in zip(cards, [CardAnswer.AGAIN, CardAnswer.GOOD, CardAnswer.AGAIN]):
+        card = col.get_card(cid)
+        card.start_timer()
+        states = col._backend.get_scheduling_states(cid)
+        col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=rating))
 
 
 def export(col, path, name="anki"):
@@ -159,7 +179,7 @@ def study_child(folder, seed, days):
     path = os.path.join(folder, seed)
     col = Collection(os.path.join(path, "collection.anki2"))
     col.decks.select(col.decks.id("Korean"))
-    answered = study(col, rng, clock_file, start, int(days), first_day=45)
+    answered, _ = study(col, rng, clock_file, start, int(days), first_day=45)
     export(col, path, "later")
     col.close()
     print(json.dumps({"answers": answered}))
@@ -219,12 +239,34 @@ def read_one(path):
         conf = col.decks.config_dict_for_deck_id(entry.id)
         decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
+    data = dict(col.db.all("select id, data from cards"))
+    check = col.fix_integrity()[0]
+    changed = {str(cid): [data.get(cid), after] for cid, after in col.db.all("select id, data from cards") if data.get(cid) != after}
     result = {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
-              "created": created.isoformat(), "check_database": col.fix_integrity()[0]}
+              "created": created.isoformat(), "check_database": check, "check_changed": changed}
     col.close()
     return result
 
 
+def search(path, at, queries):
+    rerun_frozen(__file__, ["search-child", path, queries], int(at), sys.executable)
+
+
+def search_child(path, queries):
+    import shutil
+    from anki.collection import Collection
+
+    copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+    shutil.copy(path, copy)
+    col = Collection(copy)
+    col.sched.deck_due_tree()
+    with open(queries) as f:
+        found = {query: sorted(col.find_cards(query)) for query in json.load(f)}
+    col.close()
+    print(json.dumps(found, ensure_ascii=False))
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read}[command](*arguments)
+    {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
+     "search": search, "search-child": search_child}[command](*arguments)

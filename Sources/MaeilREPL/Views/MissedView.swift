@@ -17,10 +17,7 @@ package enum MissedView {
         try collection.mostMissed(deckID: deckID, now: now, limit: limit).map { missed in
             let (card, note, _) = try collection.cardWithNote(id: missed.cardID)
             let deck = try collection.deck(id: card.deckID)
-            let template = deck.templates.first { $0.name == card.template }
-            let front = template?.front.compactMap { note.fields.value($0).map { FieldText.plain($0, html: note.html) } }
-                .filter { !$0.isEmpty }.joined(separator: " ")
-            return Row(card: card.id, note: note.id, deck: deck.name, front: front.flatMap { $0.isEmpty ? nil : $0 } ?? note.fields.first?.value ?? "",
+            return Row(card: card.id, note: note.id, deck: deck.name, front: CardListView.front(of: card, note: note, deck: deck),
                        lapses: missed.lapses, recentAgains: missed.recentAgains)
         }
     }

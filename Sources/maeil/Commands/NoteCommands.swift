@@ -29,30 +29,30 @@ struct AddCommand: MaeilCommand {
 
 struct FindCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find", abstract: "Find notes by their text or a tag; prints note numbers.",
-        discussion: "Examples: find 김치 · find 猫 · find tag:food · find water --deck korean-practice")
+        commandName: "find", abstract: "Find notes or cards with Anki's search words; prints their numbers.",
+        discussion: SearchNode.help)
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Text to find, or tag:NAME.", completion: Completions.findWords)
-    var words: [String] = []
-
-    @Option(help: "Only this deck.", completion: Completions.decks)
-    var deck: String?
-
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Argument(parsing: .allUnrecognized, help: "Search words; -WORD too.", completion: Completions.findWords) var words: [String] = []
+    @Option(help: "Only this deck.", completion: Completions.decks) var deck: String?
+    @Flag(help: "List the cards found, not their notes.") var cards = false
+    @Option(help: "At most this many.") var limit = 50
+    @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
-        guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ValidationError("find what? find TEXT, or find tag:NAME")
-        }
-    }
+        if words.joined().trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("find what? find TEXT, or find tag:NAME") } }
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
         let deckID = try deck.map { try context.deck($0, in: collection).id }
-        let notes = try collection.findNotes(words.joined(separator: " ").nfc, deckID: deckID, limit: 50)
+        let query = words.joined(separator: " ").nfc, (now, zone) = (context.now, context.environment.timeZone)
+        if cards {
+            let found = try collection.findCards(query, deckIDs: deckID.map { [$0] }, limit: limit, now: now, timeZone: zone)
+            let rows = try CardListView.rows(found, in: collection, now: now, timeZone: zone)
+            return json ? context.verbatim(try JSONOutput.string(rows)) : context.line(CardListView.text(rows))
+        }
+        let notes = try collection.findNotes(query, deckID: deckID, limit: limit, now: now, timeZone: zone)
         let names = try NoteListView.deckNames(in: collection)
         if json { return context.verbatim(try JSONOutput.string(NoteListView.json(notes, deckNames: names))) }
         NoteListView.lines(notes, deckNames: names, style: context.style).forEach(context.line)
