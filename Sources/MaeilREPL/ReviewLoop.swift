@@ -69,6 +69,14 @@ package final class ReviewLoop {
     private var left = false
     /// The card on screen was answered by typing, wrongly: ⏎ alone does not make that "good".
     private var typedWrong = false
+    /// `f` was pressed: the next key is a flag, 0–7.
+    private var choosingFlag = false
+
+    /// Anki's flag in its colour.
+    static func flagMark(_ flag: Int, _ style: Style) -> String {
+        let colour: [(String) -> String] = [style.dim, style.red, style.yellow, style.green, style.blue, style.magenta, style.cyan, style.magenta]
+        return colour[min(max(flag, 0), 7)]("⚑")
+    }
 
     /// At a terminal, when the day's queue is done, offers one more round over just the cards
     /// missed in this session (their schedule is not touched again). A learner who left is not
@@ -106,6 +114,14 @@ package final class ReviewLoop {
 
     private func handle(_ text: String, current: PresentedCard) throws -> SessionSummary? {
         let revealed = session.state.revealed
+        if choosingFlag {
+            choosingFlag = false
+            guard let flag = Int(text), (0...7).contains(flag) else {
+                console.line(style.dim("no flag set"))
+                return nil
+            }
+            return try show(session.send(.flag(flag)))
+        }
         if let rating = Self.rating(text) {
             if !revealed { try show(session.send(.reveal)) }
             return try show(session.send(.answer(rating)))
@@ -126,6 +142,10 @@ package final class ReviewLoop {
             return try show(session.send(.suspend))
         case "b", "bury":
             return try show(session.send(.bury))
+        case "f", "flag":
+            // No-break spaces keep each flag whole when a narrow terminal wraps the line.
+            console.line((1...7).map { Self.flagMark($0, style) + "\u{A0}\($0)\u{A0}" + CardChanges.flagNames[$0] }.joined(separator: "  ") + style.dim("  0\u{A0}none"))
+            choosingFlag = true
         case "e", "edit":
             return try edit(current)
         case "p", "say", "speak", "play":
@@ -148,7 +168,7 @@ package final class ReviewLoop {
     package static let help = """
         ⏎ or Space shows the answer (then again is "good")   1 again · 2 hard · 3 good · 4 easy
         h hint   p play the sound or speak   o open the pictures   s star   e edit   b bury until tomorrow
-        ! suspend   u undo   q leave   — each key acts at once
+        f flag (then 0–7)   ! suspend   u undo   q leave   — each key acts at once
         A card that asks for an answer takes every key as the answer's: ⏎ on nothing shows it.
         """
 
@@ -192,6 +212,8 @@ package final class ReviewLoop {
                 console.line(style.dim("↶ undone"))
             case .starred(_, let starred):
                 console.line(starred ? style.yellow("★ starred") : style.dim("☆ unstarred"))
+            case .flagged(_, let flag):
+                console.line(flag == 0 ? style.dim("⚑ flag off") : Self.flagMark(flag, style) + " " + CardChanges.flagNames[flag])
             case .suspended:
                 console.line(style.dim("suspended"))
             case .buried:
@@ -221,7 +243,8 @@ package final class ReviewLoop {
             ? "practice · \(session.state.practiceQueue.count + 1) left"
             : TodayCounts(due: review, learning: learning, new: new).text(style)
         let star = current.card.starred ? style.yellow(" ★") : ""
-        return style.dim("── ") + TerminalText.sanitize(current.deck.name) + style.dim(" · ") + counts + star
+        let flag = current.card.flags > 0 ? " " + Self.flagMark(current.card.flags, style) : ""
+        return style.dim("── ") + TerminalText.sanitize(current.deck.name) + style.dim(" · ") + counts + star + flag
     }
 
     private func edit(_ current: PresentedCard) throws -> SessionSummary? {

@@ -25,6 +25,7 @@ package struct Style: Sendable {
     package func green(_ text: String) -> String { wrap(text, "32") }
     package func yellow(_ text: String) -> String { wrap(text, "33") }
     package func blue(_ text: String) -> String { wrap(text, "34") }
+    package func magenta(_ text: String) -> String { wrap(text, "35") }
     package func cyan(_ text: String) -> String { wrap(text, "36") }
     package func underline(_ text: String) -> String { wrap(text, "4") }
     package func italic(_ text: String) -> String { wrap(text, "3") }

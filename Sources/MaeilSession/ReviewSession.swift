@@ -32,9 +32,12 @@ package final class ReviewSession {
 
     enum UndoEntry {
         case answer(logID: Int64?, presented: PresentedCard, queueBefore: StudyQueue, practiceBefore: [Int64])
-        case star(cardID: Int64, previous: Bool)
-        case suspend(presented: PresentedCard, queueBefore: StudyQueue)
-        case bury(presented: PresentedCard, previous: Date?, queueBefore: StudyQueue)
+        /// Changes recorded by the store (`change` is its undo record).
+        case star(cardID: Int64, previous: Bool, change: Int64)
+        case suspend(presented: PresentedCard, queueBefore: StudyQueue, change: Int64)
+        case bury(presented: PresentedCard, queueBefore: StudyQueue, change: Int64)
+        case edit(noteID: Int64, change: Int64)
+        case flag(cardID: Int64, previous: Int, change: Int64)
     }
 
     /// A session of real reviews over today's queue of the given decks (all when nil).
@@ -91,29 +94,36 @@ package final class ReviewSession {
         case .toggleStar:
             guard var current = state.current else { return [] }
             let starred = !current.card.starred
-            try collection.setStarred(cardID: current.card.id, starred)
-            undoStack.append(.star(cardID: current.card.id, previous: current.card.starred))
+            let change = try collection.setStarred(cardID: current.card.id, starred)
+            undoStack.append(.star(cardID: current.card.id, previous: current.card.starred, change: change))
             current.card.starred = starred
             state.current = current
             return [.starred(cardID: current.card.id, starred)]
+        case .flag(let flag):
+            guard let current = state.current, (0...7).contains(flag) else { return [] }
+            let change = try collection.apply(CardChanges.flag([current.card.id], flag))
+            undoStack.append(.flag(cardID: current.card.id, previous: current.card.flags, change: change))
+            state.current?.card.flags = flag
+            return [.flagged(cardID: current.card.id, flag)]
         case .suspend:
             guard let current = state.current else { return [] }
-            try collection.setSuspended(cardID: current.card.id, true)
-            undoStack.append(.suspend(presented: current, queueBefore: state.queue))
+            let change = try collection.setSuspended(cardID: current.card.id, true)
+            undoStack.append(.suspend(presented: current, queueBefore: state.queue, change: change))
             try refillTheDaysLimits(now: now)
             return [.suspended(cardID: current.card.id)] + (try advance(now: now))
         case .bury:
             guard let current = state.current else { return [] }
             let tomorrow = try decks.context(for: current.deck.id).clock.nextRollover(after: now)
-            try collection.bury(cardID: current.card.id, until: tomorrow)
-            undoStack.append(.bury(presented: current, previous: current.card.buriedUntil, queueBefore: state.queue))
+            let change = try collection.bury(cardID: current.card.id, until: tomorrow)
+            undoStack.append(.bury(presented: current, queueBefore: state.queue, change: change))
             state.queue.learning.removeAll { $0.id == current.card.id }
             try refillTheDaysLimits(now: now)
             return [.buried(cardID: current.card.id)] + (try advance(now: now))
         case .edit(let fields):
             guard let current = state.current else { return [] }
             let normalized = fields.map { NoteField(name: $0.name, value: $0.value.nfc, language: $0.language) }
-            try collection.updateNote(id: current.note.id, fields: normalized, now: now)
+            let change = try collection.updateNote(id: current.note.id, fields: normalized, now: now)
+            undoStack.append(.edit(noteID: current.note.id, change: change))
             state.current?.note = try collection.note(id: current.note.id)
             return [.edited(noteID: current.note.id)]
         case .leave:
@@ -192,19 +202,29 @@ package final class ReviewSession {
             state.practiceQueue = practiceBefore
             try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
-        case .star(let cardID, let previous):
-            try collection.setStarred(cardID: cardID, previous)
+        case .star(let cardID, let previous, let change):
+            try collection.undoChange(change)
             if state.current?.card.id == cardID { state.current?.card.starred = previous }
             return [.starred(cardID: cardID, previous)]
+        case .flag(let cardID, let previous, let change):
+            try collection.undoChange(change)
+            if state.current?.card.id == cardID { state.current?.card.flags = previous }
+            return [.flagged(cardID: cardID, previous)]
+        case .edit(let noteID, let change):
+            try collection.undoChange(change)
+            guard let current = state.current, current.note.id == noteID else { return [] }
+            // Shown again from its front, with the fields as they were.
+            try present(current.card.id, shownAt: current.shownAt, now: now)
+            return [.undone(cardID: current.card.id), .shown(cardID: current.card.id)]
         // The queue goes back to what it was: the card shown after the suspension or burial
         // waits its turn again instead of dropping out of the session.
-        case .suspend(let presented, let queueBefore):
-            try collection.setSuspended(cardID: presented.card.id, false)
+        case .suspend(let presented, let queueBefore, let change):
+            try collection.undoChange(change)
             state.queue = queueBefore
             try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]
-        case .bury(let presented, let previous, let queueBefore):
-            try collection.bury(cardID: presented.card.id, until: previous)
+        case .bury(let presented, let queueBefore, let change):
+            try collection.undoChange(change)
             state.queue = queueBefore
             try present(presented.card.id, shownAt: presented.shownAt, now: now)
             return [.undone(cardID: presented.card.id), .shown(cardID: presented.card.id)]

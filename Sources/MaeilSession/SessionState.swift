@@ -69,6 +69,8 @@ package enum SessionAction: Equatable, Sendable {
     case answer(Rating)
     case undo
     case toggleStar
+    /// Anki's flag 0–7 on the card shown.
+    case flag(Int)
     case suspend
     case bury
     case edit([NoteField])
@@ -83,6 +85,7 @@ package enum SessionEvent: Equatable, Sendable {
     case leech(cardID: Int64, suspended: Bool)
     case undone(cardID: Int64)
     case starred(cardID: Int64, Bool)
+    case flagged(cardID: Int64, Int)
     case suspended(cardID: Int64)
     case buried(cardID: Int64)
     case edited(noteID: Int64)

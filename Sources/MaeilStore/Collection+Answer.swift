@@ -64,7 +64,10 @@ extension Collection {
     /// the log entry is deleted. Only a card's newest entry can be undone.
     @discardableResult
     package func undo(logID: Int64) throws -> Card {
-        try transaction { db in
+        try transaction { db in try Self.undoAnswer(db, logID: logID) }
+    }
+
+    static func undoAnswer(_ db: Database, logID: Int64) throws -> Card {
             guard let logged = try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE id = ?", [logID], {
                 ReviewLogTable.Decoder($0).decode
             }).first else { throw StoreError.nothingToUndo }
@@ -86,39 +89,31 @@ extension Collection {
             try db.execute(sql: "DELETE FROM review_log WHERE id = ?", arguments: [logID])
             card.state = before
             return card
-        }
     }
 
     // MARK: Manual changes
 
-    package func setStarred(cardID: Int64, _ starred: Bool) throws {
-        try updateFlag("starred", cardID: cardID, starred)
+    @discardableResult
+    package func setStarred(cardID: Int64, _ starred: Bool) throws -> Int64 {
+        try apply(.cards([cardID], .star(starred), label: "\(starred ? "star" : "unstar") card \(cardID)"))
     }
 
-    package func setSuspended(cardID: Int64, _ suspended: Bool) throws {
-        try updateFlag("suspended", cardID: cardID, suspended)
-    }
-
-    private func updateFlag(_ column: String, cardID: Int64, _ value: Bool) throws {
-        try transaction { db in
-            try db.execute(sql: "UPDATE card SET \(column) = ? WHERE id = ?", arguments: [value, cardID])
-            guard db.changesCount > 0 else { throw StoreError.noSuchCard(cardID) }
-        }
+    @discardableResult
+    package func setSuspended(cardID: Int64, _ suspended: Bool) throws -> Int64 {
+        try apply(.cards([cardID], .suspend(suspended), label: "\(suspended ? "suspend" : "unsuspend") card \(cardID)"))
     }
 
     /// Hides a card until `until` (normally the next study day); nil unburies it.
-    package func bury(cardID: Int64, until: Date?) throws {
-        try transaction { db in
-            try db.execute(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?", arguments: [until?.unixSeconds, until != nil, cardID])
-            guard db.changesCount > 0 else { throw StoreError.noSuchCard(cardID) }
-        }
+    @discardableResult
+    package func bury(cardID: Int64, until: Date?) throws -> Int64 {
+        try apply(.cards([cardID], .bury(until: until), label: "\(until == nil ? "unbury" : "bury") card \(cardID)"))
     }
 
     /// Sends a card back to new, keeping its place in the new-card order. The change is
     /// logged (as a manual entry), so the log still explains the card's state and it can be undone.
     @discardableResult
     package func forget(cardID: Int64, at now: Date) throws -> Int64 {
-        try setState(cardID: cardID, .new, at: now)
+        try apply(.cards([cardID], .reschedule(now: now) { _, _ in .new }, label: "forget card \(cardID)"))
     }
 
     /// Sets a card's state directly (an import or a reschedule), logged as a manual change.
@@ -140,11 +135,6 @@ extension Collection {
     }
 
     // MARK: The log
-
-    /// The newest answer in the log, for `undo` at the prompt.
-    package func lastAnswerLogID() throws -> Int64? {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE kind = 0") }
-    }
 
     /// Every log entry of the cards now in a deck, by card, oldest first: one query for a
     /// whole export.

@@ -64,18 +64,14 @@ extension Collection {
 
     /// Replaces a note's fields and tags. The schedule of every card is kept; a template the
     /// new fields satisfy for the first time gets a new card.
-    package func updateNote(id: Int64, fields: [NoteField], tags: [String]? = nil, now: Date) throws {
-        try transaction { db in
-            var note = try Self.note(db, id: id)
-            note.fields = fields
-            if let tags { note.tags = tags }
-            var inserter = try NoteInserter(db: db, deck: try Self.deck(db, id: note.deckID), now: now)
-            try inserter.update(note)
-        }
+    @discardableResult
+    package func updateNote(id: Int64, fields: [NoteField], now: Date) throws -> Int64 {
+        try apply(.note(id, .edit(fields: fields, now: now), label: "edit note \(id)"))
     }
 
-    package func setTags(noteID: Int64, add: [String] = [], remove: [String] = []) throws {
-        try transaction { db in try Self.setTags(db, noteID: noteID, add: add, remove: remove) }
+    @discardableResult
+    package func setTags(noteID: Int64, add: [String] = [], remove: [String] = []) throws -> Int64 {
+        try apply(.note(noteID, .tags(add: add, remove: remove), label: "tag note \(noteID)"))
     }
 
     static func setTags(_ db: Database, noteID: Int64, add: [String], remove: [String]) throws {
@@ -94,11 +90,9 @@ extension Collection {
     }
 
     /// Deletes a note and its cards. Their review history stays in the log.
-    package func deleteNote(id: Int64) throws {
-        try transaction { db in
-            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
-            guard db.changesCount > 0 else { throw StoreError.noSuchNote(id) }
-        }
+    @discardableResult
+    package func deleteNote(id: Int64) throws -> Int64 {
+        try apply(.note(id, .delete, label: "delete note \(id)"))
     }
 
     // MARK: Cards

@@ -174,6 +174,20 @@ enum Schema {
         migrator.registerMigration("v6") { db in
             try db.execute(sql: "ALTER TABLE card ADD COLUMN buried_by_user INTEGER NOT NULL DEFAULT 0")
         }
+        // Changes made by hand, each with the rows it touched as they were and as it left them,
+        // so `undo` puts back exactly what one change altered, and only while nothing else has.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: """
+                CREATE TABLE undo_step (
+                    id INTEGER PRIMARY KEY,
+                    label TEXT NOT NULL,                 -- what was done, as `undo` says it
+                    log_mark INTEGER NOT NULL,           -- the newest review_log id before it
+                    log_rows TEXT NOT NULL,              -- review_log ids it added, JSON array
+                    before TEXT NOT NULL,                -- StoredRows as JSON
+                    after TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

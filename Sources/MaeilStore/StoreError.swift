@@ -21,6 +21,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case presetChanged(cardID: Int64)
     case guidTaken(String)
     case nothingToUndo
+    /// The change to undo was followed by another to the same note or card.
+    case changedSince(String)
     case answeredSince(cardID: Int64)
     case nothingToRestore(logID: Int64)
     case invalidState(cardID: Int64)
@@ -65,6 +67,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "a note with the id “\(guid)” is already in the collection"
         case .nothingToUndo:
             "nothing to undo"
+        case .changedSince(let label):
+            "cannot undo “\(label)”: what it changed has been changed again since"
         case .answeredSince(let cardID):
             "card \(cardID) was answered again since; undo that first"
         case .nothingToRestore(let logID):

@@ -238,6 +238,18 @@ struct CommandLineTests {
         for shown in ["find 김치 · find 猫", "1–4 answer", "EXIT STATUS", "The command line is wrong"] {
             #expect(manual.stdout.contains(shown), "the manual lacks \(shown)")
         }
+        // bash's Tab after `focus`, whose default subcommand is `focus show`: its options and values.
+        func complete(_ words: [String]) throws -> [String] {
+            let script = """
+                source '\(share.appendingPathComponent("bash-completion/completions/maeil").path)'
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1); COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+                _maeil maeil "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            return try Binary.runProgram("/bin/bash", ["-c", script]).stdout.split(separator: "\n").map(String.init).sorted()
+        }
+        #expect(try complete(["maeil", "focus", "--format", ""]) == ["i3status", "json", "text", "waybar", "xbar"])
+        #expect(try Set(complete(["maeil", "focus", ""])).isSuperset(of: ["show", "export", "--format", "--limit", "--json"]))
+        #expect(try complete(["maeil", "focus", "export", "--format", ""]) == ["i3status", "json", "text", "waybar", "xbar"])
         let maeil = prefix.appendingPathComponent("bin/maeil").path
         let elsewhere = Fixture.temporaryDirectory()
         let environment = ["HOME": elsewhere.path, "XDG_DATA_HOME": elsewhere.appendingPathComponent("data").path]

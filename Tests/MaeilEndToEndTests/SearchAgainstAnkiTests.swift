@@ -12,6 +12,7 @@ struct SearchAgainstAnkiTests {
     static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
     static let seedsPerZone = max(1, (Int(ProcessInfo.processInfo.environment["MAEIL_ANKI_SEEDS"] ?? "") ?? 6) / zones.count)
     let folder = Fixture.temporaryDirectory()
+    var anki: SeededAnki { SeededAnki(folder: folder) }
 
     /// Every kind of word the issue names, with wildcards, negation, `or` and groups, over
     /// what seeded.py puts in a collection.
@@ -37,17 +38,17 @@ struct SearchAgainstAnkiTests {
         var compared = 0, found = 0, differences: [String] = [], neverFound = Set(Self.queries)
         for (index, zone) in Self.zones.enumerated() {
             let seeds = (0..<Self.seedsPerZone).map { String(700 + index * 100 + $0) }
-            let made = try python(["make", folder.path, zone] + seeds, zone: zone)
+            let made = try anki.python(["make", folder.path, zone] + seeds, zone: zone)
             for seed in seeds {
                 let seedFolder = folder.appendingPathComponent(seed)
                 let last = try #require((made[seed] as? [String: Any])?["last"] as? Int)
                 let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
-                _ = try maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
+                _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
                 for moment in [last + 600, last + 2 * 86_400 + 7 * 3600] {
-                    let anki = try python(["search", seedFolder.appendingPathComponent("collection.anki2").path, String(moment), queryFile.path], zone: zone)
+                    let ankiFound = try anki.python(["search", seedFolder.appendingPathComponent("collection.anki2").path, String(moment), queryFile.path], zone: zone)
                     for query in Self.queries {
-                        let expected = try #require(anki[query] as? [Int64], "Anki found nothing for \(query)")
-                        let output = try maeil(["find", "--cards", "--json", "--limit", "100000", "--", query], collection, zone, at: moment)
+                        let expected = try #require(ankiFound[query] as? [Int64], "Anki found nothing for \(query)")
+                        let output = try anki.maeil(["find", "--cards", "--json", "--limit", "100000", "--", query], collection, zone, at: moment)
                         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
                         let ids = rows.map { ($0["anki_id"] as? Int64) ?? -1 }.sorted()
                         if ids != expected {
@@ -65,27 +66,5 @@ struct SearchAgainstAnkiTests {
         // A query that finds nothing anywhere would pass whatever Maeil did.
         #expect(neverFound.isEmpty || Self.seedsPerZone < 2, "Anki found no card for \(neverFound.sorted()) in any seed")
         print("search against Anki: \(compared) searches (\(Self.queries.count) queries), \(found) cards found by Anki, \(differences.count) differ")
-    }
-
-    func python(_ arguments: [String], zone: String) throws -> [String: Any] {
-        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/seeded.py").path] + arguments,
-                                           environment: ["TZ": zone])
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            throw OneCollectionTests.Failure("seeded.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
-        }
-        return object
-    }
-
-    /// Runs maeil on `collection` in `zone` with the clock at Unix time `at`; returns its output.
-    func maeil(_ arguments: [String], _ collection: String, _ zone: String, at: Int) throws -> String {
-        let format = DateFormatter()
-        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        format.timeZone = TimeZone(identifier: "UTC")
-        let result = try Binary.run([arguments[0], "--collection", collection] + arguments.dropFirst(), environment: [
-            "TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub",
-            "LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: Date(timeIntervalSince1970: TimeInterval(at))),
-        ])
-        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
-        return result.stdout
     }
 }

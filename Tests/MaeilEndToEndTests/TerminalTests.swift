@@ -75,6 +75,63 @@ struct TerminalTests {
         return revealed
     }
 
+    /// Issue 25, point 7: a flag with `f` and a colour key, an edit taken back with `u` during
+    /// the review, and at the prompt `undo` taking back the last change whatever it was — a
+    /// tag, then the flag — each said in one line, at 60 columns in colour.
+    @Test func flagsAndUndoOfAnyChangeAt60Columns() throws {
+        let path = try Self.hangulCollection()
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
+        try tmux.start(["--collection", path], colour: true, width: 60, height: 60)
+        _ = try tmux.wait(for: "review to start")
+        try tmux.type("review hangul-jamo --fuzz off")
+        try tmux.press("Enter")
+        let shown = try tmux.wait(for: "⏎ show")
+        let front = try #require(Self.region(shown, from: "── Hangul Jamo").dropFirst().first)
+        try tmux.type("f")
+        _ = try tmux.wait(for: "0\u{A0}none")
+        try tmux.type("2")
+        _ = try tmux.wait(for: "⚑ orange")
+        try tmux.type("e")
+        _ = try tmux.wait(for: "Ctrl-C cancels")
+        try tmux.type("X")
+        // ⏎ through every field, one at a time as a person does.
+        for _ in 0..<20 {
+            try tmux.press("Enter")
+            Thread.sleep(forTimeInterval: 0.2)
+            if try tmux.screen().contains("saved") { break }
+        }
+        _ = try tmux.wait(for: "saved")
+        try tmux.type("u")
+        let undone = try tmux.wait(for: "↶ undone")
+        #expect(Self.region(undone, from: "── Hangul Jamo").dropFirst().first == front, "the card shows its front as it was:\n\(undone)")
+        try tmux.type("q")
+        _ = try tmux.wait(for: "No cards reviewed; 10 still due today.")
+        let card = try Collection(path: path, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT id FROM card WHERE flags = 2") }
+        let flagged = try #require(card, "the flag is on the card")
+        let note = try Collection(path: path, readOnly: true).card(id: flagged).noteID
+        let tags = try Collection(path: path, readOnly: true).note(id: note).tags
+        // Each command typed once the prompt is back, as a person does.
+        func run(_ command: String, until text: String) throws -> String {
+            try tmux.type(command)
+            try tmux.press("Enter")
+            return try tmux.wait(until: "\(text), then the prompt") { screen in
+                let lines = Self.region(screen, from: "매일 › \(command)")
+                return lines.contains(text) && lines.last == "매일 ›"
+            }
+        }
+        _ = try run("tag \(note) +tmux", until: "note \(note): " + (tags + ["tmux"]).joined(separator: " "))
+        _ = try run("undo", until: "↶ undone: tag note \(note)")
+        let screen = try run("undo", until: "↶ undone: flag orange on card \(flagged)")
+        let region = Self.region(screen, from: "매일 › tag")
+        #expect(region == ["매일 › tag \(note) +tmux", "note \(note): " + (tags + ["tmux"]).joined(separator: " "), "매일 › undo", "↶ undone: tag note \(note)",
+                                                              "매일 › undo", "↶ undone: flag orange on card \(flagged)", "매일 ›"], "\(screen)")
+        // The editor's own line wraps where the terminal ends it; what Maeil prints never does.
+        #expect(Self.remnants(in: screen).isEmpty && Self.overfull(region.joined(separator: "\n"), width: 60).isEmpty, "\(screen)")
+        let store = try Collection(path: path, readOnly: true)
+        #expect(try store.card(id: flagged).flags == 0 && store.note(id: note).tags == tags)
+        #expect(try store.note(id: note).fields.allSatisfy { !$0.value.hasSuffix("X") }, "the edit was taken back")
+    }
+
     @Test func aReviewAt120Columns() throws {
         let revealed = try review(width: 120)
         #expect(revealed == [

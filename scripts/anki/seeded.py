@@ -11,6 +11,9 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
+    seeded.py set-due PATH AT SPEC... Anki's Set Due Date with each SPEC ("0", "3", "1-7", "5!") on
+                                      every card of a copy of PATH at Unix time AT: each card's
+                                      type, interval, ease and due date afterwards, by card id
     seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
                                       (after Anki's deck list, which unburies on a new day): the
                                       ids of the cards each query in the JSON file QUERIES finds
@@ -210,7 +213,21 @@ def read(*paths):
 
 
 def read_one(path):
-    col = open_any(path)
+    result = read_one_open(open_any(path))
+    result["check_database"], result["check_changed"] = check_database(result.pop("col"))
+    return result
+
+
+def check_database(col):
+    """Anki's Check Database, and the cards whose data it changed."""
+    data = dict(col.db.all("select id, data from cards"))
+    check = col.fix_integrity()[0]
+    changed = {str(cid): [data.get(cid), after] for cid, after in col.db.all("select id, data from cards") if data.get(cid) != after}
+    col.close()
+    return check, changed
+
+
+def read_one_open(col):
     offset = col.get_config("creationOffset", None)
     if offset is None:
         offset = -int(datetime.datetime.now().astimezone().utcoffset().total_seconds()) // 60
@@ -239,13 +256,29 @@ def read_one(path):
         conf = col.decks.config_dict_for_deck_id(entry.id)
         decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
-    data = dict(col.db.all("select id, data from cards"))
-    check = col.fix_integrity()[0]
-    changed = {str(cid): [data.get(cid), after] for cid, after in col.db.all("select id, data from cards") if data.get(cid) != after}
-    result = {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
-              "created": created.isoformat(), "check_database": check, "check_changed": changed}
-    col.close()
-    return result
+    return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
+            "created": created.isoformat(), "col": col}
+
+
+def set_due(path, at, *specs):
+    rerun_frozen(__file__, ["set-due-child", path, *specs], int(at), sys.executable)
+
+
+def set_due_child(path, *specs):
+    import shutil
+    from anki.collection import Collection
+
+    result = {}
+    for spec in specs:
+        copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+        shutil.copy(path, copy)
+        col = Collection(copy)
+        col.sched.deck_due_tree()
+        col.sched.set_due_date(col.find_cards(""), spec)
+        cards = read_one_open(col)["cards"]
+        result[spec] = {str(card["id"]): {key: card[key] for key in ["type", "interval", "ease", "due_date"]} for card in cards.values()}
+        col.close()
+    print(json.dumps(result))
 
 
 def search(path, at, queries):
@@ -269,4 +302,4 @@ def search_child(path, queries):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
-     "search": search, "search-child": search_child}[command](*arguments)
+     "search": search, "search-child": search_child, "set-due": set_due, "set-due-child": set_due_child}[command](*arguments)

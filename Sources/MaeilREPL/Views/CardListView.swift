@@ -12,7 +12,7 @@ package enum CardListView {
         let deck: String
         let front: String
         let state: String
-        let due: String?
+        package let due: String?
 
         enum CodingKeys: String, CodingKey { case card, ankiID = "anki_id", note, deck, front, state, due }
     }

@@ -10,11 +10,9 @@ struct BenchCommand: MaeilCommand {
         abstract: "Measure Maeil's speed on this machine (use a release build).",
         discussion: "Build with `swift build -c release` and run .build/release/maeil bench.")
 
-    @Flag(help: "Print one JSON object per figure: name, value, unit.")
-    var json = false
+    @Flag(help: "Print one JSON object per figure: name, value, unit.") var json = false
 
-    @Option(help: "Only run benchmarks whose name contains this text.")
-    var filter: String?
+    @Option(help: "Only run benchmarks whose name contains this text.") var filter: String?
 
     func run(in context: CommandContext) throws {
         let bench = ThisProcess.sibling("maeil-bench")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MaeilCore
 import MaeilREPL
+import MaeilSession
 import MaeilStore
 
 struct InfoCommand: MaeilCommand {
@@ -11,11 +12,9 @@ struct InfoCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The card's number.", valueName: "card"))
-    var card: CardID
+    @Argument(help: ArgumentHelp("The card's number.", valueName: "card")) var card: CardID
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
@@ -34,8 +33,7 @@ struct ForgetCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The card's number.", valueName: "card"))
-    var card: CardID
+    @Argument(help: ArgumentHelp("The card's number.", valueName: "card")) var card: CardID
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
@@ -45,20 +43,19 @@ struct ForgetCommand: MaeilCommand {
     }
 }
 
-/// Star, unstar, suspend and unsuspend: each acts on every card of a note.
+/// Star, unstar, suspend, unsuspend and unbury: each acts on every card of a note, as one change.
 protocol NoteFlagCommand: MaeilCommand {
     var collection: CollectionOptions { get }
     var note: NoteID { get }
     /// "★ starred", "suspended"…
     static var done: String { get }
-    static func apply(_ collection: Collection, cardID: Int64) throws
+    static var action: ManualChange.Action { get }
 }
 
 extension NoteFlagCommand {
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        // The note is looked up first, so that a wrong number is said as such.
-        for card in try collection.cards(noteID: try collection.note(id: note.value).id) { try Self.apply(collection, cardID: card.id) }
+        try collection.apply(.note(note.value, Self.action, label: "\(Self.configuration.commandName ?? "change") note \(note.value)"))
         context.line("\(Self.done) note \(note.value)")
         context.exportFocus(collection)
     }
@@ -69,7 +66,7 @@ struct StarCommand: NoteFlagCommand {
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "★ starred"
-    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setStarred(cardID: cardID, true) }
+    static let action = ManualChange.Action.star(true)
 }
 
 struct UnstarCommand: NoteFlagCommand {
@@ -77,7 +74,7 @@ struct UnstarCommand: NoteFlagCommand {
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "☆ unstarred"
-    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setStarred(cardID: cardID, false) }
+    static let action = ManualChange.Action.star(false)
 }
 
 struct SuspendCommand: NoteFlagCommand {
@@ -85,7 +82,7 @@ struct SuspendCommand: NoteFlagCommand {
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "suspended"
-    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setSuspended(cardID: cardID, true) }
+    static let action = ManualChange.Action.suspend(true)
 }
 
 struct UnsuspendCommand: NoteFlagCommand {
@@ -93,7 +90,7 @@ struct UnsuspendCommand: NoteFlagCommand {
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "unsuspended"
-    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.setSuspended(cardID: cardID, false) }
+    static let action = ManualChange.Action.suspend(false)
 }
 
 struct UnburyCommand: NoteFlagCommand {
@@ -101,7 +98,40 @@ struct UnburyCommand: NoteFlagCommand {
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
     static let done = "unburied"
-    static func apply(_ collection: Collection, cardID: Int64) throws { try collection.bury(cardID: cardID, until: nil) }
+    static let action = ManualChange.Action.bury(until: nil)
+}
+
+struct FlagCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "flag", abstract: "Flag cards as Anki does: 1 red, 2 orange, 3 green, 4 blue, 5 pink, 6 turquoise, 7 purple; 0 takes it off.",
+                                                    discussion: "find flag:N lists them. Example: flag 1 card:12 card:13")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("0 to 7.", valueName: "flag")) var flag: Int
+    @Argument(help: ArgumentHelp("The cards' numbers.", valueName: "card")) var cards: [CardID]
+    func validate() throws { if !(0...7).contains(flag) { throw ValidationError("a flag is 0 (none) to 7") } }
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        try collection.apply(CardChanges.flag(cards.map(\.value), flag))
+        context.line("⚑ \(CardChanges.flagNames[flag]): \(counted(cards.count, "card"))")
+    }
+}
+
+struct SetDueCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(commandName: "set-due", abstract: "Make cards due in DAYS, as Anki's Set Due Date: 0 today, 3, 1-7 (one day picked at random), 3! (interval 3).",
+                                                    discussion: "The cards become review cards; undo takes it back. Example: set-due 1-7 card:12 card:13")
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("0, N, N-M, with ! to make the interval that many days.", valueName: "days")) var days: String
+    @Argument(help: ArgumentHelp("The cards' numbers.", valueName: "card")) var cards: [CardID]
+    func validate() throws { if DueDateChange(days) == nil { throw ValidationError("days is 0, a number, a range as 1-7, and ! to reset the interval, as 3!") } }
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        var generator = SystemRandomNumberGenerator()
+        try collection.apply(CardChanges.setDueDate(cards.map(\.value), DueDateChange(days)!, now: context.now, timeZone: context.environment.timeZone, using: &generator))
+        let changed = try cards.map { try collection.card(id: $0.value) }
+        for (card, row) in zip(changed, try CardListView.rows(changed, in: collection, now: context.now, timeZone: context.environment.timeZone)) {
+            context.line("card \(card.id): due \(row.due ?? "?"), interval \(counted(card.state.intervalDays, "day"))")
+        }
+        context.exportFocus(collection)
+    }
 }
 
 struct BackupCommand: MaeilCommand {
@@ -119,14 +149,16 @@ struct RestoreCommand: MaeilCommand {
 }
 
 struct UndoCommand: MaeilCommand {
-    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer, restoring the card exactly.")
+    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer or change (edit, delete, tag, star, flag, bury, suspend, forget, due), exactly.")
 
     @OptionGroup var collection: CollectionOptions
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
-        guard let logID = try collection.lastAnswerLogID() else { throw StoreError.nothingToUndo }
-        let card = try collection.undo(logID: logID)
-        context.line("↶ undone: card \(card.id) is back to \(card.state.phase.rawValue)")
+        switch try collection.undoLast() {
+        case .answer(let card): context.line("↶ undone: card \(card.id) is back to \(card.state.phase.rawValue)")
+        case .change(let label, _): context.line("↶ undone: \(label)")
+        }
+        context.exportFocus(collection)
     }
 }

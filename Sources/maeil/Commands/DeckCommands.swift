@@ -10,8 +10,7 @@ struct DecksCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
@@ -38,8 +37,7 @@ struct DeckCommand: MaeilCommand {
               completion: Completions.deckWords)
     var words: [String] = []
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
         do { _ = try DeckWords(words) } catch { throw ValidationError(error.description) }

@@ -19,11 +19,9 @@ struct ExportCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks to export (default: all).", completion: Completions.decks)
-    var decks: [String] = []
+    @Argument(help: "Decks to export (default: all).", completion: Completions.decks) var decks: [String] = []
 
-    @Option(name: .shortAndLong, help: "The file to write; .apkg, .colpkg or .txt.", completion: .file())
-    var out: String
+    @Option(name: .shortAndLong, help: "The file to write; .apkg, .colpkg or .txt.", completion: .file()) var out: String
 
     @Option(help: ArgumentHelp("apkg, apkg-legacy (for Anki before 2.1.50), colpkg or txt (default: from the file name).", valueName: "format"),
             completion: .list(ExportFile.formats))

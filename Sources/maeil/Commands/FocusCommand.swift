@@ -16,11 +16,9 @@ struct FocusCommand: ParsableCommand {
 struct FocusOptions: ParsableArguments {
     @OptionGroup var collection: CollectionOptions
 
-    @Option(help: "How many items (default: config focus.limit, else 10).")
-    var limit: Int?
+    @Option(help: "How many items (default: config focus.limit, else 10).") var limit: Int?
 
-    @Option(help: "Only this deck.", completion: Completions.decks)
-    var deck: String?
+    @Option(help: "Only this deck.", completion: Completions.decks) var deck: String?
 
     @Option(help: ArgumentHelp("json, text, waybar, i3status or xbar (default: text to print, json to a file).", valueName: "format"))
     var format: FocusFormat?
@@ -62,8 +60,7 @@ struct FocusExportCommand: MaeilCommand {
         discussion: "Maeil refreshes those files itself after each review; run this from a timer to keep counts current between sessions.")
     @OptionGroup var options: FocusOptions
 
-    @Option(help: "The file to write.", completion: .file())
-    var out: String?
+    @Option(help: "The file to write.", completion: .file()) var out: String?
 
     func validate() throws {
         if options.chosenFormat != nil, out == nil {

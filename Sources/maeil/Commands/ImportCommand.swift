@@ -18,26 +18,20 @@ struct ImportCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Files or deck folders.", completion: .file())
-    var files: [String]
+    @Argument(help: "Files or deck folders.", completion: .file()) var files: [String]
 
-    @Option(help: "Put the notes in this deck (for files that name none, or to override).", completion: Completions.decks)
-    var deck: String?
+    @Option(help: "Put the notes in this deck (for files that name none, or to override).", completion: Completions.decks) var deck: String?
 
-    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
-    var dryRun = false
+    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.") var dryRun = false
 
-    @Flag(name: .customLong("skip-invalid"), help: "Skip bad rows and report them instead of refusing the import.")
-    var skipInvalid = false
+    @Flag(name: .customLong("skip-invalid"), help: "Skip bad rows and report them instead of refusing the import.") var skipInvalid = false
 
     @Option(name: .customLong("map"), parsing: .singleValue, help: ArgumentHelp("CSV: rename a column to a field, e.g. --map Korean=front.", valueName: "column=field"))
     var mappings: [String] = []
 
-    @Flag(help: "Print the summary as JSON.")
-    var json = false
+    @Flag(help: "Print the summary as JSON.") var json = false
 
-    @Flag(help: "Start a new collection at the --collection path if there is none.")
-    var create = false
+    @Flag(help: "Start a new collection at the --collection path if there is none.") var create = false
 
     @Option(name: .customLong("max-unpacked"), help: ArgumentHelp(
         "Let a package unpack to this many MB in all (default 1024; one entry may take a quarter of it, at least 256).", valueName: "MB"))

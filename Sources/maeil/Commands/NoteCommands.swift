@@ -69,8 +69,7 @@ struct ShowCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("A note's number, or card:ID.", valueName: "id"))
-    var id: NoteOrCard
+    @Argument(help: ArgumentHelp("A note's number, or card:ID.", valueName: "id")) var id: NoteOrCard
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
@@ -87,8 +86,7 @@ struct EditCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note"))
-    var note: NoteID
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
@@ -104,11 +102,9 @@ struct DeleteCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note"))
-    var note: NoteID
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
 
-    @Flag(help: "Do not ask.")
-    var yes = false
+    @Flag(help: "Do not ask.") var yes = false
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection)
@@ -125,11 +121,9 @@ struct TagCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note"))
-    var note: NoteID
+    @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "±tag"))
-    var changes: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "±tag")) var changes: [String] = []
 
     func validate() throws {
         do { _ = try TagChanges(changes) } catch { throw ValidationError(error.description) }

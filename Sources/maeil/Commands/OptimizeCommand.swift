@@ -23,29 +23,22 @@ struct OptimizeCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks whose reviews to fit (default: all).", completion: Completions.decks)
-    var decks: [String] = []
+    @Argument(help: "Decks whose reviews to fit (default: all).", completion: Completions.decks) var decks: [String] = []
 
-    @Option(help: ArgumentHelp("A review log in the FSRS optimizer's CSV format.", valueName: "file"), completion: .file())
-    var csv: String?
+    @Option(help: ArgumentHelp("A review log in the FSRS optimizer's CSV format.", valueName: "file"), completion: .file()) var csv: String?
 
     @Flag(help: "Store the fitted parameters in the deck's preset (one deck).") var save = false
     @Flag(help: "Score both on reviews five more fits did not see (Anki's Evaluate).") var evaluate = false
 
-    @Option(help: "Passes over the reviews: 8, as Anki has fsrs-rs make (fsrs-rs's own default is 5).")
-    var epochs = 8
+    @Option(help: "Passes over the reviews: 8, as Anki has fsrs-rs make (fsrs-rs's own default is 5).") var epochs = 8
 
-    @Option(help: ArgumentHelp("The hour a study day starts, for --csv.", valueName: "hour"))
-    var rolloverHour = 4
+    @Option(help: ArgumentHelp("The hour a study day starts, for --csv.", valueName: "hour")) var rolloverHour = 4
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
-    @Flag(help: ArgumentHelp("With --json, the parameters each held-out split fitted.", visibility: .hidden))
-    var splits = false
+    @Flag(help: ArgumentHelp("With --json, the parameters each held-out split fitted.", visibility: .hidden)) var splits = false
 
-    @Option(help: ArgumentHelp("The seed that orders the batches.", visibility: .hidden))
-    var seed: UInt64 = 2023
+    @Option(help: ArgumentHelp("The seed that orders the batches.", visibility: .hidden)) var seed: UInt64 = 2023
 
     func validate() throws {
         if save, csv != nil { throw ValidationError("--save stores a fit of a deck's reviews; it does not go with --csv") }

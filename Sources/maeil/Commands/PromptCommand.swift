@@ -11,8 +11,7 @@ struct PromptCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Flag(help: "Start a new collection at the --collection path if there is none.")
-    var create = false
+    @Flag(help: "Start a new collection at the --collection path if there is none.") var create = false
 
     func run(in context: CommandContext) throws {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }

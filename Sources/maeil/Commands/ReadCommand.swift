@@ -19,11 +19,9 @@ struct ReadCommand: ParsableCommand {
 struct ReadOptions: ParsableArguments {
     @OptionGroup var collection: CollectionOptions
 
-    @Option(help: ArgumentHelp("The plan, by its id or name (needed when there are several).", valueName: "plan"))
-    var plan: String?
+    @Option(help: ArgumentHelp("The plan, by its id or name (needed when there are several).", valueName: "plan")) var plan: String?
 
-    @Option(help: ArgumentHelp("Another day of the plan (reading ahead, or catching up).", valueName: "number"))
-    var day: Int?
+    @Option(help: ArgumentHelp("Another day of the plan (reading ahead, or catching up).", valueName: "number")) var day: Int?
 
     func validate() throws {
         if let day, day < 1 { throw ValidationError("--day must be 1 or more") }
@@ -41,8 +39,7 @@ struct ReadShowCommand: MaeilCommand {
 
     @OptionGroup var options: ReadOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(options.collection, readOnly: true)
@@ -111,11 +108,9 @@ struct ReadVerseCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: ArgumentHelp("The verse, e.g. John 3:16 or Psalm 23:1-3.", valueName: "reference"))
-    var reference: [String]
+    @Argument(help: ArgumentHelp("The verse, e.g. John 3:16 or Psalm 23:1-3.", valueName: "reference")) var reference: [String]
 
-    @Option(help: "The verse's text, instead of looking it up.")
-    var text: String?
+    @Option(help: "The verse's text, instead of looking it up.") var text: String?
 
     @Option(help: ArgumentHelp("The deck to add it to (default: the only verse deck).", valueName: "deck"), completion: Completions.decks)
     var deck: String?

@@ -12,24 +12,20 @@ struct ReviewCommand: MaeilCommand {
         abstract: "Review today's cards; --missed and --focus go over some cards again without touching their schedule.",
         discussion: """
             At a terminal each key acts at once: ⏎ or Space shows the answer, 1–4 answer, u undo, s star, e edit, \
-            p speak, h hint, o pictures, b bury, ! suspend, q leave; a card that asks for its answer takes every key \
+            p speak, h hint, o pictures, b bury, f then 0–7 flag, ! suspend, q leave; a card that asks for its answer takes every key \
             until ⏎. Ctrl-C twice leaves, keeping every answer given. From a pipe, one key or typed answer per line, \
             no prompts, no colour; each answer is acknowledged ("good · 4d") once it is committed.
             """)
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks to review (default: all).", completion: Completions.decks)
-    var decks: [String] = []
+    @Argument(help: "Decks to review (default: all).", completion: Completions.decks) var decks: [String] = []
 
-    @Flag(help: "Go over the cards you miss most, without changing their schedule.")
-    var missed = false
+    @Flag(help: "Go over the cards you miss most, without changing their schedule.") var missed = false
 
-    @Flag(help: "Go over the focus list (starred, leeches, today's misses, at risk), without changing their schedule.")
-    var focus = false
+    @Flag(help: "Go over the focus list (starred, leeches, today's misses, at risk), without changing their schedule.") var focus = false
 
-    @Option(help: ArgumentHelp("Review fuzz: on, or off for exact intervals.", valueName: "on|off"))
-    var fuzz: String = "on"
+    @Option(help: ArgumentHelp("Review fuzz: on, or off for exact intervals.", valueName: "on|off")) var fuzz: String = "on"
 
     func validate() throws {
         guard ["on", "off"].contains(fuzz) else { throw ValidationError("--fuzz takes on or off") }

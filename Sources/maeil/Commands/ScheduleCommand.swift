@@ -35,11 +35,9 @@ struct ScheduleCommand: MaeilCommand {
     @Option(name: .customLong("parameters"), help: "FSRS parameters, 21 (or 19 for FSRS-5) comma-separated numbers.") var fsrsParameters: String?
     @Option(name: .customLong("maximum-interval"), help: "Maximum interval in days.") var maximumInterval: String?
 
-    @Option(help: "off, or a seed that makes the fuzz reproducible.")
-    var fuzz: FuzzArgument = .off
+    @Option(help: "off, or a seed that makes the fuzz reproducible.") var fuzz: FuzzArgument = .off
 
-    @Flag(help: "Print a JSON array instead of a table.")
-    var json = false
+    @Flag(help: "Print a JSON array instead of a table.") var json = false
 
     func validate() throws {
         if let late, late.count > ratings.count {

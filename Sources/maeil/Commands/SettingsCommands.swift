@@ -13,11 +13,9 @@ struct SayCommand: MaeilCommand {
             Japanese written with kanji is read through kakasi when it is installed (scripts/setup installs it).
             """)
 
-    @Argument(help: "The text.")
-    var words: [String] = []
+    @Argument(help: "The text.") var words: [String] = []
 
-    @Option(help: ArgumentHelp("The language: ko, ja, en, or another ISO 639 code espeak-ng knows.", valueName: "code"))
-    var lang: String?
+    @Option(help: ArgumentHelp("The language: ko, ja, en, or another ISO 639 code espeak-ng knows.", valueName: "code")) var lang: String?
 
     func validate() throws {
         guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("say what? say TEXT [--lang ko]") }
@@ -37,11 +35,9 @@ struct ConfigCommand: MaeilCommand {
         commandName: "config", abstract: "Settings: config lists them, config KEY shows one, config KEY VALUE sets it.",
         discussion: UserConfig.keys.keys.sorted().map { "\($0): \(UserConfig.keys[$0]!)" }.joined(separator: "\n"))
 
-    @Argument(help: "A setting.")
-    var key: String?
+    @Argument(help: "A setting.") var key: String?
 
-    @Argument(help: "Its new value (several words are joined).")
-    var value: [String] = []
+    @Argument(help: "Its new value (several words are joined).") var value: [String] = []
 
     func validate() throws {
         if let key, UserConfig.keys[key] == nil {
@@ -79,11 +75,9 @@ struct CheckCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Flag(help: "Repair what can be repaired (see above).")
-    var repair = false
+    @Flag(help: "Repair what can be repaired (see above).") var repair = false
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @Flag(help: "Print the report as JSON.") var json = false
 
     func run(in context: CommandContext) throws {
         let report: CheckReport

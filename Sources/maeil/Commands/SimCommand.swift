@@ -17,8 +17,7 @@ struct SimCommand: MaeilCommand {
             from the scheduler Maeil reviews with.
             """)
 
-    @Argument(help: "A scenario file or name (default: 10,000 items, 365 days, 20 new and 200 reviews a day, FSRS).")
-    var scenario: String?
+    @Argument(help: "A scenario file or name (default: 10,000 items, 365 days, 20 new and 200 reviews a day, FSRS).") var scenario: String?
 
     @OptionGroup var collection: CollectionOptions
 

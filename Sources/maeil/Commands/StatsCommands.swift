@@ -11,11 +11,9 @@ struct StatsCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "Decks (default: all).", completion: Completions.decks)
-    var decks: [String] = []
+    @Argument(help: "Decks (default: all).", completion: Completions.decks) var decks: [String] = []
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func run(in context: CommandContext) throws {
         let collection = try context.collection(self.collection, readOnly: true)
@@ -35,14 +33,11 @@ struct MissedCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(help: "A deck (default: all).", completion: Completions.decks)
-    var deck: [String] = []
+    @Argument(help: "A deck (default: all).", completion: Completions.decks) var deck: [String] = []
 
-    @Option(help: "How many.")
-    var limit = 10
+    @Option(help: "How many.") var limit = 10
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be at least 1") }

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import MaeilCore
+import MaeilSQLite
+
+/// A change a person makes by hand, decided as a value. `Collection.apply` makes it in one
+/// transaction and keeps the rows it touched as they were, so `undo` can put them back
+/// exactly, as Anki's undo does for every operation.
+package struct ManualChange: Sendable {
+    package enum Action: Sendable {
+        case star(Bool)
+        case suspend(Bool)
+        /// Until the given time (the next study day); nil unburies.
+        case bury(until: Date?)
+        case flag(Int)
+        case tags(add: [String], remove: [String])
+        case edit(fields: [NoteField], now: Date)
+        case delete
+        /// A new state for each card from its current one and its deck's preset, logged as a
+        /// manual change (forget, set due date).
+        case reschedule(now: Date, next: @Sendable (Card, Preset) -> CardState)
+    }
+
+    package let action: Action
+    /// The cards it changes; for note actions, the note's.
+    package let cardIDs: [Int64]
+    package let noteID: Int64?
+    /// What `undo` says it undoes: "tag note 5".
+    package let label: String
+
+    package static func cards(_ ids: [Int64], _ action: Action, label: String) -> ManualChange {
+        ManualChange(action: action, cardIDs: ids, noteID: nil, label: label)
+    }
+
+    package static func note(_ id: Int64, _ action: Action, label: String) -> ManualChange {
+        ManualChange(action: action, cardIDs: [], noteID: id, label: label)
+    }
+}
+
+/// What `undo` took back.
+package enum UndoneChange: Equatable, Sendable {
+    case answer(Card)
+    case change(label: String, cardIDs: [Int64])
+}
+
+extension Collection {
+    /// Makes `change` in one transaction and records it for `undo`; returns the record's id.
+    @discardableResult
+    package func apply(_ change: ManualChange) throws -> Int64 {
+        try transaction { db in
+            var cardIDs = change.cardIDs
+            if let noteID = change.noteID {
+                _ = try Self.note(db, id: noteID)
+                cardIDs = try Int64.fetchAll(db, sql: "SELECT id FROM card WHERE note_id = ? ORDER BY id", arguments: [noteID])
+            }
+            for id in cardIDs { _ = try Self.card(db, id: id) }
+            let noteIDs = change.noteID.map { [$0] } ?? []
+            let mark = try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log") ?? 0
+            let before = try StoredRows.read(db, notes: noteIDs, cards: cardIDs)
+            try Self.make(change.action, db, noteID: change.noteID, cardIDs: cardIDs)
+            let after = try StoredRows.read(db, notes: noteIDs, cards: cardIDs)
+            let logRows = try Int64.fetchAll(db, sql: "SELECT id FROM review_log WHERE id > ? ORDER BY id", arguments: [mark])
+            try db.execute(sql: "INSERT INTO undo_step (label, log_mark, log_rows, before, after) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [change.label, mark, try StableJSON.string(logRows), try before.json(), try after.json()])
+            let id = db.lastInsertedRowID
+            // Anki keeps a few dozen steps; so does Maeil.
+            try db.execute(sql: "DELETE FROM undo_step WHERE id <= ?", arguments: [id - 50])
+            return id
+        }
+    }
+
+    private static func make(_ action: ManualChange.Action, _ db: Database, noteID: Int64?, cardIDs: [Int64]) throws {
+        let list = cardIDs.map(String.init).joined(separator: ",")
+        switch action {
+        case .star(let on): try db.execute(sql: "UPDATE card SET starred = ? WHERE id IN (\(list))", arguments: [on])
+        case .suspend(let on): try db.execute(sql: "UPDATE card SET suspended = ? WHERE id IN (\(list))", arguments: [on])
+        case .bury(let until):
+            try db.execute(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id IN (\(list))", arguments: [until?.unixSeconds, until != nil])
+        case .flag(let flag): try db.execute(sql: "UPDATE card SET flags = ? WHERE id IN (\(list))", arguments: [flag])
+        case .tags(let add, let remove):
+            if let noteID { try setTags(db, noteID: noteID, add: add, remove: remove) }
+        case .edit(let fields, let now):
+            guard let noteID else { return }
+            var note = try Self.note(db, id: noteID)
+            note.fields = fields
+            var inserter = try NoteInserter(db: db, deck: try deck(db, id: note.deckID), now: now)
+            try inserter.update(note)
+        case .delete:
+            if let noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID]) }
+        case .reschedule(let now, let next):
+            var binder = Binder()
+            for id in cardIDs {
+                let card = try Self.card(db, id: id)
+                let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
+                _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, &binder)
+            }
+        }
+    }
+
+    /// Takes back the newest answer or change, whichever came last: an answer as `undo(logID:)`
+    /// does, a change by putting back the rows it touched, once nothing has altered them since.
+    package func undoLast() throws -> UndoneChange {
+        try transaction { db in
+            let answer = try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE kind = 0")
+            let step = try Row.fetchOne(db, sql: "SELECT id, log_mark FROM undo_step ORDER BY id DESC LIMIT 1")
+            if let answer, answer > (step?[1] as Int64? ?? 0) { return .answer(try Self.undoAnswer(db, logID: answer)) }
+            guard let step else { throw StoreError.nothingToUndo }
+            return try Self.undoStep(db, id: step[0])
+        }
+    }
+
+    /// Takes back one recorded change (a review session undoing its own star, bury or edit).
+    @discardableResult
+    package func undoChange(_ id: Int64) throws -> UndoneChange {
+        try transaction { db in try Self.undoStep(db, id: id) }
+    }
+
+    static func undoStep(_ db: Database, id: Int64) throws -> UndoneChange {
+        guard let row = try Row.fetchOne(db, sql: "SELECT label, log_rows, before, after FROM undo_step WHERE id = ?", arguments: [id]) else {
+            throw StoreError.nothingToUndo
+        }
+        let label: String = row[0]
+        let logRows = try JSONDecoder().decode([Int64].self, from: Data((row[1] as String).utf8))
+        let before = try StoredRows(json: row[2]), after = try StoredRows(json: row[3])
+        // Only what this change left is put back: a note edited, answered or deleted since keeps that.
+        guard try StoredRows.read(db, notes: after.ids("note") + before.ids("note"), cards: after.ids("card") + before.ids("card")) == after else {
+            throw StoreError.changedSince(label)
+        }
+        if let newest = logRows.last, let card = try Int64.fetchOne(db, sql: "SELECT card_id FROM review_log WHERE id = ?", arguments: [newest]),
+           try Int64.fetchOne(db, sql: "SELECT max(id) FROM review_log WHERE card_id = ?", arguments: [card]) != newest {
+            throw StoreError.changedSince(label)
+        }
+        try before.restore(db, replacing: after)
+        if !logRows.isEmpty { try db.execute(sql: "DELETE FROM review_log WHERE id IN (\(logRows.map(String.init).joined(separator: ",")))") }
+        try db.execute(sql: "DELETE FROM undo_step WHERE id = ?", arguments: [id])
+        return .change(label: label, cardIDs: before.ids("card"))
+    }
+}
