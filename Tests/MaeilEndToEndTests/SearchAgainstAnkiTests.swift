@@ -25,7 +25,7 @@ struct SearchAgainstAnkiTests {
         "-(is:new or is:suspended)", "flag:0", "-flag:0", "flag:1 or flag:2 or flag:3", "flag:4 or flag:5", "flag:6 or flag:7", "prop:ivl>30", "prop:ivl>=5", "prop:ivl<3",
         "prop:ivl=0", "prop:reps>5", "prop:lapses>0", "prop:lapses=0 is:review", "prop:ease>2.5", "prop:ease<2.5", "prop:ease=2.5",
         "prop:ease!=2.5", "prop:due=0", "prop:due<=1", "prop:due>3", "prop:due<0", "prop:due>=-2", "rated:1", "rated:3", "rated:7:1",
-        "rated:30:3", "rated:2:4", "added:1", "added:7", "added:100", "front:물", "front:_", "back:meaning*", "BACK:meaning_1*",
+        "rated:30:3", "rated:30:4", "added:1", "added:7", "added:100", "front:물", "front:_", "back:meaning*", "BACK:meaning_1*",
         "text:*hint*", "b*:*1*", "note:Basic", "note:Cloze", "note:basic*", "\"note:Basic (and reversed card)\"",
         "(tag:food or tag:nature) is:review", "is:review and tag:basics", "물 or 불 or 집", "\"tag:hard\" prop:reps>2",
         "deck:Korean::Food (is:due or is:new)", "-deck:Korean::Food rated:5", "is:review -rated:3",

@@ -105,7 +105,10 @@ struct TerminalTests {
         let undone = try tmux.wait(for: "↶ undone")
         #expect(Self.region(undone, from: "── Hangul Jamo").dropFirst().first == front, "the card shows its front as it was:\n\(undone)")
         try tmux.type("q")
-        _ = try tmux.wait(for: "No cards reviewed; 10 still due today.")
+        _ = try tmux.wait(until: "the prompt after the review") { screen in
+            let lines = Self.region(screen, from: "No cards reviewed")
+            return lines.first == "No cards reviewed; 10 still due today." && lines.last == "매일 ›"
+        }
         let card = try Collection(path: path, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT id FROM card WHERE flags = 2") }
         let flagged = try #require(card, "the flag is on the card")
         let note = try Collection(path: path, readOnly: true).card(id: flagged).noteID
