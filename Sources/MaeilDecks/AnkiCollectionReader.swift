@@ -85,6 +85,7 @@ private struct CollectionReading {
         var templateNames: [DeckAndType: [String]] = [:]
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
+        var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
         var noteRows: [(note: NoteRow, firstNew: Int64)] = []
         // Cursors, not fetchAll: each row is decoded in place instead of copied first.
         let notes = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes ORDER BY id")
@@ -123,6 +124,8 @@ private struct CollectionReading {
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 deck.preset = deckOptions[homeDeck]?.preset
+                // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
+                deck.speak = type.spokenOnFront
                 return deck
             }
             if isNew { deckTemplates.append([]) }
@@ -151,8 +154,13 @@ private struct CollectionReading {
             }
             // Anki's fields are HTML: kept as they are, shown formatted, written back the same.
             let values = row.fields.utf8Split(0x1F).map(\.nfc)
+            let languages = spokenLanguages[type.id] ?? {
+                let languages = type.spokenLanguages
+                spokenLanguages[type.id] = languages
+                return languages
+            }()
             let fields = type.fields.enumerated().map { index, name in
-                NoteField(name: name, value: index < values.count ? values[index] : "")
+                NoteField(name: name, value: index < values.count ? values[index] : "", language: languages[name])
             }
             var note = NoteDraft(guid: row.guid, kind: type.isCloze ? .cloze : .basic, noteType: type.name, fields: fields,
                                  tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)", html: true,
