@@ -75,10 +75,15 @@ package final class PromptLoop {
             return
         }
         let width = (commands.map(\.name.count).max() ?? 8) + 2
-        for command in commands {
-            context.line(style.bold(command.name.padding(toLength: width, withPad: " ", startingAt: 0)) + command.abstract)
+        // At a terminal a long description wraps under itself, not under the command names.
+        let room = context.console.isInteractive ? TextWrap.terminalWidth().map { $0 - 1 - width } : nil
+        func row(_ name: String, _ text: String) -> String {
+            let wrapped = room.map { $0 > 20 ? TextWrap.wrap(text, width: $0) : text } ?? text
+            return style.bold(name.padding(toLength: width, withPad: " ", startingAt: 0))
+                + wrapped.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width))
         }
-        context.line(style.bold("quit".padding(toLength: width, withPad: " ", startingAt: 0)) + Self.quitHelp)
+        for command in commands { context.line(row(command.name, command.abstract)) }
+        context.line(row("quit", Self.quitHelp))
         context.line(style.dim("help COMMAND for one command. Tab completes commands, options and deck names. "
                                + "Each command also runs from a shell as `maeil COMMAND`."))
     }

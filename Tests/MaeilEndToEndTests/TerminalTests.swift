@@ -198,6 +198,13 @@ struct TerminalTests {
             #expect(Self.remnants(in: screen).isEmpty, "\(screen)")
             #expect(Self.overfull(screen, width: 60).isEmpty, "\(screen)")
         }
+        // Each description wraps under itself: a line of the list starts with a command or with
+        // the description column's indent.
+        let list = Self.region(help, from: "매일 › help").dropFirst().prefix { !$0.hasPrefix("help COMMAND") }
+        let first = list.first ?? "", name = first.prefix { $0 != " " }
+        let indent = String(repeating: " ", count: name.count + first.dropFirst(name.count).prefix { $0 == " " }.count)
+        #expect(list.count > 30 && list.allSatisfy { $0.hasPrefix(indent) || $0.first?.isLetter == true } && list.contains { $0.hasPrefix(indent) },
+                "\(list.joined(separator: "\n"))")
         #expect(Self.region(deck, from: "매일 › deck").prefix(4) == [
             "매일 › deck hangul-jamo",
             "Hangul Jamo · preset Hangul Jamo",
