@@ -24,6 +24,8 @@ package final class CommandContext {
     package let defaultCollectionPath: String
     private var opened: [String: Collection] = [:]
     private var openedForReading: [String: Collection] = [:]
+    /// Why a collection is open only for reading (a read-only place): said to a command that writes.
+    private var readOnlyBecause: [String: StoreError] = [:]
     private var madeSpeaker: Speaker?
 
     package init(console: Console, input: LineReader, environment: SessionEnvironment, variables: [String: String], config: UserConfig,
@@ -49,14 +51,21 @@ package final class CommandContext {
 
     /// The prompt's own context: libedit with the prompt's history and completion at a
     /// terminal, plain lines from a pipe; `collection` is the one commands use when they name none.
-    package static func prompt(on collection: Collection, path: String, from shell: CommandContext, completer: Completer) -> CommandContext {
+    /// `readOnlyBecause`: the collection is open only for reading, for that reason.
+    package static func prompt(on collection: Collection, path: String, from shell: CommandContext, completer: Completer,
+                               readOnlyBecause: StoreError? = nil) -> CommandContext {
         let console = StandardConsole(style: .forStandardOutput(environment: shell.variables))
         let input: LineReader = console.isInteractive
             ? EditLineReader(historyPath: (XDG.stateHome(shell.variables) as NSString).appendingPathComponent("maeil/history"), completer: completer)
             : PipedLineReader()
         let context = CommandContext(console: console, input: input, environment: shell.environment, variables: shell.variables,
                                      config: shell.config, atPrompt: true, defaultCollectionPath: path)
-        context.adopt(collection)
+        if let readOnlyBecause {
+            context.openedForReading[path] = collection
+            context.readOnlyBecause[path] = readOnlyBecause
+        } else {
+            context.adopt(collection)
+        }
         return context
     }
 
@@ -73,7 +82,8 @@ package final class CommandContext {
         let path = given.map { CollectionLocation.resolve(explicit: $0, environment: variables) }
             ?? defaultCollectionPath
         if let open = opened[path] { return open }
-        if readOnly, let open = openedForReading[path] { return open }
+        if !readOnly, let reason = readOnlyBecause[path] { throw reason }
+        if let open = openedForReading[path], readOnly || readOnlyBecause[path] != nil { return open }
         if !FileManager.default.fileExists(atPath: path) {
             let named = given.map { " --collection \(ShellWords.quoted($0))" } ?? ""
             guard mayCreate else {

@@ -52,6 +52,8 @@ extension Collection {
     /// changed since; nil when none was.
     @discardableResult
     package func backUpIfDue(now: Date, retention: BackupRetention = BackupRetention(), calendar: Calendar) throws -> Backup? {
+        // A handle that only reads changed nothing, and may sit where nothing can be written.
+        guard !pool.configuration.readonly else { return nil }
         let newest = try backupDates().max()
         guard retention.isDue(now: now, newest: newest) else { return nil }
         if let newest, let changed = lastChange(), changed <= newest { return nil }

@@ -256,6 +256,17 @@ struct ReliabilityTests {
         let star = try Binary.run(["star", "1", "--collection", path])
         #expect(star.status == 1)
         #expect(star.stderr.contains("it is on a read-only file system; reads work there"), "\(star.stderr)")
+        // The prompt too (issue 27, point 4): it opens for reading, says so once, and its reads
+        // work; `review` and `star` say why they cannot; leaving backs nothing up.
+        let backups = try? FileManager.default.contentsOfDirectory(atPath: mount.appendingPathComponent("backups").path)
+        let prompt = try Binary.run(["--collection", path], input: "decks\nfind tag:none\nreview\nstar 1\nquit\n")
+        let readOnly = "maeil: cannot write to \(path): it is on a read-only file system; reads work there (decks, stats, find, show, export); "
+            + "to study, copy the file somewhere writable"
+        #expect(prompt.status == 0, "\(prompt.stderr)")
+        let lines = prompt.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == readOnly }.count == 3 && lines.first == readOnly, "\(prompt.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Words ") } && lines.contains { $0.contains("단어1") }, "\(prompt.stdout)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: mount.appendingPathComponent("backups").path)) == backups, "no backup on leaving")
     }
 
     /// Another process in the middle of a long write: commands that only read go on at once

@@ -16,8 +16,15 @@ struct PromptCommand: MaeilCommand {
     func run(in context: CommandContext) throws {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }
         let path = CollectionLocation.resolve(explicit: collection.path, environment: context.variables)
-        let opened = try context.collection(collection, mayCreate: true, create: create)
-        let promptContext = CommandContext.prompt(on: opened, path: path, from: context, completer: Completions.completer(for: opened))
+        // A collection in a read-only place opens for reading: the prompt's reads work there, its writes say why not.
+        let (opened, readOnly): (Collection, StoreError?) = try {
+            do { return (try context.collection(collection, mayCreate: true, create: create), nil) } catch let error as StoreError {
+                guard case .readOnlyPlace = error else { throw error }
+                return (try context.collection(collection, readOnly: true), error)
+            }
+        }()
+        if let readOnly { context.console.error(readOnly.userError.description) }
+        let promptContext = CommandContext.prompt(on: opened, path: path, from: context, completer: Completions.completer(for: opened), readOnlyBecause: readOnly)
         Prompt.run(promptContext, collection: opened)
     }
 }
