@@ -63,6 +63,12 @@ package final class Collection: Sendable {
         if !directory.isEmpty {
             try StoreError.opening(path) { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         }
+        // Checked before SQLite opens it: a file it may only read would otherwise get a -wal and
+        // -shm with the file's own read-only mode, which then refuse every later write.
+        if FileManager.default.fileExists(atPath: path), let reason = StoreError.placeProblem(path) {
+            throw StoreError.readOnlyPlace(path: path, reason: reason)
+        }
+        Self.makeSidecarsWritable(path)
         let configuration = Self.configuration(readOnly: false, waiting: waiting)
         let pool = try StoreError.opening(path) { try DatabasePool(path: path, configuration: configuration) }
         self.pool = pool
@@ -121,6 +127,15 @@ package final class Collection: Sendable {
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
         guard walSize == 0 else { return path }
         return immutableURI(path)
+    }
+
+    /// A -wal or -shm an earlier reader left read-only (it copied a read-only file's mode) next
+    /// to a file that is writable again: given the file's mode, so writes work once more.
+    static func makeSidecarsWritable(_ path: String) {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, access(path, W_OK) == 0 else { return }
+        for sidecar in [path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: sidecar) && access(sidecar, W_OK) != 0 {
+            try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: sidecar)
+        }
     }
 
     /// SQLite's URI for reading `path` as a file nothing changes: no journal, no -wal or -shm.

@@ -269,6 +269,39 @@ struct ReliabilityTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: mount.appendingPathComponent("backups").path)) == backups, "no backup on leaving")
     }
 
+    /// A collection this user may only read (mode 444, run as `nobody`; the suite runs as root,
+    /// as CI does), issue 27, point 4: reads work and leave no -wal or -shm behind (they took the
+    /// file's read-only mode and refused every write once the file was writable again); a write
+    /// says why; once the file is writable, writes work, even past sidecars an older build left.
+    @Test func aFileThisUserMayOnlyReadIsReadAndLeftAsItWas() throws {
+        let folder = Fixture.temporaryDirectory()
+        let path = folder.appendingPathComponent("collection.sqlite").path
+        try FileManager.default.copyItem(atPath: try Fixture.wordCollection(count: 20), toPath: path)
+        func asNobody(_ arguments: [String], input: String = "") throws -> Binary.Result {
+            try Binary.runProgram("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", "HOME=\(folder.path)",
+                                                       "XDG_DATA_HOME=\(folder.path)", "XDG_STATE_HOME=\(folder.path)", "XDG_CONFIG_HOME=\(folder.path)",
+                                                       "MAEIL_SPEECH=stub", Binary.url.path] + arguments + ["--collection", path], input: input)
+        }
+        func sidecars() -> [String] { ["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: path + $0) } }
+        try #require(Binary.runProgram("/bin/chown", ["-R", "nobody:nogroup", folder.path]).status == 0, "needs root")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        #expect(try asNobody(["decks"]).status == 0)
+        let prompt = try asNobody([], input: "decks\nstar 1\nquit\n")
+        #expect(prompt.status == 0 && prompt.stdout.contains("this user may not write the file; reads work there"), "\(prompt.stdout)\(prompt.stderr)")
+        let star = try asNobody(["star", "1"])
+        #expect(star.status == 1 && star.stderr.contains("this user may not write the file"), "\(star.stderr)")
+        #expect(sidecars().isEmpty, "reading left \(sidecars())")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        #expect(try asNobody(["star", "1"]).status == 0)
+        // Sidecars with the read-only mode an older build's reader gave them.
+        for suffix in ["-wal", "-shm"] {
+            FileManager.default.createFile(atPath: path + suffix, contents: nil, attributes: [.posixPermissions: 0o444])
+        }
+        _ = try Binary.runProgram("/bin/chown", ["nobody:nogroup", path + "-wal", path + "-shm"])
+        let unstar = try asNobody(["unstar", "1"])
+        #expect(unstar.status == 0, "\(unstar.stderr)")
+    }
+
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {
