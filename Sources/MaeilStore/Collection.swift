@@ -123,7 +123,8 @@ package final class Collection: Sendable {
         let shmUsable = FileManager.default.fileExists(atPath: shm)
             ? access(shm, R_OK | W_OK) == 0
             : access(folder.isEmpty ? "." : folder, W_OK) == 0 && access(path, W_OK) == 0
-        guard !shmUsable else { return path }
+        // A full disk has no room for a -shm either: the file is read as it is, when its log is empty.
+        guard !shmUsable || StoreError.diskIsFull(path) else { return path }
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0
         guard walSize == 0 else { return path }
         return immutableURI(path)

@@ -302,6 +302,29 @@ struct ReliabilityTests {
         #expect(unstar.status == 0, "\(unstar.stderr)")
     }
 
+    /// A full disk (a 1 MB tmpfs filled to the last block; the suite runs as root), issue 27,
+    /// point 4: reads work, the prompt too; a write says the disk is full, changes nothing, and
+    /// works once there is room again.
+    @Test func aFullDiskIsSaidAndReadsWork() throws {
+        let mount = Fixture.temporaryDirectory().appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        try #require(Binary.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount.path]).status == 0, "needs root")
+        defer { _ = try? Binary.runProgram("/bin/umount", [mount.path]) }
+        let path = mount.appendingPathComponent("collection.sqlite").path
+        try FileManager.default.copyItem(atPath: try Fixture.wordCollection(count: 20), toPath: path)
+        let filler = mount.appendingPathComponent("filler").path
+        _ = try Binary.runProgram("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=4k", "count=1000"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try Binary.run(["decks", "--collection", path]).stdout.contains("Words"))
+        let star = try Binary.run(["star", "1", "--collection", path])
+        #expect(star.status == 1 && star.stderr.contains("is full; nothing was changed; free some space and try again"), "\(star.stderr)")
+        let prompt = try Binary.run(["--collection", path], input: "decks\nstar 1\nquit\n")
+        #expect(prompt.status == 0 && prompt.stdout.contains("Words ") && prompt.stdout.contains("is full; nothing was changed"), "\(prompt.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "nothing was written")
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(try Binary.run(["star", "1", "--collection", path]).status == 0)
+    }
+
     /// Another process in the middle of a long write: commands that only read go on at once
     /// (they never wait for it), and one that writes says it is waiting, then does its work.
     @Test func readersNeverWaitForAWriter() throws {

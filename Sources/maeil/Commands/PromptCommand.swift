@@ -16,10 +16,10 @@ struct PromptCommand: MaeilCommand {
     func run(in context: CommandContext) throws {
         guard !context.atPrompt else { throw UsageError("this is the prompt already") }
         let path = CollectionLocation.resolve(explicit: collection.path, environment: context.variables)
-        // A collection in a read-only place opens for reading: the prompt's reads work there, its writes say why not.
+        // A collection in a read-only place or on a full disk opens for reading: the prompt's reads work, its writes say why not.
         let (opened, readOnly): (Collection, StoreError?) = try {
             do { return (try context.collection(collection, mayCreate: true, create: create), nil) } catch let error as StoreError {
-                guard case .readOnlyPlace = error else { throw error }
+                switch error { case .readOnlyPlace, .diskFull: break; default: throw error }
                 return (try context.collection(collection, readOnly: true), error)
             }
         }()
