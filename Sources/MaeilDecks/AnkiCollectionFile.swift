@@ -18,9 +18,10 @@ extension AnkiPackage {
             throw ImportProblem(file: file, message: "Anki has this collection open, or was stopped before it saved it whole; "
                                 + "close Anki (or export a .colpkg from it) and import again")
         }
-        try readCollection(try InputFile.readData(path, options: options), version: .latest, file: file, options: options, emit: emit)
         let media = URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("media")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []).sorted()
+        let mediaNames = MediaNames(names.filter { isSafeMediaName($0.nfc) })
+        try readCollection(try InputFile.readData(path, options: options), version: .latest, file: file, options: options, media: mediaNames, emit: emit)
         var used: Int64 = 0
         for name in names where isSafeMediaName(name.nfc) {
             let url = media.appendingPathComponent(name)
@@ -33,7 +34,7 @@ extension AnkiPackage {
                                     + "`maeil import --max-unpacked MB` raises the limit")
             }
             guard let data = FileManager.default.contents(atPath: url.path) else { continue }
-            try emit(.media([MediaFile(name: name.nfc, data: data)]))
+            try emit(.media([MediaFile(name: mediaNames.name(for: name), data: data)]))
         }
     }
 }

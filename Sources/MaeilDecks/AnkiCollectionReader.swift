@@ -13,7 +13,8 @@ extension AnkiPackage {
         var preset = Preset(name: "")
     }
 
-    static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions, emit: ImportEmitter) throws {
+    static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions, media: MediaNames = MediaNames([]),
+                               emit: ImportEmitter) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Schema 15 and later compare names with Anki's own "unicase" collation.
@@ -22,7 +23,7 @@ extension AnkiPackage {
         do {
             let queue = try DatabaseQueue(configuration: configuration)
             try queue.inDatabase { db in try deserialize(database, into: db) }
-            try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options).contents(emit) }
+            try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options, media: media).contents(emit) }
         } catch let problem as ImportProblem {
             throw problem
         } catch let failure as ImportFailure {
@@ -57,6 +58,8 @@ private struct CollectionReading {
     let version: AnkiPackage.Version
     let file: String
     let options: ImportOptions
+    /// The package's media names, some given names of their own.
+    let media: MediaNames
 
     /// Hands the package's decks and notes on, note by note.
     func contents(_ emit: ImportEmitter) throws {
@@ -153,7 +156,7 @@ private struct CollectionReading {
                 names = named
             }
             // Anki's fields are HTML: kept as they are, shown formatted, written back the same.
-            let values = row.fields.utf8Split(0x1F).map(\.nfc)
+            let values = row.fields.utf8Split(0x1F).map { media.pointed($0).nfc }
             let languages = spokenLanguages[type.id] ?? {
                 let languages = type.spokenLanguages
                 spokenLanguages[type.id] = languages

@@ -70,9 +70,11 @@ package enum AnkiPackage {
         guard database.starts(with: sqliteHeader) else {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
-        try readCollection(database, version: version, file: file, options: options, emit: emit)
+        let mediaList = try mediaList(entries, version: version, budget: &budget, file: file)
+        let media = MediaNames(mediaList.map(\.name))
+        try readCollection(database, version: version, file: file, options: options, media: media, emit: emit)
         database = Data()
-        try readMedia(entries, version: version, budget: &budget, file: file, emit: emit)
+        try readMedia(mediaList, media, entries, version: version, budget: &budget, file: file, emit: emit)
     }
 
     static func packageVersion(_ entries: [String: ZipReader.Entry], _ budget: inout UnpackBudget, file: String) throws -> Version {
@@ -97,9 +99,10 @@ package enum AnkiPackage {
 
     /// Hands the media on one file at a time, so a package's pictures and sound are never all
     /// in memory at once.
-    static func readMedia(_ entries: [String: ZipReader.Entry], version: Version, budget: inout UnpackBudget,
-                          file: String, emit: ImportEmitter) throws {
-        guard let mapEntry = entries["media"] else { return }
+    /// The package's media list: each file's entry in the zip and its name.
+    static func mediaList(_ entries: [String: ZipReader.Entry], version: Version, budget: inout UnpackBudget,
+                          file: String) throws -> [(entry: String, name: String)] {
+        guard let mapEntry = entries["media"] else { return [] }
         var raw = try budget.extract(mapEntry)
         var names: [(entry: String, name: String)] = []
         if version == .latest {
@@ -118,16 +121,20 @@ package enum AnkiPackage {
             }
             names = object.map { ($0.key, $0.value) }.sorted { (Int($0.entry) ?? 0) < (Int($1.entry) ?? 0) }
         }
+        for (entryName, name) in names where !isSafeMediaName(name.nfc) {
+            throw ImportProblem(file: file, entry: entryName,
+                                message: "the media name '\(TerminalText.visible(name))' is not a plain file name; refusing the package")
+        }
+        return names
+    }
+
+    static func readMedia(_ names: [(entry: String, name: String)], _ media: MediaNames, _ entries: [String: ZipReader.Entry], version: Version,
+                          budget: inout UnpackBudget, file: String, emit: ImportEmitter) throws {
         for (entryName, name) in names {
-            let normalized = name.nfc
-            guard isSafeMediaName(normalized) else {
-                throw ImportProblem(file: file, entry: entryName,
-                                    message: "the media name '\(TerminalText.visible(name))' is not a plain file name; refusing the package")
-            }
             guard let entry = entries[entryName] else { continue }
             var data = try budget.extract(entry)
             if version == .latest, data.starts(with: Zstd.magic) { data = try budget.zstd(data, entry: entryName) }
-            try emit(.media([MediaFile(name: normalized, data: data)]))
+            try emit(.media([MediaFile(name: media.name(for: name), data: data)]))
         }
     }
 }

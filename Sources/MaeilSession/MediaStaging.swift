@@ -96,14 +96,7 @@ enum MediaReferences {
         }
     }
 
-    /// A field's references to `old` (a picture's src in any quoting, a [sound:…]) pointed at `new`.
-    static func rewritten(_ text: String, _ old: String, _ new: String) -> String {
-        var text = text.replacingOccurrences(of: "[sound:\(old)]", with: "[sound:\(new)]")
-        for (from, to) in [("\"\(old)\"", "\"\(new)\""), ("'\(old)'", "'\(new)'")] {
-            text = text.replacingOccurrences(of: "src=" + from, with: "src=" + to)
-        }
-        return text.replacingOccurrences(of: "src=\(old)>", with: "src=\(new)>").replacingOccurrences(of: "src=\(old) ", with: "src=\(new) ")
-    }
+    static func rewritten(_ text: String, _ old: String, _ new: String) -> String { MediaNames.rewritten(text, old, new) }
 }
 
 /// A media file that could not be written, in one sentence (the disk full, most often).

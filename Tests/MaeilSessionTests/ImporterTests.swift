@@ -247,6 +247,43 @@ struct ImporterTests {
             .filter { $0.hasPrefix(".media-import") }.isEmpty)
     }
 
+    /// Issue 27, point 6: two pictures of one package whose names differ only in normalisation
+    /// (é as one character, and as e with an accent) stay two pictures, each note showing its own
+    /// (the first note showed the second picture). The same in a collection.anki2's media folder.
+    @Test func picturesWhoseNamesDifferOnlyInNormalisationStayApart() throws {
+        let archive = try ZipReading.entries(DeckFiles.fixtures.appendingPathComponent("korean-legacy.apkg"))
+        let database = DeckFiles.directory().appendingPathComponent("collection.anki21")
+        try archive["collection.anki21"]!.write(to: database)
+        let composed = "caf\u{E9}.png", decomposed = "cafe\u{301}.png"
+        let queue = try DatabaseQueue(path: database.path)
+        let notes = try queue.write { db -> [Int64] in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM notes ORDER BY id LIMIT 2")
+            for (id, name) in zip(ids, [composed, decomposed]) {
+                try db.execute(sql: "UPDATE notes SET flds = ? || substr(flds, instr(flds, char(31))) WHERE id = ?",
+                               arguments: ["<img src=\"\(name)\">", id])
+            }
+            return ids
+        }
+        try queue.close()
+        let mediaMap = try JSONSerialization.data(withJSONObject: ["0": composed, "1": decomposed])
+        let package = try DeckFiles.zip([("collection.anki21", try Data(contentsOf: database)), ("media", mediaMap),
+                                         ("0", Data("one picture".utf8)), ("1", Data("another picture".utf8))])
+        let collection = try DeckFiles.collection()
+        let importer = Importer(collection: collection, now: Fixture.noon)
+        _ = try importer.apply(try bundle([package]))
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: importer.mediaDirectory.path)) ?? []
+        var shown: [String] = []
+        for ankiID in notes {
+            let note = try #require(try collection.read { try Int64.fetchOne($0, sql: "SELECT id FROM note WHERE anki_id = ?", arguments: [ankiID]) })
+            let field = try collection.note(id: note).fields[0].value
+            let name = try #require(FieldText.images(field, html: true).first, "\(field)")
+            #expect(name == name.precomposedStringWithCanonicalMapping, "a name Maeil keeps is NFC: \(name.unicodeScalars.map(\.value))")
+            try #require(files.contains { Array($0.unicodeScalars) == Array(name.unicodeScalars) }, "\(name) among \(files.map { $0.unicodeScalars.map { $0.value } })")
+            shown.append(String(decoding: try Data(contentsOf: importer.mediaDirectory.appendingPathComponent(name)), as: UTF8.self))
+        }
+        #expect(shown == ["one picture", "another picture"])
+    }
+
     /// A package whose notes cannot be read imports nothing, media included, unless
     /// --skip-invalid says to skip those notes.
     @Test func aPackageWithBrokenNoteTypesImportsNothing() throws {
