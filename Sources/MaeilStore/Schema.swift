@@ -1,4 +1,5 @@
 import GRDB
+import MaeilCore
 
 /// The collection's schema, created and upgraded by one migrator. Add migrations; never edit
 /// a released one.
@@ -187,6 +188,22 @@ enum Schema {
                     after TEXT NOT NULL
                 );
                 """)
+        }
+        // Deck names kept before they had one form (DeckName.canonical): decomposed from a Mac,
+        // with invisible characters or line breaks. Such a deck printed like another and was
+        // never found by its name. Compared byte by byte: Swift's strings call é and e + accent equal.
+        migrator.registerMigration("v8") { db in
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM deck ORDER BY id") {
+                let id: Int64 = row["id"], name: String = row["name"]
+                let canonical = DeckName.canonical(name)
+                guard Array(canonical.utf8) != Array(name.utf8) else { continue }
+                var candidate = canonical.isEmpty ? "Deck \(id)" : canonical, number = 1
+                while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deck WHERE name = ? AND id != ?)", arguments: [candidate, id]) == true {
+                    number += 1
+                    candidate = "\(canonical.isEmpty ? "Deck \(id)" : canonical) (\(number))"
+                }
+                try db.execute(sql: "UPDATE deck SET name = ? WHERE id = ?", arguments: [candidate, id])
+            }
         }
         return migrator
     }

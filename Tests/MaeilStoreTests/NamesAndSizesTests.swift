@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MaeilCore
 import MaeilStore
 import MaeilTestSupport
@@ -23,6 +24,33 @@ struct NamesAndSizesTests {
         let broken = try collection.createDeck(name: "Two\nLines\r\nDeck", kind: .word, templates: Fixture.wordTemplates, now: Fixture.noon)
         #expect(broken.name == "Two Lines Deck")
         #expect(try collection.decks().map(\.name).sorted() == ["Two Lines Deck", "김치 Words"])
+    }
+
+    /// Issue 27, point 6: decks named before names had one form (decomposed, with a zero-width
+    /// space, with a line break) take it when the collection is opened; one that would print
+    /// like another deck is told apart by a number.
+    @Test func olderNamesTakeTheirOneForm() throws {
+        let path = Fixture.temporaryPath()
+        let first = try Collection(path: path)
+        for name in ["Café", "Crème", "Words", "Two Lines", "Plain"] {
+            _ = try first.createDeck(name: name, kind: .word, templates: Fixture.wordTemplates, now: Fixture.noon)
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for (old, stored) in [("Crème", "Crème".decomposedStringWithCanonicalMapping), ("Words", "Wo\u{200B}rds"), ("Two Lines", "Two\nLines"),
+                                  ("Plain", "Café".decomposedStringWithCanonicalMapping)] {  // a decomposed twin of a deck that has the name
+                try db.execute(sql: "UPDATE deck SET name = ? WHERE name = ?", arguments: [stored, old])
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v8'")
+        }
+        try queue.close()
+        let reopened = try Collection(path: path)
+        // Compared as bytes: Swift's == would call the decomposed names right too.
+        let decks = try reopened.decks()
+        let names = Set(decks.map { Array($0.name.utf8) })
+        #expect(names == Set(["Café", "Café (2)", "Crème", "Words", "Two Lines"].map { Array($0.precomposedStringWithCanonicalMapping.utf8) }),
+                "\(decks.map { $0.name.unicodeScalars.map { String($0.value, radix: 16) } })")
+        for name in ["Café", "Café (2)", "Crème", "Words", "Two Lines"] { #expect(try reopened.deck(named: name) != nil, "\(name)") }
     }
 
     @Test func aFieldOverTheLimitIsRefusedWhole() throws {
