@@ -23,7 +23,10 @@ package struct Exporter {
         for deck in decks {
             let preset = try collection.preset(id: deck.presetID)
             let (notes, cardsByNote, logs) = try collection.deckContents(deckID: deck.id)
-            let own = Self.noteType(for: deck, notes: notes)
+            // Maeil's own notes (added or imported from text into a deck that came from Anki, too):
+            // a note type of their fields and templates alone, or they would go to Anki with
+            // the Anki notes' fields first and empty.
+            let own = Self.noteType(for: deck, notes: notes.filter { note in note.ankiNoteTypeID.flatMap { stored[$0] } == nil })
             let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
             var exportedNotes: [ExportNote] = []
             exportedNotes.reserveCapacity(notes.count)
@@ -82,6 +85,10 @@ package struct Exporter {
     /// The note type a Maeil deck's notes go to Anki under: its fields and templates, an id that
     /// stays the same from one export to the next, so Anki updates its notes.
     static func noteType(for deck: Deck, notes: [Note]) -> AnkiNoteType {
+        // The deck's templates of no Anki note type: those its Maeil notes' cards were made from.
+        let own = deck.templates.filter { $0.noteType == nil }
+        var deck = deck
+        if !own.isEmpty { deck.templates = own }
         var fields: [String] = []
         var seen = Set<String>()
         for note in notes { for field in note.fields where seen.insert(field.name).inserted { fields.append(field.name) } }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import MaeilTestSupport
+
+/// Issue 23: a deck from Anki that has Maeil's own notes too (added from a CSV) goes to Anki with
+/// those notes under a note type of their own fields and templates: their first field was empty
+/// (the note type took the Anki notes' fields first) and their cards showed nothing.
+@Suite("A deck of Anki's and Maeil's notes, exported")
+struct MixedDeckExportTests {
+    static let readPackage = """
+        import json, sys
+        sys.path.insert(0, sys.argv[2])
+        from seeded import open_any
+        col = open_any(sys.argv[1])
+        notes = []
+        for nid in col.find_notes(""):
+            n = col.get_note(nid)
+            notes.append({"type": n.note_type()["name"], "fields": n.fields,
+                          "questions": [c.question(reload=True).split("</style>")[-1] for c in n.cards()]})
+        print(json.dumps({"notes": notes, "check": col.fix_integrity()[0]}, ensure_ascii=False))
+        """
+
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func maeilsNotesKeepTheirFieldsInAnki() throws {
+        let folder = Fixture.temporaryDirectory()
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]
+        let fixture = AnkiPython.repository.appendingPathComponent("Tests/MaeilDecksTests/Fixtures/korean-legacy.apkg").path
+        #expect(try Binary.run(["import", fixture, "--create", "--collection", collection], environment: environment).status == 0)
+        let csv = folder.appendingPathComponent("extra.csv")
+        try "front,back\n바다,sea\n하늘,sky\n".write(to: csv, atomically: true, encoding: .utf8)
+        #expect(try Binary.run(["import", csv.path, "--deck", "Korean::Food", "--collection", collection], environment: environment).status == 0)
+        let package = folder.appendingPathComponent("mixed.apkg").path
+        #expect(try Binary.run(["export", "--out", package, "--collection", collection], environment: environment).status == 0)
+        let read = try Binary.runProgram(AnkiPython.path!, ["-c", Self.readPackage, package, AnkiPython.repository.appendingPathComponent("scripts/anki").path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any], "\(read.stderr)")
+        let notes = try #require(object["notes"] as? [[String: Any]])
+        let maeils = notes.filter { ($0["fields"] as? [String])?.contains("바다") == true || ($0["fields"] as? [String])?.contains("하늘") == true }
+        #expect(maeils.count == 2)
+        for note in maeils {
+            let fields = note["fields"] as? [String] ?? []
+            #expect(fields.count == 2 && ["바다", "하늘"].contains(fields[0]), "\(note)")
+            #expect((note["questions"] as? [String] ?? []).allSatisfy { $0.contains(fields[0]) }, "\(note)")
+        }
+        #expect(notes.count == 9 && object["check"] as? String == "Database rebuilt and optimized.", "\(object)")
+    }
+}
