@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import MaeilTestSupport
+import GRDB
+import MaeilStore
 
 /// Issue 23: a deck from Anki that has Maeil's own notes too (added from a CSV) goes to Anki with
 /// those notes under a note type of their own fields and templates: their first field was empty
@@ -43,5 +45,44 @@ struct MixedDeckExportTests {
             #expect((note["questions"] as? [String] ?? []).allSatisfy { $0.contains(fields[0]) }, "\(note)")
         }
         #expect(notes.count == 9 && object["check"] as? String == "Database rebuilt and optimized.", "\(object)")
+    }
+}
+
+/// Issue 23, point 7: a burial made in Maeil and still in force goes to Anki as the kind it
+/// is: buried by the learner (`b` in a review) in Anki's queue -3, by an answer to a sibling in
+/// -2; Anki, opening the .colpkg the same day, finds those cards buried and no others.
+@Suite("A burial in force, exported")
+struct BurialExportTests {
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func burialsGoToAnkiAsTheirKind() throws {
+        let folder = Fixture.temporaryDirectory()
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]
+        func maeil(_ arguments: [String], input: String = "") throws -> Binary.Result {
+            let result = try Binary.run(arguments + ["--collection", collection], input: input, environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        _ = try maeil(["import", AnkiPython.repository.appendingPathComponent("Tests/MaeilDecksTests/Fixtures/korean-legacy.apkg").path, "--create"])
+        _ = try maeil(["deck", "Korean::Food", "set", "bury_siblings", "true"])
+        _ = try maeil(["review"], input: "b\n" + String(repeating: "\n3\n", count: 6) + "q\n")
+        let now = Int64(Date().timeIntervalSince1970)
+        let buried = try Collection(path: collection, readOnly: true).read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT anki_id, buried_by_user FROM card WHERE buried_until > ? AND suspended = 0",
+                                                              arguments: [now]).map { ($0[0] as Int64, $0[1] as Bool) })
+        }
+        #expect(Set(buried.values) == [true, false], "a burial of each kind: \(buried)")
+        let package = folder.appendingPathComponent("buried.colpkg").path
+        _ = try maeil(["export", "--out", package])
+        let script = """
+            import json, sys
+            sys.path.insert(0, sys.argv[2])
+            from seeded import open_any
+            col = open_any(sys.argv[1])
+            print(json.dumps({str(cid): col.get_card(cid).queue for cid in col.find_cards("is:buried")}))
+            """
+        let read = try Binary.runProgram(AnkiPython.path!, ["-c", script, package, AnkiPython.repository.appendingPathComponent("scripts/anki").path])
+        let queues = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Int], "\(read.stderr)")
+        #expect(queues == Dictionary(uniqueKeysWithValues: buried.map { (String($0.key), $0.value ? -3 : -2) }), "Anki \(queues), Maeil \(buried)")
     }
 }
