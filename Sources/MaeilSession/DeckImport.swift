@@ -210,6 +210,12 @@ struct DeckImport {
                 } else {
                     summary.unchanged += 1
                 }
+                if note.deckID != deck.id, try Self.movedInAnki(item.cards, note: note, writer: writer) {
+                    try inserter.flush()
+                    try writer.move(noteID: note.id, toDeck: deck.id, cards: try Self.sameCards(item.cards, of: note, writer: writer))
+                    note.deckID = deck.id
+                    summary.moved += 1
+                }
                 if !item.cards.isEmpty {
                     summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
                 }
@@ -237,13 +243,35 @@ struct DeckImport {
         return draft
     }
 
+    /// An Anki note a package has in another deck than here, with a card Anki changed since it
+    /// came (Anki dates a card's move): moved in Anki, so it moves here. Matched by Anki's own
+    /// card ids, so a note of another collection that shares a guid never moves.
+    static func movedInAnki(_ cards: [CardDraft], note: Note, writer: CollectionWriter) throws -> Bool {
+        guard note.ankiID != nil else { return false }
+        let stored = try writer.cards(noteID: note.id)
+        return cards.contains { imported in
+            guard let id = imported.ankiID, let modified = imported.ankiModified,
+                  let card = stored.first(where: { $0.ankiID == id }) else { return false }
+            return modified > (card.ankiModified ?? 0)
+        }
+    }
+
+    /// The note's cards that are the package's, by Anki's card id, with the package's template names.
+    static func sameCards(_ cards: [CardDraft], of note: Note, writer: CollectionWriter) throws -> [(cardID: Int64, template: String)] {
+        let stored = try writer.cards(noteID: note.id)
+        return cards.compactMap { imported in
+            stored.first { $0.ankiID != nil && $0.ankiID == imported.ankiID }.map { ($0.id, imported.template) }
+        }
+    }
+
     /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the file.
     mutating func finish(writer: CollectionWriter) throws -> ImportSummary.DeckSummary {
         try inserter.flush()
         for note in markedNotes { try writer.setStarred(noteID: note, true) }
         var summary = summary
-        summary.gone = existing.filter { guid, note in
-            !seen.contains(guid) && (note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true)
+        summary.gone = try existing.filter { guid, note in
+            guard !seen.contains(guid), note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true else { return false }
+            return try writer.note(guid: guid)?.deckID == deck.id  // not moved to another deck by this import
         }.keys.sorted()
         return summary
     }

@@ -13,6 +13,8 @@ package struct ImportSummary: Sendable, Codable {
         package var unchanged = 0
         /// Notes a package has older than here (changed in Maeil since): kept as they are.
         package var kept = 0
+        /// Notes moved here from another deck in Anki since the last import: moved here too.
+        package var moved = 0
         /// The scheduler the file's options name, when the deck was already here with another
         /// (its options are the learner's and are kept).
         package var fileScheduler: String?

@@ -235,8 +235,13 @@ struct OneCollectionTests {
             kept += deckSummaries.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) }
             #expect(try snapshot() == before, "seed \(seed): the same package again changes nothing Maeil did")
 
-            _ = try seeded(["study", folder.path, seed, "10"], zone: "Asia/Seoul")
-            _ = try run(["import", seedFolder.appendingPathComponent("later.apkg").path], at(58))
+            let studied = try seeded(["study", folder.path, seed, "10"], zone: "Asia/Seoul")
+            let later = try run(["import", seedFolder.appendingPathComponent("later.apkg").path, "--json"], at(58))
+            let laterSummary = (try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["decks"] as? [[String: Any]] ?? []
+            // Point 3: the note Anki moved to another deck is moved here too, and said so.
+            let moved = try #require(studied["moved"] as? [String: String])
+            #expect(laterSummary.first { $0["name"] as? String == moved["to"] }?["moved"] as? Int == 1, "seed \(seed): \(laterSummary)")
+            #expect(laterSummary.allSatisfy { ($0["gone"] as? [String] ?? []).isEmpty }, "seed \(seed): a moved note is not gone: \(laterSummary)")
             let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: "Asia/Seoul").first?.value)
             let importedAt = Int64(start + 41 * 86_400 + 2 * 3600)
             let maeilCards = try store.read { db in
@@ -253,7 +258,16 @@ struct OneCollectionTests {
             }
             #expect(timesLogged.values.allSatisfy { $0 == 1 }, "seed \(seed): an Anki log row twice")
             let clock = DayClock(timeZone: TimeZone(identifier: "Asia/Seoul")!, rolloverHour: 4)
+            let decksOfCards = try store.read { db in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                    SELECT card.anki_id, deck.name, note.deck_id = card.deck_id FROM card JOIN deck ON deck.id = card.deck_id
+                    JOIN note ON note.id = card.note_id WHERE card.anki_id IS NOT NULL
+                    """).map { ($0[0] as Int64, ($0[1] as String, $0[2] as Bool)) })
+            }
             for (key, value) in anki["cards"] as? [String: [String: Any]] ?? [:] {
+                if let id = value["id"] as? Int64, let (deck, withNote) = decksOfCards[id] {
+                    #expect(deck == value["deck"] as? String && withNote, "seed \(seed): \(key) is in \(deck) here, in \(value["deck"] ?? "") in Anki")
+                }
                 let revlog = value["revlog"] as? [[Int64]] ?? []
                 let answers = revlog.filter { $0[1] > 0 && $0[6] <= 3 }
                 guard let cardID = answers.lazy.compactMap({ cardOfLog[$0[0]] }).first, let card = maeilCards[cardID] else {

@@ -6,8 +6,8 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py make DIR ZONE SEED...   one collection per seed, made in time zone ZONE under a
                                       frozen clock: DIR/SEED/collection.anki2, anki.apkg and
                                       anki.colpkg, and DIR/SEED/made.json
-    seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days and
-                                      exports DIR/SEED/later.apkg
+    seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days, moves
+                                      one note to another deck and exports DIR/SEED/later.apkg
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
@@ -183,9 +183,14 @@ def study_child(folder, seed, days):
     col = Collection(os.path.join(path, "collection.anki2"))
     col.decks.select(col.decks.id("Korean"))
     answered, _ = study(col, rng, clock_file, start, int(days), first_day=45)
+    # A note moved to another deck, as Browse › Change Deck does it: every card of it.
+    note = col.get_note(rng.choice(col.find_notes("")))
+    home = col.decks.name(note.cards()[0].did)
+    target = rng.choice([name for name in ["Korean", "Korean::Food", "Korean::Phrases"] if name != home])
+    col.set_deck(note.card_ids(), col.decks.id(target))
     export(col, path, "later")
     col.close()
-    print(json.dumps({"answers": answered}))
+    print(json.dumps({"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}))
 
 
 def open_any(path):

@@ -17,6 +17,9 @@ package enum ImportView {
                 lines.append("  the file schedules this deck with \(scheduler); it keeps its own options here "
                              + "(`maeil deck \(ShellWords.quoted(TerminalText.sanitize(deck.name))) set scheduler \(scheduler)` switches it)")
             }
+            if deck.moved > 0 {
+                lines.append("  \(counted(deck.moved, "note")) moved into this deck in Anki since the last import, and here too")
+            }
             if deck.kept > 0 {
                 lines.append("  \(counted(deck.kept, "note")) changed here since the file's copy and kept as \(deck.kept == 1 ? "it is" : "they are")")
             }
