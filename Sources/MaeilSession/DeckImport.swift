@@ -188,7 +188,17 @@ struct DeckImport {
                 // Anki's "keep current" leaves a stored note exactly as it is; a package's note
                 // replaces one only when it changed there after it last changed here, as Anki merges.
                 let olderThanHere = !item.fieldsByPosition && item.ankiModified.map { $0 <= note.modified } == true
-                if differs, olderThanHere, !item.keepExisting {
+                // The same note, met first in a text file (Anki's export with its guids): only what
+                // Anki knows it by is new, which it takes, changing nothing a learner sees.
+                let sameText = note.fields == item.fields && Set(note.tags) == Set(item.tags) && note.unitID == unitID
+                if differs, sameText, item.ankiNoteTypeID != nil, note.ankiNoteTypeID == nil, !item.keepExisting {
+                    note.noteType = item.noteType
+                    note.html = item.html
+                    note.ankiNoteTypeID = item.ankiNoteTypeID
+                    note.ankiModified = item.ankiModified
+                    if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
+                    summary.unchanged += 1
+                } else if differs, olderThanHere, !item.keepExisting {
                     summary.kept += 1
                 } else if differs, !item.keepExisting {
                     note.fields = item.fields

@@ -86,3 +86,57 @@ struct BurialExportTests {
         #expect(queues == Dictionary(uniqueKeysWithValues: buried.map { (String($0.key), $0.value ? -3 : -2) }), "Anki \(queues), Maeil \(buried)")
     }
 }
+
+/// Issue 23, point 10: Anki's text export (with its guids) imported, then the package of the
+/// same notes: the notes take what Anki knows them by (note type, ids) and nothing is said to be
+/// kept over Anki's copy; Maeil's package back in that collection adds no note type and no note.
+@Suite("Anki's text export, then its package")
+struct TextThenPackageTests {
+    static let make = """
+        import sys
+        from anki.collection import Collection, ExportAnkiPackageOptions
+        from anki.import_export_pb2 import ExportLimit
+        from anki.generic_pb2 import Empty
+        col = Collection(sys.argv[1] + "/c.anki2")
+        for front, back in [("물", "water"), ("불", "fire")]:
+            n = col.new_note(col.models.by_name("Basic")); n["Front"], n["Back"] = front, back; col.add_note(n, col.decks.id("Words"))
+        col.export_note_csv(out_path=sys.argv[1] + "/notes.txt", limit=ExportLimit(whole_collection=Empty()), with_html=True,
+                            with_tags=True, with_deck=True, with_notetype=True, with_guid=True)
+        col.export_anki_package(out_path=sys.argv[1] + "/words.apkg", options=ExportAnkiPackageOptions(
+            with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False), limit=None)
+        print(len(col.models.all()))
+        """
+    static let back = """
+        import json, sys
+        from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+        col = Collection(sys.argv[1] + "/c.anki2")
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=sys.argv[2], options=ImportAnkiPackageOptions(
+            with_scheduling=True, with_deck_configs=True)))
+        print(json.dumps({"notes": len(col.find_notes("")), "types": sorted({col.get_note(n).note_type()["name"] for n in col.find_notes("")}),
+                          "all_types": len(col.models.all())}))
+        """
+
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func theSameNotesStayOneAndAnkis() throws {
+        let folder = Fixture.temporaryDirectory()
+        let types = try Binary.runProgram(AnkiPython.path!, ["-c", Self.make, folder.path])
+        try #require(types.status == 0, "\(types.stderr)")
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]
+        func maeil(_ arguments: [String]) throws -> String {
+            let result = try Binary.run(arguments + ["--collection", collection], environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try maeil(["import", folder.appendingPathComponent("notes.txt").path, "--create"])
+        let summary = try JSONSerialization.jsonObject(with: Data(try maeil(["import", folder.appendingPathComponent("words.apkg").path, "--json"]).utf8))
+        let deck = try #require((summary as? [String: Any])?["decks"] as? [[String: Any]]).first ?? [:]
+        #expect(deck["added"] as? Int == 0 && deck["kept"] as? Int == 0 && deck["unchanged"] as? Int == 2, "\(deck)")
+        let package = folder.appendingPathComponent("back.apkg").path
+        _ = try maeil(["export", "--out", package])
+        let read = try Binary.runProgram(AnkiPython.path!, ["-c", Self.back, folder.path, package])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any], "\(read.stderr)")
+        #expect(object["notes"] as? Int == 2 && object["types"] as? [String] == ["Basic"], "\(object)")
+        #expect(object["all_types"] as? Int == Int(types.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "no note type added: \(object)")
+    }
+}

@@ -184,7 +184,7 @@ def study_child(folder, seed, days):
     col.decks.select(col.decks.id("Korean"))
     answered, _ = study(col, rng, clock_file, start, int(days), first_day=45)
     # A note moved to another deck, as Browse › Change Deck does it: every card of it.
-    note = col.get_note(rng.choice(col.find_notes("")))
+    note = col.get_note(rng.choice(col.find_notes("-deck:filtered")))
     home = col.decks.name(note.cards()[0].did)
     target = rng.choice([name for name in ["Korean", "Korean::Food", "Korean::Phrases"] if name != home])
     col.set_deck(note.card_ids(), col.decks.id(target))
