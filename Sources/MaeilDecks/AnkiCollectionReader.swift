@@ -234,7 +234,7 @@ private struct CollectionReading {
         let remembered = try decksWithMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] as? [String: Any] { options[deck] = deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
+            if let config = configs[configID] as? [String: Any] { options[deck] = AnkiPackage.deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
         }
         return (types, names, options)
     }
@@ -261,84 +261,6 @@ private struct CollectionReading {
             templates: ordered("tmpls").map { AnkiNoteType.Template(name: $0["name"] as? String ?? "Card", question: $0["qfmt"] as? String ?? "",
                                                                     answer: $0["afmt"] as? String ?? "") },
             modified: (model["mod"] as? NSNumber)?.int64Value ?? 0, legacyJSON: json)
-    }
-
-    /// Anki's legacy deck options JSON, as a Maeil preset. The JSON is untrusted: every number is
-    /// clamped into the range a Maeil deck file may hold, so no option can reach the scheduler
-    /// that it could not get from a deck Maeil validated.
-    func deckOptions(_ config: [String: Any], fsrs: Bool) -> AnkiPackage.DeckOptions {
-        var options = AnkiPackage.DeckOptions()
-        let new = config["new"] as? [String: Any] ?? [:]
-        let review = config["rev"] as? [String: Any] ?? [:]
-        let lapse = config["lapse"] as? [String: Any] ?? [:]
-        func number(_ value: Any?) -> Double? {
-            let number: Double?
-            switch value {
-            case let double as Double: number = double
-            case let whole as Int: number = Double(whole)
-            case let whole as Int64: number = Double(whole)
-            default: number = nil
-            }
-            return number.flatMap { $0.isFinite ? $0 : nil }
-        }
-        func whole(_ value: Any?, _ key: PresetKey) -> Int? {
-            let range = key.wholeRange
-            return number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
-        }
-        func fraction(_ value: Any?, _ key: PresetKey) -> Float? { number(value).map { Float($0.clamped(to: key.numberRange)) } }
-        func minutes(_ value: Any?) -> [Double]? {
-            guard let list = value as? [Any] else { return nil }
-            let limit = Double(LearningSteps.secondsRange.upperBound) / 60
-            return list.prefix(64).compactMap(number).filter { $0 > 0 }.map { min($0, limit) }
-        }
-        func seconds(_ minutes: [Double]) -> LearningSteps {
-            LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()).clamped(to: LearningSteps.secondsRange) })
-        }
-        if let delays = minutes(new["delays"]) { options.learningSteps = delays }
-        if let delays = minutes(lapse["delays"]) { options.relearningSteps = delays }
-        var preset = Preset(name: "")
-        preset.scheduler.learningSteps = seconds(options.learningSteps)
-        preset.scheduler.relearningSteps = seconds(options.relearningSteps)
-        if let perDay = whole(new["perDay"], .newPerDay) { preset.newPerDay = perDay }
-        if let perDay = whole(review["perDay"], .reviewsPerDay) { preset.reviewsPerDay = perDay }
-        if let ints = new["ints"] as? [Any], ints.count >= 2 {
-            if let days = whole(ints[0], .graduatingInterval) { preset.scheduler.graduatingInterval = days }
-            if let days = whole(ints[1], .easyInterval) { preset.scheduler.easyInterval = days }
-        }
-        if let factor = number(new["initialFactor"]), factor >= 1300 {
-            preset.scheduler.startingEasePermille = Int((factor / 1000).clamped(to: PresetKey.startingEase.numberRange) * 1000)
-        }
-        if let bonus = fraction(review["ease4"], .easyBonus) { preset.scheduler.easyBonus = bonus }
-        if let hard = fraction(review["hardFactor"], .hardInterval) { preset.scheduler.hardInterval = hard }
-        if let modifier = fraction(review["ivlFct"], .intervalModifier) { preset.scheduler.intervalModifier = modifier }
-        if let maximum = whole(review["maxIvl"], .maximumInterval) { preset.scheduler.maximumInterval = maximum }
-        if let multiplier = fraction(lapse["mult"], .lapseNewInterval) { preset.scheduler.lapseNewInterval = multiplier }
-        if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
-        if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
-        if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
-        // Anki buries new and review siblings apart, both off by default; Maeil has one switch.
-        preset.burySiblings = (new["bury"] as? NSNumber)?.boolValue == true || (review["bury"] as? NSNumber)?.boolValue == true
-        // The name the decks that share these options know them by.
-        if let name = config["name"] as? String, !name.isEmpty { preset.name = DeckName.canonical(name) }
-        if let days = config["easyDaysPercentages"] as? [Any], days.count == 7 {
-            let loads = days.compactMap(number)
-            if loads.count == 7 { preset.scheduler.easyDays = loads.map { $0 >= 1 ? 1 : ($0 <= 0 ? 0 : 0.5) } }
-        }
-        if fsrs {
-            // FSRS-6 parameters where Anki has them, else FSRS-5's; none means Anki's defaults.
-            preset.scheduler.kind = .fsrs
-            for key in ["fsrsParams6", "fsrsParams5"] {
-                guard let list = config[key] as? [Any], !list.isEmpty else { continue }
-                if let parameters = FSRSParameters(clamping: list.compactMap(number)) { preset.scheduler.fsrsParameters = parameters }
-                break
-            }
-            if let retention = number(config["desiredRetention"]) {
-                preset.scheduler.desiredRetention = retention.clamped(to: PresetKey.desiredRetention.numberRange)
-            }
-        }
-        preset.ankiConfig = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-        options.preset = preset
-        return options
     }
 
     func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
@@ -400,7 +322,7 @@ private struct CollectionReading {
         let remembered = try decksWithMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] { options[deck] = deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
+            if let config = configs[configID] { options[deck] = AnkiPackage.deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
         }
         return (types, names, options)
     }
@@ -647,5 +569,98 @@ struct RevlogRow {
     init(_ row: PackageRow) throws {
         (id, card, ease, interval) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3))
         (lastInterval, factor, milliseconds, type) = (try row.value(4), try row.value(5), try row.value(6), try row.value(7))
+    }
+}
+
+extension AnkiPackage {
+    /// Anki's legacy deck options JSON, as a Maeil preset. The JSON is untrusted: every number is
+    /// clamped into the range a Maeil deck file may hold, so no option can reach the scheduler
+    /// that it could not get from a deck Maeil validated.
+    static func deckOptions(_ config: [String: Any], fsrs: Bool) -> AnkiPackage.DeckOptions {
+        var options = AnkiPackage.DeckOptions()
+        let new = config["new"] as? [String: Any] ?? [:]
+        let review = config["rev"] as? [String: Any] ?? [:]
+        let lapse = config["lapse"] as? [String: Any] ?? [:]
+        func number(_ value: Any?) -> Double? {
+            let number: Double?
+            switch value {
+            case let double as Double: number = double
+            case let whole as Int: number = Double(whole)
+            case let whole as Int64: number = Double(whole)
+            default: number = nil
+            }
+            return number.flatMap { $0.isFinite ? $0 : nil }
+        }
+        func whole(_ value: Any?, _ key: PresetKey) -> Int? {
+            let range = key.wholeRange
+            return number(value).map { Int($0.clamped(to: Double(range.lowerBound)...Double(range.upperBound)).rounded()) }
+        }
+        func fraction(_ value: Any?, _ key: PresetKey) -> Float? { number(value).map { Float($0.clamped(to: key.numberRange)) } }
+        func minutes(_ value: Any?) -> [Double]? {
+            guard let list = value as? [Any] else { return nil }
+            let limit = Double(LearningSteps.secondsRange.upperBound) / 60
+            return list.prefix(64).compactMap(number).filter { $0 > 0 }.map { min($0, limit) }
+        }
+        func seconds(_ minutes: [Double]) -> LearningSteps {
+            LearningSteps(seconds: minutes.map { Int(($0 * 60).rounded()).clamped(to: LearningSteps.secondsRange) })
+        }
+        if let delays = minutes(new["delays"]) { options.learningSteps = delays }
+        if let delays = minutes(lapse["delays"]) { options.relearningSteps = delays }
+        var preset = Preset(name: "")
+        preset.scheduler.learningSteps = seconds(options.learningSteps)
+        preset.scheduler.relearningSteps = seconds(options.relearningSteps)
+        if let perDay = whole(new["perDay"], .newPerDay) { preset.newPerDay = perDay }
+        if let perDay = whole(review["perDay"], .reviewsPerDay) { preset.reviewsPerDay = perDay }
+        if let ints = new["ints"] as? [Any], ints.count >= 2 {
+            if let days = whole(ints[0], .graduatingInterval) { preset.scheduler.graduatingInterval = days }
+            if let days = whole(ints[1], .easyInterval) { preset.scheduler.easyInterval = days }
+        }
+        if let factor = number(new["initialFactor"]), factor >= 1300 {
+            preset.scheduler.startingEasePermille = Int((factor / 1000).clamped(to: PresetKey.startingEase.numberRange) * 1000)
+        }
+        if let bonus = fraction(review["ease4"], .easyBonus) { preset.scheduler.easyBonus = bonus }
+        if let hard = fraction(review["hardFactor"], .hardInterval) { preset.scheduler.hardInterval = hard }
+        if let modifier = fraction(review["ivlFct"], .intervalModifier) { preset.scheduler.intervalModifier = modifier }
+        if let maximum = whole(review["maxIvl"], .maximumInterval) { preset.scheduler.maximumInterval = maximum }
+        if let multiplier = fraction(lapse["mult"], .lapseNewInterval) { preset.scheduler.lapseNewInterval = multiplier }
+        if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
+        if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
+        if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
+        // Anki buries new and review siblings apart, both off by default; Maeil has one switch.
+        preset.burySiblings = (new["bury"] as? NSNumber)?.boolValue == true || (review["bury"] as? NSNumber)?.boolValue == true
+        // The name the decks that share these options know them by.
+        if let name = config["name"] as? String, !name.isEmpty { preset.name = DeckName.canonical(name) }
+        if let days = config["easyDaysPercentages"] as? [Any], days.count == 7 {
+            let loads = days.compactMap(number)
+            if loads.count == 7 { preset.scheduler.easyDays = loads.map { $0 >= 1 ? 1 : ($0 <= 0 ? 0 : 0.5) } }
+        }
+        if fsrs {
+            // FSRS-6 parameters where Anki has them, else FSRS-5's; none means Anki's defaults.
+            preset.scheduler.kind = .fsrs
+            for key in ["fsrsParams6", "fsrsParams5"] {
+                guard let list = config[key] as? [Any], !list.isEmpty else { continue }
+                if let parameters = FSRSParameters(clamping: list.compactMap(number)) { preset.scheduler.fsrsParameters = parameters }
+                break
+            }
+            if let retention = number(config["desiredRetention"]) {
+                preset.scheduler.desiredRetention = retention.clamped(to: PresetKey.desiredRetention.numberRange)
+            }
+        }
+        preset.ankiConfig = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+        options.preset = preset
+        return options
+    }
+
+
+    /// The preset Anki's options stand for, from the legacy JSON a preset keeps of them.
+    package static func preset(ankiConfig json: String, fsrs: Bool) -> Preset? {
+        guard let config = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return nil }
+        return deckOptions(config, fsrs: fsrs).preset
+    }
+
+    /// When Anki last changed these options (its "mod", seconds); 0 when it does not say.
+    package static func modified(ankiConfig json: String) -> Int64 {
+        let config = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+        return (config?["mod"] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -71,6 +71,32 @@ struct DeckImport {
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
         inserter = try writer.noteInserter(deck: deck)
+        if !created, let file = imported.preset { try takeAnkisOptions(file, writer: writer) }
+    }
+
+    /// Options Anki changed since they came (its "mod" is later), on a deck whose preset holds
+    /// those same options: taken, unless they were changed here too (the preset no longer is what
+    /// Anki's options gave when they came), which keeps these and says so. A scheduler the file
+    /// and the deck do not share is said by `fileScheduler` and never switched here.
+    private mutating func takeAnkisOptions(_ file: Preset, writer: CollectionWriter) throws {
+        let stored = try writer.preset(id: deck.presetID)
+        guard let id = file.ankiConfigID, stored.ankiConfigID == id, let fileJSON = file.ankiConfig, let storedJSON = stored.ankiConfig,
+              AnkiPackage.modified(ankiConfig: fileJSON) > AnkiPackage.modified(ankiConfig: storedJSON),
+              file.scheduler.kind == stored.scheduler.kind else { return }
+        func settings(_ preset: Preset) -> Preset {
+            var preset = preset
+            (preset.id, preset.name, preset.ankiConfig) = (nil, "", nil)
+            return preset
+        }
+        let asItCame = AnkiPackage.preset(ankiConfig: storedJSON, fsrs: stored.scheduler.kind == .fsrs)
+        guard let asItCame, settings(asItCame) == settings(stored) else {
+            summary.optionsKept = true
+            return
+        }
+        var taken = file
+        (taken.id, taken.name) = (stored.id, stored.name)
+        _ = try writer.save(taken)
+        summary.optionsTaken = true
     }
 
     /// Notes that came marked from Anki: their cards are starred once they are written.
@@ -182,8 +208,9 @@ struct DeckImport {
                 // A text file's row says nothing of units or order: the note keeps its own.
                 let unitID = item.fieldsByPosition ? note.unitID : inserter.unitID(draft.unit)
                 if item.fieldsByPosition { draft.position = note.position }
+                // A note in another deck has its place there; a move (below) gives it one here.
                 let differs = note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
-                    || note.position != draft.position || note.kind != item.kind || note.noteType != item.noteType
+                    || (note.position != draft.position && note.deckID == deck.id) || note.kind != item.kind || note.noteType != item.noteType
                     || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID)
                 // Anki's "keep current" leaves a stored note exactly as it is; a package's note
                 // replaces one only when it changed there after it last changed here, as Anki merges.
@@ -222,8 +249,8 @@ struct DeckImport {
                 }
                 if note.deckID != deck.id, try Self.movedInAnki(item.cards, note: note, writer: writer) {
                     try inserter.flush()
-                    try writer.move(noteID: note.id, toDeck: deck.id, cards: try Self.sameCards(item.cards, of: note, writer: writer))
-                    note.deckID = deck.id
+                    try writer.move(noteID: note.id, toDeck: deck.id, position: draft.position, cards: try Self.sameCards(item.cards, of: note, writer: writer))
+                    (note.deckID, note.position) = (deck.id, draft.position)
                     summary.moved += 1
                 }
                 if !item.cards.isEmpty {

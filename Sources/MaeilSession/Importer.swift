@@ -15,6 +15,10 @@ package struct ImportSummary: Sendable, Codable {
         package var kept = 0
         /// Notes moved here from another deck in Anki since the last import: moved here too.
         package var moved = 0
+        /// The deck's options changed in Anki since they came and were taken; or changed here
+        /// too, and kept.
+        package var optionsTaken = false
+        package var optionsKept = false
         /// The scheduler the file's options name, when the deck was already here with another
         /// (its options are the learner's and are kept).
         package var fileScheduler: String?

@@ -172,8 +172,8 @@ package struct CollectionWriter {
 
     /// Moves a note and the given cards to another deck, each card under the name its template
     /// has there (a deck names the templates of each note type its own way).
-    package func move(noteID: Int64, toDeck deckID: Int64, cards: [(cardID: Int64, template: String)]) throws {
-        try db.cachedStatement(sql: "UPDATE note SET deck_id = ? WHERE id = ?").execute(arguments: [deckID, noteID])
+    package func move(noteID: Int64, toDeck deckID: Int64, position: Int, cards: [(cardID: Int64, template: String)]) throws {
+        try db.cachedStatement(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?").execute(arguments: [deckID, position, noteID])
         for card in cards {
             try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?").execute(arguments: [deckID, card.template, card.cardID])
         }

@@ -221,6 +221,9 @@ struct OneCollectionTests {
             _ = try run(["tag", String(noteID), "+maeil-edit"], at(41, 2))
             if let forgotten { _ = try run(["forget", String(forgotten)], at(41, 3)) }
             _ = try run(["review"], at(41, 4), input: String(repeating: "3\n", count: 5))
+            // Every other seed changes Korean's options here too: then Anki's change is not taken.
+            let changedHere = Int(seed)! % 2 == 0
+            if changedHere { _ = try run(["deck", "Korean", "set", "reviews_per_day", "150"], at(41, 5)) }
             func snapshot() throws -> [String] {
                 try store.read { db in
                     try Row.fetchAll(db, sql: "SELECT id, field_values, tags, deck_id FROM note ORDER BY id").map(\.description)
@@ -242,6 +245,17 @@ struct OneCollectionTests {
             let moved = try #require(studied["moved"] as? [String: String])
             #expect(laterSummary.first { $0["name"] as? String == moved["to"] }?["moved"] as? Int == 1, "seed \(seed): \(laterSummary)")
             #expect(laterSummary.allSatisfy { ($0["gone"] as? [String] ?? []).isEmpty }, "seed \(seed): a moved note is not gone: \(laterSummary)")
+            // Point 3: options Anki changed are taken, unless changed here too (then kept, and said).
+            // The decks that share Korean's options: the first of them takes (or keeps) them.
+            let korean = laterSummary.first { $0["options_taken"] as? Int == 1 || $0["options_kept"] as? Int == 1 } ?? [:]
+            // Kept: only the note edited here (a moved note is not said to be kept for its place).
+            #expect(laterSummary.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) } == 1, "seed \(seed): \(laterSummary)")
+            let options = try store.read { try Row.fetchOne($0, sql: "SELECT new_per_day, reviews_per_day FROM preset JOIN deck ON deck.preset_id = preset.id WHERE deck.name = 'Korean'")! }
+            if changedHere {
+                #expect(korean["options_kept"] as? Int == 1 && options[1] as Int == 150 && options[0] as Int != 17, "seed \(seed): \(korean) \(options)")
+            } else {
+                #expect(korean["options_taken"] as? Int == 1 && options[0] as Int == 17, "seed \(seed): \(korean) \(options)")
+            }
             let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: "Asia/Seoul").first?.value)
             let importedAt = Int64(start + 41 * 86_400 + 2 * 3600)
             let maeilCards = try store.read { db in

@@ -7,7 +7,8 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       frozen clock: DIR/SEED/collection.anki2, anki.apkg and
                                       anki.colpkg, and DIR/SEED/made.json
     seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days, moves
-                                      one note to another deck and exports DIR/SEED/later.apkg
+                                      one note to another deck, sets Korean's options to 17 new
+                                      cards a day and exports DIR/SEED/later.apkg
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
@@ -188,6 +189,10 @@ def study_child(folder, seed, days):
     home = col.decks.name(note.cards()[0].did)
     target = rng.choice([name for name in ["Korean", "Korean::Food", "Korean::Phrases"] if name != home])
     col.set_deck(note.card_ids(), col.decks.id(target))
+    # Korean's options changed: 17 new cards a day.
+    config = col.decks.config_dict_for_deck_id(col.decks.id("Korean"))
+    config["new"]["perDay"] = 17
+    col.decks.update_config(config)
     export(col, path, "later")
     col.close()
     print(json.dumps({"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}))

@@ -17,6 +17,11 @@ package enum ImportView {
                 lines.append("  the file schedules this deck with \(scheduler); it keeps its own options here "
                              + "(`maeil deck \(ShellWords.quoted(TerminalText.sanitize(deck.name))) set scheduler \(scheduler)` switches it)")
             }
+            if deck.optionsTaken { lines.append("  its options changed in Anki since they came: taken") }
+            if deck.optionsKept {
+                lines.append("  its options changed in Anki since they came, and here too: these are kept "
+                             + "(`maeil deck \(ShellWords.quoted(TerminalText.sanitize(deck.name)))` shows them)")
+            }
             if deck.moved > 0 {
                 lines.append("  \(counted(deck.moved, "note")) moved into this deck in Anki since the last import, and here too")
             }
