@@ -55,7 +55,7 @@ package enum FocusListBuilder {
     /// of the next study day is below its deck's desired retention (0.9 under SM-2), lowest
     /// first; a card answered today is never at risk (it is fresh, or it is already a miss).
     package static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
-        let stats = try collection.stats(deckIDs: deckIDs, now: now, timeZone: timeZone)
+        let today = try collection.todayCounts(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let dayStarts = try collection.dayStarts(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let candidates = try collection.focusCandidates(deckIDs: deckIDs, dayStarts: dayStarts)
         let decks = try DeckRisk.all(collection, deckIDs: Array(dayStarts.keys), now: now, timeZone: timeZone)
@@ -83,9 +83,16 @@ package enum FocusListBuilder {
         }.sorted { $0.1 < $1.1 }
         // Risk only fills the list: an item already there for another reason is not marked again.
         for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
-        return FocusList(generated: now, counts: .init(due: stats.dueToday, learning: stats.learningToday, new: stats.newToday,
-                                                       learned: stats.cardsAnsweredToday, streak: stats.streak),
-                         items: order.compactMap { byNote[$0] }, readings: try TodayReading.load(collection, now: now, timeZone: timeZone))
+        // Only the cards chosen are rendered as text.
+        let texts = try collection.focusTexts(cardIDs: order.compactMap { byNote[$0]?.card })
+        let items = order.compactMap { note -> FocusList.Item? in
+            guard var item = byNote[note], let text = texts[item.card] else { return byNote[note] }
+            (item.deck, item.front, item.back) = (text.deck, text.front, text.back)
+            return item
+        }
+        return FocusList(generated: now, counts: .init(due: today.due, learning: today.learning, new: today.new,
+                                                       learned: today.answeredToday, streak: today.streak),
+                         items: items, readings: try TodayReading.load(collection, now: now, timeZone: timeZone))
     }
 }
 

@@ -89,28 +89,10 @@ extension Collection {
                 }
                 forecast.append(.init(date: Self.isoDate(today + offset), count: count))
             }
-            var perDay: [Int: Int] = [:]
-            var secondsByDay: [Int: Int] = [:]
-            var answeredToday = Set<Int64>()
-            let since = groups.map { $0.clock.start(ofDay: $0.clock.dayNumber(of: now) - 365).unixMilliseconds }.min() ?? 0
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT card_id, deck_id, time, duration_ms FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0 AND time >= ?
-                """, arguments: [since])
-            while let row = try rows.next() {
-                guard let clock = clocks[row["deck_id"]] else { continue }
-                let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row["time"] as Int64) / 1000))
-                perDay[day, default: 0] += 1
-                if day == today { answeredToday.insert(row["card_id"]) }
-                secondsByDay[day, default: 0] += (row["duration_ms"] as Int) / 1000
-            }
+            let answers = try AnswerDays.read(db, clocks: clocks, days: 365, today: today, now: now)
+            let (perDay, secondsByDay, answeredToday, streak) = (answers.perDay, answers.secondsByDay, answers.answeredToday, answers.streak)
             let reviewsPerDay = (0..<30).reversed().map { offset in
                 CollectionStats.Day(date: Self.isoDate(today - offset), count: perDay[today - offset] ?? 0)
-            }
-            var streak = 0
-            var day = perDay[today] != nil ? today : today - 1
-            while perDay[day] != nil {
-                streak += 1
-                day -= 1
             }
             let retention = try [7, 30, 365].map { days -> CollectionStats.Retention in
                 var reviews = 0, passed = 0
@@ -138,6 +120,22 @@ extension Collection {
                 forecast: forecast, reviewsPerDay: reviewsPerDay, retention: retention, streak: streak,
                 secondsStudiedToday: secondsByDay[today] ?? 0, secondsStudiedTotal: total,
                 totalCards: counts["cards"], suspended: counts["suspended"], starred: counts["starred"])
+        }
+    }
+
+    /// What the focus list's header says: today's queue, the cards answered today and the
+    /// streak, without the rest of `stats` (its forecast and a year of answers).
+    package func todayCounts(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone)
+        throws -> (due: Int, learning: Int, new: Int, answeredToday: Int, streak: Int) {
+        let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
+        return try read { db in
+            let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
+            let clocks = try Self.dayClocks(db, deckIDs: decks, timeZone: timeZone)
+            let today = (Self.byClock(clocks).first?.clock ?? DayClock(timeZone: timeZone)).dayNumber(of: now)
+            // A month of answers says most streaks; a longer one is counted over the year.
+            var answers = try AnswerDays.read(db, clocks: clocks, days: 31, today: today, now: now)
+            if answers.streak >= 30 { answers = try AnswerDays.read(db, clocks: clocks, days: 365, today: today, now: now) }
+            return (queue.reviews.count, queue.learning.count, queue.new.count, answers.answeredToday.count, answers.streak)
         }
     }
 
@@ -195,8 +193,9 @@ package struct FocusCandidate: Sendable {
 
 extension Collection {
     /// Unsuspended cards that are starred, leeches, missed today (since `dayStarts`, each deck's
-    /// start of the study day) or learned (for predicted recall), with their fronts and backs
-    /// rendered as plain text.
+    /// start of the study day) or learned (for predicted recall): their states only, read from
+    /// the card table and the note's tags. Their text is rendered for the few chosen
+    /// (`focusTexts`): at a million cards, rendering every one took seconds and gigabytes.
     package func focusCandidates(deckIDs: [Int64]?, dayStarts: [Int64: Date]) throws -> [FocusCandidate] {
         try read { db in
             let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
@@ -210,16 +209,35 @@ extension Collection {
                 missed.insert(row["card_id"])
             }
             let statement = try db.makeStatement(sql: """
+                SELECT c.id, c.note_id, c.deck_id, c.starred, n.tags LIKE '% leech %' AS leech, \(selection(CardStateColumns.list(), from: "c", prefix: "s_"))
+                FROM card c JOIN note n ON n.id = c.note_id
+                WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR n.tags LIKE '% leech %' OR c.phase != 'new')
+                ORDER BY c.id
+                """)
+            let states = CardStateColumns(ColumnMap(statement), prefix: "s_")
+            return try statement.rows { row in
+                let id = row.int64(0)
+                return FocusCandidate(cardID: id, noteID: row.int64(1), deck: "", front: "", back: "", state: states.decode(row) ?? .new,
+                                      starred: row.bool(3), leech: row.bool(4), missedToday: missed.contains(id), deckID: row.int64(2))
+            }
+        }
+    }
+
+    /// The deck, front and back (plain text) of each of these cards, as the focus list shows them.
+    package func focusTexts(cardIDs: [Int64]) throws -> [Int64: (deck: String, front: String, back: String)] {
+        guard !cardIDs.isEmpty else { return [:] }
+        return try read { db in
+            let statement = try db.makeStatement(sql: """
                 SELECT \(selection(CardTable.columns, from: "c", prefix: "c_")), d.name AS deck_name, d.templates AS deck_templates,
                        \(selection(NoteTable.columns, from: "n", prefix: "n_"))
                 FROM card c JOIN note n ON n.id = c.note_id JOIN deck d ON d.id = c.deck_id
-                WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR n.tags LIKE '% leech %' OR c.phase != 'new')
-                ORDER BY c.id
+                WHERE c.id IN (\(cardIDs.map(String.init).joined(separator: ",")))
                 """)
             let columns = ColumnMap(statement)
             let cards = CardTable.Decoder(columns, prefix: "c_"), notes = NoteTable.Decoder(columns, prefix: "n_")
             let deckName = columns["deck_name"], deckTemplates = columns["deck_templates"]
-            return try statement.rows { row in
+            var texts: [Int64: (deck: String, front: String, back: String)] = [:]
+            for (id, text) in try statement.rows([], { row -> (Int64, (deck: String, front: String, back: String)) in
                 let card = cards.decode(row)
                 let note = notes.decode(row)
                 let templates = try DecodeCache.templates(row.text(deckTemplates))
@@ -228,12 +246,43 @@ extension Collection {
                 let front = (template?.front ?? []).compactMap(text).filter { !$0.isEmpty }.joined(separator: " ")
                 let back = (template?.back ?? []).prefix(2).compactMap(text).filter { !$0.isEmpty }.joined(separator: " · ")
                 let blanks = template?.blanks.flatMap(text)
-                return FocusCandidate(
-                    cardID: card.id, noteID: card.noteID, deck: row.text(deckName),
-                    front: front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
-                    back: back.isEmpty ? (blanks ?? "") : back, state: card.state, starred: card.starred,
-                    leech: note.isTaggedLeech, missedToday: missed.contains(card.id), deckID: card.deckID)
-            }
+                return (card.id, (row.text(deckName), front.isEmpty ? (blanks ?? note.fields.first?.value ?? "") : front,
+                                  back.isEmpty ? (blanks ?? "") : back))
+            }) { texts[id] = text }
+            return texts
         }
+    }
+}
+
+/// Answers day by day over the last `days` study days: how many, the seconds they took, the
+/// cards answered today, and the streak of days with answers up to today (or yesterday).
+struct AnswerDays {
+    var perDay: [Int: Int] = [:]
+    var secondsByDay: [Int: Int] = [:]
+    var answeredToday = Set<Int64>()
+    var streak = 0
+
+    static func read(_ db: Database, clocks: [Int64: DayClock], days: Int, today: Int, now: Date) throws -> AnswerDays {
+        var result = AnswerDays()
+        let decks = clocks.keys.sorted()
+        let since = Collection.byClock(clocks).map { $0.clock.start(ofDay: $0.clock.dayNumber(of: now) - days).unixMilliseconds }.min() ?? 0
+        // Always naming the decks, so the per-deck answer index serves the query.
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT card_id, deck_id, time, duration_ms FROM review_log
+            WHERE deck_id IN (\(decks.map(String.init).joined(separator: ","))) AND kind IN (0, 2) AND rating > 0 AND time >= ?
+            """, arguments: [since])
+        while let row = try rows.next() {
+            guard let clock = clocks[row["deck_id"]] else { continue }
+            let day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row["time"] as Int64) / 1000))
+            result.perDay[day, default: 0] += 1
+            if day == today { result.answeredToday.insert(row["card_id"]) }
+            result.secondsByDay[day, default: 0] += (row["duration_ms"] as Int) / 1000
+        }
+        var day = result.perDay[today] != nil ? today : today - 1
+        while result.perDay[day] != nil {
+            result.streak += 1
+            day -= 1
+        }
+        return result
     }
 }

@@ -65,10 +65,15 @@ enum MaeilChild {
 
     /// Runs `maeil ARGUMENTS` with its output dropped; its exit status and its peak resident
     /// memory, which the child reads itself (VmHWM) as it exits.
-    static func peakMemory(_ arguments: [String]) throws -> (status: Int32, megabytes: Double) {
+    /// `input`: what the child reads on standard input (nothing when nil).
+    static func peakMemory(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, megabytes: Double) {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-peak-\(UUID().uuidString)").path
         defer { unlink(report) }
-        let pid = try spawn(arguments, environment: ["MAEIL_PEAK_MEMORY_TO": report]) { actions in
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-input-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: inputFile, contents: Data((input ?? "").utf8))
+        defer { unlink(inputFile) }
+        let pid = try spawn(arguments, environment: environment.merging(["MAEIL_PEAK_MEMORY_TO": report]) { $1 }) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, inputFile, O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }

@@ -1,0 +1,50 @@
+import Foundation
+import MaeilCore
+import MaeilDecks
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A collection of a million cards, as an Anki user brings one (issue 27's size): a package of
+/// 1,000,000 notes, half of them reviewed twice, imported by `maeil`, then every command a day
+/// at the prompt uses, each in a process of its own: its time and peak memory. Minutes long, so
+/// only run when asked for by name (`maeil bench --filter million`).
+enum MillionBenchmarks {
+    static let notes = Int(ProcessInfo.processInfo.environment["MAEIL_BENCH_MILLION_NOTES"] ?? "") ?? 1_000_000
+
+    static var all: [Benchmark] {
+        [Benchmark(name: "million.commands") {
+            let folder = ImportBenchmarks.temporaryFolder()
+            // MAEIL_BENCH_KEEP_FOLDER=1 leaves the collection there, for a closer look.
+            defer { if ProcessInfo.processInfo.environment["MAEIL_BENCH_KEEP_FOLDER"] == nil { try? FileManager.default.removeItem(at: folder) } }
+            let package = folder.appendingPathComponent("million.apkg")
+            let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
+            try AnkiPackageWriter.write(ImportBenchmarks.package(notes: notes, reviewsEach: 2), to: package, now: clock.start(ofDay: 20_500), clock: clock)
+            let collection = folder.appendingPathComponent("collection.sqlite").path
+            let home = folder.appendingPathComponent("home").path
+            let thousands = "\(notes / 1000)k"
+            var figures: [BenchFigure] = []
+            func measure(_ name: String, _ arguments: [String], input: String? = nil) throws {
+                let started = Date()
+                let run = try MaeilChild.peakMemory(arguments + ["--collection", collection], input: input, environment: ["HOME": home, "XDG_DATA_HOME": home,
+                                                                                                                         "XDG_STATE_HOME": home, "MAEIL_SPEECH": "stub"])
+                let seconds = Date().timeIntervalSince(started)
+                guard run.status == 0 else { throw BenchFailure(description: "maeil \(arguments.joined(separator: " ")) exited \(run.status)") }
+                figures.append(BenchFigure(name: "million.\(name)_\(thousands)_s", value: seconds, unit: "s"))
+                figures.append(BenchFigure(name: "million.\(name)_\(thousands)_peak_mb", value: run.megabytes, unit: "MB"))
+            }
+            try measure("import", ["import", package.path, "--create", "--max-unpacked", "4096"])
+            try measure("decks", ["decks"])
+            try measure("stats", ["stats"])
+            try measure("find_due", ["find", "--cards", "is:due", "--limit", "20"])
+            // Start-up to the first card and out again; then 200 answers, each committed.
+            try measure("review_open_and_leave", ["review"], input: "q\n")
+            try measure("review_200_answers", ["review"], input: String(repeating: "\n3\n", count: 200) + "q\n")
+            try measure("check", ["check"])
+            try measure("export_apkg", ["export", "--out", folder.appendingPathComponent("out.apkg").path])
+            try measure("optimize", ["optimize"])
+            try measure("sim_deck_30_days", ["sim", "--deck", "Bench", "--days", "30"])
+            return figures
+        }]
+    }
+}
