@@ -85,7 +85,7 @@ enum MediaReferences {
             for var note in try writer.notes(containing: old, deckIDs: decks) where guids.contains(note.guid) {
                 var changed = false
                 for index in note.fields.indices {
-                    let value = rewritten(note.fields[index].value, old, new)
+                    let value = MediaNames.rewritten(note.fields[index].value, old, new)
                     if value != note.fields[index].value {
                         note.fields[index].value = value
                         changed = true
@@ -96,7 +96,6 @@ enum MediaReferences {
         }
     }
 
-    static func rewritten(_ text: String, _ old: String, _ new: String) -> String { MediaNames.rewritten(text, old, new) }
 }
 
 /// A media file that could not be written, in one sentence (the disk full, most often).

@@ -51,9 +51,9 @@ struct SearchSQL {
             if name.lowercased() == "none" { return "trim(note.tags) = ''" }
             return function(["note.tags"], Self.tagMatcher(name))
         case .noteType(let name):
-            let matches = SearchPattern.nameMatcher(name)
-            for type in noteTypes where matches(type) { arguments.append(type) }
-            return "note.note_type IN (\(noteTypes.filter(matches).map { _ in "?" }.joined(separator: ",")))"
+            let matched = noteTypes.filter(SearchPattern.nameMatcher(name))
+            arguments += matched
+            return "note.note_type IN (\(matched.map { _ in "?" }.joined(separator: ",")))"
         case .field(let name, let value):
             let names = SearchPattern.nameMatcher(name), values = SearchPattern.nameMatcher(value)
             return function(["note.field_names", "note.field_values"]) { arguments in
