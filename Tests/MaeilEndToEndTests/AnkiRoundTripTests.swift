@@ -128,7 +128,10 @@ struct AnkiRoundTripTests {
     func compareCards(_ dump: [String: Any], deck name: String, store: Collection) throws {
         let deck = try #require(try store.decks().first { $0.name == name })
         let exported = try Exporter(collection: store).export([deck], now: Date())
-        let clock = DayClock(timeZone: TimeZone.current, rolloverHour: try store.preset(id: deck.presetID).rolloverHour)
+        // The zone the binary ran in (Binary.run's TZ), not this process's: from 04:00 to 20:00 UTC
+        // their study days differ, and every review card read one day apart.
+        let clock = DayClock(timeZone: try #require(TimeZone(identifier: Fixture.middayTimeZone)),
+                             rolloverHour: try store.preset(id: deck.presetID).rolloverHour)
         let today = clock.dayNumber(of: Date())
         var maeilCards: [String: ExportCardSummary] = [:]
         for note in exported.decks[0].notes {
