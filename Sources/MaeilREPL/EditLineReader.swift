@@ -29,6 +29,12 @@ package final class EditLineReader: LineReader {
         // A line's initial text goes in the same way, as if typed: Debian's libedit clears the
         // line after its startup hook, so text the hook inserts never shows.
         rl_getc_function = { _ in EditingState.nextPrefilled() ?? TerminalInput.readScalar() }
+        // libedit's own handlers re-raise Ctrl-C to the whole process group once they have run;
+        // the kernel gives that second signal to whichever thread does not block it, so the flag
+        // could be set after this line was already over and end the next one at its first key.
+        // Our handlers alone see each signal once; set before anything initialises libedit.
+        rl_catch_signals = 0
+        rl_catch_sigwinch = 0
         if let historyPath {
             try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             _ = read_history(historyPath)
@@ -128,9 +134,11 @@ enum CompletionState {
 }
 
 /// Ctrl-C must interrupt the read, not restart it: a handler installed without SA_RESTART
-/// makes libedit's read return, and the flag tells that apart from Ctrl-D.
+/// makes libedit's read return, and the flag tells that apart from Ctrl-D. A resized terminal
+/// interrupts it too, and the line is laid out again for the new width.
 enum SignalHandling {
     nonisolated(unsafe) static var interrupted = false
+    nonisolated(unsafe) static var resized = false
 
     static func installInterruptHandler() {
         var action = sigaction()
@@ -138,6 +146,11 @@ enum SignalHandling {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
+        var resize = sigaction()
+        resize.__sigaction_handler.sa_handler = { _ in SignalHandling.resized = true }
+        sigemptyset(&resize.sa_mask)
+        resize.sa_flags = 0
+        sigaction(SIGWINCH, &resize, nil)
         // A parent may have left SIGINT blocked (the mask survives exec); then Ctrl-C would do nothing.
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -153,6 +166,10 @@ enum TerminalInput {
         var byte: UInt8 = 0
         while true {
             if SignalHandling.interrupted { return -1 }
+            if SignalHandling.resized {
+                SignalHandling.resized = false
+                rl_resize_terminal()
+            }
             let count = read(STDIN_FILENO, &byte, 1)
             if count == 1 { return Int32(byte) }
             if count < 0, errno == EINTR, !SignalHandling.interrupted { continue }

@@ -163,6 +163,69 @@ struct PromptTests {
         #expect(try collection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0") } == 1)
     }
 
+    /// One Ctrl-C is one SIGINT for every process at the terminal: libedit's own handler sent
+    /// it to the whole process group a second time, and that late copy could end the next line
+    /// at its first key (`매일 › d`, then `매일 › ecks` on a new prompt).
+    @Test func oneCtrlCIsOneInterrupt() throws {
+        let path = try Self.koreanCollection(count: 3)
+        let home = Fixture.temporaryDirectory()
+        let count = home.appendingPathComponent("interrupts").path
+        // A neighbour in maeil's process group counts the interrupts it is sent.
+        let wrapper = home.appendingPathComponent("with-neighbour").path
+        try """
+        #!/bin/sh
+        python3 -c 'import signal, sys, time
+        seen = 0
+        def count(*_):
+            global seen
+            seen += 1
+            open(sys.argv[1], "w").write(str(seen))
+        signal.signal(signal.SIGINT, count)
+        open(sys.argv[1], "w").write("0")
+        while True: time.sleep(1)' '\(count)' &
+        exec '\(Binary.url.path)' "$@"
+
+        """.write(toFile: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let tmux = Tmux(home: home)
+        try tmux.start(["--collection", path], binary: wrapper)
+        try tmux.wait(for: "review to start")
+        try tmux.wait(until: "the neighbour started") { _ in FileManager.default.fileExists(atPath: count) }
+        for round in 1...2 {
+            try tmux.type("half a line")
+            try tmux.press("C-c")
+            try tmux.wait(until: "an empty prompt") { screen in
+                screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) == "매일 ›"
+            }
+            usleep(300_000)  // a late copy had this long to arrive
+            #expect(try String(contentsOfFile: count, encoding: .utf8) == "\(round)")
+        }
+        try tmux.type("decks")
+        try tmux.press("Enter")
+        let lines = try tmux.waitForLastLines(3, containing: "Korean Words")
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["deck          cards  due  learning  new", "Korean Words  3      0    0         3", "매일 ›"], "\(lines)")
+    }
+
+    /// A terminal made wider while a line is being typed lays the line out again for its width.
+    @Test func aResizedTerminalKeepsTheLine() throws {
+        let path = try Self.koreanCollection(count: 3)
+        let tmux = Tmux(home: Fixture.temporaryDirectory())
+        try tmux.start(["--collection", path], colour: true, width: 60)
+        try tmux.wait(for: "review to start")
+        let line = "find a line long enough to wrap at sixty columns of terminal"
+        try tmux.type(line)
+        try tmux.waitForLastLines(2, containing: "terminal")
+        try tmux.resize(width: 120)
+        usleep(200_000)  // the resize reaches maeil as a signal
+        // Moving to the start of the line is where a width libedit did not learn shows.
+        try tmux.type(" and more")
+        try tmux.press("C-a")
+        try tmux.type("x")
+        // libedit draws the line once more below the one tmux reflowed; the cursor is in the first.
+        let screen = try tmux.wait(for: "매일 › x" + line + " and more")
+        #expect(screen.contains("매일 › x" + line + " and more\n"), "\(screen)")
+    }
+
     /// A first run lets the learner pick decks and a daily load, shows what the simulator
     /// expects that load to cost before anything is added, and shares the load among the decks.
     @Test func aFirstRunOffersTheBundledDecks() throws {

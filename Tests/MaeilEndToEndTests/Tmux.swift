@@ -75,6 +75,10 @@ final class Tmux {
         try tmux(["send-keys", "-t", session] + keys)
     }
 
+    func resize(width: Int, height: Int = 50) throws {
+        try tmux(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-t", session, "-S", "-300"])
     }
