@@ -5,6 +5,7 @@
 //   maeil (executable, swift-argument-parser: parses and prints) · maeil-bench (benchmarks)
 //   MaeilREPL (what a person sees and types)
 //   MaeilSession · MaeilFocus · MaeilSpeech
+//   MaeilSync (Anki's sync protocol, over the Anki file formats of MaeilDecks)
 //   MaeilStore · MaeilDecks · MaeilSimulator · MaeilOptimizer
 //   MaeilSQLite · MaeilPrograms
 //   MaeilCore (pure scheduling: value types, no I/O, no clock, no global randomness)
@@ -62,7 +63,8 @@ let package = Package(
         ),
         .target(
             name: "MaeilREPL",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "MaeilSimulator", "MaeilOptimizer", "MaeilPrograms", "CEdit"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilSpeech", "MaeilFocus", "MaeilDecks", "MaeilSimulator", "MaeilOptimizer", "MaeilPrograms",
+                           "MaeilSync", "CEdit"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -93,9 +95,16 @@ let package = Package(
             dependencies: ["MaeilCore"],
             swiftSettings: swiftSettings
         ),
+        // Anki's sync protocol, spoken to Anki's own server or AnkiWeb: Anki's collection files go
+        // across as they are, so it sits on the deck formats.
+        .target(
+            name: "MaeilSync",
+            dependencies: ["MaeilDecks", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "MaeilSession",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer", "MaeilSimulator", "MaeilPrograms"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilOptimizer", "MaeilSimulator", "MaeilPrograms", "MaeilSync"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -161,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilSessionTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilSession", "MaeilTestSupport",
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilDecks", "MaeilSession", "MaeilSync", "MaeilTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based")],
             // A package and the memory states Anki gave its cards (scripts/fixtures/make-fsrs-switch.py), read by path.
             exclude: ["Fixtures"],

@@ -31,13 +31,7 @@ package enum AnkiPackageWriter {
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
         // A scratch file that is zipped and deleted: no journal, no waiting for the disk.
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
-        }
-        let queue = try DatabaseQueue(path: databaseURL.path, configuration: configuration)
-        try queue.write { db in try CollectionWriting(db: db, collection: collection, now: now, clock: clock).write() }
-        try queue.close()
+        try writeCollectionFile(collection, to: databaseURL, now: now, clock: clock)
         let partial = url.deletingLastPathComponent().appendingPathComponent(Leftovers.name(".\(url.lastPathComponent).", ".partial"))
         defer { try? FileManager.default.removeItem(at: partial) }
         let archive = try Archive(url: partial, accessMode: .create)
@@ -69,6 +63,18 @@ package enum AnkiPackageWriter {
         guard rename(partial.path, url.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
+    }
+
+    /// The collection alone, as the SQLite file a package holds (a sync uploads it): written
+    /// to `url`, which must not exist yet.
+    package static func writeCollectionFile(_ collection: ExportCollection, to url: URL, now: Date, clock: DayClock) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        }
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try queue.write { db in try CollectionWriting(db: db, collection: collection, now: now, clock: clock).write() }
+        try queue.close()
     }
 
     static func add(_ data: Data, named name: String, to archive: Archive, compress: Bool = true) throws {
@@ -452,7 +458,7 @@ enum Protobuf {
 
 extension Zstd {
     /// One zstd frame, with its content size, as Anki writes its packages.
-    static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
+    package static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
         var output = Data(count: ZSTD_compressBound(data.count))
         let written = output.withUnsafeMutableBytes { out in
             data.withUnsafeBytes { input in ZSTD_compress(out.baseAddress, out.count, input.baseAddress, input.count, level) }

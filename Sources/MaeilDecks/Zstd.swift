@@ -3,16 +3,16 @@ import Foundation
 
 /// zstd decompression through Debian's libzstd. Anki writes frames without a content size,
 /// so this streams, and it stops at `limit` bytes: a small file must not unpack into gigabytes.
-enum Zstd {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package enum Zstd {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    struct TooLarge: Error {}
+    package struct TooLarge: Error {}
 
     static let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
 
-    static func decompress(_ input: Data, limit: Int64) throws -> Data {
+    package static func decompress(_ input: Data, limit: Int64) throws -> Data {
         guard let stream = ZSTD_createDStream() else { throw Failure(description: "cannot start zstd") }
         defer { ZSTD_freeDStream(stream) }
         ZSTD_initDStream(stream)

@@ -147,11 +147,14 @@ package enum ExportFile {
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
             try AtomicFile.write(AnkiTextWriter.text(exported), to: url.path)
         } else {
-            // Review due days are counted in the first deck's study days.
-            let rollover = exported.decks.first.map { $0.preset.rolloverHour } ?? 4
-            let clock = DayClock(timeZone: timeZone, rolloverHour: rollover)
-            try AnkiPackageWriter.write(exported, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now, clock: clock)
+            try AnkiPackageWriter.write(exported, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now,
+                                        clock: clock(for: exported, timeZone: timeZone))
         }
         return exported
+    }
+
+    /// Review due days are counted in the first deck's study days.
+    package static func clock(for exported: ExportCollection, timeZone: TimeZone) -> DayClock {
+        DayClock(timeZone: timeZone, rolloverHour: exported.decks.first.map { $0.preset.rolloverHour } ?? 4)
     }
 }

@@ -24,7 +24,7 @@ struct Maeil: ParsableCommand {
                       ShowCommand.self, EditCommand.self, TagCommand.self, DeleteCommand.self, InfoCommand.self, ForgetCommand.self,
                       StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UnburyCommand.self, FlagCommand.self, SetDueCommand.self, UndoCommand.self,
                       StatsCommand.self, MissedCommand.self, FocusCommand.self, ReadCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,
-                      BackupCommand.self, RestoreCommand.self, ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, SimCommand.self, OptimizeCommand.self, BenchCommand.self, AboutCommand.self],
+                      BackupCommand.self, RestoreCommand.self, SyncCommand.self, ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, SimCommand.self, OptimizeCommand.self, BenchCommand.self, AboutCommand.self],
         defaultSubcommand: PromptCommand.self
     )
 

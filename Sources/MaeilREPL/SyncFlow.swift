@@ -1,0 +1,135 @@
+import Foundation
+import MaeilCore
+import MaeilSession
+import MaeilStore
+import MaeilSync
+
+/// `maeil sync`: logs in once, then brings this collection and the sync server's copy together,
+/// saying what it does and why before it does it.
+package enum SyncFlow {
+    /// What a sync did, for `--json`.
+    package struct Report: Codable, Sendable {
+        package var server: String
+        package var action: String           // "none", "upload", "download"
+        package var reason: String
+        package var local: FullSync.Counts?
+        package var remote: FullSync.Counts?
+        package var backup: String?
+    }
+
+    /// Asks for the password (never echoed, never kept) and keeps the key the server gives.
+    package static func logIn(_ context: CommandContext, url: String, user given: String?, quiet: Bool = false) throws {
+        guard let endpoint = URL(string: url), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? "") else {
+            throw UsageError("--login takes the sync server's address, like http://127.0.0.1:8080/")
+        }
+        guard let user = given ?? context.ask("User name: ").map({ $0.trimmingCharacters(in: .whitespaces) }), !user.isEmpty else {
+            throw UsageError("no user name: give --user NAME")
+        }
+        guard let password = SecretInput.read(prompt: "Password: ", console: context.console), !password.isEmpty else {
+            throw UsageError("no password given (at a terminal it is asked for; from a script, pass it on standard input)")
+        }
+        let key = try SyncServer.logIn(endpoint: endpoint, user: user, password: password)
+        let account = SyncAccount(endpoint: SyncConnection(endpoint: endpoint).endpoint.absoluteString, user: user, hostKey: key)
+        let stateHome = XDG.stateHome(context.variables)
+        try account.save(stateHome: stateHome)
+        if quiet { return }
+        context.line("Logged in to \(account.endpoint) as \(TerminalText.visible(user)); the login is kept in "
+                     + "\(SyncAccount.file(stateHome: stateHome).path), readable by you alone (the password is not).")
+    }
+
+    package static func logOut(_ context: CommandContext) throws {
+        try SyncAccount.forget(stateHome: XDG.stateHome(context.variables))
+        context.line("The sync login is forgotten.")
+    }
+
+    package static func account(_ context: CommandContext) throws -> SyncAccount {
+        guard let account = try SyncAccount.load(stateHome: XDG.stateHome(context.variables)) else {
+            throw UserError("no sync server is set up: log in first with maeil sync --login URL (Anki's own server: python -m anki.syncserver)")
+        }
+        return account
+    }
+
+    package static func sync(_ context: CommandContext, collection: Collection, choice: SyncPlan.Choice, json: Bool) throws {
+        let account = try account(context)
+        guard let endpoint = URL(string: account.endpoint) else { throw UserError("the kept login names no address; log in again") }
+        let server = SyncServer(SyncConnection(endpoint: endpoint, hostKey: account.hostKey))
+        let sync = FullSync(collection: collection, server: server, now: context.now, timeZone: context.environment.timeZone)
+        let local = try sync.localCounts()
+        let plan = try SyncPlan.decide(meta: try server.meta(), mark: try collection.syncMark(), endpoint: account.endpoint,
+                                       changedHere: try collection.changedSinceSync(), cardsHere: local.cards > 0, now: context.now, choice: choice)
+        var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
+        func say(_ text: String) { if !json { context.line(text) } }
+        var fetched: FullSync.Download?
+        var chosen = plan
+        if case .chooseSide(let reason) = plan {
+            let download = try sync.fetch()
+            fetched = download
+            report.remote = download.counts
+            chosen = try choose(context, reason: reason, local: local, remote: download.counts, json: json)
+        }
+        switch chosen {
+        case .inSync:
+            report.reason = "in sync"
+            say("Already in sync with \(account.endpoint).")
+        case .refused(let message):
+            throw UserError("the sync server will not sync this account: \(TerminalText.visible(message))")
+        case .chooseSide:
+            report.reason = "nothing chosen"
+            say("Nothing was changed on either side.")
+        case .upload(let reason):
+            say("Uploading the whole collection (\(reason.sentence)): the server's copy is replaced, and your other devices "
+                + "will be asked for a full sync next time; choose Download there.")
+            let sent = try sync.upload()
+            (report.action, report.reason, report.remote) = ("upload", reason.rawValue, sent)
+            say("Uploaded \(counted(sent)) to \(account.endpoint).")
+        case .download(let reason):
+            say("Downloading the server's collection (\(reason.sentence)): it replaces this one" + (local.notes + local.reviews > 0 ? ", which is backed up first." : "."))
+            let download = try fetched ?? sync.fetch()
+            let backup = try sync.replace(with: download, calendar: BackupView.calendar(context))
+            (report.action, report.reason, report.remote, report.backup) = ("download", reason.rawValue, download.counts, backup?.path)
+            say("Downloaded \(counted(download.counts))." + (backup.map { " The collection as it was is kept in \($0.path) (maeil restore takes it back)." } ?? ""))
+        }
+        if json { context.verbatim(try JSONOutput.string(report)) }
+    }
+
+    /// Both sides changed: the learner picks one, seeing what each holds; a script must say.
+    static func choose(_ context: CommandContext, reason: SyncPlan.Reason, local: FullSync.Counts, remote: FullSync.Counts, json: Bool) throws -> SyncPlan {
+        let sides = "this collection: \(counted(local)); the server's: \(counted(remote))"
+        guard context.console.isInteractive, !json else {
+            throw UserError("a full sync is needed (\(reason.sentence)); \(sides). Run maeil sync --upload to keep this collection "
+                            + "or maeil sync --download to keep the server's")
+        }
+        context.line("A full sync is needed: \(reason.sentence).")
+        context.line("  This collection:    \(counted(local))")
+        context.line("  The server's copy:  \(counted(remote))")
+        let answer = context.ask("Keep which? u this one (upload), d the server's (download), n neither [n]: ")?.lowercased() ?? ""
+        switch answer.trimmingCharacters(in: .whitespaces) {
+        case "u", "upload": return .upload(.asked)
+        case "d", "download": return .download(.asked)
+        default: return .chooseSide(reason)
+        }
+    }
+
+    static func counted(_ counts: FullSync.Counts) -> String {
+        func number(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        return "\(number(counts.notes, "note")), \(number(counts.cards, "card")), \(number(counts.reviews, "review"))"
+    }
+}
+
+/// A password: read at a terminal with echo off, or as one line of standard input from a script.
+enum SecretInput {
+    static func read(prompt: String, console: Console) -> String? {
+        guard isatty(STDIN_FILENO) == 1 else { return Swift.readLine(strippingNewline: true) }
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            console.line()
+        }
+        console.write(prompt)
+        return Swift.readLine(strippingNewline: true)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import MaeilDecks
+import MaeilPrograms
+import MaeilStore
+import MaeilSync
+
+/// A full sync: the whole collection goes to the server in Anki's own file format, or the
+/// server's copy replaces this one. Either way both sides end the same, and the collection
+/// records where it stands, so the next sync knows who changed what since.
+package struct FullSync {
+    package let collection: Collection
+    package let server: SyncServer
+    package let now: Date
+    package let timeZone: TimeZone
+
+    package init(collection: Collection, server: SyncServer, now: Date, timeZone: TimeZone) {
+        (self.collection, self.server, self.now, self.timeZone) = (collection, server, now, timeZone)
+    }
+
+    package struct Counts: Codable, Sendable, Equatable {
+        package var notes: Int
+        package var cards: Int
+        package var reviews: Int
+    }
+
+    /// This collection's counts, as the side a learner may choose to keep.
+    package func localCounts() throws -> Counts {
+        try collection.read { db in
+            Counts(notes: try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0, cards: try Int.fetchOne(db, sql: "SELECT count(*) FROM card") ?? 0,
+                   reviews: try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log") ?? 0)
+        }
+    }
+
+    /// Writes every deck as an Anki collection and puts it in place of the server's.
+    package func upload() throws -> Counts {
+        let work = try Self.workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.appendingPathComponent("collection.anki2")
+        let exported = try Exporter(collection: collection).export(try collection.decks(), now: now)
+        try AnkiPackageWriter.writeCollectionFile(exported, to: file, now: now, clock: ExportFile.clock(for: exported, timeZone: timeZone))
+        try FullSyncFile.prepareForUpload(file, now: now)
+        let sent = try FullSyncFile.check(file)
+        do {
+            try server.upload(file)
+        } catch {
+            server.abort()
+            throw error
+        }
+        let meta = try server.meta()
+        try collection.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: meta.modified,
+                                           schema: meta.schema, usn: meta.usn))
+        return Counts(notes: sent.notes, cards: sent.cards, reviews: sent.reviews)
+    }
+
+    /// The server's copy, fetched and checked, ready to replace this collection or be counted.
+    package final class Download {
+        package let file: URL
+        package let contents: FullSyncFile.Contents
+        let work: URL
+
+        init(work: URL, file: URL, contents: FullSyncFile.Contents) {
+            (self.work, self.file, self.contents) = (work, file, contents)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: work) }
+
+        package var counts: Counts { Counts(notes: contents.notes, cards: contents.cards, reviews: contents.reviews) }
+    }
+
+    package func fetch() throws -> Download {
+        let work = try Self.workFolder()
+        do {
+            let file = work.appendingPathComponent("collection.anki2")
+            try server.download().write(to: file)
+            return Download(work: work, file: file, contents: try FullSyncFile.check(file))
+        } catch {
+            try? FileManager.default.removeItem(at: work)
+            throw error
+        }
+    }
+
+    /// Replaces this collection with the server's copy: imported whole into a new collection
+    /// first (the way `maeil import` reads an Anki collection), then copied in place in one step,
+    /// after a backup of what was here (when there was anything). Reading plans, which Anki has
+    /// no place for, stay.
+    package func replace(with download: Download, calendar: Calendar) throws -> Backup? {
+        let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
+        var settings = ImportOptions()
+        (settings.timeZone, settings.now) = (timeZone, now)
+        let options = settings, file = download.file.path
+        _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
+        // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
+        try built.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
+                                      schema: download.contents.schema, usn: download.contents.usn))
+        let here = try localCounts()
+        let backup = here.notes + here.reviews > 0 ? try collection.backUp(now: now, calendar: calendar) : nil
+        try collection.replaceContents(with: built)
+        return backup
+    }
+
+    /// A folder of this process's own for the files on their way; a killed sync's are removed
+    /// by the next.
+    static func workFolder() throws -> URL {
+        let temporary = FileManager.default.temporaryDirectory
+        Leftovers.removeDead(in: temporary, prefix: "maeil-sync-")
+        let work = temporary.appendingPathComponent(Leftovers.name("maeil-sync-"))
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        return work
+    }
+}

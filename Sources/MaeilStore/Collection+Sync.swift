@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// Where this collection stands with a sync server: what the server's copy was at the last
+/// sync, and whether anything changed here since.
+package struct SyncMark: Codable, Sendable, Equatable {
+    /// The server the collection last synced with.
+    package var endpoint: String
+    /// The server's modification time and schema time (milliseconds) and usn after that sync.
+    package var serverModified: Int64
+    package var schema: Int64
+    package var usn: Int
+
+    package init(endpoint: String, serverModified: Int64, schema: Int64, usn: Int) {
+        (self.endpoint, self.serverModified, self.schema, self.usn) = (endpoint, serverModified, schema, usn)
+    }
+}
+
+extension Collection {
+    /// The tables a sync carries; a write to any of them is a change the server has not seen.
+    static let syncedTables = ["note", "card", "review_log", "deck", "preset", "note_type"]
+
+    /// The last sync's mark, if the collection ever synced.
+    package func syncMark() throws -> SyncMark? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync'").flatMap { try? JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// Whether anything a sync carries changed since the last sync (true when it never synced).
+    package func changedSinceSync() throws -> Bool {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0"
+        }
+    }
+
+    /// Records a finished sync: its mark, and nothing changed since. From the first sync on,
+    /// triggers flag the next write to a synced table, whichever command or process makes it.
+    package func recordSync(_ mark: SyncMark) throws {
+        try checkBeforeWriting()
+        let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
+        try StoreError.during(path) {
+            try pool.write { db in
+                for table in Self.syncedTables {
+                    for event in ["INSERT", "UPDATE", "DELETE"] {
+                        try db.execute(sql: """
+                            CREATE TRIGGER IF NOT EXISTS sync_dirty_\(table)_\(event.lowercased()) AFTER \(event) ON \(table)
+                            WHEN (SELECT value FROM meta WHERE key = 'sync_dirty') = '0'
+                            BEGIN UPDATE meta SET value = '1' WHERE key = 'sync_dirty'; END
+                            """)
+                    }
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?), ('sync_dirty', '0')", arguments: [json])
+            }
+        }
+    }
+
+    /// Puts the contents of the collection at `source` in place of this one's, through this
+    /// collection's own connection (another process sees the old contents or the new), keeping
+    /// what only this collection has: its reading plans and what was read, and its seed.
+    package func replaceContents(with source: Collection) throws {
+        try checkBeforeWriting()
+        try StoreError.during(path) {
+            let kept = try pool.read { db in
+                (plans: try Row.fetchAll(db, sql: "SELECT * FROM reading_plan"), marks: try Row.fetchAll(db, sql: "SELECT * FROM reading_mark"),
+                 meta: try Row.fetchAll(db, sql: "SELECT * FROM meta WHERE key IN ('seed', 'created')"))
+            }
+            try source.pool.write { db in
+                try db.execute(sql: "DELETE FROM reading_mark; DELETE FROM reading_plan")
+                for (table, rows) in [("reading_plan", kept.plans), ("reading_mark", kept.marks), ("meta", kept.meta)] {
+                    for row in rows {
+                        let columns = Array(row.columnNames)
+                        try db.execute(sql: "INSERT OR REPLACE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                                       arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+                    }
+                }
+            }
+            try source.pool.backup(to: pool)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MaeilDecks
+
+/// One conversation with an Anki sync server (AnkiWeb, or `python -m anki.syncserver`), in the
+/// protocol's version 11: every call is a POST of a zstd-compressed body to `sync/METHOD`, with
+/// the host key, the client's name and a per-sync session key in the `anki-sync` header; every
+/// answer is a zstd stream.
+package struct SyncConnection: Sendable {
+    /// The server's address, ending in "/".
+    package var endpoint: URL
+    /// What the server gave for the user's name and password at login; empty before it.
+    package var hostKey: String
+    /// One per sync: the server ties the steps of a sync together by it.
+    let session = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    /// Largest answer taken (the server's own limit is 100 MiB compressed, three times that unpacked).
+    static let answerLimit: Int64 = 1 << 30
+
+    /// Anki reads the short form from the header and the long one from `meta`.
+    static let shortVersion = "maeil,0.1,linux"
+    package static let longVersion = "maeil,0.1 (maeil),linux"
+
+    package init(endpoint: URL, hostKey: String = "") {
+        self.endpoint = endpoint.absoluteString.hasSuffix("/") ? endpoint : endpoint.appendingPathComponent("")
+        self.hostKey = hostKey
+    }
+
+    /// `method` with a JSON body, answering JSON (`null` for nothing).
+    package func call(_ method: String, _ body: [String: Any] = [:]) throws -> Any {
+        let data = try post(method, body: try JSONSerialization.data(withJSONObject: body))
+        return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    }
+
+    /// `method` with `body` as it is (a collection file for `upload`); the answer unpacked.
+    package func post(_ method: String, body: Data) throws -> Data {
+        var request = URLRequest(url: endpoint.appendingPathComponent("sync").appendingPathComponent(method))
+        request.httpMethod = "POST"
+        request.timeoutInterval = 120
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let header: [String: Any] = ["v": 11, "k": hostKey, "c": Self.shortVersion, "s": session]
+        request.setValue(String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self),
+                         forHTTPHeaderField: "anki-sync")
+        request.httpBody = try Zstd.compress(body)
+        let (data, response) = try Self.send(request, endpoint: endpoint)
+        guard response.statusCode == 200 else {
+            throw SyncError(status: response.statusCode, body: String(decoding: data.prefix(500), as: UTF8.self), endpoint: endpoint)
+        }
+        do {
+            return try Zstd.decompress(data, limit: Self.answerLimit)
+        } catch is Zstd.TooLarge {
+            throw SyncError.answerTooLarge
+        } catch {
+            throw SyncError.garbled(endpoint)
+        }
+    }
+
+    /// Nothing kept on disk between runs (the shared session caches answers in ~/.cache).
+    private static let session = URLSession(configuration: .ephemeral)
+
+    /// URLSession's callback made a call: a command waits for each step of a sync in turn.
+    private static func send(_ request: URLRequest, endpoint: URL) throws -> (Data, HTTPURLResponse) {
+        final class Outcome: @unchecked Sendable {
+            var data: Data?
+            var response: URLResponse?
+            var error: Error?
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            (outcome.data, outcome.response, outcome.error) = (data, response, error)
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        if let error = outcome.error { throw SyncError.unreachable(endpoint, error.localizedDescription) }
+        guard let response = outcome.response as? HTTPURLResponse else { throw SyncError.unreachable(endpoint, "no answer") }
+        return (outcome.data ?? Data(), response)
+    }
+}

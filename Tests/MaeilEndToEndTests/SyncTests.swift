@@ -1,0 +1,210 @@
+import Foundation
+import GRDB
+import MaeilStore
+import Testing
+import MaeilTestSupport
+
+/// Anki's own sync server (`python -m anki.syncserver` from the anki package), on a free port
+/// of 127.0.0.1, with a user per name given.
+final class AnkiSyncServer {
+    let process = Process()
+    let endpoint: String
+    let folder: URL
+
+    /// Each user's password is `password`, or "secret-" and the user's name.
+    init(users: [String], password: String? = nil, folder: URL) throws {
+        self.folder = folder
+        let log = folder.appendingPathComponent("server.log")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data().write(to: log)
+        let output = try FileHandle(forWritingTo: log)
+        process.executableURL = URL(fileURLWithPath: AnkiPython.path!)
+        process.arguments = ["-m", "anki.syncserver"]
+        var environment = ProcessInfo.processInfo.environment
+        for (index, user) in users.enumerated() { environment["SYNC_USER\(index + 1)"] = "\(user):\(password ?? "secret-" + user)" }
+        (environment["SYNC_HOST"], environment["SYNC_PORT"], environment["SYNC_BASE"]) = ("127.0.0.1", "0", folder.appendingPathComponent("base").path)
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        (process.standardOutput, process.standardError) = (output, output)
+        try process.run()
+        // It says where it listens once it does.
+        let deadline = Date().addingTimeInterval(30)
+        var found: String?
+        while found == nil, Date() < deadline, process.isRunning {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"listening addr=127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                found = "http://" + text[range].dropFirst("listening addr=".count) + "/"
+            } else {
+                usleep(50_000)
+            }
+        }
+        guard let found else {
+            kill(process.processIdentifier, SIGKILL)
+            throw OneCollectionTests.Failure("Anki's sync server did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        endpoint = found
+    }
+
+    /// SIGKILL: the test runner starts programs with SIGTERM blocked, so the server would not hear it.
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// Maeil and Anki's own client (scripts/anki/phone.py, the phone) sharing one collection through
+/// Anki's own sync server, on seeded collections with every feature seeded.py makes.
+@Suite("Sync through Anki's own server", .serialized)
+struct SyncTests {
+    let folder = Fixture.temporaryDirectory()
+    let zone = "Asia/Seoul"
+    static let seeds = ["301", "302"]
+
+    func phone(_ arguments: [String]) throws -> [String: Any] {
+        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path] + arguments,
+                                           environment: ["TZ": zone])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
+        }
+        return object
+    }
+
+    func seeded(_ arguments: [String]) throws -> [String: Any] {
+        try SeededAnki(folder: folder).python(arguments, zone: zone)
+    }
+
+    /// `maeil ARGUMENTS --collection PATH`, with its own state folder (where the login is kept).
+    func maeil(_ arguments: [String], _ collection: String, input: String = "", state: String) throws -> Binary.Result {
+        try Binary.run(arguments + ["--collection", collection], input: input, environment: [
+            "TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "XDG_STATE_HOME": state, "MAEIL_SPEECH": "stub",
+        ])
+    }
+
+    /// Review-log rows of a collection as Anki reads them, by card key.
+    static func revlog(_ read: [String: Any]) -> [String: [[Int64]]] {
+        (read["cards"] as? [String: [String: Any]] ?? [:]).mapValues { $0["revlog"] as? [[Int64]] ?? [] }
+    }
+
+    /// The ids of the review-log rows Maeil keeps from Anki (Maeil adds rows of its own where an
+    /// imported card's state differs from what its history gives).
+    static func maeilLogIDs(_ path: String) throws -> Set<Int64> {
+        try Collection(path: path, readOnly: true).read { try Set(Int64.fetchAll($0, sql: "SELECT anki_id FROM review_log WHERE anki_id IS NOT NULL")) }
+    }
+
+    /// Maeil uploads to an empty server, the phone downloads and studies and syncs, Maeil
+    /// downloads that: at each step both sides hold the same cards, dates and review log, Anki's
+    /// Check Database finds nothing, and Anki can review what it received.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func maeilFirstThenThePhone() throws {
+        _ = try seeded(["make", folder.path, zone] + Self.seeds)
+        let server = try AnkiSyncServer(users: Self.seeds, folder: folder.appendingPathComponent("server"))
+        for seed in Self.seeds {
+            let seedFolder = folder.appendingPathComponent(seed)
+            let original = seedFolder.appendingPathComponent("collection.anki2").path
+            let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+            let state = seedFolder.appendingPathComponent("state").path
+            _ = try maeil(["import", original, "--create"], collection, state: state)
+            // The first sync: log in, then upload to the empty server.
+            let first = try maeil(["sync", "--login", server.endpoint, "--user", seed, "--json"], collection, input: "secret-\(seed)\n", state: state)
+            #expect(first.status == 0, "\(first.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any], "\(first.stdout)")
+            #expect(report["action"] as? String == "upload" && report["reason"] as? String == "firstToEmptyServer", "\(report)")
+            let login = URL(fileURLWithPath: state).appendingPathComponent("maeil/sync-login.json").path
+            #expect(try FileManager.default.attributesOfItem(atPath: login)[.posixPermissions] as? Int == 0o600)
+            #expect(try !String(contentsOfFile: login, encoding: .utf8).contains("secret-\(seed)"), "the password is never kept")
+
+            // The phone downloads it: Anki holds what Anki made, as it made it.
+            let phoneFolder = seedFolder.appendingPathComponent("phone")
+            try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+            let received = try phone(["download", phoneFolder.path, server.endpoint, seed, "secret-\(seed)"])
+            let made = try #require(try seeded(["read", original])[original] as? [String: Any])
+            let phoneRead = try #require(received["read"] as? [String: Any])
+            #expect(received["check_database"] as? String == "Database rebuilt and optimized.", "seed \(seed): \(received["check_database"] ?? "")")
+            #expect(OneCollectionTests.ankiDueDates(phoneRead) == OneCollectionTests.ankiDueDates(made), "seed \(seed): due dates on the phone")
+            #expect(Self.revlog(phoneRead) == Self.revlog(made), "seed \(seed): the review log on the phone")
+            let madeCards = made["cards"] as? [String: [String: Any]] ?? [:], phoneCards = phoneRead["cards"] as? [String: [String: Any]] ?? [:]
+            #expect(Set(phoneCards.keys) == Set(madeCards.keys))
+            for (key, card) in madeCards {
+                for column in ["id", "note_id", "flags", "type", "interval", "reps", "lapses"] {
+                    #expect(phoneCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(seed): \(key)'s \(column)")
+                }
+                #expect(phoneCards[key]?["fields"] as? [String] == card["fields"] as? [String], "seed \(seed): \(key)'s fields")
+                #expect(phoneCards[key]?["tags"] as? [String] == card["tags"] as? [String], "seed \(seed): \(key)'s tags")
+            }
+            let answered = try #require(received["answered"] as? Int)
+            #expect(answered > 0, "seed \(seed): Anki reviewed the cards it received")
+
+            // The phone's answers go up in a normal sync; Maeil, unchanged since, downloads them.
+            _ = try phone(["sync", phoneFolder.appendingPathComponent("phone.anki2").path, server.endpoint, seed, "secret-\(seed)"])
+            let second = try maeil(["sync", "--json"], collection, state: state)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("\"reason\" : \"onlyServerChanged\"") && second.stdout.contains("\"action\" : \"download\""), "\(second.stdout)")
+            let studied = try #require(try seeded(["read", phoneFolder.appendingPathComponent("phone.anki2").path]).values.first as? [String: Any])
+            let ankiIDs = Set(Self.revlog(studied).values.flatMap { $0.map { $0[0] } })
+            #expect(try Self.maeilLogIDs(collection) == ankiIDs, "seed \(seed): every answer, Anki's first and the phone's after, is in Maeil's log")
+            #expect(ankiIDs.count > Self.revlog(made).values.reduce(0) { $0 + $1.count })
+            #expect(try OneCollectionTests.maeilDueDates(collection, zone: zone) == OneCollectionTests.ankiDueDates(studied), "seed \(seed)")
+            #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+
+            // Nothing changed on either side: nothing to do.
+            let third = try maeil(["sync"], collection, state: state)
+            #expect(third.status == 0 && third.stdout == "Already in sync with \(server.endpoint).\n", "\(third.stdout)\(third.stderr)")
+        }
+    }
+
+    /// The phone uploads first; a new Maeil collection downloads it whole.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func thePhoneFirstThenMaeil() throws {
+        _ = try seeded(["make", folder.path, zone] + Self.seeds)
+        let server = try AnkiSyncServer(users: Self.seeds, folder: folder.appendingPathComponent("server"))
+        for seed in Self.seeds {
+            let seedFolder = folder.appendingPathComponent(seed)
+            let original = seedFolder.appendingPathComponent("collection.anki2").path
+            let made = try #require(try seeded(["read", original])[original] as? [String: Any])
+            let sent = try phone(["upload", original, server.endpoint, seed, "secret-\(seed)"])
+            let counts = try #require(sent["counts"] as? [String: Int])
+            let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+            let state = seedFolder.appendingPathComponent("state").path
+            let result = try maeil(["sync", "--login", server.endpoint, "--user", seed, "--create"], collection, input: "secret-\(seed)\n", state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Downloading the server's collection (this collection holds no cards yet): it replaces this one.\n"), "\(result.stdout)")
+            let stored = try Collection(path: collection, readOnly: true).read { db in
+                [try Int.fetchOne(db, sql: "SELECT count(*) FROM note"), try Int.fetchOne(db, sql: "SELECT count(*) FROM card")]
+            }
+            #expect(stored == [counts["notes"], counts["cards"]], "seed \(seed): \(stored) vs Anki's \(counts)")
+            #expect(try Self.maeilLogIDs(collection) == Set(Self.revlog(made).values.flatMap { $0.map { $0[0] } }), "seed \(seed): the review log")
+            #expect(try OneCollectionTests.maeilDueDates(collection, zone: zone) == OneCollectionTests.ankiDueDates(made), "seed \(seed)")
+            #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        }
+    }
+
+    /// What goes wrong is said in a sentence, with a status that is not 0, and changes nothing.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func problemsAreSaid() throws {
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let collection = try Fixture.wordCollection(count: 5)
+        let state = folder.appendingPathComponent("state").path
+        let notLoggedIn = try maeil(["sync"], collection, state: state)
+        #expect(notLoggedIn.status == 1 && notLoggedIn.stderr.contains("log in first with maeil sync --login URL"), "\(notLoggedIn.stderr)")
+        let wrong = try maeil(["sync", "--login", server.endpoint, "--user", "learner"], collection, input: "not-the-password\n", state: state)
+        #expect(wrong.status == 1 && wrong.stderr.contains("wrong user name or password"), "\(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: state).appendingPathComponent("maeil/sync-login.json").path))
+        let closed = try maeil(["sync", "--login", "http://127.0.0.1:9/", "--user", "learner"], collection, input: "secret-learner\n", state: state)
+        #expect(closed.status == 1 && closed.stderr.contains("cannot reach the sync server at http://127.0.0.1:9/"), "\(closed.stderr)")
+        let both = try maeil(["sync", "--upload", "--download"], collection, state: state)
+        #expect(both.status == 2, "\(both.stderr)")
+        // Both sides hold cards and never synced: a script is told to choose, and nothing moves.
+        let other = try Fixture.wordCollection(count: 3)
+        let otherState = folder.appendingPathComponent("other-state").path
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner"], other, input: "secret-learner\n", state: otherState).status == 0)
+        let login = try maeil(["sync", "--login", server.endpoint, "--user", "learner"], collection, input: "secret-learner\n", state: state)
+        #expect(login.status == 1 && login.stderr.contains("a full sync is needed (this collection and the server's both hold cards and have never synced)"),
+                "\(login.stderr)")
+        #expect(login.stderr.contains("this collection: 5 notes") && login.stderr.contains("the server's: 3 notes"), "\(login.stderr)")
+        #expect(try Collection(path: collection, readOnly: true).counts().notes == 5)
+        let kept = try maeil(["sync", "--download"], collection, state: state)
+        #expect(kept.status == 0 && kept.stdout.contains("Downloaded 3 notes"), "\(kept.stdout)\(kept.stderr)")
+        #expect(try Collection(path: collection, readOnly: true).counts().notes == 3)
+        #expect(try Collection(path: collection, readOnly: true).backups().count == 1, "the 5 notes are in a backup")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import MaeilStore
+import MaeilSync
+import Testing
+@testable import MaeilSession
+
+/// Issue 24: which side's copy a full sync keeps follows from who changed what since the last
+/// sync; a side with cards is never replaced unless only the other changed, or the learner says.
+@Suite("What a sync does")
+struct SyncPlanTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let endpoint = "http://127.0.0.1:1/"
+    static let mark = SyncMark(endpoint: endpoint, serverModified: 5_000, schema: 7_000, usn: 4)
+
+    static func meta(modified: Int64 = 5_000, schema: Int64 = 7_000, empty: Bool = false, clock: Int64 = 0) -> ServerMeta {
+        ServerMeta(modified: modified, schema: schema, usn: 4, serverTime: Int64(now.timeIntervalSince1970) + clock, empty: empty)
+    }
+
+    static func plan(_ meta: ServerMeta, mark: SyncMark? = mark, changed: Bool = false, cards: Bool = true,
+                     choice: SyncPlan.Choice = .automatic) throws -> SyncPlan {
+        try SyncPlan.decide(meta: meta, mark: mark, endpoint: endpoint, changedHere: changed, cardsHere: cards, now: now, choice: choice)
+    }
+
+    @Test func firstSyncs() throws {
+        #expect(try Self.plan(Self.meta(empty: true), mark: nil, changed: true) == .upload(.firstToEmptyServer))
+        #expect(try Self.plan(Self.meta(), mark: nil, changed: true, cards: false) == .download(.firstFromServer))
+        #expect(try Self.plan(Self.meta(), mark: nil, changed: true) == .chooseSide(.bothHaveCards))
+        // A mark from another server is no mark for this one.
+        let elsewhere = SyncMark(endpoint: "http://other/", serverModified: 5_000, schema: 7_000, usn: 4)
+        #expect(try Self.plan(Self.meta(), mark: elsewhere) == .chooseSide(.bothHaveCards))
+    }
+
+    @Test func laterSyncs() throws {
+        #expect(try Self.plan(Self.meta()) == .inSync)
+        #expect(try Self.plan(Self.meta(), changed: true) == .upload(.onlyHereChanged))
+        #expect(try Self.plan(Self.meta(modified: 6_000)) == .download(.onlyServerChanged))
+        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true) == .chooseSide(.bothChanged))
+        #expect(try Self.plan(Self.meta(schema: 8_000)) == .download(.serverReplaced))
+        #expect(try Self.plan(Self.meta(schema: 8_000), changed: true) == .chooseSide(.serverReplacedAndHereChanged))
+    }
+
+    @Test func theLearnersChoiceWins() throws {
+        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true, choice: .upload) == .upload(.asked))
+        #expect(try Self.plan(Self.meta(), choice: .download) == .download(.asked))
+    }
+
+    @Test func clocksApartAndRefusalsStop() throws {
+        #expect(throws: SyncError.clock(offBy: 301)) { try Self.plan(Self.meta(clock: 301)) }
+        #expect(throws: SyncError.clock(offBy: -400)) { try Self.plan(Self.meta(clock: -400), choice: .upload) }
+        #expect(try Self.plan(Self.meta(clock: 299)) == .inSync)
+        var closed = Self.meta()
+        (closed.proceed, closed.message) = (false, "account suspended")
+        #expect(try Self.plan(closed) == .refused("account suspended"))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import MaeilCore
+import MaeilTestSupport
+import Testing
+@testable import MaeilStore
+
+/// Issue 24: after a sync, every kind of write to what a sync carries marks the collection
+/// changed since, whichever path makes it; what Anki has no place for does not.
+@Suite("Changes since the last sync")
+struct SyncMarkTests {
+    static let mark = SyncMark(endpoint: "http://127.0.0.1:1/", serverModified: 1_000, schema: 2_000, usn: 3)
+
+    @Test func neverSyncedCountsAsChanged() throws {
+        let collection = try Fixture.collection()
+        #expect(try collection.syncMark() == nil)
+        #expect(try collection.changedSinceSync())
+    }
+
+    @Test(arguments: ["answer", "star", "tag", "delete", "preset", "undo"])
+    func everyWriteIsAChange(_ kind: String) throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 3)
+        let clock = TestClock(Fixture.noon)
+        let note = try collection.notes(deckID: deck.id)[0]
+        let cards = try collection.cards(noteID: note.id).map(\.id)
+        if kind == "undo" { try collection.apply(.cards(cards, .star(true), label: "star")) }
+        try collection.recordSync(Self.mark)
+        #expect(try collection.syncMark() == Self.mark)
+        #expect(try !collection.changedSinceSync())
+        switch kind {
+        case "answer": try Fixture.session(collection, clock: clock, deckIDs: [deck.id]).send(.answer(.good))
+        case "star": try collection.apply(.cards(cards, .star(true), label: kind))
+        case "tag": try collection.apply(.note(note.id, .tags(add: ["x"], remove: []), label: kind))
+        case "delete": try collection.apply(.note(note.id, .delete, label: kind))
+        case "preset":
+            var preset = try collection.preset(id: deck.presetID)
+            preset.newPerDay += 1
+            _ = try collection.save(preset)
+        default: _ = try collection.undoLast()
+        }
+        #expect(try collection.changedSinceSync(), "\(kind) is a change the server has not seen")
+        try collection.recordSync(Self.mark)
+        #expect(try !collection.changedSinceSync())
+    }
+}

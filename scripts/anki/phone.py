@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Anki's own client, standing in for a phone in the tests that sync Maeil through Anki's sync
+server (Tests/MaeilEndToEndTests/SyncTests.swift). Every command logs in, syncs as Anki's
+client does, and prints one JSON object:
+
+    phone.py download DIR ENDPOINT USER PASSWORD   a new, empty collection DIR/phone.anki2 syncs
+                                                   (a full download), is read as seeded.py reads
+                                                   one, checked with Check Database, and every
+                                                   card Anki queues today is answered once
+    phone.py upload PATH ENDPOINT USER PASSWORD    the collection at PATH syncs, choosing upload
+                                                   when a full sync is needed
+    phone.py sync PATH ENDPOINT USER PASSWORD      the collection at PATH syncs; what the server
+                                                   asked for ("required") is printed, nothing more done
+"""
+import json
+import os
+import random
+import sys
+
+from answering import answer_next
+from seeded import read_one_open
+
+
+def synced(path, endpoint, user, password, upload):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    auth = col.sync_login(user, password, endpoint)
+    out = col.sync_collection(auth, False)
+    required = out.required
+    if required in (out.FULL_SYNC, out.FULL_DOWNLOAD, out.FULL_UPLOAD) and upload is not None:
+        col.close_for_full_sync()
+        col.full_upload_or_download(auth=auth, server_usn=out.server_media_usn, upload=upload)
+        col.reopen(after_full_sync=True)
+    return col, required
+
+
+def download(folder, endpoint, user, password):
+    col, required = synced(os.path.join(folder, "phone.anki2"), endpoint, user, password, upload=False)
+    read = read_one_open(col)
+    read.pop("col")
+    counts = {table: col.db.scalar(f"select count() from {table}") for table in ("notes", "cards", "revlog")}
+    check = col.fix_integrity()[0]
+    # Anki queues the current deck's cards: each deck in turn, so every card due today is shown.
+    rng, answered = random.Random(7), 0
+    for deck in col.decks.all_names_and_ids():
+        col.decks.select(deck.id)
+        while answered < 10_000 and answer_next(col, rng):
+            answered += 1
+    col.close()
+    return {"required": required, "counts": counts, "check_database": check, "answered": answered, "read": read}
+
+
+def upload(path, endpoint, user, password):
+    col, required = synced(path, endpoint, user, password, upload=True)
+    counts = {table: col.db.scalar(f"select count() from {table}") for table in ("notes", "cards", "revlog")}
+    col.close()
+    return {"required": required, "counts": counts}
+
+
+def sync(path, endpoint, user, password):
+    col, required = synced(path, endpoint, user, password, upload=None)
+    col.close()
+    return {"required": required}
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    print(json.dumps({"download": download, "upload": upload, "sync": sync}[command](*arguments), ensure_ascii=False))
