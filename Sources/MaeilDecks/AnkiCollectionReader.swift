@@ -145,6 +145,12 @@ private struct CollectionReading {
                     var candidate = template
                     if let existing = deckTemplates[slot].first(where: { $0.name == template.name }), existing.noteType != type.name {
                         candidate.name = "\(template.name) (\(type.name))"
+                        // Taken by yet another note type (one of Maeil's may carry such a name): numbered on.
+                        var number = 2
+                        while let taken = deckTemplates[slot].first(where: { $0.name == candidate.name }), taken.noteType != type.name {
+                            candidate.name = "\(template.name) (\(type.name) \(number))"
+                            number += 1
+                        }
                     }
                     if !deckTemplates[slot].contains(where: { $0.name == candidate.name }) {
                         deckTemplates[slot].append(candidate)

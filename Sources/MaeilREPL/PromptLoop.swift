@@ -37,8 +37,11 @@ package final class PromptLoop {
 
 
     package func run() {
-        // On the way out, as Anki backs up on close.
-        defer { context.backUpIfDue(collection) }
+        // On the way out, as Anki backs up (and, logged in, syncs) on close.
+        defer {
+            offerSync()
+            context.backUpIfDue(collection)
+        }
         if context.console.isInteractive, PromptGreeting.greet(context, collection: collection) == .startWithHangul {
             perform(["review", "hangul-jamo"])
         }
@@ -61,6 +64,15 @@ package final class PromptLoop {
                 }
             }
         }
+    }
+
+    /// With a sync server set up and something here the server has not seen, leaving asks
+    /// whether to sync first (Enter says yes).
+    private func offerSync() {
+        guard context.console.isInteractive, let server = SyncFlow.serverToOffer(context, collection: collection) else { return }
+        guard let answer = context.ask("Sync with \(server) before leaving? [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased(),
+              ["", "y", "yes"].contains(answer) else { return }
+        perform(["sync"])
     }
 
     /// `help`: the commands and what each does; `help COMMAND`: the parser's own help for it.

@@ -42,6 +42,14 @@ package enum SyncFlow {
         context.line("The sync login is forgotten.")
     }
 
+    /// The server a sync is worth offering with: one is set up, and this collection changed since
+    /// it last synced (or never did).
+    static func serverToOffer(_ context: CommandContext, collection: Collection) -> String? {
+        guard let account = try? SyncAccount.load(stateHome: XDG.stateHome(context.variables)),
+              (try? collection.changedSinceSync()) == true else { return nil }
+        return account.endpoint
+    }
+
     package static func account(_ context: CommandContext) throws -> SyncAccount {
         guard let account = try SyncAccount.load(stateHome: XDG.stateHome(context.variables)) else {
             throw UserError("no sync server is set up: log in first with maeil sync --login URL (Anki's own server: python -m anki.syncserver)")

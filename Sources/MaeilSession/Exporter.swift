@@ -26,7 +26,9 @@ package struct Exporter {
             // Maeil's own notes (added or imported from text into a deck that came from Anki, too):
             // a note type of their fields and templates alone, or they would go to Anki with
             // the Anki notes' fields first and empty.
-            let own = Self.noteType(for: deck, notes: notes.filter { note in note.ankiNoteTypeID.flatMap { stored[$0] } == nil })
+            let ownNotes = notes.filter { note in note.ankiNoteTypeID.flatMap { stored[$0] } == nil }
+            let own = Self.noteType(for: deck, notes: ownNotes,
+                                    usedTemplates: Set(ownNotes.flatMap { cardsByNote[$0.id] ?? [] }.map(\.template)))
             let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
             var exportedNotes: [ExportNote] = []
             exportedNotes.reserveCapacity(notes.count)
@@ -78,17 +80,24 @@ package struct Exporter {
         if let index = type.templates.firstIndex(where: { $0.name == card.template || "\($0.name) (\(type.name))" == card.template }) {
             return index
         }
+        if let index = type.templates.firstIndex(where: { card.template.hasPrefix("\($0.name) (\(type.name) ") && card.template.hasSuffix(")") }) {
+            return index
+        }
         if card.template.hasPrefix("card "), let number = Int(card.template.dropFirst(5)), number >= 1 { return number - 1 }
         return 0
     }
 
     /// The note type a Maeil deck's notes go to Anki under: its fields and templates, an id that
     /// stays the same from one export to the next, so Anki updates its notes.
-    static func noteType(for deck: Deck, notes: [Note]) -> AnkiNoteType {
+    static func noteType(for deck: Deck, notes: [Note], usedTemplates: Set<String> = []) -> AnkiNoteType {
         // The deck's templates of no Anki note type: those its Maeil notes' cards were made from.
         let own = deck.templates.filter { $0.noteType == nil }
         var deck = deck
         if !own.isEmpty { deck.templates = own }
+        // Only templates some card was made from: Anki's Check Database makes a card of every
+        // other template with a front for every note (a text note in a deck from Anki had three).
+        let used = deck.templates.filter { usedTemplates.contains($0.name) }
+        if !used.isEmpty { deck.templates = used }
         var fields: [String] = []
         var seen = Set<String>()
         for note in notes { for field in note.fields where seen.insert(field.name).inserted { fields.append(field.name) } }

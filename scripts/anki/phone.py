@@ -47,8 +47,13 @@ def download(folder, endpoint, user, password):
         col.decks.select(deck.id)
         while answered < 10_000 and answer_next(col, rng):
             answered += 1
+    # What Anki has left for today in each deck once it was all studied: new, learning, review.
+    today = {}
+    for deck in col.decks.all_names_and_ids():
+        col.decks.select(deck.id)
+        today[deck.name] = list(col.sched.counts())
     col.close()
-    return {"required": required, "counts": counts, "check_database": check, "answered": answered, "read": read}
+    return {"required": required, "counts": counts, "check_database": check, "answered": answered, "read": read, "today": today}
 
 
 def upload(path, endpoint, user, password):
