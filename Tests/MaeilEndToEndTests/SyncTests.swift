@@ -190,6 +190,60 @@ struct SyncTests {
         }
     }
 
+    /// Leaving the prompt offers a sync when a server is set up and something here is new to it;
+    /// Enter syncs. With nothing new, leaving asks nothing. At 60 columns, in colour.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func leavingThePromptOffersToSync() throws {
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let path = try PromptTests.koreanCollection(count: 3)
+        let home = Fixture.temporaryDirectory()
+        let state = home.appendingPathComponent("state").path
+        let first = try maeil(["sync", "--login", server.endpoint, "--user", "learner"], path, input: "secret-learner\n", state: state)
+        #expect(first.status == 0, "\(first.stderr)")
+
+        let quiet = Tmux(home: home)
+        try quiet.start(["--collection", path], colour: true, width: 60)
+        try quiet.wait(for: "review to start")
+        try quiet.type("q")
+        try quiet.press("Enter")
+        usleep(500_000)
+        let left = try quiet.screen()
+        #expect(!left.contains("Sync with"), "nothing new: \(left)")
+
+        let tmux = Tmux(home: home)
+        try tmux.start(["--collection", path], colour: true, width: 60)
+        try tmux.wait(for: "review to start")
+        try tmux.type("review")
+        try tmux.press("Enter")
+        try tmux.wait(for: "kimchi")
+        try tmux.press("Enter")
+        try tmux.waitForLastLines(1, containing: "1–4 ›")
+        try tmux.type("3")
+        try tmux.wait(for: "good · ")
+        try tmux.press("C-c")
+        try tmux.press("C-c")
+        try tmux.wait(for: "Reviewed 1")
+        try tmux.type("q")
+        try tmux.press("Enter")
+        let offer = try tmux.waitForLastLines(1, containing: "before leaving?")
+        #expect(offer == ["Sync with \(server.endpoint) before leaving? [Y/n]"], "\(offer)")
+        try tmux.press("Enter")
+        try tmux.wait(for: "Uploaded")
+        usleep(200_000)
+        let done = try tmux.lastLines(7)
+        let screen = try tmux.screen()
+        #expect(done == [
+            "Sync with \(server.endpoint) before leaving? [Y/n]",
+            "Uploading the whole collection (only this collection",
+            "changed since the last sync): the server's copy is",
+            "replaced, and your other devices will be asked for a full",
+            "sync next time; choose Download there.",
+            "Uploaded 3 notes, 3 cards, 1 review to",
+            "\(server.endpoint).",
+        ], "\(screen)")
+        #expect(try !Collection(path: path, readOnly: true).changedSinceSync())
+    }
+
     /// What goes wrong is said in a sentence, with a status that is not 0, and changes nothing.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
     func problemsAreSaid() throws {
