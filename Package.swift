@@ -99,7 +99,8 @@ let package = Package(
         // across as they are, so it sits on the deck formats.
         .target(
             name: "MaeilSync",
-            dependencies: ["MaeilDecks", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["MaeilDecks", "MaeilPrograms", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -92,7 +92,7 @@ package enum AnkiPackage {
 
     /// A media name must be a plain file name: no folders, no "..", nothing hidden or empty,
     /// and nothing a terminal or a file manager would act on (control or direction characters).
-    static func isSafeMediaName(_ name: String) -> Bool {
+    package static func isSafeMediaName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
             && name != "." && name != ".." && !name.hasPrefix(".") && !name.unicodeScalars.contains(where: TerminalText.isUnsafe)
     }

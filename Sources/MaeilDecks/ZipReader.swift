@@ -7,9 +7,9 @@ import Foundation
 /// before its stream does, and cannot be stopped from outside, so packages are read here:
 /// the central directory, each local header, stored or deflated data through the system zlib,
 /// every offset and length checked against the file, and the output capped by the caller.
-struct ZipReader {
-    struct Entry {
-        let name: String
+package struct ZipReader {
+    package struct Entry {
+        package let name: String
         let method: UInt16
         let compressedSize: Int
         let uncompressedSize: Int
@@ -17,14 +17,14 @@ struct ZipReader {
         let crc32: UInt32
     }
 
-    enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case notZip
         case corrupt(String)
         case tooLarge
         /// Expands to more than `ratio` times its compressed size: a zip bomb.
         case expandsTooMuch(ratio: Int)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .notZip: "not a zip archive"
             case .corrupt(let detail): "corrupt zip: \(detail)"
@@ -39,9 +39,9 @@ struct ZipReader {
     static let maximumRatio = 200
 
     let data: Data
-    let entries: [Entry]
+    package let entries: [Entry]
 
-    init(data: Data) throws {
+    package init(data: Data) throws {
         self.data = data
         entries = try Self.centralDirectory(data)
     }
@@ -93,7 +93,7 @@ struct ZipReader {
     }
 
     /// The entry's bytes, at most `limit` of them.
-    func extract(_ entry: Entry, limit: Int64) throws -> Data {
+    package func extract(_ entry: Entry, limit: Int64) throws -> Data {
         let header = entry.localHeaderOffset
         guard try Self.integer(data, header, UInt32.self) == 0x0403_4B50 else { throw Failure.corrupt("the local header of \(entry.name) is missing") }
         let nameLength = Int(try Self.integer(data, header + 26, UInt16.self))

@@ -15,6 +15,7 @@ package enum SyncFlow {
         package var local: FullSync.Counts?
         package var remote: FullSync.Counts?
         package var backup: String?
+        package var media: MediaSync.Summary?
     }
 
     /// Asks for the password (never echoed, never kept) and keeps the key the server gives.
@@ -63,10 +64,15 @@ package enum SyncFlow {
         let server = SyncServer(SyncConnection(endpoint: endpoint, hostKey: account.hostKey))
         let sync = FullSync(collection: collection, server: server, now: context.now, timeZone: context.environment.timeZone)
         let local = try sync.localCounts()
-        let plan = try SyncPlan.decide(meta: try server.meta(), mark: try collection.syncMark(), endpoint: account.endpoint,
-                                       changedHere: try collection.changedSinceSync(), cardsHere: local.cards > 0, now: context.now, choice: choice)
+        let meta = try server.meta(), mark = try collection.syncMark()
+        // From here a write is a change the sync may not carry; put back unless one side took the other's copy.
+        let changedHere = try collection.takeChangeFlag()
+        var carried = false
+        defer { if changedHere && !carried { try? collection.restoreChangeFlag() } }
+        let plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
+                                       now: context.now, choice: choice, changedThere: { try server.changedSince(usn: $0) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
-        func say(_ text: String) { if !json { context.line(text) } }
+        func say(_ text: String) { if !json, !text.isEmpty { context.line(text) } }
         var fetched: FullSync.Download?
         var chosen = plan
         if case .chooseSide(let reason) = plan {
@@ -78,6 +84,10 @@ package enum SyncFlow {
         switch chosen {
         case .inSync:
             report.reason = "in sync"
+            // The server's time moved with nothing changed: remembered, so the next sync need not ask.
+            if let mark, mark.serverModified != meta.modified {
+                try collection.recordSync(SyncMark(endpoint: mark.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn))
+            }
             say("Already in sync with \(account.endpoint).")
         case .refused(let message):
             throw UserError("the sync server will not sync this account: \(TerminalText.visible(message))")
@@ -88,16 +98,38 @@ package enum SyncFlow {
             say("Uploading the whole collection (\(reason.sentence)): the server's copy is replaced, and your other devices "
                 + "will be asked for a full sync next time; choose Download there.")
             let sent = try sync.upload()
+            carried = true
             (report.action, report.reason, report.remote) = ("upload", reason.rawValue, sent)
             say("Uploaded \(counted(sent)) to \(account.endpoint).")
         case .download(let reason):
             say("Downloading the server's collection (\(reason.sentence)): it replaces this one" + (local.notes + local.reviews > 0 ? ", which is backed up first." : "."))
             let download = try fetched ?? sync.fetch()
             let backup = try sync.replace(with: download, calendar: BackupView.calendar(context))
+            carried = true
             (report.action, report.reason, report.remote, report.backup) = ("download", reason.rawValue, download.counts, backup?.path)
             say("Downloaded \(counted(download.counts))." + (backup.map { " The collection as it was is kept in \($0.path) (maeil restore takes it back)." } ?? ""))
         }
+        if case .chooseSide = chosen {} else {
+            let media = try MediaSync(collection: collection, server: server).run()
+            report.media = media
+            say(describe(media))
+        }
         if json { context.verbatim(try JSONOutput.string(report)) }
+    }
+
+    /// "Media: 3 pictures or sounds came down, 1 went up." — nothing when nothing moved.
+    static func describe(_ media: MediaSync.Summary) -> String {
+        func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if media.downloaded > 0 { parts.append("\(files(media.downloaded)) came down") }
+        if media.uploaded > 0 { parts.append("\(files(media.uploaded)) went up") }
+        if media.deletedHere > 0 { parts.append("\(files(media.deletedHere)) deleted here as on the server") }
+        if media.deletedThere > 0 { parts.append("\(files(media.deletedThere)) deleted on the server as here") }
+        var text = parts.isEmpty ? "" : "Pictures and sounds: " + parts.joined(separator: ", ") + "."
+        if !media.inAgreement {
+            text += (text.isEmpty ? "" : " ") + "The server counts another number of pictures and sounds than this side; sync again to settle it."
+        }
+        return text
     }
 
     /// Both sides changed: the learner picks one, seeing what each holds; a script must say.

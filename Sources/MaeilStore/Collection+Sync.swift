@@ -30,16 +30,19 @@ extension Collection {
     /// Whether anything a sync carries changed since the last sync (true when it never synced).
     package func changedSinceSync() throws -> Bool {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0"
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync'") == nil
+                || String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0"
         }
     }
 
-    /// Records a finished sync: its mark, and nothing changed since. From the first sync on,
-    /// triggers flag the next write to a synced table, whichever command or process makes it.
-    package func recordSync(_ mark: SyncMark) throws {
+    /// At the start of a sync: whether anything changed since the last one, and from now on
+    /// a clean slate, so a write made while the sync runs (another process answering, say) is
+    /// still a change after it. Triggers flag the next write to any synced table, whichever
+    /// command or process makes it. `restoreChangeFlag` puts the flag back when the sync did
+    /// not carry the changes across.
+    package func takeChangeFlag() throws -> Bool {
         try checkBeforeWriting()
-        let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
-        try StoreError.during(path) {
+        return try StoreError.during(path) {
             try pool.write { db in
                 for table in Self.syncedTables {
                     for event in ["INSERT", "UPDATE", "DELETE"] {
@@ -50,24 +53,50 @@ extension Collection {
                             """)
                     }
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?), ('sync_dirty', '0')", arguments: [json])
+                let changed = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync'") == nil
+                    || String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0"
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '0')")
+                return changed
             }
+        }
+    }
+
+    package func restoreChangeFlag() throws {
+        try StoreError.during(path) {
+            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '1')") }
+        }
+    }
+
+    /// Whether something was written since `takeChangeFlag`.
+    package func changedDuringSync() throws -> Bool {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0" }
+    }
+
+    /// Records a finished sync's mark.
+    package func recordSync(_ mark: SyncMark) throws {
+        try checkBeforeWriting()
+        let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
+        try StoreError.during(path) {
+            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)", arguments: [json]) }
         }
     }
 
     /// Puts the contents of the collection at `source` in place of this one's, through this
     /// collection's own connection (another process sees the old contents or the new), keeping
-    /// what only this collection has: its reading plans and what was read, and its seed.
+    /// what only this collection has: its reading plans and what was read, and its seed; and
+    /// what the media sync knows of the media folder, which stays as it is (a file deleted on
+    /// the server must still be deleted here, not sent back as new).
     package func replaceContents(with source: Collection) throws {
         try checkBeforeWriting()
         try StoreError.during(path) {
             let kept = try pool.read { db in
                 (plans: try Row.fetchAll(db, sql: "SELECT * FROM reading_plan"), marks: try Row.fetchAll(db, sql: "SELECT * FROM reading_mark"),
-                 meta: try Row.fetchAll(db, sql: "SELECT * FROM meta WHERE key IN ('seed', 'created')"))
+                 meta: try Row.fetchAll(db, sql: "SELECT * FROM meta WHERE key IN ('seed', 'created', 'media_usn')"),
+                 media: try Row.fetchAll(db, sql: "SELECT * FROM media_file"))
             }
             try source.pool.write { db in
-                try db.execute(sql: "DELETE FROM reading_mark; DELETE FROM reading_plan")
-                for (table, rows) in [("reading_plan", kept.plans), ("reading_mark", kept.marks), ("meta", kept.meta)] {
+                try db.execute(sql: "DELETE FROM reading_mark; DELETE FROM reading_plan; DELETE FROM media_file")
+                for (table, rows) in [("reading_plan", kept.plans), ("reading_mark", kept.marks), ("meta", kept.meta), ("media_file", kept.media)] {
                     for row in rows {
                         let columns = Array(row.columnNames)
                         try db.execute(sql: "INSERT OR REPLACE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",

@@ -210,6 +210,19 @@ enum Schema {
         migrator.registerMigration("v9") { db in
             try db.execute(sql: "CREATE INDEX review_log_imported ON review_log(deck_id, time) WHERE kind = 2")
         }
+        // The media folder as the last media sync left it, file by file, so the next one knows
+        // what was added, changed or deleted here since (Anki's media database).
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: """
+                CREATE TABLE media_file (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    sha1 TEXT NOT NULL,                  -- '' for a file deleted here, not yet synced
+                    mtime INTEGER NOT NULL,              -- seconds, as last seen
+                    size INTEGER NOT NULL,
+                    pending INTEGER NOT NULL             -- changed here since the last media sync
+                );
+                """)
+        }
         return migrator
     }
 }

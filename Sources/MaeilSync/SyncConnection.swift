@@ -33,9 +33,23 @@ package struct SyncConnection: Sendable {
         return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 
+    /// A media call (`msync/METHOD`): its answer comes as `{"data": …, "err": ""}`.
+    package func mediaCall(_ method: String, _ body: [String: Any] = [:]) throws -> Any {
+        let data = try post(method, body: try JSONSerialization.data(withJSONObject: body), media: true)
+        return try Self.unwrap(data)
+    }
+
+    static func unwrap(_ data: Data) throws -> Any {
+        guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
+            throw SyncError(.server, "the sync server's media answer is not Anki's")
+        }
+        if let error = object["err"] as? String, !error.isEmpty { throw SyncError(.server, "the sync server's media sync failed: \(error)") }
+        return object["data"] ?? NSNull()
+    }
+
     /// `method` with `body` as it is (a collection file for `upload`); the answer unpacked.
-    package func post(_ method: String, body: Data) throws -> Data {
-        var request = URLRequest(url: endpoint.appendingPathComponent("sync").appendingPathComponent(method))
+    package func post(_ method: String, body: Data, media: Bool = false) throws -> Data {
+        var request = URLRequest(url: endpoint.appendingPathComponent(media ? "msync" : "sync").appendingPathComponent(method))
         request.httpMethod = "POST"
         request.timeoutInterval = 120
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")

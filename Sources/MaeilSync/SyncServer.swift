@@ -60,6 +60,25 @@ package struct SyncServer: Sendable {
         try connection.post("download", body: Data("{}".utf8))
     }
 
+    /// Whether anything in the server's copy changed since the server's usn was `usn`: a normal
+    /// sync is started and its deletions, note types, decks, options, tags and rows are read,
+    /// sending nothing, then it is aborted, so the server changes nothing. The server's time
+    /// moves without any change (a full download elsewhere bumps it); this tells the two apart.
+    package func changedSince(usn: Int) throws -> Bool {
+        defer { abort() }
+        let graves = try connection.call("start", ["minUsn": usn, "lnewer": false, "graves": NSNull()]) as? [String: Any] ?? [:]
+        if graves.values.contains(where: { ($0 as? [Any])?.isEmpty == false }) { return true }
+        let empty: [String: Any] = ["models": [Any](), "decks": [[Any](), [Any]()], "tags": [Any]()]
+        let changes = try connection.call("applyChanges", ["changes": empty]) as? [String: Any] ?? [:]
+        if (changes["models"] as? [Any])?.isEmpty == false || (changes["tags"] as? [Any])?.isEmpty == false { return true }
+        if let decks = changes["decks"] as? [[Any]], decks.contains(where: { !$0.isEmpty }) { return true }
+        while true {
+            let chunk = try connection.call("chunk") as? [String: Any] ?? [:]
+            for key in ["revlog", "cards", "notes"] where (chunk[key] as? [Any])?.isEmpty == false { return true }
+            if chunk["done"] as? Bool ?? true { return false }
+        }
+    }
+
     /// Tells the server a sync stopped half-way; it forgets what it was given.
     package func abort() {
         _ = try? connection.call("abort")

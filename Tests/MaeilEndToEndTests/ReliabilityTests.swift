@@ -295,7 +295,7 @@ struct ReliabilityTests {
         #expect(try asNobody(["star", "1"]).status == 0)
         // Sidecars with the read-only mode an older build's reader gave them.
         for suffix in ["-wal", "-shm"] {
-            FileManager.default.createFile(atPath: path + suffix, contents: nil, attributes: [.posixPermissions: 0o444])
+            _ = FileManager.default.createFile(atPath: path + suffix, contents: nil, attributes: [.posixPermissions: 0o444])
         }
         _ = try Binary.runProgram("/bin/chown", ["nobody:nogroup", path + "-wal", path + "-shm"])
         let unstar = try asNobody(["unstar", "1"])

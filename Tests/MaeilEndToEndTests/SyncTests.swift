@@ -4,6 +4,14 @@ import MaeilStore
 import Testing
 import MaeilTestSupport
 
+/// SHA-1 as Anki lists media by it.
+enum FullSyncChecks {
+    static func sha1(_ text: String) -> String {
+        let result = try? Binary.runProgram("/usr/bin/python3", ["-c", "import hashlib, sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest())", text])
+        return result?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+}
+
 /// Anki's own sync server (`python -m anki.syncserver` from the anki package), on a free port
 /// of 127.0.0.1, with a user per name given.
 final class AnkiSyncServer {
@@ -242,6 +250,63 @@ struct SyncTests {
             "\(server.endpoint).",
         ], "\(screen)")
         #expect(try !Collection(path: path, readOnly: true).changedSinceSync())
+    }
+
+    /// Pictures and sounds both ways between two Maeil collections and the phone: added,
+    /// deleted, each side's change reaching the others, byte for byte. A download on one
+    /// computer moves the server's time without changing its content: the other stays in sync.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func mediaAndTwoComputers() throws {
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let first = try Fixture.wordCollection(count: 5)
+        let second = folder.appendingPathComponent("second/collection.sqlite").path
+        let (stateA, stateB) = (folder.appendingPathComponent("state-a").path, folder.appendingPathComponent("state-b").path)
+        let mediaA = URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("media")
+        let mediaB = URL(fileURLWithPath: second).deletingLastPathComponent().appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: mediaA, withIntermediateDirectories: true)
+        try Data("picture A".utf8).write(to: mediaA.appendingPathComponent("a.png"))
+        try Data("sound B".utf8).write(to: mediaA.appendingPathComponent("b.mp3"))
+        func files(_ folder: URL) throws -> [String: String] {
+            var files: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
+                files[name] = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+            }
+            return files
+        }
+        func sync(_ collection: String, _ state: String, _ extra: [String] = []) throws -> String {
+            let result = try maeil(["sync"] + extra, collection, input: "secret-learner\n", state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+
+        let up = try sync(first, stateA, ["--login", server.endpoint, "--user", "learner"])
+        #expect(up.hasSuffix("Pictures and sounds: 2 files went up.\n"), "\(up)")
+        let down = try sync(second, stateB, ["--login", server.endpoint, "--user", "learner", "--create"])
+        #expect(down.hasSuffix("Pictures and sounds: 2 files came down.\n"), "\(down)")
+        #expect(try files(mediaB) == ["a.png": "picture A", "b.mp3": "sound B"])
+        // The second computer's download moved the server's time; nothing changed there.
+        #expect(try sync(first, stateA) == "Already in sync with \(server.endpoint).\n")
+
+        // The phone adds one and deletes one.
+        let phoneFolder = folder.appendingPathComponent("phone")
+        try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+        _ = try phone(["download", phoneFolder.path, server.endpoint, "learner", "secret-learner"])
+        let phonePath = phoneFolder.appendingPathComponent("phone.anki2").path
+        let phoneFiles = try phone(["media", phonePath, server.endpoint, "learner", "secret-learner", "add:c.jpg:picture C", "delete:a.png"])
+        #expect((phoneFiles["files"] as? [String: String])?.keys.sorted() == ["b.mp3", "c.jpg"], "\(phoneFiles)")
+        let after = try sync(first, stateA)
+        #expect(after.hasSuffix("Pictures and sounds: 1 file came down, 1 file deleted here as on the server.\n"), "\(after)")
+        #expect(try files(mediaA) == ["b.mp3": "sound B", "c.jpg": "picture C"])
+
+        // This side deletes one and adds one; the phone gets both.
+        try FileManager.default.removeItem(at: mediaA.appendingPathComponent("b.mp3"))
+        try Data("picture D".utf8).write(to: mediaA.appendingPathComponent("d.gif"))
+        let sent = try sync(first, stateA)
+        #expect(sent.hasSuffix("Pictures and sounds: 1 file went up, 1 file deleted on the server as here.\n"), "\(sent)")
+        let phoneNow = try phone(["media", phonePath, server.endpoint, "learner", "secret-learner"])["files"] as? [String: String] ?? [:]
+        let shaC = "\(phoneNow["c.jpg"] ?? "")", shaD = "\(phoneNow["d.gif"] ?? "")"
+        #expect(phoneNow.keys.sorted() == ["c.jpg", "d.gif"], "\(phoneNow)")
+        #expect(shaC == FullSyncChecks.sha1("picture C") && shaD == FullSyncChecks.sha1("picture D"))
     }
 
     /// What goes wrong is said in a sentence, with a status that is not 0, and changes nothing.

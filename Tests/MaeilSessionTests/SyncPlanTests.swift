@@ -39,6 +39,20 @@ struct SyncPlanTests {
         #expect(try Self.plan(Self.meta(schema: 8_000), changed: true) == .chooseSide(.serverReplacedAndHereChanged))
     }
 
+    /// The server's time moves when another device downloads; only its content tells a change.
+    @Test func aServerTimeMovedWithoutChangeIsNoChange() throws {
+        let unchanged: (Int) throws -> Bool = { usn in
+            #expect(usn == 4, "asked from the mark's usn")
+            return false
+        }
+        #expect(try SyncPlan.decide(meta: Self.meta(modified: 6_000), mark: Self.mark, endpoint: Self.endpoint, changedHere: false, cardsHere: true,
+                                    now: Self.now, changedThere: unchanged) == .inSync)
+        #expect(try SyncPlan.decide(meta: Self.meta(modified: 6_000), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true,
+                                    now: Self.now, changedThere: unchanged) == .upload(.onlyHereChanged))
+        #expect(try SyncPlan.decide(meta: Self.meta(modified: 6_000), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true,
+                                    now: Self.now, changedThere: { _ in true }) == .chooseSide(.bothChanged))
+    }
+
     @Test func theLearnersChoiceWins() throws {
         #expect(try Self.plan(Self.meta(modified: 6_000), changed: true, choice: .upload) == .upload(.asked))
         #expect(try Self.plan(Self.meta(), choice: .download) == .download(.asked))

@@ -24,6 +24,7 @@ struct SyncMarkTests {
         let note = try collection.notes(deckID: deck.id)[0]
         let cards = try collection.cards(noteID: note.id).map(\.id)
         if kind == "undo" { try collection.apply(.cards(cards, .star(true), label: "star")) }
+        #expect(try collection.takeChangeFlag(), "never synced")
         try collection.recordSync(Self.mark)
         #expect(try collection.syncMark() == Self.mark)
         #expect(try !collection.changedSinceSync())
@@ -39,7 +40,11 @@ struct SyncMarkTests {
         default: _ = try collection.undoLast()
         }
         #expect(try collection.changedSinceSync(), "\(kind) is a change the server has not seen")
-        try collection.recordSync(Self.mark)
+        #expect(try collection.changedDuringSync())
+        #expect(try collection.takeChangeFlag())
         #expect(try !collection.changedSinceSync())
+        #expect(try !collection.takeChangeFlag(), "taken: nothing changed since")
+        try collection.restoreChangeFlag()
+        #expect(try collection.changedSinceSync(), "a sync that did not carry the changes puts the flag back")
     }
 }

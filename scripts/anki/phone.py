@@ -11,11 +11,17 @@ client does, and prints one JSON object:
                                                    when a full sync is needed
     phone.py sync PATH ENDPOINT USER PASSWORD      the collection at PATH syncs; what the server
                                                    asked for ("required") is printed, nothing more done
+    phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
+                                                   the media folder of PATH changes as listed (a
+                                                   deletion through Anki's own trash), then media
+                                                   syncs; prints each file's SHA-1 by name
 """
+import hashlib
 import json
 import os
 import random
 import sys
+import time
 
 from answering import answer_next
 from seeded import read_one_open
@@ -69,6 +75,31 @@ def sync(path, endpoint, user, password):
     return {"required": required}
 
 
+def media(path, endpoint, user, password, *edits):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    folder = col.media.dir()
+    for edit in edits:
+        kind, name, *rest = edit.split(":", 2)
+        if kind == "add":
+            with open(os.path.join(folder, name), "w") as file:
+                file.write(rest[0])
+        else:
+            col.media.trash_files([name])
+    auth = col.sync_login(user, password, endpoint)
+    # Anki's media sync runs in the background: waited for, and its error raised.
+    col.sync_media(auth)
+    while col.media_sync_status().active:
+        time.sleep(0.05)
+    files = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as file:
+            files[name] = hashlib.sha1(file.read()).hexdigest()
+    col.close()
+    return {"files": files}
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync}[command](*arguments), ensure_ascii=False))
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media}[command](*arguments), ensure_ascii=False))

@@ -90,8 +90,14 @@ package struct FullSync {
         let options = settings, file = download.file.path
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
+        _ = try built.takeChangeFlag()
         try built.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
                                       schema: download.contents.schema, usn: download.contents.usn))
+        // An answer given meanwhile (another process) would be lost under the server's copy.
+        if try collection.changedDuringSync() {
+            throw SyncError(.inProgress, "the collection changed while the server's copy was on its way (a review in another window?); "
+                            + "nothing was replaced: run maeil sync again")
+        }
         let here = try localCounts()
         let backup = here.notes + here.reviews > 0 ? try collection.backUp(now: now, calendar: calendar) : nil
         try collection.replaceContents(with: built)

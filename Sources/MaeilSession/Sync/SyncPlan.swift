@@ -42,8 +42,10 @@ package enum SyncPlan: Equatable, Sendable {
     /// More than this many seconds between the clocks, and the server refuses to sync.
     static let clockTolerance: Int64 = 300
 
+    /// `changedThere` asks the server whether its copy really changed since the mark's usn, when
+    /// its time says it might have.
     package static func decide(meta: ServerMeta, mark: SyncMark?, endpoint: String, changedHere: Bool, cardsHere: Bool, now: Date,
-                               choice: Choice = .automatic) throws -> SyncPlan {
+                               choice: Choice = .automatic, changedThere: (Int) throws -> Bool = { _ in true }) throws -> SyncPlan {
         guard meta.proceed else { return .refused(meta.message) }
         let offset = meta.serverTime - Int64(now.timeIntervalSince1970)
         if abs(offset) > clockTolerance { throw SyncError.clock(offBy: offset) }
@@ -59,7 +61,7 @@ package enum SyncPlan: Equatable, Sendable {
         if mark.schema != meta.schema {
             return changedHere ? .chooseSide(.serverReplacedAndHereChanged) : .download(.serverReplaced)
         }
-        if mark.serverModified == meta.modified {
+        if try mark.serverModified == meta.modified || !changedThere(mark.usn) {
             return changedHere ? .upload(.onlyHereChanged) : .inSync
         }
         return changedHere ? .chooseSide(.bothChanged) : .download(.onlyServerChanged)

@@ -10,7 +10,7 @@ struct SyncCommand: MaeilCommand {
             Log in once with --login URL; then maeil sync brings the two copies together. For now a sync moves the \
             whole collection (Anki's full sync): when only one side changed since the last sync, its copy replaces \
             the other's; when both did, you choose (--upload keeps this one, --download the server's), and a \
-            download backs this collection up first. Pictures and sounds do not sync yet.
+            download backs this collection up first. Pictures and sounds sync both ways.
             """)
 
     @OptionGroup var collection: CollectionOptions
