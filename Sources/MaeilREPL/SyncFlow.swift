@@ -68,9 +68,10 @@ package enum SyncFlow {
         // From here a write is a change the sync may not carry; put back unless one side took the other's copy.
         let changedHere = try collection.takeChangeFlag()
         var carried = false
-        defer { if changedHere && !carried { try? collection.restoreChangeFlag() } }
+        defer { if changedHere { carried ? try? collection.settleChangeFlag() : try? collection.restoreChangeFlag() } }
         let plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
-                                       now: context.now, choice: choice, changedThere: { try server.changedSince(usn: $0) })
+                                       now: context.now, choice: choice, uploaded: try collection.uploadUnderWay(),
+                                       changedThere: { try server.changedSince(usn: $0) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
         func say(_ text: String) { if !json, !text.isEmpty { context.line(text) } }
         var fetched: FullSync.Download?
@@ -85,8 +86,9 @@ package enum SyncFlow {
         case .inSync:
             report.reason = "in sync"
             // The server's time moved with nothing changed: remembered, so the next sync need not ask.
-            if let mark, mark.serverModified != meta.modified {
-                try collection.recordSync(SyncMark(endpoint: mark.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn))
+            let underWay = try collection.uploadUnderWay()
+            if mark?.serverModified != meta.modified || mark?.schema != meta.schema || underWay != nil {
+                try collection.recordSync(SyncMark(endpoint: account.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn))
             }
             say("Already in sync with \(account.endpoint).")
         case .refused(let message):
@@ -170,6 +172,20 @@ enum SecretInput {
             console.line()
         }
         console.write(prompt)
-        return Swift.readLine(strippingNewline: true)
+        // Byte by byte, as the line editor reads: nothing typed after the Enter is held back
+        // in a buffer it would never see. Ctrl-C gives up.
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR, !SignalHandling.interrupted { continue }
+            if count <= 0 || SignalHandling.interrupted {
+                SignalHandling.interrupted = false
+                return nil
+            }
+            if byte == 0x0A || byte == 0x0D { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self).nfc
     }
 }

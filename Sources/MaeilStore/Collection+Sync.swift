@@ -35,11 +35,13 @@ extension Collection {
         }
     }
 
-    /// At the start of a sync: whether anything changed since the last one, and from now on
-    /// a clean slate, so a write made while the sync runs (another process answering, say) is
-    /// still a change after it. Triggers flag the next write to any synced table, whichever
-    /// command or process makes it. `restoreChangeFlag` puts the flag back when the sync did
-    /// not carry the changes across.
+    /// The change flag: '0' nothing new since the last sync, '1' something, 'S' something that a
+    /// sync under way is carrying. Triggers set '1' on any write to a synced table, whichever
+    /// command or process makes it, so a write during a sync stays a change after it; a sync
+    /// killed half-way leaves 'S', still a change for the next one.
+    static let flagSQL = "SELECT value FROM meta WHERE key = 'sync_dirty'"
+
+    /// At the start of a sync: whether anything changed since the last one.
     package func takeChangeFlag() throws -> Bool {
         try checkBeforeWriting()
         return try StoreError.during(path) {
@@ -47,37 +49,63 @@ extension Collection {
                 for table in Self.syncedTables {
                     for event in ["INSERT", "UPDATE", "DELETE"] {
                         try db.execute(sql: """
-                            CREATE TRIGGER IF NOT EXISTS sync_dirty_\(table)_\(event.lowercased()) AFTER \(event) ON \(table)
-                            WHEN (SELECT value FROM meta WHERE key = 'sync_dirty') = '0'
-                            BEGIN UPDATE meta SET value = '1' WHERE key = 'sync_dirty'; END
+                            CREATE TRIGGER IF NOT EXISTS sync_changed_\(table)_\(event.lowercased()) AFTER \(event) ON \(table)
+                            WHEN (\(Self.flagSQL)) IS NOT '1'
+                            BEGIN INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '1'); END
                             """)
                     }
                 }
                 let changed = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync'") == nil
-                    || String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0"
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '0')")
+                    || String.fetchOne(db, sql: Self.flagSQL) != "0"
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', ?)", arguments: [changed ? "S" : "0"])
                 return changed
             }
         }
     }
 
+    /// The sync carried what changed before it started across: clean, unless written to since.
+    package func settleChangeFlag() throws {
+        try StoreError.during(path) {
+            try pool.write { db in try db.execute(sql: "UPDATE meta SET value = '0' WHERE key = 'sync_dirty' AND value = 'S'") }
+        }
+    }
+
+    /// The sync carried nothing across: what changed is still a change.
     package func restoreChangeFlag() throws {
         try StoreError.during(path) {
-            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '1')") }
+            try pool.write { db in try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'sync_dirty' AND value = 'S'") }
         }
     }
 
     /// Whether something was written since `takeChangeFlag`.
     package func changedDuringSync() throws -> Bool {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_dirty'") != "0" }
+        try read { db in try String.fetchOne(db, sql: Self.flagSQL) == "1" }
     }
 
-    /// Records a finished sync's mark.
+    /// Records a finished sync's mark (and forgets an upload under way).
     package func recordSync(_ mark: SyncMark) throws {
         try checkBeforeWriting()
         let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
         try StoreError.during(path) {
-            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)", arguments: [json]) }
+            try pool.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)", arguments: [json])
+                try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_upload'")
+            }
+        }
+    }
+
+    /// The mark the server's copy will have once an upload lands: kept before it is sent, so a
+    /// sync killed after the server took it knows the server's copy for its own.
+    package func recordUploadUnderWay(_ mark: SyncMark) throws {
+        let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
+        try StoreError.during(path) {
+            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_upload', ?)", arguments: [json]) }
+        }
+    }
+
+    package func uploadUnderWay() throws -> SyncMark? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_upload'").flatMap { try? JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
         }
     }
 

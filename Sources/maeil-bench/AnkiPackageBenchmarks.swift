@@ -49,14 +49,39 @@ enum AnkiPackageBenchmarks {
                 }
                 return figures
             },
+            // A full sync of the same collection by Anki's own client and by `maeil sync`, against
+            // Anki's own server (scripts/anki/sync-times.py); nothing without Anki's library.
+            Benchmark(name: "sync.against_anki") {
+                let folder = ImportBenchmarks.temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let (_, _, source, _) = try ImportBenchmarks.collectionInUse(in: folder)
+                guard let python = ankiPython(), FileManager.default.fileExists(atPath: "scripts/anki/sync-times.py") else { return [] }
+                let result = try ExternalProgram.run(python, ["scripts/anki/sync-times.py", MaeilChild.executable, source.path])
+                guard result.status == 0, let line = result.output.split(separator: "\n").last,
+                      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    throw BenchFailure(description: "sync-times.py failed: \(result.output.suffix(800))")
+                }
+                let seconds = object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+                var figures: [BenchFigure] = []
+                for step in ["upload", "download"] {
+                    guard let ours = seconds["maeil_\(step)"], let theirs = seconds["anki_\(step)"] else { continue }
+                    figures.append(BenchFigure(name: "sync.maeil_full_\(step)_s", value: ours, unit: "s"))
+                    figures.append(BenchFigure(name: "sync.anki_full_\(step)_s", value: theirs, unit: "s"))
+                    figures.append(BenchFigure(name: "sync.ratio_full_\(step)", value: ours / theirs, unit: "× Anki"))
+                }
+                return figures
+            },
         ]
+    }
+
+    static func ankiPython() -> String? {
+        let candidates = [ProcessInfo.processInfo.environment["MAEIL_ANKI_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
+        return candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     }
 
     /// Anki's seconds for the same steps, or nil when Anki's library is not installed.
     static func ankiTimes(_ package: String) throws -> [String: Double]? {
-        let candidates = [ProcessInfo.processInfo.environment["MAEIL_ANKI_PYTHON"], ".build/anki-venv/bin/python"].compactMap { $0 }
-        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-              FileManager.default.fileExists(atPath: "scripts/anki/package-times.py") else { return nil }
+        guard let python = ankiPython(), FileManager.default.fileExists(atPath: "scripts/anki/package-times.py") else { return nil }
         let result = try ExternalProgram.run(python, ["scripts/anki/package-times.py", package])
         guard result.status == 0, let line = result.output.split(separator: "\n").last,
               let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }

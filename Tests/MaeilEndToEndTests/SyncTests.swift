@@ -309,6 +309,56 @@ struct SyncTests {
         #expect(shaC == FullSyncChecks.sha1("picture C") && shaD == FullSyncChecks.sha1("picture D"))
     }
 
+    /// SIGKILL at random moments of downloads and uploads: each side is whole, as it was or as
+    /// it should be after, and the next sync finishes what the killed one began; a change a
+    /// killed upload did not carry is carried by the next.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(5)))
+    func aSyncKilledAnywhereIsFinishedByTheNext() throws {
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let state = folder.appendingPathComponent("state").path
+        let big = try Fixture.wordCollection(count: 300)
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner"], big, input: "secret-learner\n", state: state).status == 0)
+        var generator = SystemRandomNumberGenerator()
+        func killed(_ arguments: [String]) throws -> Bool {
+            let process = Process()
+            process.executableURL = Binary.url
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": state, "HOME": folder.path, "TZ": zone]) { $1 }
+            (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+            try process.run()
+            usleep(UInt32.random(in: 2_000...160_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return process.terminationReason == .uncaughtSignal
+        }
+        var kills = 0, finished = 0
+        for round in 0..<20 {
+            let path = try Fixture.wordCollection(count: 20)
+            kills += try killed(["sync", "--download", "--collection", path]) ? 1 : 0
+            let collection = try Collection(path: path)
+            let notes = try collection.counts().notes
+            #expect(notes == 20 || notes == 300, "round \(round): \(notes) notes")
+            #expect(try collection.check(repair: false, now: Date()).isHealthy, "round \(round)")
+            finished += notes == 300 ? 1 : 0
+            let again = try maeil(["sync", "--download"], path, state: state)
+            let after = try Collection(path: path).counts().notes
+            #expect(again.status == 0 && after == 300, "round \(round): \(again.stderr)")
+        }
+        let reader = try Fixture.wordCollection(count: 1)
+        for round in 0..<12 {
+            let flag = round % 7 + 1
+            #expect(try maeil(["flag", "\(flag)", "1"], big, state: state).status == 0)
+            kills += try killed(["sync", "--collection", big]) ? 1 : 0
+            let next = try maeil(["sync"], big, state: state)
+            #expect(next.status == 0, "round \(round): \(next.stdout)\(next.stderr)")
+            #expect(try maeil(["sync", "--download"], reader, state: state).status == 0)
+            let flags = try Collection(path: reader, readOnly: true).read { try Int.fetchOne($0, sql: "SELECT flags FROM card ORDER BY id LIMIT 1") }
+            #expect(flags == flag, "round \(round): the server has flag \(flags ?? -1), this side \(flag)")
+        }
+        #expect(kills >= 12, "\(kills) of 32 syncs were killed before they finished")
+        print("sync: 20 downloads and 12 uploads killed at random (\(kills) killed, \(finished) downloads finished first); each side whole, every change carried")
+    }
+
     /// What goes wrong is said in a sentence, with a status that is not 0, and changes nothing.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
     func problemsAreSaid() throws {

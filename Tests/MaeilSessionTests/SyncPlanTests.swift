@@ -53,6 +53,23 @@ struct SyncPlanTests {
                                     now: Self.now, changedThere: { _ in true }) == .chooseSide(.bothChanged))
     }
 
+    /// A sync killed after the server took its upload left the mark of that upload: the
+    /// server's copy with its schema time is this collection's own.
+    @Test func anUploadThatLandedIsOurs() throws {
+        let sent = SyncMark(endpoint: Self.endpoint, serverModified: 9_000, schema: 8_000, usn: 5)
+        let landed = Self.meta(modified: 9_000, schema: 8_000)
+        #expect(try SyncPlan.decide(meta: landed, mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true, now: Self.now,
+                                    uploaded: sent) == .upload(.onlyHereChanged))
+        #expect(try SyncPlan.decide(meta: landed, mark: Self.mark, endpoint: Self.endpoint, changedHere: false, cardsHere: true, now: Self.now,
+                                    uploaded: sent) == .inSync)
+        // Not landed (the server's schema is the old one): as if it was never sent.
+        #expect(try SyncPlan.decide(meta: Self.meta(), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true, now: Self.now,
+                                    uploaded: sent) == .upload(.onlyHereChanged))
+        // Another device replaced it since: that is the server's change.
+        #expect(try SyncPlan.decide(meta: Self.meta(schema: 9_999), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true,
+                                    now: Self.now, uploaded: sent) == .chooseSide(.serverReplacedAndHereChanged))
+    }
+
     @Test func theLearnersChoiceWins() throws {
         #expect(try Self.plan(Self.meta(modified: 6_000), changed: true, choice: .upload) == .upload(.asked))
         #expect(try Self.plan(Self.meta(), choice: .download) == .download(.asked))

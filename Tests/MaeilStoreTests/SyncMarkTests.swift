@@ -23,9 +23,11 @@ struct SyncMarkTests {
         let clock = TestClock(Fixture.noon)
         let note = try collection.notes(deckID: deck.id)[0]
         let cards = try collection.cards(noteID: note.id).map(\.id)
+        let others = try collection.cards(noteID: collection.notes(deckID: deck.id)[1].id).map(\.id)
         if kind == "undo" { try collection.apply(.cards(cards, .star(true), label: "star")) }
         #expect(try collection.takeChangeFlag(), "never synced")
         try collection.recordSync(Self.mark)
+        try collection.settleChangeFlag()
         #expect(try collection.syncMark() == Self.mark)
         #expect(try !collection.changedSinceSync())
         switch kind {
@@ -41,10 +43,20 @@ struct SyncMarkTests {
         }
         #expect(try collection.changedSinceSync(), "\(kind) is a change the server has not seen")
         #expect(try collection.changedDuringSync())
+        // A sync takes the change; one killed half-way leaves it a change for the next.
         #expect(try collection.takeChangeFlag())
-        #expect(try !collection.changedSinceSync())
-        #expect(try !collection.takeChangeFlag(), "taken: nothing changed since")
+        #expect(try collection.changedSinceSync() && !collection.changedDuringSync())
+        #expect(try collection.takeChangeFlag(), "a sync that never finished carried nothing")
         try collection.restoreChangeFlag()
         #expect(try collection.changedSinceSync(), "a sync that did not carry the changes puts the flag back")
+        #expect(try collection.takeChangeFlag())
+        try collection.settleChangeFlag()
+        #expect(try !collection.changedSinceSync() && !collection.takeChangeFlag(), "carried: nothing new since")
+        // A write while a sync runs is a change after it.
+        #expect(try !collection.takeChangeFlag())
+        try collection.apply(.cards(others, .flag(2), label: "flag"))
+        #expect(try collection.changedDuringSync())
+        try collection.settleChangeFlag()
+        #expect(try collection.changedSinceSync())
     }
 }

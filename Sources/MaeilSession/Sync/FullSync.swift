@@ -40,6 +40,8 @@ package struct FullSync {
         try AnkiPackageWriter.writeCollectionFile(exported, to: file, now: now, clock: ExportFile.clock(for: exported, timeZone: timeZone))
         try FullSyncFile.prepareForUpload(file, now: now)
         let sent = try FullSyncFile.check(file)
+        try collection.recordUploadUnderWay(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: sent.modified,
+                                                     schema: sent.schema, usn: sent.usn))
         do {
             try server.upload(file)
         } catch {
@@ -91,6 +93,7 @@ package struct FullSync {
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
+        try built.settleChangeFlag()
         try built.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
                                       schema: download.contents.schema, usn: download.contents.usn))
         // An answer given meanwhile (another process) would be lost under the server's copy.

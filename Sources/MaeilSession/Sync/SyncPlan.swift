@@ -44,8 +44,12 @@ package enum SyncPlan: Equatable, Sendable {
 
     /// `changedThere` asks the server whether its copy really changed since the mark's usn, when
     /// its time says it might have.
-    package static func decide(meta: ServerMeta, mark: SyncMark?, endpoint: String, changedHere: Bool, cardsHere: Bool, now: Date,
-                               choice: Choice = .automatic, changedThere: (Int) throws -> Bool = { _ in true }) throws -> SyncPlan {
+    /// `uploaded` is the mark of an upload a killed sync sent: when the server's copy has its
+    /// schema time, the upload landed, and that copy is this collection's own.
+    package static func decide(meta: ServerMeta, mark recorded: SyncMark?, endpoint: String, changedHere: Bool, cardsHere: Bool, now: Date,
+                               choice: Choice = .automatic, uploaded: SyncMark? = nil,
+                               changedThere: (Int) throws -> Bool = { _ in true }) throws -> SyncPlan {
+        let mark = uploaded.flatMap { $0.schema == meta.schema && $0.endpoint == endpoint ? $0 : nil } ?? recorded
         guard meta.proceed else { return .refused(meta.message) }
         let offset = meta.serverTime - Int64(now.timeIntervalSince1970)
         if abs(offset) > clockTolerance { throw SyncError.clock(offBy: offset) }

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Times a full sync by Anki's own client and by maeil on the same collection, against Anki's own
+sync server in the same run (issue 24's speed target; `maeil bench --filter sync` runs it):
+
+    .build/anki-venv/bin/python scripts/anki/sync-times.py MAEIL PACKAGE
+
+Both take the package (maeil bench's: 20,000 notes, 100,000 reviews) into a collection of their
+own and log in as a user of their own; then each uploads its whole collection and downloads it
+again, the best of three of each, in seconds (maeil's: the whole command, as a user runs it).
+Prints one JSON object.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+maeil, package = sys.argv[1], sys.argv[2]
+folder = tempfile.mkdtemp()
+
+
+def best(run):
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+environment = dict(os.environ, SYNC_USER1="anki:secret", SYNC_USER2="maeil:secret", SYNC_HOST="127.0.0.1", SYNC_PORT="0",
+                   SYNC_BASE=os.path.join(folder, "base"), NO_COLOR="1")
+log_path = os.path.join(folder, "server.log")
+with open(log_path, "w") as log:
+    server = subprocess.Popen([sys.executable, "-m", "anki.syncserver"], env=environment, stdout=log, stderr=log)
+try:
+    endpoint = None
+    for _ in range(300):
+        found = re.search(r"listening addr=(127\.0\.0\.1:\d+)", open(log_path).read())
+        if found:
+            endpoint = "http://%s/" % found.group(1)
+            break
+        time.sleep(0.05)
+    assert endpoint, open(log_path).read()
+
+    col = Collection(os.path.join(folder, "anki", "collection.anki2"))
+    col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
+        with_scheduling=True, with_deck_configs=True)))
+    auth = col.sync_login("anki", "secret", endpoint)
+    counts = {table: col.db.scalar(f"select count() from {table}") for table in ("notes", "cards", "revlog")}
+
+    def anki_full(upload):
+        col.close_for_full_sync()
+        col.full_upload_or_download(auth=auth, server_usn=None, upload=upload)
+        col.reopen(after_full_sync=True)
+
+    figures = {"anki_upload": best(lambda: anki_full(True)), "anki_download": best(lambda: anki_full(False))}
+    col.close()
+
+    collection = os.path.join(folder, "maeil", "collection.sqlite")
+    state = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"), HOME=folder)
+
+    def run(*arguments, stdin=""):
+        result = subprocess.run([maeil, *arguments, "--collection", collection], input=stdin, capture_output=True, text=True, env=state)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    run("import", package, "--create")
+    run("sync", "--login", endpoint, "--user", "maeil", stdin="secret\n")
+    figures["maeil_upload"] = best(lambda: run("sync", "--upload"))
+    figures["maeil_download"] = best(lambda: run("sync", "--download"))
+    figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
+    print(json.dumps(figures))
+finally:
+    server.kill()
