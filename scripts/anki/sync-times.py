@@ -47,6 +47,7 @@ try:
         time.sleep(0.05)
     assert endpoint, open(log_path).read()
 
+    os.makedirs(os.path.join(folder, "anki"))
     col = Collection(os.path.join(folder, "anki", "collection.anki2"))
     col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
         with_scheduling=True, with_deck_configs=True)))
