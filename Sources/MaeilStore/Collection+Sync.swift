@@ -48,10 +48,11 @@ extension Collection {
             try pool.write { db in
                 for table in Self.syncedTables {
                     for event in ["INSERT", "UPDATE", "DELETE"] {
+                        // A plain UPDATE: an upsert's own conflict clause would override a REPLACE in here.
                         try db.execute(sql: """
                             CREATE TRIGGER IF NOT EXISTS sync_changed_\(table)_\(event.lowercased()) AFTER \(event) ON \(table)
                             WHEN (\(Self.flagSQL)) IS NOT '1'
-                            BEGIN INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', '1'); END
+                            BEGIN UPDATE meta SET value = '1' WHERE key = 'sync_dirty'; END
                             """)
                     }
                 }

@@ -294,7 +294,12 @@ struct SyncTests {
         let phonePath = phoneFolder.appendingPathComponent("phone.anki2").path
         let phoneFiles = try phone(["media", phonePath, server.endpoint, "learner", "secret-learner", "add:c.jpg:picture C", "delete:a.png"])
         #expect((phoneFiles["files"] as? [String: String])?.keys.sorted() == ["b.mp3", "c.jpg"], "\(phoneFiles)")
+        // The phone's answers go up too; this side, unchanged, takes them.
+        _ = try phone(["sync", phonePath, server.endpoint, "learner", "secret-learner"])
         let after = try sync(first, stateA)
+        #expect(after.hasPrefix("Downloading the server's collection (only the server's copy changed since the last sync)"), "\(after)")
+        #expect(try Collection(path: first, readOnly: true).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 2") } ?? 0 > 0,
+                "the phone's answers are here")
         #expect(after.hasSuffix("Pictures and sounds: 1 file came down, 1 file deleted here as on the server.\n"), "\(after)")
         #expect(try files(mediaA) == ["b.mp3": "sound B", "c.jpg": "picture C"])
 
@@ -342,7 +347,7 @@ struct SyncTests {
             finished += notes == 300 ? 1 : 0
             let again = try maeil(["sync", "--download"], path, state: state)
             let after = try Collection(path: path).counts().notes
-            #expect(again.status == 0 && after == 300, "round \(round): \(again.stderr)")
+            #expect(again.status == 0 && after == 300, "round \(round): \(again.stdout) \(again.stderr)")
         }
         let reader = try Fixture.wordCollection(count: 1)
         for round in 0..<12 {

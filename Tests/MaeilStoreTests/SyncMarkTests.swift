@@ -16,6 +16,23 @@ struct SyncMarkTests {
         #expect(try collection.changedSinceSync())
     }
 
+    /// An upsert (a note type imported again) under the sync's triggers: the trigger must not
+    /// take on the upsert's conflict clause (an INSERT OR REPLACE in it made every later import
+    /// of an Anki package fail with "UNIQUE constraint failed: meta.key").
+    @Test func anUpsertAfterASyncIsAChange() throws {
+        let collection = try Fixture.collection()
+        var type = AnkiNoteType(id: 77, name: "Basic", isCloze: false, fields: ["Front", "Back"],
+                                templates: [.init(name: "Card 1", question: "{{Front}}", answer: "{{Back}}")], modified: 1, legacyJSON: "{}")
+        try collection.batch(now: Date()) { writer in try writer.save([type]) }
+        _ = try collection.takeChangeFlag()
+        try collection.recordSync(Self.mark)
+        try collection.settleChangeFlag()
+        #expect(try !collection.changedSinceSync())
+        type.modified = 2
+        try collection.batch(now: Date()) { writer in try writer.save([type]) }
+        #expect(try collection.changedSinceSync())
+    }
+
     @Test(arguments: ["answer", "star", "tag", "delete", "preset", "undo"])
     func everyWriteIsAChange(_ kind: String) throws {
         let collection = try Fixture.collection()
