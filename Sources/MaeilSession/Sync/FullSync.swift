@@ -82,7 +82,8 @@ package struct FullSync {
     }
 
     /// Replaces this collection with the server's copy: imported whole into a new collection
-    /// first (the way `maeil import` reads an Anki collection), then copied in place in one step,
+    /// first (the way `maeil import` reads an Anki collection), Maeil's own decks given back what
+    /// Anki has no place for, then copied in place in one step,
     /// after a backup of what was here (when there was anything). Reading plans, which Anki has
     /// no place for, stay.
     package func replace(with download: Download, calendar: Calendar) throws -> Backup? {
@@ -91,6 +92,9 @@ package struct FullSync {
         (settings.timeZone, settings.now) = (timeZone, now)
         let options = settings, file = download.file.path
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
+        // Maeil's own decks went to Anki under note types of their own; what Anki has no place
+        // for (kind, speech, units, plain text) comes back from the collection as it was.
+        try built.restoreMaeilDecks(from: collection, now: now)
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
         try built.settleChangeFlag()
