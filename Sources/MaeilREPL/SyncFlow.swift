@@ -119,7 +119,7 @@ package enum SyncFlow {
         if json { context.verbatim(try JSONOutput.string(report)) }
     }
 
-    /// "Media: 3 pictures or sounds came down, 1 went up." — nothing when nothing moved.
+    /// "Pictures and sounds: 3 files came down, 1 file went up." — nothing when nothing moved.
     static func describe(_ media: MediaSync.Summary) -> String {
         func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
         var parts: [String] = []

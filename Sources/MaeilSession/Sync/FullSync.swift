@@ -83,9 +83,8 @@ package struct FullSync {
 
     /// Replaces this collection with the server's copy: imported whole into a new collection
     /// first (the way `maeil import` reads an Anki collection), Maeil's own decks given back what
-    /// Anki has no place for, then copied in place in one step,
-    /// after a backup of what was here (when there was anything). Reading plans, which Anki has
-    /// no place for, stay.
+    /// Anki has no place for, then copied in place in one step, after a backup of what was here
+    /// (when there was anything). Reading plans, which Anki has no place for, stay.
     package func replace(with download: Download, calendar: Calendar) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
