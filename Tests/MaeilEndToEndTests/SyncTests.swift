@@ -169,6 +169,38 @@ struct SyncTests {
             // Nothing changed on either side: nothing to do.
             let third = try maeil(["sync"], collection, state: state)
             #expect(third.status == 0 && third.stdout == "Already in sync with \(server.endpoint).\n", "\(third.stdout)\(third.stderr)")
+
+            // Notes added, edited, moved and deleted on the phone arrive here.
+            let changed = try phone(["change", phoneFolder.appendingPathComponent("phone.anki2").path, server.endpoint, seed, "secret-\(seed)"])
+            #expect(try maeil(["sync"], collection, state: state).status == 0)
+            let notes = try Collection(path: collection, readOnly: true).read { db in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT note.guid, note.field_values, deck.name FROM note JOIN deck ON deck.id = note.deck_id")
+                    .map { ($0[0] as String, (fields: ($0[1] as String).components(separatedBy: "\u{1f}"), deck: $0[2] as String)) })
+            }
+            let added = try #require(changed["added"] as? String), deleted = try #require(changed["deleted"] as? String)
+            let edited = try #require(changed["edited"] as? [String]), moved = try #require(changed["moved"] as? [String])
+            #expect(notes[added]?.fields == ["폰", "added on the phone"], "seed \(seed): the phone's new note")
+            #expect(notes[edited[0]]?.fields.first == edited[1], "seed \(seed): the phone's edit")
+            #expect(notes[moved[0]]?.deck == moved[1], "seed \(seed): the note the phone moved")
+            #expect(notes[deleted] == nil, "seed \(seed): the note the phone deleted")
+
+            // Notes added, tagged and deleted here arrive on the phone (a full download there).
+            let more = seedFolder.appendingPathComponent("more.txt")
+            try "#separator:tab\n#deck:Korean\n#guid column:3\n새\tadded in Maeil\tmaeil-added\n".write(to: more, atomically: true, encoding: .utf8)
+            #expect(try maeil(["import", more.path], collection, state: state).status == 0)
+            let ids = try Collection(path: collection, readOnly: true).read { db in
+                (try Int64.fetchOne(db, sql: "SELECT id FROM note WHERE guid = ?", arguments: [edited[0]]) ?? 0,
+                 try Int64.fetchOne(db, sql: "SELECT id FROM note WHERE guid = ?", arguments: [moved[0]]) ?? 0)
+            }
+            #expect(try maeil(["tag", "\(ids.0)", "+from-maeil"], collection, state: state).status == 0)
+            #expect(try maeil(["delete", "\(ids.1)", "--yes"], collection, state: state).status == 0)
+            #expect(try maeil(["sync"], collection, state: state).stdout.contains("Uploaded"))
+            let again = seedFolder.appendingPathComponent("phone-again")
+            try FileManager.default.createDirectory(at: again, withIntermediateDirectories: true)
+            let onPhone = try #require(try phone(["download", again.path, server.endpoint, seed, "secret-\(seed)"])["read"] as? [String: Any])["cards"] as? [String: [String: Any]] ?? [:]
+            let phoneNotes = Set(onPhone.keys.map { String($0[..<$0.lastIndex(of: "/")!]) })
+            #expect(phoneNotes.contains("maeil-added") && !phoneNotes.contains(moved[0]) && !phoneNotes.contains(deleted), "seed \(seed)")
+            #expect(onPhone["\(edited[0])/0"]?["tags"] as? [String] == ((madeCards["\(edited[0])/0"]?["tags"] as? [String] ?? []) + ["from-maeil"]).sorted())
         }
     }
 

@@ -11,6 +11,9 @@ client does, and prints one JSON object:
                                                    when a full sync is needed
     phone.py sync PATH ENDPOINT USER PASSWORD      the collection at PATH syncs; what the server
                                                    asked for ("required") is printed, nothing more done
+    phone.py change PATH ENDPOINT USER PASSWORD    on the collection at PATH: a note added, one edited,
+                                                   one moved to another deck, one deleted; then a
+                                                   normal sync; prints their guids
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
                                                    the media folder of PATH changes as listed (a
                                                    deletion through Anki's own trash), then media
@@ -75,6 +78,31 @@ def sync(path, endpoint, user, password):
     return {"required": required}
 
 
+def change(path, endpoint, user, password):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    decks = [deck for deck in col.decks.all_names_and_ids() if col.find_cards(f'"deck:{deck.name}" -deck:filtered')]
+    notes = [col.get_note(nid) for nid in sorted(col.find_notes(""))]
+    home = col.decks.name(col.get_card(notes[0].card_ids()[0]).did)
+    added = col.new_note(col.models.by_name("Basic"))
+    added["Front"], added["Back"] = "폰", "added on the phone"
+    col.add_note(added, col.decks.id_for_name(home))
+    edited = notes[0]
+    edited.fields[0] += " (edited on the phone)"
+    col.update_note(edited)
+    moved = notes[1]
+    target = next(deck for deck in decks if deck.name != col.decks.name(col.get_card(moved.card_ids()[0]).did))
+    col.set_deck(moved.card_ids(), target.id)
+    deleted = notes[2]
+    col.remove_notes([deleted.id])
+    auth = col.sync_login(user, password, endpoint)
+    required = col.sync_collection(auth, False).required
+    col.close()
+    return {"required": required, "added": added.guid, "edited": [edited.guid, edited.fields[0]], "moved": [moved.guid, target.name],
+            "deleted": deleted.guid}
+
+
 def media(path, endpoint, user, password, *edits):
     from anki.collection import Collection
 
@@ -102,4 +130,4 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media}[command](*arguments), ensure_ascii=False))
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change}[command](*arguments), ensure_ascii=False))
