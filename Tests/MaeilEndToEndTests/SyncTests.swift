@@ -434,6 +434,44 @@ struct SyncTests {
         }
     }
 
+    /// A field added on the phone is a schema change there: the phone's next sync is a full
+    /// upload. Maeil, unchanged, takes the new copy; changed too, it shows both sides and keeps
+    /// the one chosen, the other in a backup.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func aFieldAddedOnThePhone() throws {
+        _ = try seeded(["make", folder.path, zone, "303"])
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let original = folder.appendingPathComponent("303/collection.anki2").path
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        let state = folder.appendingPathComponent("state").path
+        _ = try phone(["upload", original, server.endpoint, "learner", "secret-learner"])
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner", "--create"], collection, input: "secret-learner\n", state: state).status == 0)
+        let asked = try phone(["add-field", original, server.endpoint, "learner", "secret-learner"])
+        #expect(asked["required"] as? Int == 2, "a full sync: \(asked)")
+        let taken = try maeil(["sync"], collection, state: state)
+        #expect(taken.stdout.contains("(another device replaced the server's copy (a full sync) since the last sync)"), "\(taken.stdout)\(taken.stderr)")
+        func basicFields() throws -> [String] {
+            try Collection(path: collection, readOnly: true).read { db in
+                try String.fetchOne(db, sql: "SELECT field_names FROM note WHERE note_type = 'Basic' LIMIT 1")?.components(separatedBy: "\u{1f}") ?? []
+            }
+        }
+        #expect(try basicFields() == ["Front", "Back", "Notes"])
+
+        // Both sides change: a script is told to choose and nothing moves; the choice keeps one side, the other in a backup.
+        let star = try maeil(["star", "1"], collection, state: state)
+        #expect(star.status == 0, "\(star.stderr)")
+        _ = try phone(["add-field", original, server.endpoint, "learner", "secret-learner"])
+        let conflict = try maeil(["sync"], collection, state: state)
+        #expect(conflict.status == 1 && conflict.stderr.contains("another device replaced the server's copy since the last sync, and this collection changed too"),
+                "\(conflict.stderr)")
+        let kept = try maeil(["sync", "--upload"], collection, state: state)
+        #expect(kept.status == 0 && kept.stdout.contains("Uploaded"), "\(kept.stderr)")
+        let phoneFolder = folder.appendingPathComponent("phone")
+        try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+        let received = try phone(["download", phoneFolder.path, server.endpoint, "learner", "secret-learner"])
+        #expect(received["check_database"] as? String == "Database rebuilt and optimized.", "\(received["check_database"] ?? "")")
+    }
+
     /// What goes wrong is said in a sentence, with a status that is not 0, and changes nothing.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
     func problemsAreSaid() throws {

@@ -14,6 +14,8 @@ client does, and prints one JSON object:
     phone.py change PATH ENDPOINT USER PASSWORD    on the collection at PATH: a note added, one edited,
                                                    one moved to another deck, one deleted; then a
                                                    normal sync; prints their guids
+    phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
+                                                   sync that follows is a full one, uploaded)
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
                                                    the media folder of PATH changes as listed (a
                                                    deletion through Anki's own trash), then media
@@ -103,6 +105,19 @@ def change(path, endpoint, user, password):
             "deleted": deleted.guid}
 
 
+def add_field(path, endpoint, user, password):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    basic = col.models.by_name("Basic")
+    col.models.add_field(basic, col.models.new_field("Notes"))
+    col.models.update_dict(basic)
+    col.close()
+    col, required = synced(path, endpoint, user, password, upload=True)
+    col.close()
+    return {"required": required}
+
+
 def media(path, endpoint, user, password, *edits):
     from anki.collection import Collection
 
@@ -130,4 +145,4 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change}[command](*arguments), ensure_ascii=False))
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "add-field": add_field}[command](*arguments), ensure_ascii=False))
