@@ -63,6 +63,13 @@ package enum SyncFlow {
         guard let endpoint = URL(string: account.endpoint) else { throw UserError("the kept login names no address; log in again") }
         let server = SyncServer(SyncConnection(endpoint: endpoint, hostKey: account.hostKey))
         let sync = FullSync(collection: collection, server: server, now: context.now, timeZone: context.environment.timeZone)
+        let status = SyncStatus(enabled: context.console.isInteractive && !json)
+        defer { status.clear() }
+        func say(_ text: String) {
+            status.clear()
+            if !json, !text.isEmpty { context.line(text) }
+        }
+        status.show("Asking \(account.endpoint)")
         let local = try sync.localCounts()
         let meta = try server.meta(), mark = try collection.syncMark()
         // From here a write is a change the sync may not carry; put back unless one side took the other's copy.
@@ -73,11 +80,12 @@ package enum SyncFlow {
                                        now: context.now, choice: choice, uploaded: try collection.uploadUnderWay(),
                                        changedThere: { try server.changedSince(usn: $0) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
-        func say(_ text: String) { if !json, !text.isEmpty { context.line(text) } }
         var fetched: FullSync.Download?
         var chosen = plan
         if case .chooseSide(let reason) = plan {
+            status.show("Fetching the server's copy to compare")
             let download = try sync.fetch()
+            status.clear()
             fetched = download
             report.remote = download.counts
             chosen = try choose(context, reason: reason, local: local, remote: download.counts, json: json)
@@ -99,19 +107,23 @@ package enum SyncFlow {
         case .upload(let reason):
             say("Uploading the whole collection (\(reason.sentence)): the server's copy is replaced, and your other devices "
                 + "will be asked for a full sync next time; choose Download there.")
+            status.show("Uploading")
             let sent = try sync.upload()
             carried = true
             (report.action, report.reason, report.remote) = ("upload", reason.rawValue, sent)
             say("Uploaded \(counted(sent)) to \(account.endpoint).")
         case .download(let reason):
             say("Downloading the server's collection (\(reason.sentence)): it replaces this one" + (local.notes + local.reviews > 0 ? ", which is backed up first." : "."))
+            status.show("Downloading")
             let download = try fetched ?? sync.fetch()
+            status.show("Putting the server's copy in place")
             let backup = try sync.replace(with: download, calendar: BackupView.calendar(context))
             carried = true
             (report.action, report.reason, report.remote, report.backup) = ("download", reason.rawValue, download.counts, backup?.path)
             say("Downloaded \(counted(download.counts))." + (backup.map { " The collection as it was is kept in \($0.path) (maeil restore takes it back)." } ?? ""))
         }
         if case .chooseSide = chosen {} else {
+            status.show("Pictures and sounds")
             let media = try MediaSync(collection: collection, server: server).run()
             report.media = media
             say(describe(media))
@@ -155,6 +167,27 @@ package enum SyncFlow {
     static func counted(_ counts: FullSync.Counts) -> String {
         func number(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(number(counts.notes, "note")), \(number(counts.cards, "card")), \(number(counts.reviews, "review"))"
+    }
+}
+
+/// What a sync is doing, on one line of standard error at a terminal (nothing elsewhere),
+/// written over as it goes and cleared at the end.
+final class SyncStatus {
+    let enabled: Bool
+    private var shown = false
+
+    init(enabled: Bool) { self.enabled = enabled && isatty(STDERR_FILENO) == 1 }
+
+    func show(_ step: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(step)…".utf8))
+        shown = true
+    }
+
+    func clear() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
     }
 }
 
