@@ -198,20 +198,32 @@ LEVELS = ["n5", "n4", "n3"]
 KANJI_COUNTS = {"n5": 79, "n4": 166, "n3": 367}
 
 
+# EDICT's register tags, kept in the meaning: なさる and 致す are both "to do", one said of
+# others and one of oneself, and a learner must not take one for the other.
+REGISTERS = {"hon": "honorific", "hum": "humble"}
+
+
 def senses(body):
-    """EDICT's senses of an entry, each a list of glosses without tags: "(n) (1) soap/(2) ..."."""
-    result, current = [], []
+    """EDICT's senses of an entry, each a list of glosses without tags: "(n) (1) soap/(2) ...".
+    A sense tagged honorific or humble says so after its first gloss: "to do (humble)"."""
+    result, current, register = [], [], None
+    def close():
+        if current and register and register not in current[0]:
+            current[0] += f" ({register})"
+        result.append(current)
     for part in body.split("/"):
         if part == "(P)" or part.startswith("EntL") or not part.strip():
             continue
         if re.match(r"^(\([^)]*\)\s*)*\((\d+)\)", part) and current:
-            result.append(current)
-            current = []
+            close()
+            current, register = [], None
+        tags = {tag for group in re.findall(r"\(([^()]*)\)", part) for tag in group.split(",")}
+        register = register or next((REGISTERS[tag] for tag in REGISTERS if tag in tags), None)
         gloss = clean_gloss(part)
         if gloss:
             current.append(gloss)
     if current:
-        result.append(current)
+        close()
     return result
 
 

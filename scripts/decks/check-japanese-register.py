@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Checks the Japanese vocabulary decks against EDICT for register: a word whose meaning is an
+EDICT sense tagged honorific (hon) or humble (hum) must say so in its meaning ("to do
+(humble)"), or なさる and 致す are both "to do" and a learner takes one for the other.
+
+    python3 scripts/decks/check-japanese-register.py      (needs: apt-get install edict)
+
+Reads EDICT on its own (not through the generator) and each deck's items.tsv; prints every
+word that lacks its register and exits 1 if there is one.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+EDICT = "/usr/share/edict/edict"
+REGISTERS = {"hon": "honorific", "hum": "humble"}
+
+
+def edict_senses():
+    """(headword or reading) -> [(reading, [(first gloss, register)])] from EDICT's own lines."""
+    text = subprocess.run(["iconv", "-f", "EUC-JP", "-t", "UTF-8", EDICT], capture_output=True, check=True).stdout.decode()
+    entries = {}
+    for line in text.splitlines()[1:]:
+        m = re.match(r"^(\S+)(?: \[([^\]]+)\])? /(.*)/$", line)
+        if not m:
+            continue
+        head, reading, body = m.group(1), m.group(2) or "", m.group(3)
+        senses, register, first = [], None, None
+        for part in body.split("/"):
+            if re.match(r"^(\([^)]*\)\s*)*\(\d+\)", part) and first is not None:
+                senses.append((first, register))
+                register, first = None, None
+            tags = {t for group in re.findall(r"\(([^()]*)\)", part) for t in group.split(",")}
+            register = register or next((REGISTERS[t] for t in REGISTERS if t in tags), None)
+            gloss = re.sub(r"\s+", " ", re.sub(r"\([^()]*\)|\{[^}]*\}", " ", part)).strip()
+            if first is None and gloss and gloss != "P" and not part.startswith("EntL"):
+                first = gloss
+        if first is not None:
+            senses.append((first, register))
+        for key in {head, reading} - {""}:
+            entries.setdefault(key, []).append((reading, senses))
+    return entries
+
+
+def main():
+    entries = edict_senses()
+    missing, checked = [], 0
+    for level in ("n5", "n4", "n3"):
+        path = os.path.join(ROOT, "Decks", f"jlpt-{level}-vocabulary", "items.tsv")
+        with open(path, encoding="utf-8") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                word, reading, meaning = row["word"], row["kana"], row["meaning"]
+                first = re.sub(r"\s*\((honorific|humble)\)", "", meaning.split(";")[0]).strip()
+                for entry_reading, senses in entries.get(word, []):
+                    if reading and entry_reading and entry_reading not in reading.split(" / "):
+                        continue
+                    for gloss, register in senses:
+                        if register and gloss == first:
+                            checked += 1
+                            if f"({register})" not in meaning and register not in meaning:
+                                missing.append(f"{level} {word} [{reading}]: '{meaning}' is EDICT's {register} sense")
+    for line in sorted(set(missing)):
+        print(line)
+    print(f"register: {checked} meanings from honorific or humble EDICT senses, {len(set(missing))} without their register")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
