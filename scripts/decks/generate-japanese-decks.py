@@ -93,8 +93,6 @@ CORRECTIONS = {
     ("梅雨", "つゆ"): ("梅雨", "つゆ", "rainy season"),  # the season is the word's first sense
     ("偶", "たま"): ("偶", "たま", "occasional; rare (たまに: now and then)"),  # the list's "even number; spouse" is 偶 read ぐう
     ("よろしく", ""): ("よろしく", "", "best regards; please treat me well; properly"),  # the greeting is what N3 teaches
-    ("四日", "よっか"): ("四日", "よっか", "fourth day of the month; four days"),  # the date is what N5 teaches first
-    ("八日", "ようか"): ("八日", "ようか", "eighth day of the month; eight days"),  # likewise
     ("いらっしゃる", ""): ("いらっしゃる", "", "to come; to go; to be (somewhere) (honorific)"),  # not only "to be (doing)"
     ("力", "ちから"): ("力", "ちから", "strength; power; force"),  # "stress; emphasis" shares only a stem with "strength"
     ("空く", "あく"): ("空く", "あく", "to become empty; to be vacant; to be free"),  # "to open (doors)" is 開く
@@ -390,6 +388,11 @@ def build(level, edict, kanjidic, earlier):
         if match:
             entry, glosses = match
             meaning = "; ".join(glosses[:3])
+            # A date word (二日, ふつか) is first the day of the month, then the count of days: the
+            # date is what a learner meets first, and "two days" alone hides it.
+            month_day = senses(entry[1])[0]
+            if "day of the month" in month_day[0] and month_day != glosses and re.search(r"\bdays\b", glosses[0]):
+                meaning = f"{month_day[0]}; {glosses[0]}"
             if not reading and any(is_kanji(ch) for ch in word):
                 reading = entry[0]
         else:

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Checks the Japanese vocabulary decks against EDICT for register: a word whose meaning is an
-EDICT sense tagged honorific (hon) or humble (hum) must say so in its meaning ("to do
-(humble)"), or なさる and 致す are both "to do" and a learner takes one for the other.
+"""Checks the Japanese vocabulary decks against EDICT, class by class of what went wrong before:
 
-    python3 scripts/decks/check-japanese-register.py      (needs: apt-get install edict)
+- register: a word whose meaning is an EDICT sense tagged honorific (hon) or humble (hum) says
+  so in its meaning ("to do (humble)"), or なさる and 致す are both "to do" and a learner takes
+  one for the other;
+- dates: a word EDICT gives as a day of the month (二日 ふつか) means that first ("second day of
+  the month; two days"), not only the count of days.
+
+    python3 scripts/decks/check-japanese-senses.py      (needs: apt-get install edict)
 
 Reads EDICT on its own (not through the generator) and each deck's items.tsv; prints every
-word that lacks its register and exits 1 if there is one.
+word that fails and exits 1 if there is one.
 """
 import csv
 import os
@@ -47,7 +51,7 @@ def edict_senses():
 
 def main():
     entries = edict_senses()
-    missing, checked = [], 0
+    missing, checked, wrong_dates, dates = [], 0, [], 0
     for level in ("n5", "n4", "n3"):
         path = os.path.join(ROOT, "Decks", f"jlpt-{level}-vocabulary", "items.tsv")
         with open(path, encoding="utf-8") as f:
@@ -57,15 +61,23 @@ def main():
                 for entry_reading, senses in entries.get(word, []):
                     if reading and entry_reading and entry_reading not in reading.split(" / "):
                         continue
+                    # A date is a kanji word whose first sense is the day of the month (一日 いちにち
+                    # is "one day" first; いつか "someday" shares 五日's reading).
+                    date = senses[0][0] if senses and "day of the month" in senses[0][0] and re.search(r"[\u4e00-\u9fff]", word) else None
+                    if date:
+                        dates += 1
+                        if not meaning.startswith(date):
+                            wrong_dates.append(f"{level} {word} [{reading}]: '{meaning}' before EDICT's '{date}'")
                     for gloss, register in senses:
                         if register and gloss == first:
                             checked += 1
                             if f"({register})" not in meaning and register not in meaning:
                                 missing.append(f"{level} {word} [{reading}]: '{meaning}' is EDICT's {register} sense")
-    for line in sorted(set(missing)):
+    for line in sorted(set(missing)) + sorted(set(wrong_dates)):
         print(line)
     print(f"register: {checked} meanings from honorific or humble EDICT senses, {len(set(missing))} without their register")
-    return 1 if missing else 0
+    print(f"dates: {dates} days of the month, {len(set(wrong_dates))} not given first")
+    return 1 if missing or wrong_dates else 0
 
 
 if __name__ == "__main__":
