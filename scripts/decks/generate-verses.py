@@ -4,10 +4,12 @@
     sudo apt-get install -y sword-text-web diatheke
     python3 scripts/decks/generate-verses.py
 
-The text is the WEB's, unchanged except that footnotes are left out, poetry lines are joined
-with spaces, a verse that ends mid-sentence runs on to the sentence's end (Ephesians 2:8–9), and
-quotation marks that open or close outside the passage are left out. ("World English Bible" is a trademark for the unmodified text; this deck
-names it as its source and changes no words.)
+The text is the WEB's as diatheke prints it, quotation marks included (one may open a speech
+that goes on past the passage), except that footnotes are left out and poetry lines are joined
+with spaces; a verse that ends mid-clause runs on to the clause's end (Ephesians 2:8–9), and a
+few verses are learned with the one before them, where their sentence begins (UNITS).
+("World English Bible" is a trademark for the unmodified text; this deck names it as its source
+and changes no words or marks.)
 """
 import os
 import re
@@ -59,37 +61,15 @@ def verse(reference):
 
 
 def complete(text):
-    """Whether a passage ends a sentence (or the clause that opens a list, with a colon)."""
-    return re.search(r"[.!?:][’”)]*$", text) is not None
-
-
-def balanced(text):
-    """The passage with quotation marks that open or close outside it left out: a verse often
-    begins inside a speech, or opens one that runs on past its last sentence. Words and other
-    marks are unchanged; a ’ that closes no ‘ is an apostrophe and stays."""
-    drop = set()
-    doubles, singles = [], []
-    for index, char in enumerate(text):
-        if char == "“":
-            doubles.append(index)
-        elif char == "”":
-            if doubles:
-                doubles.pop()
-            else:
-                drop.add(index)
-        elif char == "‘":
-            singles.append(index)
-        elif char == "’" and singles and not (index + 1 < len(text) and text[index + 1].isalpha() and index > 0 and text[index - 1].isalpha()):
-            singles.pop()
-    drop.update(doubles)
-    drop.update(singles)
-    kept = "".join(char for index, char in enumerate(text) if index not in drop)
-    return re.sub(r"\s+", " ", kept).strip()
+    """Whether a passage ends a sentence or a clause (Romans 3:23 ends with ";"), or the clause
+    that opens a list (with a colon)."""
+    return re.search(r"[.!?:;][’”)]*$", text) is not None
 
 
 # Where the unit a learner memorizes is not the verse and its sentence: the question of Psalm
-# 121:1 is answered in 121:2; Lamentations 3:23 ("They are new every morning") continues 3:22.
-UNITS = {"Psalms 121:1": (1, 2), "Lamentations 3:23": (22, 23)}
+# 121:1 is answered in 121:2; Lamentations 3:23 ("They are new every morning") continues 3:22;
+# Isaiah 40:31 ("but those who wait for Yahweh…") ends the sentence 40:30 begins.
+UNITS = {"Psalms 121:1": (1, 2), "Lamentations 3:23": (22, 23), "Isaiah 40:31": (30, 31)}
 
 
 def passage(reference):
@@ -101,7 +81,7 @@ def passage(reference):
     if reference in UNITS:
         start, end = UNITS[reference]
         text = " ".join(verse(f"{book} {chapter}:{number}") for number in range(start, end + 1))
-        return f"{book} {chapter}:{start}–{end}", balanced(text)
+        return f"{book} {chapter}:{start}–{end}", text
     text = verse(reference)
     last = int(first)
     while not complete(text) and last < int(first) + 3:
@@ -111,7 +91,7 @@ def passage(reference):
         except SystemExit:
             break
         last += 1
-    return (reference if last == int(first) else f"{reference}–{last}"), balanced(text)
+    return (reference if last == int(first) else f"{reference}–{last}"), text
 
 
 def main():
