@@ -302,6 +302,25 @@ def lookup(edict, word, reading, hint):
     return best
 
 
+def learner_meanings(meanings):
+    """A kanji's meanings as a learner needs them: its first four, and its use as a counter
+    after them when it has one (本: "counter for long cylindrical things"); the zodiac signs
+    and two-hour periods (子: "sign of the rat; 11PM-1AM") only when there is nothing else;
+    no radical numbers."""
+    meanings = [m for m in meanings if not re.search(r"radical \(no\.?\s*\d+\)", m)]
+    zodiac = [m for m in meanings if re.search(r"sign of the|Chinese zodiac|\d(AM|PM)\b", m)]
+    plain = [m for m in meanings if m not in zodiac] or zodiac
+    first = plain[:4]
+    counter = next((m for m in plain if m.startswith("counter for")), None)
+    return first + ([counter] if counter and counter not in first else [])
+
+
+def on_readings(readings):
+    """KANJIDIC's on readings without the katakana spellings of foreign units it lists among
+    them (米: メエトル, metre): no on reading is longer than three kana."""
+    return [r for r in readings if len(r.replace("-", "")) <= 3]
+
+
 def load_kanjidic():
     with gzip.open(KANJIDIC) as f:
         tree = ET.parse(f)
@@ -480,11 +499,10 @@ items: items.tsv
         k = row["character"]
         info = kanjidic[k]
         examples = sorted((w for w in pool if k in w["word"]), key=lambda w: (w["word"] == k, w["score"], len(w["word"])))[:3]
-        # KANJIDIC notes the radical a kanji is ("one radical (no.1)"): not a meaning to learn.
-        meanings = [m for m in info["meanings"] if not re.search(r"radical \(no\.?\s*\d+\)", m)]
+        meanings = learner_meanings(info["meanings"])
         first = [(re.split(r"[/／]", w["word"])[0], w["kana"].split(" / ")[0], w["meaning"].split("; ")[0]) for w in examples]
         rows.append(dict(
-            id=k, kanji=k, meaning="; ".join(meanings[:4]), onyomi="、".join(info["on"]), kunyomi="、".join(info["kun"]),
+            id=k, kanji=k, meaning="; ".join(meanings), onyomi="、".join(on_readings(info["on"])), kunyomi="、".join(info["kun"]),
             strokes=info["strokes"],
             # The hint shows the words alone: their English would give the kanji's meaning away.
             example_words="  ".join(f"{word}（{kana}）" for word, kana, _ in first),
