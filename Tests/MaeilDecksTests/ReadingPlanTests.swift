@@ -17,7 +17,29 @@ struct ReadingPlanTests {
         #expect(plan.days.allSatisfy { $0.readings.count == 4 && $0.readings.allSatisfy { !$0.isEmpty } })
         #expect(plan.days[0].readings == ["Genesis 1", "Matthew 1", "Ezra 1", "Acts 1"] && plan.days[0].label == "January 1")
         #expect(plan.days[45].readings == ["Genesis 48", "Luke 1:39–80", "Job 14", "1 Corinthians 2"] && plan.days[45].label == "February 15")
-        #expect(plan.days[364].readings == ["2 Chronicles 36", "Revelation 22", "Malachi 4", "Psalm 150"] && plan.days[364].label == "December 31")
+        #expect(plan.days[364].readings == ["2 Chronicles 36", "Revelation 22", "Malachi 4", "John 21"] && plan.days[364].label == "December 31")
+        // Issue 26, point 1: M'Cheyne's own divisions and order (the plan had drifted from his in 163 days).
+        #expect(plan.days[172].readings == ["Deuteronomy 27:1–28:19", "Psalm 119:1–24", "Isaiah 54", "Matthew 2"])
+        #expect(plan.days[219].readings[2] == "Jeremiah 36, 45" && plan.days[240].readings[3] == "Psalm 37")
+        #expect(plan.days[344].readings[3] == "John 1")
+    }
+
+    /// The plan is the kept transcription (willswire/mcheyne's, which speric/mcheyne-api's
+    /// agrees with on every reading: scripts/decks/generate-reading-plan.py compares them), in
+    /// the plan's notation: en dashes, "Psalm" for one psalm, ", " between parts.
+    @Test func thePlanIsTheTranscription() throws {
+        let plan = try ReadingPlanFormat.read(path: Self.bundled, options: ImportOptions())
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/mcheyne/willswire.tsv")
+        let rows = try String(contentsOf: fixture, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.count == 365)
+        func shown(_ reading: String) -> String {
+            var text = reading.replacingOccurrences(of: ",", with: ", ").replacingOccurrences(of: "-", with: "–")
+            if text.hasPrefix("Psalms "), !text.contains("–") || text.contains(":") { text = "Psalm " + text.dropFirst("Psalms ".count) }
+            return text
+        }
+        for (index, row) in rows.enumerated() where index < plan.days.count {
+            #expect(plan.days[index].readings == row.dropFirst().map(shown), "day \(row[0])")
+        }
     }
 
     /// scripts/decks/check-reading-plan.py holds the plan against the World English Bible's

@@ -47,7 +47,7 @@ struct ReadingPlanEndToEndTests {
         #expect(try read("done").stdout == "Day 1 is already read today. read --day 2 shows the next; read done --day 2 marks it.\n")
         let json = try JSONSerialization.jsonObject(with: Data(try read("--json", "--day", "173").stdout.utf8)) as! [String: Any]
         #expect(json["day"] as? Int == 173 && json["date"] as? String == "June 22" && json["days_read"] as? Int == 1)
-        #expect((json["readings"] as? [[String: Any]])?.map { $0["reference"] as? String } == ["Deuteronomy 27", "Psalm 119:1–24", "Isaiah 54", "Matthew 2"])
+        #expect((json["readings"] as? [[String: Any]])?.map { $0["reference"] as? String } == ["Deuteronomy 27:1–28:19", "Psalm 119:1–24", "Isaiah 54", "Matthew 2"])
         #expect(try read("undo", "4").stdout == "1 reading of day 1 marked unread.\n")
         #expect(try read().stdout.contains("  4 · secret 2  Acts 1\n"))
         let beyond = try read("--day", "400")
@@ -103,8 +103,8 @@ struct ReadingPlanEndToEndTests {
         let lines = screen.replacingOccurrences(of: "\u{00A0}", with: " ").split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(5)) == [
             "매일 Maeil · 0 due · 0 learning · 10 new · Hangul Jamo",
-            "Reading · day 173: Deuteronomy 27 · Psalm 119:1–24 ·",
-            "Isaiah 54 · Matthew 2",
+            "Reading · day 173: Deuteronomy 27:1–28:19 ·",
+            "Psalm 119:1–24 · Isaiah 54 · Matthew 2",
             "review to start · help for the commands · quit to leave",
             "매일 ›",
         ])

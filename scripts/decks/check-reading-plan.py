@@ -84,6 +84,7 @@ def main():
         if columns is None:
             columns = cells[2:]
             previous = [None] * len(columns)
+            read_in = [set() for _ in columns]
             continue
         day_count += 1
         day = int(cells[0])
@@ -91,27 +92,40 @@ def main():
         if day != day_count or cells[1] != f"{date:%B} {date.day}":
             problems.append(f"line {number}: day {cells[0]} {cells[1]!r} should be day {day_count}, {date:%B} {date.day}")
         for column, reference in enumerate(cells[2:]):
-            parsed = parse(reference)
-            if not parsed:
-                problems.append(f"line {number}: cannot read {reference!r}")
-                continue
-            book, (c1, v1), (c2, v2) = parsed
-            first = (book, c1, v1 or 1)
-            last = (book, c2, v2 or last_verse.get((book, c2), 0))
-            if first not in position or last not in position or position[first] > position[last]:
-                problems.append(f"line {number}: {reference} is not a passage of the World English Bible")
-                continue
-            start, end = position[first], position[last]
-            before = previous[column]
-            if before is not None and start != before + 1:
-                ended_book = before + 1 == len(verses) or verses[before + 1][0] != verses[before][0]
-                starts_book = start == 0 or verses[start - 1][0] != book
-                if not (ended_book and starts_book):
-                    problems.append(f"line {number}: {columns[column]} {reference} does not follow on from "
-                                    f"{' '.join(map(str, verses[before]))}")
-            previous[column] = end
-            for index in range(start, end + 1):
-                reads[index] = reads.get(index, 0) + 1
+            # "Jeremiah 36, 45": parts after the first name only a chapter, of the same book, and
+            # may run ahead; the column then passes over what it has read (45, after 44).
+            parts = reference.split(", ")
+            book_name = parts[0].rsplit(" ", 1)[0]
+            spans = []
+            for index, part in enumerate(parts):
+                parsed = parse(part if index == 0 else f"{book_name} {part}")
+                if not parsed:
+                    problems.append(f"line {number}: cannot read {reference!r}")
+                    break
+                book, (c1, v1), (c2, v2) = parsed
+                first = (book, c1, v1 or 1)
+                last = (book, c2, v2 or last_verse.get((book, c2), 0))
+                if first not in position or last not in position or position[first] > position[last]:
+                    problems.append(f"line {number}: {reference} is not a passage of the World English Bible")
+                    break
+                spans.append((position[first], position[last]))
+            else:
+                start, end = spans[0]
+                before = previous[column]
+                expected = None if before is None else before + 1
+                while expected is not None and expected in read_in[column]:
+                    expected += 1
+                if expected is not None and start != expected:
+                    ended_book = expected >= len(verses) or verses[expected][0] != verses[before][0]
+                    starts_book = start == 0 or verses[start - 1][0] != verses[start][0]
+                    if not (ended_book and starts_book):
+                        problems.append(f"line {number}: {columns[column]} {reference} does not follow on from "
+                                        f"{' '.join(map(str, verses[before]))}")
+                previous[column] = end
+                for span_start, span_end in spans:
+                    for index in range(span_start, span_end + 1):
+                        reads[index] = reads.get(index, 0) + 1
+                        read_in[column].add(index)
     if day_count != 365:
         problems.append(f"{day_count} days; the calendar has 365")
     for index, (book, chapter, verse) in enumerate(verses):
