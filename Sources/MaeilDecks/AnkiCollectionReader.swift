@@ -13,13 +13,16 @@ extension AnkiPackage {
         var preset = Preset(name: "")
     }
 
+    /// Schema 15 and later compare names with Anki's own "unicase" collation: a connection that
+    /// reads one of Anki's files needs it, or some of its indexes cannot be used.
+    package static func addAnkiCollations(_ db: Database) {
+        db.add(collation: DatabaseCollation("unicase") { $0.caseInsensitiveCompare($1) })
+    }
+
     static func readCollection(_ database: Data, version: Version, file: String, options: ImportOptions, media: MediaNames = MediaNames([]),
                                emit: ImportEmitter) throws {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            // Schema 15 and later compare names with Anki's own "unicase" collation.
-            db.add(collation: DatabaseCollation("unicase") { $0.caseInsensitiveCompare($1) })
-        }
+        configuration.prepareDatabase(addAnkiCollations)
         do {
             let queue = try DatabaseQueue(configuration: configuration)
             try queue.inDatabase { db in try deserialize(database, into: db) }

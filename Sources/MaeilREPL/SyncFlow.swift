@@ -71,13 +71,13 @@ package enum SyncFlow {
         }
         status.show("Asking \(account.endpoint)")
         let local = try sync.localCounts()
-        let meta = try server.meta(), mark = try collection.syncMark()
+        let meta = try server.meta(), mark = try collection.syncMark(), underWay = try collection.uploadUnderWay()
         // From here a write is a change the sync may not carry; put back unless one side took the other's copy.
         let changedHere = try collection.takeChangeFlag()
         var carried = false
         defer { if changedHere { carried ? try? collection.settleChangeFlag() : try? collection.restoreChangeFlag() } }
         let plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
-                                       now: context.now, choice: choice, uploaded: try collection.uploadUnderWay(),
+                                       now: context.now, choice: choice, uploaded: underWay,
                                        changedThere: { try server.changedSince(usn: $0) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
         var fetched: FullSync.Download?
@@ -94,7 +94,6 @@ package enum SyncFlow {
         case .inSync:
             report.reason = "in sync"
             // The server's time moved with nothing changed: remembered, so the next sync need not ask.
-            let underWay = try collection.uploadUnderWay()
             if mark?.serverModified != meta.modified || mark?.schema != meta.schema || underWay != nil {
                 try collection.recordSync(SyncMark(endpoint: account.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn))
             }

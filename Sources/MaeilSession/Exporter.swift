@@ -89,7 +89,7 @@ package struct Exporter {
 
     /// The note type a Maeil deck's notes go to Anki under: its fields and templates, an id that
     /// stays the same from one export to the next, so Anki updates its notes.
-    static func noteType(for deck: Deck, notes: [Note], usedTemplates: Set<String> = []) -> AnkiNoteType {
+    static func noteType(for deck: Deck, notes: [Note], usedTemplates: Set<String>) -> AnkiNoteType {
         // The deck's templates of no Anki note type: those its Maeil notes' cards were made from.
         let own = deck.templates.filter { $0.noteType == nil }
         var deck = deck

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MaeilDecks
 
 /// An Anki collection file on its way across a full sync.
 package enum FullSyncFile {
@@ -56,8 +57,7 @@ package enum FullSyncFile {
     package static func check(_ file: URL) throws -> Contents {
         var configuration = Configuration()
         configuration.readonly = true
-        // Anki's newer schemas index names with a collation of its own.
-        configuration.prepareDatabase { db in db.add(collation: DatabaseCollation("unicase") { $0.caseInsensitiveCompare($1) }) }
+        configuration.prepareDatabase(AnkiPackage.addAnkiCollations)
         do {
             let queue = try DatabaseQueue(path: file.path, configuration: configuration)
             defer { try? queue.close() }

@@ -71,7 +71,7 @@ package struct SyncConnection: Sendable {
     }
 
     /// Nothing kept on disk between runs (the shared session caches answers in ~/.cache).
-    private static let session = URLSession(configuration: .ephemeral)
+    private static let urlSession = URLSession(configuration: .ephemeral)
 
     /// URLSession's callback made a call: a command waits for each step of a sync in turn.
     private static func send(_ request: URLRequest, endpoint: URL) throws -> (Data, HTTPURLResponse) {
@@ -82,7 +82,7 @@ package struct SyncConnection: Sendable {
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
+        let task = urlSession.dataTask(with: request) { data, response, error in
             (outcome.data, outcome.response, outcome.error) = (data, response, error)
             done.signal()
         }
