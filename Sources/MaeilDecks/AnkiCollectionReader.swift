@@ -240,22 +240,24 @@ private struct CollectionReading {
         let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
         // FSRS is one switch for Anki's whole collection; the deck options hold its parameters.
         let fsrs = json(try row.decode(String?.self, atIndex: 3) ?? "")["fsrs"] as? Bool ?? false
-        let remembered = try decksWithMemory()
+        let usedFSRS = try fsrs || remembersFSRSMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] as? [String: Any] { options[deck] = AnkiPackage.deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
+            if let config = configs[configID] as? [String: Any] { options[deck] = AnkiPackage.deckOptions(config, fsrs: usedFSRS) }
         }
         return (types, names, options)
     }
 
-    /// Decks whose cards carry an FSRS memory state. Anki's package export leaves out the
+    /// Whether any card carries an FSRS memory state. Anki's package export leaves out the
     /// collection's settings, FSRS's switch among them; Anki keeps a card's stability and
-    /// difficulty only while FSRS is on, so cards that have them tell that their deck used FSRS.
-    func decksWithMemory() throws -> Set<Int64> {
-        Set(try Int64.fetchAll(db, sql: """
-            SELECT DISTINCT CASE WHEN odid != 0 THEN odid ELSE did END FROM cards
-            WHERE json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL
-            """))
+    /// difficulty only while FSRS is on (turning it off clears them), and the switch is one for
+    /// the whole collection, so one such card tells that every deck of the package used FSRS,
+    /// those holding only new cards too.
+    func remembersFSRSMemory() throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM cards
+            WHERE json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL)
+            """) ?? false
     }
 
     /// A note type from its legacy JSON (an entry of col.models).
@@ -328,10 +330,10 @@ private struct CollectionReading {
                 id: try row.decode(Int64.self, atIndex: 0), name: try row.decode(String.self, atIndex: 1),
                 modified: try row.decode(Int64.self, atIndex: 2), config: try row.decode(Data?.self, atIndex: 3) ?? Data())
         }
-        let remembered = try decksWithMemory()
+        let usedFSRS = try fsrs || remembersFSRSMemory()
         var options: [Int64: AnkiPackage.DeckOptions] = [:]
         for (deck, configID) in configOfDeck {
-            if let config = configs[configID] { options[deck] = AnkiPackage.deckOptions(config, fsrs: fsrs || remembered.contains(deck)) }
+            if let config = configs[configID] { options[deck] = AnkiPackage.deckOptions(config, fsrs: usedFSRS) }
         }
         return (types, names, options)
     }

@@ -97,6 +97,12 @@ struct OneCollectionTests {
                     let collection = seedFolder.appendingPathComponent("maeil-\(package).sqlite").path
                     _ = try maeil(["import", seedFolder.appendingPathComponent(package).path, "--create"], collection: collection, zone: zone)
                     #expect(try maeil(["check"], collection: collection, zone: zone).stdout.hasSuffix("ok\n"), "seed \(entry.seed): maeil check")
+                    // Point 9: FSRS is one switch for Anki's collection; every deck of it is scheduled as it says,
+                    // Unseen too, whose new cards carry no memory state that would tell (an .apkg leaves the switch out).
+                    let kinds = try Collection(path: collection, readOnly: true).read { db in
+                        try String.fetchSet(db, sql: "SELECT DISTINCT json_extract(preset.scheduler, '$.kind') FROM deck JOIN preset ON preset.id = deck.preset_id JOIN card ON card.deck_id = deck.id")
+                    }
+                    #expect(kinds == [original["fsrs"] as? Bool == true ? "fsrs" : "anki-sm2"], "seed \(entry.seed), \(package): the decks' schedulers")
                     let dates = try Self.maeilDueDates(collection, zone: zone)
                     #expect(dates == expected, "seed \(entry.seed) (\(entry.made) → \(zone)), \(package): rollover \(original["rollover"] ?? "")")
                     compared += expected.values.reduce(0) { $0 + $1.count }

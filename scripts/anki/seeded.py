@@ -21,7 +21,8 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
 
 A seed picks the collection's rollover hour (0, 4 or 6; at 0 the creation time falls at
 midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two subdecks (two of
-them sharing options, with random burial switches), notes of three note types (some marked),
+them sharing options with a third, Unseen, that holds one new card and is not studied when
+made; random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
 suspended cards, cards buried by hand and as siblings, flagged cards, notes added last that are
 still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
@@ -95,6 +96,13 @@ def make_child(folder, *seeds):
             note["Front"], note["Back"] = word, "late %d" % index
             col.add_note(note, rng.choice(decks))
         answer_once(col, col.find_cards("late -is:suspended")[:2] + rng.sample(col.find_cards("is:review -is:suspended -is:buried"), 1))
+        # A deck never studied, sharing Korean's options: it holds new cards only, and no card of
+        # it tells the scheduler (an .apkg leaves FSRS's switch out; Anki takes the collection's).
+        unseen = col.decks.id("Korean::Unseen")
+        col.decks.set_config_id_for_deck_dict(col.decks.get(unseen), shared)
+        note = col.new_note(types[0])
+        note["Front"], note["Back"] = rng.choice([w for w in WORDS if w not in words]) + " (unseen)", "unseen"
+        col.add_note(note, unseen)
         if rng.random() < 0.5:
             filtered = col.decks.new_filtered("Filtered")
             deck = col.decks.get(filtered)
@@ -266,7 +274,7 @@ def read_one_open(col):
         conf = col.decks.config_dict_for_deck_id(entry.id)
         decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
-    return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "today": col.sched.today,
+    return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
             "created": created.isoformat(), "col": col}
 
 
