@@ -183,11 +183,13 @@ private struct CollectionReading {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 let history = reviews[card.id] ?? []
-                note.cards.append(CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
-                                            state: state(card, days: days, steps: steps, reviews: history),
-                                            suspended: card.queue == -1, buriedUntil: buried(card),
-                                            history: history, ankiModified: card.modified, ankiID: card.id,
-                                            flags: Int(card.flags & 7), buriedByUser: card.queue == -3))
+                var draft = CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
+                                      state: state(card, days: days, steps: steps, reviews: history),
+                                      suspended: card.queue == -1, buriedUntil: buried(card),
+                                      history: history, ankiModified: card.modified, ankiID: card.id,
+                                      flags: Int(card.flags & 7), buriedByUser: card.queue == -3)
+                draft.ankiCustomData = Self.customData(card.data)
+                note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)
         }
@@ -473,6 +475,16 @@ private struct CollectionReading {
                 ankiID: review.id, anki: columns))
         }
         return result
+    }
+
+    /// The custom data Anki keeps in a card's data ("cd": a JSON object as text, which Anki
+    /// limits to 100 bytes), as it came; nil when there is none, or when it is not such text or
+    /// is over `AnkiPackage.customDataLimit`.
+    static func customData(_ data: String) -> String? {
+        guard data.contains("\"cd\""), let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any],
+              let custom = object["cd"] as? String, !custom.isEmpty, custom.utf8.count <= AnkiPackage.customDataLimit,
+              (try? JSONSerialization.jsonObject(with: Data(custom.utf8))) is [String: Any] else { return nil }
+        return custom
     }
 
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted

@@ -20,6 +20,10 @@ package enum AnkiPackage {
         package var skipped: [ImportProblem] = []
     }
 
+    /// The most bytes of a card's custom data kept: ten times what Anki itself lets a card hold,
+    /// so a package from an older Anki keeps what it had, and a hostile one cannot grow a card.
+    static let customDataLimit = 1_000
+
     /// The first bytes of every SQLite database file.
     static let sqliteHeader = Array("SQLite format 3\0".utf8)
 

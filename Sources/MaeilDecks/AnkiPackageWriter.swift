@@ -311,8 +311,9 @@ private struct CollectionWriting {
         }
     }
 
-    /// Anki's card data: FSRS's memory, and the last review's time, which Anki keeps for every
-    /// reviewed card (its Check Database adds it where it is missing).
+    /// Anki's card data: FSRS's memory, the last review's time, which Anki keeps for every
+    /// reviewed card (its Check Database adds it where it is missing), and the custom data the
+    /// card came with, last as Anki puts it.
     static func data(_ card: ExportCard) -> String {
         // Keys in Anki's order, numbers as Swift prints them (the shortest that reads back the same).
         var members: [String] = []
@@ -323,7 +324,27 @@ private struct CollectionWriting {
         let answered = card.state.phase == .new ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
         if let answered { members.append("\"lrt\":\(Int64(answered.timeIntervalSince1970))") }
         if let memory { members.append("\"s\":\((memory.stability * 10_000).rounded() / 10_000)") }
+        if let custom = card.customData { members.append("\"cd\":" + jsonString(custom)) }
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal, escaped as Anki's serde_json escapes one.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// Anki's revlog columns for one answer.

@@ -74,6 +74,8 @@ package struct ExportCard: Sendable {
     package var flags = 0
     /// Buried by the learner (Anki's queue -3) rather than by an answer to a sibling (-2).
     package var buriedByUser = false
+    /// Anki's custom data on the card, as it came from Anki.
+    package var customData: String? = nil
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
                 history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0,

@@ -22,7 +22,7 @@ package struct Exporter {
         var exported: [ExportDeck] = []
         for deck in decks {
             let preset = try collection.preset(id: deck.presetID)
-            let (notes, cardsByNote, logs) = try collection.deckContents(deckID: deck.id)
+            let (notes, cardsByNote, logs, customData) = try collection.deckContents(deckID: deck.id)
             // Maeil's own notes (added or imported from text into a deck that came from Anki, too):
             // a note type of their fields and templates alone, or they would go to Anki with
             // the Anki notes' fields first and empty.
@@ -52,13 +52,15 @@ package struct Exporter {
                     let history = logs[card.id] ?? []
                     // When Maeil last changed the card; Anki's own time for one untouched here.
                     let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
-                    return ExportCard(
+                    var exported = ExportCard(
                         ordinal: Self.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
                         buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
                         modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
                         desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
                         decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
                         buriedByUser: card.buriedByUser)
+                    exported.customData = customData[card.id]
+                    return exported
                 }
                 // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
                 let starred = (cardsByNote[note.id] ?? []).contains(where: \.starred)

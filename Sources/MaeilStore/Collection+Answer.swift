@@ -138,10 +138,11 @@ extension Collection {
 
     /// Every log entry of the cards now in a deck, by card, oldest first: one query for a
     /// whole export.
-    /// A deck's notes, their cards (by note) and the cards' review logs (by card, in time
-    /// order), read at one moment: an export is one state of the collection even while a
-    /// session answers.
-    package func deckContents(deckID: Int64) throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]]) {
+    /// A deck's notes, their cards (by note), the cards' review logs (by card, in time order)
+    /// and the custom data Anki keeps on some of them (by card), read at one moment: an export
+    /// is one state of the collection even while a session answers.
+    package func deckContents(deckID: Int64)
+        throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]], customData: [Int64: String]) {
         try read { db in
             let notes = try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID])
             let cards = try Self.fetchCards(db, """
@@ -168,7 +169,10 @@ extension Collection {
                 entries.append(decoder.entry(row))
             }
             if let card { logs[card] = entries }
-            return (notes, Dictionary(grouping: cards, by: \.noteID), logs)
+            let customData = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT id, anki_custom_data FROM card WHERE anki_custom_data IS NOT NULL AND note_id IN (SELECT id FROM note WHERE deck_id = ?)
+                """, arguments: [deckID]).map { ($0[0] as Int64, $0[1] as String) })
+            return (notes, Dictionary(grouping: cards, by: \.noteID), logs, customData)
         }
     }
 

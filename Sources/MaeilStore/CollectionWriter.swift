@@ -184,6 +184,11 @@ package struct CollectionWriter {
         try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE note_id = ?").execute(arguments: [starred, noteID])
     }
 
+    /// Sets the custom data Anki keeps on a card.
+    package func setAnkiCustomData(cardID: Int64, _ data: String?) throws {
+        try db.cachedStatement(sql: "UPDATE card SET anki_custom_data = ? WHERE id = ?").execute(arguments: [data, cardID])
+    }
+
     /// Sets a card's Anki flag (0 none, 1–7).
     package func setAnkiFlag(cardID: Int64, _ flags: Int) throws {
         try db.cachedStatement(sql: "UPDATE card SET flags = ? WHERE id = ?").execute(arguments: [flags, cardID])

@@ -223,6 +223,11 @@ enum Schema {
                 );
                 """)
         }
+        // Anki's custom data on a card (what its custom scheduling code keeps, "cd" in the card's
+        // data): Maeil does not read it, and keeps it so it goes back to Anki as it came.
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: "ALTER TABLE card ADD COLUMN anki_custom_data TEXT")
+        }
         return migrator
     }
 }

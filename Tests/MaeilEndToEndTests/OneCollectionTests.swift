@@ -84,7 +84,7 @@ struct OneCollectionTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func dueDatesAreCalendarDates() throws {
         let made = try makeCollections(firstSeed: 1)
-        var compared = 0, logRows = 0, resetRows = 0, flagged = 0, burials = [0, 0]
+        var compared = 0, logRows = 0, resetRows = 0, flagged = 0, burials = [0, 0], withCustomData = 0
         for zone in Self.zones {
             let here = made.filter { $0.studied == zone }
             let originals = try ankiRead(here.map { folder.appendingPathComponent("\($0.seed)/collection.anki2").path }, zone: zone)
@@ -174,6 +174,9 @@ struct OneCollectionTests {
                     for column in ["id", "note_id", "flags"] {
                         #expect(returnedCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(entry.seed): \(key)'s \(column)")
                     }
+                    // Point 7: custom data as it was, byte for byte.
+                    #expect(returnedCards[key]?["custom_data"] as? String == card["custom_data"] as? String, "seed \(entry.seed): \(key)'s custom data")
+                    withCustomData += (card["custom_data"] as? String ?? "").isEmpty ? 0 : 1
                     flagged += (card["flags"] as? Int ?? 0) > 0 ? 1 : 0
                     let rows = card["revlog"] as? [[Int64]] ?? []
                     #expect(returnedCards[key]?["revlog"] as? [[Int64]] == rows, "seed \(entry.seed): \(key)'s review log")
@@ -185,6 +188,7 @@ struct OneCollectionTests {
         #expect(compared > 100 * Self.zones.count)
         #expect(resetRows > made.count / 2, "resets and set due dates among the \(logRows) rows: \(resetRows)")
         #expect(flagged >= made.count, "flagged cards: \(flagged)")
+        #expect(withCustomData >= made.count, "cards with custom data: \(withCustomData)")
         #expect(burials.allSatisfy { $0 >= made.count / 2 }, "cards buried by the learner, by a sibling: \(burials)")
     }
 
@@ -265,7 +269,7 @@ struct OneCollectionTests {
             let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: "Asia/Seoul").first?.value)
             let importedAt = Int64(start + 41 * 86_400 + 2 * 3600)
             let maeilCards = try store.read { db in
-                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, phase, interval_days, reps, lapses, due FROM card").map { row in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, phase, interval_days, reps, lapses, due, anki_custom_data FROM card").map { row in
                     (row[0] as Int64, row)
                 })
             }
@@ -301,6 +305,7 @@ struct OneCollectionTests {
                 #expect(card[1] as String == phases[value["type"] as? Int ?? 0], "seed \(seed): \(key) changed in Anki")
                 #expect(card[2] as Int == value["interval"] as? Int, "seed \(seed): \(key)")
                 #expect(card[3] as Int == value["reps"] as? Int && card[4] as Int == value["lapses"] as? Int, "seed \(seed): \(key)")
+                #expect(card[6] as String? ?? "" == value["custom_data"] as? String, "seed \(seed): \(key)'s custom data")
                 if value["type"] as? Int == 2, let due = card[5] as Int64? {
                     let day = DayClock.civil(clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(due))))
                     #expect(String(format: "%04d-%02d-%02d", day.year, day.month, day.day) == value["due_date"] as? String, "seed \(seed): \(key)")

@@ -24,7 +24,7 @@ midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two su
 them sharing options with a third, Unseen, that holds one new card and is not studied when
 made; random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
-suspended cards, cards buried by hand and as siblings, flagged cards, notes added last that are
+suspended cards, cards buried by hand and as siblings, flagged cards, cards with custom data, notes added last that are
 still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 """
@@ -153,6 +153,12 @@ def study(col, rng, clock_file, start, days, first_day=0):
     col.sched.bury_cards(chosen[5:6], manual=False)
     for cid in chosen[2:5]:
         col.set_user_flag_for_cards(rng.randint(1, 7), [cid])
+    # Custom data, as custom scheduling code keeps it on a card: numbers, quotes, Hangul.
+    for cid in rng.sample(cards, min(3, len(cards))):
+        card = col.get_card(cid)
+        card.custom_data = json.dumps(rng.choice([{"n": rng.randint(0, 99)}, {"v": rng.random()},
+                                                  {"t": "물 \"%d\" \\ 불" % rng.randint(0, 9), "n": first_day + days}]), ensure_ascii=False)
+        col.update_card(card)
     return answered, last
 
 
@@ -263,7 +269,7 @@ def read_one_open(col):
             "due_date": (created + datetime.timedelta(days=due)).isoformat() if by_day and card.type != 0 else None,
             "due_at": due if card.type in (1, 3) and not by_day else None,
             "stability": round(memory.stability, 4) if memory else None, "difficulty": round(memory.difficulty, 3) if memory else None,
-            "fields": note.fields, "tags": sorted(note.tags), "note_mod": note.mod, "mod": card.mod,
+            "fields": note.fields, "tags": sorted(note.tags), "note_mod": note.mod, "mod": card.mod, "custom_data": card.custom_data,
             "revlog": [list(row) for row in col.db.all(
                 "select id, ease, ivl, lastIvl, factor, time, type from revlog where cid = ? order by id", cid)],
         }

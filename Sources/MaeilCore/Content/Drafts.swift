@@ -71,6 +71,8 @@ package struct CardDraft: Hashable, Sendable {
     package var flags: Int
     /// Buried by the learner (Anki's queue -3), not by an answer to a sibling (-2).
     package var buriedByUser: Bool
+    /// Anki's custom data on the card, as its text (kept, never read).
+    package var ankiCustomData: String? = nil
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0, buriedByUser: Bool = false) {
