@@ -77,7 +77,7 @@ private struct CollectionReading {
         // The schema is the collection's own, whatever the package's entry name: a current package
         // may hold a schema-11 collection (Maeil writes one; Anki upgrades it when it opens it).
         let tablesOfSchema18 = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") ?? false
-        var (noteTypes, deckNames, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
+        var (noteTypes, ankiDecks, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
         // The day's start is the collection's, where the file says it (Anki keeps one for all decks).
         if let hour = days.rolloverHour {
             for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
@@ -125,10 +125,13 @@ private struct CollectionReading {
             let cards = cardsByNote[noteID] ?? []
             guard let firstCard = cards.first else { continue }
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
-            let deckName = options.deckName ?? deckNames[homeDeck] ?? "Imported"
+            let deckName = options.deckName ?? ankiDecks[homeDeck]?.name ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
+                if options.deckName == nil, let record = ankiDecks[homeDeck] {
+                    (deck.ankiID, deck.description) = (homeDeck, record.description)
+                }
                 deck.preset = deckOptions[homeDeck]?.preset
                 // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
                 deck.speak = type.spokenOnFront
@@ -197,9 +200,10 @@ private struct CollectionReading {
         // Decks with no cards are Anki's decks too (a filtered deck has no options of its own, and
         // Anki's "Default" is always there): they come over with their options.
         if options.deckName == nil {
-            for (id, name) in deckNames.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
+            for (id, record) in ankiDecks.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
                 let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
-                    var deck = ImportedDeck(name: name, kind: nil, templates: [], source: file)
+                    var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
+                    (deck.ankiID, deck.description) = (id, record.description)
                     deck.preset = deckOptions[id]?.preset
                     return deck
                 }
@@ -213,6 +217,13 @@ private struct CollectionReading {
         }
     }
 
+    /// What Maeil keeps of an Anki deck besides its options: its name, and its description
+    /// (HTML, shown on Anki's overview screen), which goes back as it came.
+    struct AnkiDeckRecord {
+        var name: String
+        var description = ""
+    }
+
     struct DeckAndType: Hashable {
         var deck: Int64
         var type: Int64
@@ -220,7 +231,7 @@ private struct CollectionReading {
 
     // MARK: Note types and decks
 
-    func legacySchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
+    func legacySchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: AnkiDeckRecord], [Int64: AnkiPackage.DeckOptions]) {
         guard let row = try Row.fetchOne(db, sql: "SELECT models, decks, dconf, conf FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no col row")
         }
@@ -232,11 +243,11 @@ private struct CollectionReading {
             guard let model = value as? [String: Any], let id = Int64(key) else { continue }
             types[id] = Self.noteType(id: id, legacy: model)
         }
-        var names: [Int64: String] = [:]
+        var names: [Int64: AnkiDeckRecord] = [:]
         var configOfDeck: [Int64: String] = [:]
         for (key, value) in json(try row.decode(String?.self, atIndex: 1) ?? "") {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
-            names[id] = deck["name"] as? String
+            names[id] = (deck["name"] as? String).map { AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "") }
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
         let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
@@ -276,7 +287,7 @@ private struct CollectionReading {
             modified: (model["mod"] as? NSNumber)?.int64Value ?? 0, legacyJSON: json)
     }
 
-    func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: String], [Int64: AnkiPackage.DeckOptions]) {
+    func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: AnkiDeckRecord], [Int64: AnkiPackage.DeckOptions]) {
         // Fields and templates in their own tables, their settings as protobuf; the legacy JSON a
         // package for Anki carries is made from them.
         var fields: [Int64: [[String: Any]]] = [:]
@@ -314,16 +325,17 @@ private struct CollectionReading {
             ]
             types[id] = Self.noteType(id: id, legacy: model)
         }
-        var names: [Int64: String] = [:]
+        var names: [Int64: AnkiDeckRecord] = [:]
         var configOfDeck: [Int64: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, name, kind FROM decks") {
             let id = try row.decode(Int64.self, atIndex: 0)
-            names[id] = try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::")
-            // DeckKind { NormalDeck normal = 1 { int64 config_id = 1 } }
-            if let kind = try row.decode(Data?.self, atIndex: 2), let normal = (try? ProtobufReader.messages(kind, field: 1))?.first,
-               let config = (try? ProtobufReader.varint(normal, field: 1)).flatMap({ $0 }) {
-                configOfDeck[id] = Int64(bitPattern: config)
+            var record = AnkiDeckRecord(name: try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::"))
+            // DeckKind { NormalDeck normal = 1 { int64 config_id = 1; string description = 4 } }
+            if let kind = try row.decode(Data?.self, atIndex: 2), let normal = (try? ProtobufReader.messages(kind, field: 1))?.first {
+                if let config = (try? ProtobufReader.varint(normal, field: 1)).flatMap({ $0 }) { configOfDeck[id] = Int64(bitPattern: config) }
+                record.description = (try? ProtobufReader.string(normal, field: 4)).flatMap { $0 } ?? ""
             }
+            names[id] = record
         }
         let fsrs = (try? String.fetchOne(db, sql: "SELECT CAST(val AS TEXT) FROM config WHERE key = 'fsrs'")).flatMap { $0 } == "true"
         var configs: [Int64: [String: Any]] = [:]

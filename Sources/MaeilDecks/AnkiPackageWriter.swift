@@ -167,8 +167,18 @@ private struct CollectionWriting {
         var cardIDs = AnkiIDs(kept: cards.compactMap(\.ankiID), start: nowSeconds * 1000)
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
-        for (index, deck) in collection.decks.enumerated() {
-            let deckID = nowSeconds * 1000 + Int64(index) + 100
+        // Decks keep Anki's ids; a deck made here, or a second deck with one id (from another
+        // Anki collection), gets a new one. Id 1 is Anki's first deck, "Default" unless renamed:
+        // the deck that has it takes the place of the Default written above.
+        var deckIDs = AnkiIDs(kept: collection.decks.compactMap(\.ankiID) + collection.deckAnkiIDs.values + [1], start: nowSeconds * 1000 + 100)
+        var firstDeckTaken = false
+        func deckID(keeping ankiID: Int64?) -> Int64 {
+            guard ankiID == 1 else { return deckIDs.id(keeping: ankiID) }
+            defer { firstDeckTaken = true }
+            return firstDeckTaken ? deckIDs.id(keeping: nil) : 1
+        }
+        for deck in collection.decks {
+            let deckID = deckID(keeping: deck.ankiID)
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
             let presetKey = deck.preset.id.map { "#\($0)" } ?? deck.preset.name
             let configID: Int64
@@ -187,7 +197,7 @@ private struct CollectionWriting {
                 configs["\(configID)"] = Self.deckConfigJSON(deck.preset, id: configID, now: nowSeconds)
             }
             fsrs = fsrs || deck.preset.scheduler.kind == .fsrs
-            decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, now: nowSeconds)
+            decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             for note in deck.notes {
@@ -233,8 +243,8 @@ private struct CollectionWriting {
                 if !names.contains(parent), !parents.contains(parent) { parents.append(parent) }
             }
         }
-        for (index, parent) in parents.enumerated() {
-            let deckID = nowSeconds * 1000 + Int64(collection.decks.count + index) + 100
+        for parent in parents {
+            let deckID = deckID(keeping: collection.deckAnkiIDs[parent])
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: parent, configID: 1, now: nowSeconds)
         }
         // An id is the answer's time in milliseconds (Anki's own where it came from Anki); two
@@ -411,8 +421,8 @@ private struct CollectionWriting {
         return model
     }
 
-    static func deckJSON(id: Int64, name: String, configID: Int64, now: Int64) -> [String: Any] {
-        ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": "", "dyn": 0, "collapsed": false, "browserCollapsed": false,
+    static func deckJSON(id: Int64, name: String, configID: Int64, description: String = "", now: Int64) -> [String: Any] {
+        ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": description, "dyn": 0, "collapsed": false, "browserCollapsed": false,
          "extendNew": 0, "extendRev": 0, "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
     }
 

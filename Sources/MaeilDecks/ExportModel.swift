@@ -9,6 +9,9 @@ package struct ExportCollection: Sendable {
     package var decks: [ExportDeck]
     /// Pictures and sounds the notes use, by name, where they are.
     package var media: [(name: String, file: URL)]
+    /// Anki's ids of the collection's decks that came from Anki, by name: a parent that is not
+    /// exported itself goes to Anki under its own id too.
+    package var deckAnkiIDs: [String: Int64] = [:]
 
     package init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
         self.noteTypes = noteTypes
@@ -22,11 +25,17 @@ package struct ExportDeck: Sendable {
     /// Its options, written as Anki's deck options.
     package var preset: Preset
     package var notes: [ExportNote]
+    /// Anki's id for the deck, when it came from Anki.
+    package var ankiID: Int64?
+    /// Its description as Anki shows it (HTML).
+    package var description: String
 
-    package init(name: String, preset: Preset, notes: [ExportNote]) {
+    package init(name: String, preset: Preset, notes: [ExportNote], ankiID: Int64? = nil, description: String = "") {
         self.name = name
         self.preset = preset
         self.notes = notes
+        self.ankiID = ankiID
+        self.description = description
     }
 }
 

@@ -17,6 +17,8 @@ package struct ImportedDeck: Sendable {
     package var notes: [NoteDraft] = []
     /// Where it came from, for the deck's record and the summary.
     package var source: String
+    /// Anki's id for the deck, when it comes from Anki (its description is then Anki's HTML).
+    package var ankiID: Int64? = nil
 }
 
 package struct ImportedUnit: Hashable, Sendable {

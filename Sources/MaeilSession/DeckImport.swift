@@ -32,6 +32,7 @@ struct DeckImport {
             existing.description = imported.description.isEmpty ? existing.description : imported.description
             existing.speak = imported.speak ?? existing.speak
             existing.kind = imported.kind ?? existing.kind
+            existing.ankiID = existing.ankiID ?? imported.ankiID
             try writer.update(existing)
             deck = existing
         } else if let preset = imported.preset, let ankiID = preset.ankiConfigID {
@@ -45,7 +46,8 @@ struct DeckImport {
                 named?.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
-                                         preset: named, presetID: shared, speak: imported.speak, source: imported.source)
+                                         preset: named, presetID: shared, speak: imported.speak, source: imported.source,
+                                         ankiID: imported.ankiID)
             created = true
         } else {
             // A new deck gets a preset of its own, named after it, with the file's options.
@@ -56,7 +58,8 @@ struct DeckImport {
                 return named
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
-                                         templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source)
+                                         templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source,
+                                         ankiID: imported.ankiID)
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)

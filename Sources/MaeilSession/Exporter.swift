@@ -68,10 +68,14 @@ package struct Exporter {
                 exportedNotes.append(ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
                                                 modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID))
             }
-            exported.append(ExportDeck(name: deck.name, preset: preset, notes: exportedNotes))
+            // A description from Anki is its HTML; Maeil's own is plain text.
+            exported.append(ExportDeck(name: deck.name, preset: preset, notes: exportedNotes, ankiID: deck.ankiID,
+                                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description))
         }
-        return ExportCollection(noteTypes: types.values.sorted { $0.id < $1.id }, decks: exported,
-                                media: media.keys.sorted().map { ($0, media[$0]!) })
+        var collection = ExportCollection(noteTypes: types.values.sorted { $0.id < $1.id }, decks: exported,
+                                          media: media.keys.sorted().map { ($0, media[$0]!) })
+        for deck in try self.collection.decks() { if let id = deck.ankiID { collection.deckAnkiIDs[deck.name] = id } }
+        return collection
     }
 
     /// Anki's "ord" of a card: its template's place in the note type, or its cloze number − 1.

@@ -11,6 +11,8 @@ package struct Deck: Hashable, Sendable {
     /// The field whose text is spoken when a card's front is shown, if the deck asks for speech.
     package var speak: String?
     package var source: String?
+    /// Anki's id for the deck, when it came from Anki; its description is then Anki's HTML.
+    package var ankiID: Int64? = nil
 }
 
 extension Deck {

@@ -130,12 +130,12 @@ enum NoteTable {
 }
 
 enum DeckTable {
-    static let columns = "id, name, kind, description, preset_id, templates, speak, source"
+    static let columns = "id, name, kind, description, preset_id, templates, speak, source, anki_id"
 
     static func decode(_ row: Row) throws -> Deck {
         Deck(id: row["id"], name: row["name"], kind: (row["kind"] as String?).flatMap(NoteKind.init(rawValue:)),
              description: row["description"], presetID: row["preset_id"], templates: try DecodeCache.templates(row["templates"]),
-             speak: row["speak"], source: row["source"])
+             speak: row["speak"], source: row["source"], ankiID: row["anki_id"])
     }
 
     static func templatesColumn(_ templates: [CardTemplate]) throws -> String {

@@ -228,6 +228,11 @@ enum Schema {
         migrator.registerMigration("v11") { db in
             try db.execute(sql: "ALTER TABLE card ADD COLUMN anki_custom_data TEXT")
         }
+        // Anki's id for a deck that came from Anki: it goes back under it, so the deck Anki has
+        // selected, and the decks its filtered decks send cards home to, are the same decks.
+        migrator.registerMigration("v12") { db in
+            try db.execute(sql: "ALTER TABLE deck ADD COLUMN anki_id INTEGER")
+        }
         return migrator
     }
 }

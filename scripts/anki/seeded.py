@@ -24,7 +24,8 @@ midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two su
 them sharing options with a third, Unseen, that holds one new card and is not studied when
 made; random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
-suspended cards, cards buried by hand and as siblings, flagged cards, cards with custom data, notes added last that are
+suspended cards, cards buried by hand and as siblings, flagged cards, cards with custom data,
+a deck description, notes added last that are
 still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 """
@@ -103,6 +104,10 @@ def make_child(folder, *seeds):
         note = col.new_note(types[0])
         note["Front"], note["Back"] = rng.choice([w for w in WORDS if w not in words]) + " (unseen)", "unseen"
         col.add_note(note, unseen)
+        # A description, as Anki's deck overview shows it: HTML.
+        deck = col.decks.get(rng.choice(decks))
+        deck["desc"] = rng.choice(["Words for <b>food</b>: 음식 &amp; 밥", "Phrases<br>to say \"hello\""])
+        col.decks.save(deck)
         if rng.random() < 0.5:
             filtered = col.decks.new_filtered("Filtered")
             deck = col.decks.get(filtered)
@@ -278,7 +283,8 @@ def read_one_open(col):
         if entry.name == "Default" and not col.find_cards("deck:Default -deck:Default::*") or col.decks.is_filtered(entry.id):
             continue
         conf = col.decks.config_dict_for_deck_id(entry.id)
-        decks[entry.name] = {"config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
+        decks[entry.name] = {"id": entry.id, "description": col.decks.get(entry.id).get("desc", ""),
+                             "config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
     return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
             "created": created.isoformat(), "col": col}
