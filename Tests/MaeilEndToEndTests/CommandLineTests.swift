@@ -166,6 +166,22 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.collection)) == before, "\(command) changed the default collection")
     }
 
+    /// "--" ends the options, as everywhere on the command line: `find -- -WORD` searches for
+    /// notes without WORD (before, "--" was a search word of its own and left out every note
+    /// with a hyphen); `tag N -- -TAG` removes TAG; `deck D -- set KEY -1` sets -1.
+    @Test func theOptionTerminatorIsNoWord() throws {
+        let sandbox = try Sandbox()
+        let other = sandbox.folder.appendingPathComponent("other.sqlite").path
+        #expect(try sandbox.run(["import", "--create", "--collection", other, Self.repository.appendingPathComponent("Decks/korean-practice").path]).status == 0)
+        #expect(try sandbox.run(["edit", "5", "--collection", other], input: "김치-찌개\n\n\n\n").status == 0)
+        #expect(try sandbox.run(["tag", "5", "+spicy", "--collection", other]).status == 0)
+        let plain = try sandbox.run(["find", "--cards", "--json", "--collection", other, "김치"]).stdout
+        let terminated = try sandbox.run(["find", "--cards", "--json", "--collection", other, "--", "김치"]).stdout
+        #expect(plain == terminated && plain.contains("김치-찌개"), "\(plain)\n\(terminated)")
+        let removed = try sandbox.run(["tag", "5", "--collection", other, "--", "-spicy"])
+        #expect(removed.status == 0 && removed.stdout == "note 5: foods\n", "\(removed.stdout)\(removed.stderr)")
+    }
+
     /// Each error the README names exits with its status and says what to do.
     @Test func errorsExitWithTheDocumentedStatus() throws {
         let sandbox = try Sandbox()

@@ -35,7 +35,8 @@ struct DeckCommand: MaeilCommand {
     // Unrecognized words too, so that a value such as -1 is a value, not an option.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The deck, then optionally: set KEY VALUE.", valueName: "deck"),
               completion: Completions.deckWords)
-    var words: [String] = []
+    var given: [String] = []
+    var words: [String] { GivenWords.without(terminator: given) }
 
     @Flag(help: "Print JSON.") var json = false
 

@@ -34,7 +34,8 @@ struct FindCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(parsing: .allUnrecognized, help: "Search words; -WORD too.", completion: Completions.findWords) var words: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Search words; -WORD too.", valueName: "words"), completion: Completions.findWords) var given: [String] = []
+    var words: [String] { GivenWords.without(terminator: given) }
     @Option(help: "Only this deck.", completion: Completions.decks) var deck: String?
     @Flag(help: "List the cards found, not their notes.") var cards = false
     @Option(help: "At most this many.") var limit = 50
@@ -123,7 +124,8 @@ struct TagCommand: MaeilCommand {
 
     @Argument(help: ArgumentHelp("The note's number, as find prints it.", valueName: "note")) var note: NoteID
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "±tag")) var changes: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "±tag")) var given: [String] = []
+    var changes: [String] { GivenWords.without(terminator: given) }
 
     func validate() throws {
         do { _ = try TagChanges(changes) } catch { throw ValidationError(error.description) }
