@@ -408,8 +408,10 @@ private struct CollectionReading {
             let question = type.templates.first?.question ?? ""
             let blanks = Self.references(in: question).first { $0.prefix == "cloze" }?.field ?? type.fields.first ?? "Text"
             let answer = type.templates.first?.answer ?? ""
-            let back = Self.references(in: answer).map(\.field).filter { $0 != blanks && type.fields.contains($0) }
-            return [CardTemplate(name: "cloze", front: [], back: Self.unique(back), blanks: blanks, noteType: type.name)]
+            // Other fields the question shows (image occlusion's header and picture) go before the blanks.
+            let front = Self.unique(Self.references(in: question).map(\.field).filter { $0 != blanks && type.fields.contains($0) })
+            let back = Self.references(in: answer).map(\.field).filter { $0 != blanks && type.fields.contains($0) && !front.contains($0) }
+            return [CardTemplate(name: "cloze", front: front, back: Self.unique(back), blanks: blanks, noteType: type.name)]
         }
         return type.templates.enumerated().map { index, template in
             let asked = Self.references(in: template.question).filter { type.fields.contains($0.field) && $0.prefix != "type" }

@@ -56,7 +56,7 @@ package struct CardView {
     package var front: String {
         var lines: [String] = []
         if let blanks {
-            lines += template.front.map { style.bold(value($0)) }
+            lines += template.front.map(value).filter { !$0.isEmpty }.map { style.bold($0) }
             lines.append(blanks.question)
             return lines.joined(separator: "\n")
         }

@@ -88,4 +88,24 @@ struct BlanksWorthRecallingTests {
         let fillers = Blanks(text: "Anyone who will become great must turn away from everything else. Amen.", ordinal: 0).answers
         #expect(Set(fillers).isDisjoint(with: ["Anyone", "become", "away", "everything", "Amen"]), "\(fillers)")
     }
+
+    /// Anki's image occlusion masks: which mask a card hides and where, in words; a mask of
+    /// two shapes names both; a polygon is placed by its points; a note that gave pixels (no
+    /// fractions) names the shape alone; a text mask's words are the answer.
+    @Test func imageOcclusionMasks() {
+        let text = "{{c1::image-occlusion:rect:left=.7:top=.75:width=.2:height=.1:oi=1}}\n"
+            + "{{c2::image-occlusion:polygon:points=.1,.1 .3,.1 .2,.3:oi=1}}\n{{c2::image-occlusion:ellipse:left=.4:top=.4:width=.2:height=.2}}\n"
+            + "{{c3::image-occlusion:rect:left=250:top=80:width=40:height=20}}\n{{c4::image-occlusion:text:left=.05:top=.5:text=Aorta:scale=1}}"
+        let cards = (1...4).map { Blanks(text: text, ordinal: $0) }
+        #expect(cards.map(\.question) == [
+            "Mask 1 of 4 hidden: the rectangle at the lower right (o opens the picture)",
+            "Mask 2 of 4 hidden: the polygon at the upper left, the ellipse in the middle (o opens the picture)",
+            "Mask 3 of 4 hidden: the rectangle (o opens the picture)",
+            "Mask 4 of 4 hidden: the text at the left (o opens the picture)",
+        ])
+        #expect(cards[3].answerText == "Mask 4 of 4, the text at the left: Aorta" && cards[3].answers == ["Aorta"])
+        #expect(cards[0].answerText == "Mask 1 of 4, the rectangle at the lower right: on the picture (o opens it)" && cards[0].answers.isEmpty)
+        // A cloze about image occlusion is a cloze.
+        #expect(Blanks(text: "{{c1::image-occlusion}} is an Anki feature", ordinal: 1).question == "[…] is an Anki feature")
+    }
 }

@@ -9,6 +9,7 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days, moves
                                       one note to another deck, sets Korean's options to 17 new
                                       cards a day and exports DIR/SEED/later.apkg
+    seeded.py occlusion DIR           DIR/occlusion.apkg: one image occlusion note of three masks
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
@@ -25,7 +26,7 @@ them sharing options with a third, Unseen, that holds one new card and is not st
 made; random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
 suspended cards, cards buried by hand and as siblings, flagged cards, cards with custom data,
-a deck description, notes added last that are
+a deck description, in half the seeds an image occlusion note, notes added last that are
 still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 """
@@ -89,6 +90,8 @@ def make_child(folder, *seeds):
                 note["Front"], note["Back"] = word, "meaning %d" % index
             note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2)) + (["marked"] if rng.random() < 0.15 else [])
             col.add_note(note, rng.choice(decks))
+        if rng.random() < 0.5:
+            add_occlusion_note(col, rng.choice(decks), occlusions(rng))
         col.decks.select(decks[0])
         answered, last = study(col, rng, clock_file, start, rng.randint(20, 40))
         # Notes added last are still new: some wait in a filtered deck, their place in the new queue in odue.
@@ -126,6 +129,52 @@ def make_child(folder, *seeds):
         with open(os.path.join(path, "made.json"), "w") as f:
             json.dump(made[seed], f)
     print(json.dumps(made))
+
+
+# A 1×1 PNG: the picture an image occlusion note covers.
+PICTURE = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
+
+
+def occlusions(rng):
+    """Two to four masks of Anki's kinds at random places, one of them sometimes two shapes."""
+    masks = []
+    for number in range(1, rng.randint(2, 4) + 1):
+        left, top = round(rng.random() * 0.7, 4), round(rng.random() * 0.7, 4)
+        shape = rng.choice(["rect", "ellipse", "polygon", "text"])
+        if shape == "polygon":
+            spec = "polygon:points=%s,%s %s,%s %s,%s" % (left, top, left + 0.2, top, left + 0.1, top + 0.2)
+        elif shape == "text":
+            spec = "text:left=%s:top=%s:text=%s:scale=1:fs=.05" % (left, top, rng.choice(WORDS))
+        else:
+            spec = "%s:left=%s:top=%s:width=.2:height=.1" % (shape, left, top)
+        masks.append("{{c%d::image-occlusion:%s:oi=1}}" % (number, spec))
+    return "<br>".join(masks)
+
+
+def add_occlusion_note(col, deck_id, occlusion, header="", name="picture.png"):
+    """An image occlusion note as Anki's editor makes one: the stock note type, the picture in
+    the media folder, the masks as clozes of shapes."""
+    if not col.models.by_name("Image Occlusion"):
+        col._backend.add_image_occlusion_notetype()
+    with open(os.path.join(col.media.dir(), name), "wb") as f:
+        f.write(PICTURE)
+    note = col.new_note(col.models.by_name("Image Occlusion"))
+    note["Occlusion"], note["Image"], note["Header"], note["Back Extra"] = occlusion, '<img src="%s">' % name, header, "extra"
+    col.add_note(note, deck_id)
+
+
+def occlusion(folder):
+    """occlusion.apkg in FOLDER: one image occlusion note of three masks, a rectangle, an
+    ellipse and a text, under the header "The heart"."""
+    from anki.collection import Collection
+
+    col = Collection(os.path.join(folder, "occlusion.anki2"))
+    add_occlusion_note(col, 1, "{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.1:oi=1}}<br>"
+                               "{{c2::image-occlusion:ellipse:left=.5:top=.5:width=.2:height=.2:oi=1}}<br>"
+                               "{{c3::image-occlusion:text:left=.6:top=.1:text=Aorta:scale=1:fs=.05:oi=1}}", header="The heart", name="heart.png")
+    export(col, folder, "occlusion")
+    col.close()
+    print(json.dumps({"package": os.path.join(folder, "occlusion.apkg")}))
 
 
 def study(col, rng, clock_file, start, days, first_day=0):
@@ -332,4 +381,5 @@ def search_child(path, queries):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
-     "search": search, "search-child": search_child, "set-due": set_due, "set-due-child": set_due_child}[command](*arguments)
+     "search": search, "search-child": search_child, "set-due": set_due, "set-due-child": set_due_child,
+     "occlusion": occlusion}[command](*arguments)

@@ -12,14 +12,16 @@ package struct Blanks: Hashable, Sendable {
 
     /// `ordinal` picks the deletion number for cloze markup; automatic blanks ignore it.
     package init(text: String, ordinal: Int) {
-        if !Cloze.numbers(in: text).isEmpty {
+        if let masks = ImageOcclusion.masks(in: text) {
+            self = ImageOcclusion.blanks(masks, ordinal: ordinal)
+        } else if !Cloze.numbers(in: text).isEmpty {
             self = Self.cloze(text, ordinal: ordinal)
         } else {
             self = Self.automatic(text)
         }
     }
 
-    private init(question: String, answerText: String, answers: [String]) {
+    init(question: String, answerText: String, answers: [String]) {
         self.question = question
         self.answerText = answerText
         self.answers = answers

@@ -41,8 +41,8 @@ package struct CardTemplate: Hashable, Sendable, Codable {
 }
 
 extension CardTemplate {
-    /// Which cards of this template a note has: none when a front field is empty (or the
-    /// template is for another note type); one per cloze number when the blanks field holds
+    /// Which cards of this template a note has: none when a front field is empty (not asked of
+    /// Anki's cloze types) or the template is for another note type; one per cloze number when the blanks field holds
     /// {{c1::…}} deletions; otherwise one (ordinal 0).
     package func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
         var ordinals: [Int] = []
@@ -54,7 +54,10 @@ extension CardTemplate {
     /// a large import.
     package func forEachOrdinal(for fields: [NoteField], noteType: String?, _ body: (Int) throws -> Void) rethrows {
         if let required = self.noteType, required != noteType { return }
-        for name in front where !(fields.value(name)?.hasVisibleText ?? false) { return }
+        // Anki makes a cloze note's cards from its deletions alone: the other fields its question
+        // shows (image occlusion's header) may be empty. Maeil's own templates need their front.
+        let clozeFromAnki = blanks != nil && self.noteType != nil
+        for name in front where !clozeFromAnki && !(fields.value(name)?.hasVisibleText ?? false) { return }
         if let blanks {
             guard let text = fields.value(blanks), text.hasVisibleText else { return }
             let numbers = Cloze.numbers(in: text)
