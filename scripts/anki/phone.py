@@ -75,9 +75,17 @@ def upload(path, endpoint, user, password):
 
 
 def sync(path, endpoint, user, password):
+    import sqlite3
+
+    def schema():
+        with sqlite3.connect(path) as db:
+            return db.execute("select scm from col").fetchone()[0]
+
+    before = schema()
     col, required = synced(path, endpoint, user, password, upload=None)
     col.close()
-    return {"required": required}
+    # Anki marks its schema changed when the sync's sanity check fails: the next sync is a full one.
+    return {"required": required, "schema_changed": schema() != before}
 
 
 def change(path, endpoint, user, password):
