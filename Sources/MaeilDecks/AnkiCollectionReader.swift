@@ -192,6 +192,7 @@ private struct CollectionReading {
                                       history: history, ankiModified: card.modified, ankiID: card.id,
                                       flags: Int(card.flags & 7), buriedByUser: card.queue == -3)
                 draft.ankiCustomData = Self.customData(card.data)
+                draft.ankiOriginalPosition = Self.originalPosition(card.data)
                 note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)
@@ -499,6 +500,13 @@ private struct CollectionReading {
               let custom = object["cd"] as? String, !custom.isEmpty, custom.utf8.count <= AnkiPackage.customDataLimit,
               (try? JSONSerialization.jsonObject(with: Data(custom.utf8))) is [String: Any] else { return nil }
         return custom
+    }
+
+    /// The new-queue position Anki keeps for a card that left it ("pos" in its data).
+    static func originalPosition(_ data: String) -> Int64? {
+        guard data.contains("\"pos\""), let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any],
+              let position = (object["pos"] as? NSNumber)?.int64Value, (0...Int64(Int32.max)).contains(position) else { return nil }
+        return position
     }
 
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted

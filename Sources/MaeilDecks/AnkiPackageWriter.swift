@@ -321,12 +321,13 @@ private struct CollectionWriting {
         }
     }
 
-    /// Anki's card data: FSRS's memory, the last review's time, which Anki keeps for every
-    /// reviewed card (its Check Database adds it where it is missing), and the custom data the
-    /// card came with, last as Anki puts it.
+    /// Anki's card data: the original position the card came with, FSRS's memory, the last
+    /// review's time, which Anki keeps for every reviewed card (its Check Database adds it where
+    /// it is missing), and the custom data the card came with, last as Anki puts it.
     static func data(_ card: ExportCard) -> String {
         // Keys in Anki's order, numbers as Swift prints them (the shortest that reads back the same).
         var members: [String] = []
+        if let position = card.originalPosition { members.append("\"pos\":\(position)") }
         let memory = card.state.memory
         if let memory { members.append("\"d\":\((memory.difficulty * 1000).rounded() / 1000)") }
         if memory != nil, let decay = card.decay { members.append("\"decay\":\((decay * 1000).rounded() / 1000)") }

@@ -85,6 +85,8 @@ package struct ExportCard: Sendable {
     package var buriedByUser = false
     /// Anki's custom data on the card, as it came from Anki.
     package var customData: String? = nil
+    /// Anki's record of where the card was in the new queue, as it came from Anki.
+    package var originalPosition: Int64? = nil
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
                 history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0,

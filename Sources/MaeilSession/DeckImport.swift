@@ -352,7 +352,7 @@ struct DeckImport {
                 try writer.setFlags(cardID: card.id, suspended: imported.suspended)
                 try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
                 try writer.setAnkiFlag(cardID: card.id, imported.flags)
-                try writer.setAnkiCustomData(cardID: card.id, imported.ankiCustomData)
+                try writer.setAnkiCardData(cardID: card.id, customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition)
                 continue
             }
             if card.state == .new, imported.state != .new {

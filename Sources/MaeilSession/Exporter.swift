@@ -22,7 +22,7 @@ package struct Exporter {
         var exported: [ExportDeck] = []
         for deck in decks {
             let preset = try collection.preset(id: deck.presetID)
-            let (notes, cardsByNote, logs, customData) = try collection.deckContents(deckID: deck.id)
+            let (notes, cardsByNote, logs, ankiData) = try collection.deckContents(deckID: deck.id)
             // Maeil's own notes (added or imported from text into a deck that came from Anki, too):
             // a note type of their fields and templates alone, or they would go to Anki with
             // the Anki notes' fields first and empty.
@@ -59,7 +59,7 @@ package struct Exporter {
                         desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
                         decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
                         buriedByUser: card.buriedByUser)
-                    exported.customData = customData[card.id]
+                    (exported.customData, exported.originalPosition) = (ankiData[card.id]?.customData, ankiData[card.id]?.originalPosition)
                     return exported
                 }
                 // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.

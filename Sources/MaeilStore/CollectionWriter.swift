@@ -184,9 +184,11 @@ package struct CollectionWriter {
         try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE note_id = ?").execute(arguments: [starred, noteID])
     }
 
-    /// Sets the custom data Anki keeps on a card.
-    package func setAnkiCustomData(cardID: Int64, _ data: String?) throws {
-        try db.cachedStatement(sql: "UPDATE card SET anki_custom_data = ? WHERE id = ?").execute(arguments: [data, cardID])
+    /// Sets what Anki keeps in a card's data that Maeil does not use: its custom data and its
+    /// original position in the new queue.
+    package func setAnkiCardData(cardID: Int64, customData: String?, originalPosition: Int64?) throws {
+        try db.cachedStatement(sql: "UPDATE card SET anki_custom_data = ?, anki_original_position = ? WHERE id = ?")
+            .execute(arguments: [customData, originalPosition, cardID])
     }
 
     /// Sets a card's Anki flag (0 none, 1–7).

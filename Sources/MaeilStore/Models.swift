@@ -23,6 +23,14 @@ extension Deck {
     }
 }
 
+/// What Anki keeps in a card's data that Maeil does not use, kept so it goes back as it came.
+package struct AnkiCardData: Hashable, Sendable {
+    /// Custom data, as custom scheduling code leaves it (JSON object text).
+    package var customData: String?
+    /// The card's place in the new queue before it left it.
+    package var originalPosition: Int64?
+}
+
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.
 package struct CurriculumUnit: Hashable, Sendable {
     package var id: Int64

@@ -233,6 +233,11 @@ enum Schema {
         migrator.registerMigration("v12") { db in
             try db.execute(sql: "ALTER TABLE deck ADD COLUMN anki_id INTEGER")
         }
+        // Anki's original position of a card that has left the new queue ("pos" in its data):
+        // where Anki's Forget puts it back when asked to restore its position.
+        migrator.registerMigration("v13") { db in
+            try db.execute(sql: "ALTER TABLE card ADD COLUMN anki_original_position INTEGER")
+        }
         return migrator
     }
 }

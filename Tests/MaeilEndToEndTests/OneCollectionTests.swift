@@ -84,7 +84,7 @@ struct OneCollectionTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func dueDatesAreCalendarDates() throws {
         let made = try makeCollections(firstSeed: 1)
-        var compared = 0, logRows = 0, resetRows = 0, flagged = 0, burials = [0, 0], withCustomData = 0
+        var compared = 0, logRows = 0, resetRows = 0, flagged = 0, burials = [0, 0], withCustomData = 0, withOriginalPosition = 0
         for zone in Self.zones {
             let here = made.filter { $0.studied == zone }
             let originals = try ankiRead(here.map { folder.appendingPathComponent("\($0.seed)/collection.anki2").path }, zone: zone)
@@ -174,8 +174,10 @@ struct OneCollectionTests {
                     for column in ["id", "note_id", "flags"] {
                         #expect(returnedCards[key]?[column] as? Int64 == card[column] as? Int64, "seed \(entry.seed): \(key)'s \(column)")
                     }
-                    // Point 7: custom data as it was, byte for byte.
+                    // Point 7: custom data as it was, byte for byte, and the new-queue place a card left.
                     #expect(returnedCards[key]?["custom_data"] as? String == card["custom_data"] as? String, "seed \(entry.seed): \(key)'s custom data")
+                    #expect(returnedCards[key]?["original_position"] as? Int64 == card["original_position"] as? Int64, "seed \(entry.seed): \(key)'s original position")
+                    withOriginalPosition += card["original_position"] is NSNull || card["original_position"] == nil ? 0 : 1
                     withCustomData += (card["custom_data"] as? String ?? "").isEmpty ? 0 : 1
                     flagged += (card["flags"] as? Int ?? 0) > 0 ? 1 : 0
                     let rows = card["revlog"] as? [[Int64]] ?? []
@@ -189,6 +191,7 @@ struct OneCollectionTests {
         #expect(resetRows > made.count / 2, "resets and set due dates among the \(logRows) rows: \(resetRows)")
         #expect(flagged >= made.count, "flagged cards: \(flagged)")
         #expect(withCustomData >= made.count, "cards with custom data: \(withCustomData)")
+        #expect(withOriginalPosition >= made.count, "cards with an original position: \(withOriginalPosition)")
         #expect(burials.allSatisfy { $0 >= made.count / 2 }, "cards buried by the learner, by a sibling: \(burials)")
     }
 

@@ -324,6 +324,7 @@ def read_one_open(col):
             "due_at": due if card.type in (1, 3) and not by_day else None,
             "stability": round(memory.stability, 4) if memory else None, "difficulty": round(memory.difficulty, 3) if memory else None,
             "fields": note.fields, "tags": sorted(note.tags), "note_mod": note.mod, "mod": card.mod, "custom_data": card.custom_data,
+            "original_position": card.original_position,
             "revlog": [list(row) for row in col.db.all(
                 "select id, ease, ivl, lastIvl, factor, time, type from revlog where cid = ? order by id", cid)],
         }

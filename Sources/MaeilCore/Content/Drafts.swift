@@ -73,6 +73,8 @@ package struct CardDraft: Hashable, Sendable {
     package var buriedByUser: Bool
     /// Anki's custom data on the card, as its text (kept, never read).
     package var ankiCustomData: String? = nil
+    /// Anki's record of the card's place in the new queue once it left it.
+    package var ankiOriginalPosition: Int64? = nil
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0, buriedByUser: Bool = false) {
