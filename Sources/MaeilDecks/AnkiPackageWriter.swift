@@ -423,7 +423,8 @@ private struct CollectionWriting {
     }
 
     static func deckJSON(id: Int64, name: String, configID: Int64, description: String = "", now: Int64) -> [String: Any] {
-        ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": description, "md": false, "dyn": 0, "collapsed": false, "browserCollapsed": false,
+        ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": description, "md": false, "dyn": 0,
+         "collapsed": false, "browserCollapsed": false,
          "extendNew": 0, "extendRev": 0, "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
     }
 

@@ -33,7 +33,8 @@ package struct NoteInserter {
     private var insertCards: Statement?
     static let batchSize = 32
 
-    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, anki_custom_data, anki_original_position, "
+    static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
+        + "anki_custom_data, anki_original_position, "
         + "buried_by_user, "
         + CardStateColumns.list()
     static let cardRow = "(" + Array(repeating: "?", count: 14 + CardStateColumns.names.count).joined(separator: ", ") + ")"
@@ -203,7 +204,8 @@ package struct NoteInserter {
     private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
-        bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0); bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.bool(draft?.buriedByUser ?? false)
+        bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
+        bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.bool(draft?.buriedByUser ?? false)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 }

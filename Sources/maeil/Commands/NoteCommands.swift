@@ -34,7 +34,8 @@ struct FindCommand: MaeilCommand {
 
     @OptionGroup var collection: CollectionOptions
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Search words; -WORD too.", valueName: "words"), completion: Completions.findWords) var given: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Search words; -WORD too.", valueName: "words"), completion: Completions.findWords)
+    var given: [String] = []
     var words: [String] { GivenWords.without(terminator: given) }
     @Option(help: "Only this deck.", completion: Completions.decks) var deck: String?
     @Flag(help: "List the cards found, not their notes.") var cards = false
