@@ -186,13 +186,14 @@ private struct CollectionReading {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 let history = reviews[card.id] ?? []
+                let data = Self.dataObject(card.data)
                 var draft = CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
-                                      state: state(card, days: days, steps: steps, reviews: history),
+                                      state: state(card, data: data, days: days, steps: steps, reviews: history),
                                       suspended: card.queue == -1, buriedUntil: buried(card),
                                       history: history, ankiModified: card.modified, ankiID: card.id,
                                       flags: Int(card.flags & 7), buriedByUser: card.queue == -3)
-                draft.ankiCustomData = Self.customData(card.data)
-                draft.ankiOriginalPosition = Self.originalPosition(card.data)
+                draft.ankiCustomData = Self.customData(data)
+                draft.ankiOriginalPosition = Self.originalPosition(data)
                 note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)
@@ -495,36 +496,40 @@ private struct CollectionReading {
     /// The custom data Anki keeps in a card's data ("cd": a JSON object as text, which Anki
     /// limits to 100 bytes), as it came; nil when there is none, or when it is not such text or
     /// is over `AnkiPackage.customDataLimit`.
-    static func customData(_ data: String) -> String? {
-        guard data.contains("\"cd\""), let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any],
-              let custom = object["cd"] as? String, !custom.isEmpty, custom.utf8.count <= AnkiPackage.customDataLimit,
+    static func customData(_ data: [String: Any]?) -> String? {
+        guard let custom = data?["cd"] as? String, !custom.isEmpty, custom.utf8.count <= AnkiPackage.customDataLimit,
               (try? JSONSerialization.jsonObject(with: Data(custom.utf8))) is [String: Any] else { return nil }
         return custom
     }
 
     /// The new-queue position Anki keeps for a card that left it ("pos" in its data).
-    static func originalPosition(_ data: String) -> Int64? {
-        guard data.contains("\"pos\""), let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any],
-              let position = (object["pos"] as? NSNumber)?.int64Value, (0...Int64(Int32.max)).contains(position) else { return nil }
+    static func originalPosition(_ data: [String: Any]?) -> Int64? {
+        guard let position = (data?["pos"] as? NSNumber)?.int64Value, (0...Int64(Int32.max)).contains(position) else { return nil }
         return position
+    }
+
+    /// A card's data (FSRS's memory, the last review's time, the original position, custom
+    /// data) as one JSON object, read once for all of them. Most cards hold "" or "{}": parsing
+    /// JSON for them cost more than the rest of the card.
+    static func dataObject(_ data: String) -> [String: Any]? {
+        data.utf8.count > 2 ? (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] : nil
     }
 
     /// An Anki card's scheduling as a Maeil state. Review due dates are day numbers counted
     /// from the collection's creation date (`AnkiDays`); learning due times are epoch seconds;
     /// a card in a filtered deck keeps its original due in odue.
-    func state(_ card: CardRow, days: AnkiDays, steps: AnkiPackage.DeckOptions, reviews: [ReviewLogEntry]) -> CardState {
+    func state(_ card: CardRow, data: [String: Any]?, days: AnkiDays, steps: AnkiPackage.DeckOptions,
+               reviews: [ReviewLogEntry]) -> CardState {
         let type = card.type, queue = card.queue
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
         // A card reset to new ("Forget" without resetting counts) keeps its reviews and lapses.
         guard type != 0 else {
             return CardState(reps: Int(card.reps.clamped(to: 0...1_000_000)), lapses: Int(card.lapses.clamped(to: 0...1_000_000)))
         }
-        // Most cards hold "" or "{}"; parsing JSON for them cost more than the rest of the card.
-        let memory = card.data.utf8.count > 2 ? (try? JSONSerialization.jsonObject(with: Data(card.data.utf8))) as? [String: Any] : nil
         var state = CardState(phase: .review, intervalDays: Int(card.interval.clamped(to: 0...36_500)),
                               easePermille: card.factor >= 1300 ? Int(card.factor.clamped(to: 1300...10_000)) : 2500,
                               reps: Int(card.reps.clamped(to: 0...1_000_000)), lapses: Int(card.lapses.clamped(to: 0...1_000_000)), streak: 0)
-        if let stability = memory?["s"] as? Double, let difficulty = memory?["d"] as? Double,
+        if let stability = data?["s"] as? Double, let difficulty = data?["d"] as? Double,
            stability.isFinite, stability > 0, difficulty.isFinite {
             state.stability = min(stability, 36_500)
             state.difficulty = difficulty.clamped(to: 1...10)
@@ -543,7 +548,7 @@ private struct CollectionReading {
         default:
             state.due = dayStart(due)
         }
-        if let lastReview = (memory?["lrt"] as? Double).flatMap({ $0.isFinite ? $0 : nil }) ?? reviews.last.map({ $0.time.timeIntervalSince1970 }) {
+        if let lastReview = (data?["lrt"] as? Double).flatMap({ $0.isFinite ? $0 : nil }) ?? reviews.last.map({ $0.time.timeIntervalSince1970 }) {
             state.lastReview = sane(lastReview)
         } else if let due = state.due {
             state.lastReview = due.addingTimeInterval(-Double(state.intervalDays) * 86_400)
