@@ -179,7 +179,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilFocusTests",
-            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus", "MaeilPrograms", "MaeilTestSupport"],
+            dependencies: ["MaeilCore", "MaeilStore", "MaeilSession", "MaeilFocus", "MaeilPrograms", "MaeilTestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -57,42 +57,103 @@ package enum FocusListBuilder {
     package static func build(_ collection: Collection, deckIDs: [Int64]? = nil, limit: Int = 10, now: Date, timeZone: TimeZone) throws -> FocusList {
         let today = try collection.todayCounts(deckIDs: deckIDs, now: now, timeZone: timeZone)
         let dayStarts = try collection.dayStarts(deckIDs: deckIDs, now: now, timeZone: timeZone)
-        let candidates = try collection.focusCandidates(deckIDs: deckIDs, dayStarts: dayStarts)
         let decks = try DeckRisk.all(collection, deckIDs: Array(dayStarts.keys), now: now, timeZone: timeZone)
-        var byNote: [Int64: FocusList.Item] = [:]
-        var order: [Int64] = []
-        func add(_ candidate: FocusCandidate, _ reason: FocusList.Reason) {
-            if var item = byNote[candidate.noteID] {
-                if !item.reasons.contains(reason) { item.reasons.append(reason) }
-                byNote[candidate.noteID] = item
-                return
+        // The at-risk cards kept are the lowest; only when the notes among them cannot fill the
+        // list (many cards of one note) is the collection read again, keeping more.
+        var keep = max(64, limit * 8)
+        var chosen: [(FocusCandidate, FocusList.Reason)]
+        repeat {
+            var marked: [FocusCandidate] = []
+            var atRisk = LowestRecall(keeping: keep)
+            try collection.forEachFocusCandidate(deckIDs: deckIDs, dayStarts: dayStarts) { candidate in
+                if candidate.starred || candidate.leech || candidate.missedToday { marked.append(candidate) }
+                guard let risk = decks[candidate.deckID], let recall = risk.recallNextSession(candidate.state),
+                      recall < risk.desiredRetention else { return }
+                atRisk.offer(candidate, recall: recall)
             }
-            guard order.count < limit else { return }
-            order.append(candidate.noteID)
-            byNote[candidate.noteID] = FocusList.Item(
-                card: candidate.cardID, note: candidate.noteID, deck: candidate.deck, front: candidate.front, back: candidate.back,
-                reasons: [reason], due: candidate.state.phase == .new ? nil : candidate.state.due,
-                recall: decks[candidate.deckID]?.recall(candidate.state, at: now))
+            chosen = choose(marked: marked, atRisk: atRisk.lowest(), limit: limit)
+            if Set(chosen.map(\.0.noteID)).count >= limit || atRisk.holdsAll { break }
+            keep *= 8
+        } while true
+        var items: [FocusList.Item] = []
+        var noteIndex: [Int64: Int] = [:]
+        for (candidate, reason) in chosen {
+            if let index = noteIndex[candidate.noteID] {
+                if !items[index].reasons.contains(reason) { items[index].reasons.append(reason) }
+                continue
+            }
+            noteIndex[candidate.noteID] = items.count
+            items.append(FocusList.Item(card: candidate.cardID, note: candidate.noteID, deck: "", front: "", back: "", reasons: [reason],
+                                        due: candidate.state.phase == .new ? nil : candidate.state.due,
+                                        recall: decks[candidate.deckID]?.recall(candidate.state, at: now)))
         }
-        for candidate in candidates where candidate.starred { add(candidate, .starred) }
-        for candidate in candidates where candidate.leech { add(candidate, .leech) }
-        for candidate in candidates where candidate.missedToday { add(candidate, .missed) }
-        let atRisk = candidates.compactMap { candidate -> (FocusCandidate, Double)? in
-            guard let risk = decks[candidate.deckID], let recall = risk.recallNextSession(candidate.state) else { return nil }
-            return recall < risk.desiredRetention ? (candidate, recall) : nil
-        }.sorted { $0.1 < $1.1 }
-        // Risk only fills the list: an item already there for another reason is not marked again.
-        for (candidate, _) in atRisk where byNote[candidate.noteID] == nil { add(candidate, .atRisk) }
         // Only the cards chosen are rendered as text.
-        let texts = try collection.focusTexts(cardIDs: order.compactMap { byNote[$0]?.card })
-        let items = order.compactMap { note -> FocusList.Item? in
-            guard var item = byNote[note], let text = texts[item.card] else { return byNote[note] }
-            (item.deck, item.front, item.back) = (text.deck, text.front, text.back)
-            return item
+        let texts = try collection.focusTexts(cardIDs: items.map(\.card))
+        for index in items.indices {
+            guard let text = texts[items[index].card] else { continue }
+            (items[index].deck, items[index].front, items[index].back) = (text.deck, text.front, text.back)
         }
         return FocusList(generated: now, counts: .init(due: today.due, learning: today.learning, new: today.new,
                                                        learned: today.answeredToday, streak: today.streak),
                          items: items, readings: try TodayReading.load(collection, now: now, timeZone: timeZone))
+    }
+
+    /// The list's cards and why, in order: starred, then leeches, then today's misses (a note
+    /// already listed gains the reason), then the cards at risk, lowest recall first, filling
+    /// what is left (a note already listed is not marked at risk again). One item per note.
+    static func choose(marked: [FocusCandidate], atRisk: [FocusCandidate], limit: Int) -> [(FocusCandidate, FocusList.Reason)] {
+        var notes = Set<Int64>()
+        var chosen: [(FocusCandidate, FocusList.Reason)] = []
+        func add(_ candidate: FocusCandidate, _ reason: FocusList.Reason) {
+            guard notes.contains(candidate.noteID) || notes.count < limit else { return }
+            notes.insert(candidate.noteID)
+            chosen.append((candidate, reason))
+        }
+        for candidate in marked where candidate.starred { add(candidate, .starred) }
+        for candidate in marked where candidate.leech { add(candidate, .leech) }
+        for candidate in marked where candidate.missedToday { add(candidate, .missed) }
+        for candidate in atRisk where !notes.contains(candidate.noteID) { add(candidate, .atRisk) }
+        return chosen
+    }
+}
+
+/// The `keeping` candidates of lowest recall among those offered, ties in the order offered:
+/// the whole collection's at-risk cards are never held at once.
+struct LowestRecall {
+    let keeping: Int
+    private var kept: [(candidate: FocusCandidate, recall: Double, order: Int)] = []
+    private var offered = 0
+    private var ceiling = Double.infinity
+    private var droppedAny = false
+
+    init(keeping: Int) { self.keeping = keeping }
+
+    mutating func offer(_ candidate: FocusCandidate, recall: Double) {
+        offered += 1
+        guard recall <= ceiling else {
+            droppedAny = true
+            return
+        }
+        kept.append((candidate, recall, offered))
+        if kept.count >= keeping * 2 { prune() }
+    }
+
+    /// Whether every candidate offered is among `lowest()`.
+    var holdsAll: Bool { !droppedAny && kept.count <= keeping }
+
+    func lowest() -> [FocusCandidate] {
+        kept.sorted(by: Self.before).prefix(keeping).map(\.candidate)
+    }
+
+    private mutating func prune() {
+        kept.sort(by: Self.before)
+        kept.removeLast(kept.count - keeping)
+        droppedAny = true
+        ceiling = kept[kept.count - 1].recall
+    }
+
+    private static func before(_ a: (candidate: FocusCandidate, recall: Double, order: Int), _ b: (candidate: FocusCandidate, recall: Double, order: Int)) -> Bool {
+        (a.recall, a.order) < (b.recall, b.order)
     }
 }
 

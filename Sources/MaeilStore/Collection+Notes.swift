@@ -125,6 +125,11 @@ extension Collection {
         try read { db in try Self.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE deck_id = ? ORDER BY new_position", [deckID]) }
     }
 
+    /// How many cards a deck holds, counted in its index.
+    package func cardCount(deckID: Int64) throws -> Int {
+        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM card WHERE deck_id = ?"), arguments: [deckID]) ?? 0 }
+    }
+
     /// Cards a query selecting `CardTable.columns` finds.
     static func fetchCards(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Card] {
         try db.cachedStatement(sql: sql).rows(arguments, CardTable.decoder.decode)

@@ -71,7 +71,7 @@ struct QueueRows: QueueSource {
         // them: a new card's first answer (a learning row after no interval) and a review card's.
         if let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews
-            FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2
+            FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2 AND anki_type IS NOT NULL
             """), arguments: [deck, since.unixMilliseconds]) {
             counts.new += Int(row["new"] as Double)
             counts.reviews += Int(row["reviews"] as Double)

@@ -37,16 +37,21 @@ package struct CollectionStats: Hashable, Sendable, Codable {
 }
 
 extension Collection {
-    /// The soonest due time after `date` among the decks' cards.
+    /// The soonest due time after `date` among the decks' cards: each deck's and phase's first
+    /// in the due index, so a million cards are not read for one date.
     package func nextDue(deckIDs: [Int64]?, after date: Date) throws -> Date? {
         try read { db in
-            var sql = "SELECT min(due) FROM card WHERE phase != 'new' AND suspended = 0 AND due > ?"
-            var arguments: StatementArguments = [date.unixSeconds]
-            if let deckIDs {
-                sql += " AND deck_id IN (\(deckIDs.map { _ in "?" }.joined(separator: ",")))"
-                _ = arguments.append(contentsOf: StatementArguments(deckIDs))
+            let statement = try db.cachedStatement(sql: """
+                SELECT due FROM card WHERE deck_id = ? AND phase = ? AND due > ? AND suspended = 0 ORDER BY due LIMIT 1
+                """)
+            var soonest: Int64?
+            for deck in try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck") {
+                for phase in CardPhase.allCases where phase != .new {
+                    guard let due = try Int64.fetchOne(statement, arguments: [deck, phase.rawValue, date.unixSeconds]) else { continue }
+                    soonest = min(soonest ?? due, due)
+                }
             }
-            return try Int64.fetchOne(db, sql: sql, arguments: arguments).map(Date.init(unixSeconds:))
+            return soonest.map(Date.init(unixSeconds:))
         }
     }
 
@@ -177,13 +182,10 @@ package struct MissedCard: Hashable, Sendable {
     package var recentAgains: Int
 }
 
-/// A card the focus list may name, with what it needs to decide and to show it.
+/// A card the focus list may name, with what deciding needs; its text is read once chosen.
 package struct FocusCandidate: Sendable {
     package var cardID: Int64
     package var noteID: Int64
-    package var deck: String
-    package var front: String
-    package var back: String
     package var state: CardState
     package var starred: Bool
     package var leech: Bool
@@ -193,10 +195,11 @@ package struct FocusCandidate: Sendable {
 
 extension Collection {
     /// Unsuspended cards that are starred, leeches, missed today (since `dayStarts`, each deck's
-    /// start of the study day) or learned (for predicted recall): their states only, read from
-    /// the card table and the note's tags. Their text is rendered for the few chosen
-    /// (`focusTexts`): at a million cards, rendering every one took seconds and gigabytes.
-    package func focusCandidates(deckIDs: [Int64]?, dayStarts: [Int64: Date]) throws -> [FocusCandidate] {
+    /// start of the study day) or learned (for predicted recall), handed to `body` one by one in
+    /// card order: their states only, read from the card table and the leech index. Their text
+    /// is rendered for the few chosen (`focusTexts`): at a million cards, rendering every one
+    /// took seconds and gigabytes, and holding every candidate hundreds of megabytes.
+    package func forEachFocusCandidate(deckIDs: [Int64]?, dayStarts: [Int64: Date], _ body: (FocusCandidate) throws -> Void) throws {
         try read { db in
             let deckFilter = deckIDs.map { "c.deck_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "1"
             var missed = Set<Int64>()
@@ -208,17 +211,20 @@ extension Collection {
                 guard let start = dayStarts[row["deck_id"]], row["time"] as Int64 >= start.unixMilliseconds else { continue }
                 missed.insert(row["card_id"])
             }
+            // The leeches' notes from their own index: joining every card to its note read the
+            // whole note table at a million cards.
             let statement = try db.makeStatement(sql: """
-                SELECT c.id, c.note_id, c.deck_id, c.starred, n.tags LIKE '% leech %' AS leech, \(selection(CardStateColumns.list(), from: "c", prefix: "s_"))
-                FROM card c JOIN note n ON n.id = c.note_id
-                WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR n.tags LIKE '% leech %' OR c.phase != 'new')
+                WITH leeches AS (SELECT id FROM note WHERE tags LIKE '% leech %')
+                SELECT c.id, c.note_id, c.deck_id, c.starred, c.note_id IN leeches AS leech, \(selection(CardStateColumns.list(), from: "c", prefix: "s_"))
+                FROM card c
+                WHERE \(deckFilter) AND c.suspended = 0 AND (c.starred = 1 OR c.phase != 'new' OR c.note_id IN leeches)
                 ORDER BY c.id
                 """)
             let states = CardStateColumns(ColumnMap(statement), prefix: "s_")
-            return try statement.rows { row in
+            try statement.forEachRow { row in
                 let id = row.int64(0)
-                return FocusCandidate(cardID: id, noteID: row.int64(1), deck: "", front: "", back: "", state: states.decode(row) ?? .new,
-                                      starred: row.bool(3), leech: row.bool(4), missedToday: missed.contains(id), deckID: row.int64(2))
+                try body(FocusCandidate(cardID: id, noteID: row.int64(1), state: states.decode(row) ?? .new,
+                                      starred: row.bool(3), leech: row.bool(4), missedToday: missed.contains(id), deckID: row.int64(2)))
             }
         }
     }

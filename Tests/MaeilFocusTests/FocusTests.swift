@@ -1,5 +1,6 @@
 import Foundation
 import MaeilTestSupport
+import PropertyBased
 import Testing
 @testable import MaeilCore
 @testable import MaeilFocus
@@ -111,6 +112,50 @@ struct FocusTests {
         #expect(list.counts.learning == stats.learningToday)
         #expect(list.counts.new == stats.newToday)
         #expect(list.counts.learned == 2, "card 7 answered twice and card 3 once are two cards")
+    }
+
+    /// One note whose 100 cards are all at risk, lowest of all, fills no more than one item:
+    /// the notes after it come from reading the collection again, keeping more.
+    @Test func aNoteOfManyCardsDoesNotCrowdOutTheOthers() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-focus-\(UUID().uuidString)/c.sqlite").path
+        let collection = try Collection(path: path)
+        let deck = try collection.createDeck(name: "Many", kind: .word,
+                                             templates: (0..<100).map { CardTemplate(name: "t\($0)", front: ["word"], back: ["meaning"]) },
+                                             preset: Preset(name: "Many", burySiblings: false), now: Self.noon)
+        var notes: [Note] = []
+        for index in 0..<4 {
+            notes.append(try collection.addNote(NoteDraft(guid: "m\(index)", kind: .word, fields: [
+                NoteField(name: "word", value: "단어\(index)", language: "ko"), NoteField(name: "meaning", value: "word \(index)"),
+            ], position: index), deckID: deck.id, now: Self.noon))
+        }
+        // Note 0's cards were last seen 300 days ago; notes 1–3 at 50, 40 and 30 (stability 2).
+        for (index, note) in notes.enumerated() {
+            let days = index == 0 ? 300.0 : Double(60 - 10 * index)
+            for card in try collection.cards(noteID: note.id) {
+                try collection.setState(cardID: card.id, CardState(
+                    phase: .review, intervalDays: 2, easePermille: 2500, stability: 2, difficulty: 5,
+                    due: Self.noon.addingTimeInterval((2 - days) * 86_400), reps: 3, lastReview: Self.noon.addingTimeInterval(-days * 86_400)),
+                    at: Self.noon.addingTimeInterval(-days * 86_400))
+            }
+        }
+        let list = try FocusListBuilder.build(collection, limit: 3, now: Self.noon, timeZone: Self.utc)
+        #expect(list.items.map(\.note) == [notes[0].id, notes[1].id, notes[2].id])
+        #expect(list.items.allSatisfy { $0.reasons == [.atRisk] })
+    }
+
+    /// Keeping only the lowest while reading gives what sorting them all would, ties in the
+    /// order offered; it knows when it held everything.
+    @Test func keepingTheLowestRecallIsASortedPrefix() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...20).array(of: 0...400), Gen.int(in: 1...50)) { recalls, keeping in
+            var lowest = LowestRecall(keeping: keeping)
+            for (index, recall) in recalls.enumerated() {
+                lowest.offer(FocusCandidate(cardID: Int64(index), noteID: Int64(index), state: .new, starred: false, leech: false,
+                                            missedToday: false, deckID: 1), recall: Double(recall) / 20)
+            }
+            let sorted = recalls.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map { Int64($0.offset) }
+            #expect(lowest.lowest().map(\.cardID) == Array(sorted.prefix(keeping)))
+            #expect(lowest.holdsAll == (recalls.count <= keeping))
+        }
     }
 
     @Test func everyFormatIsWhatItsWidgetReads() throws {

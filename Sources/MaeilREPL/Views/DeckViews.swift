@@ -17,7 +17,7 @@ package enum DeckListView {
     package static func rows(_ collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
         try collection.decks().map { deck in
             let today = try TodayCounts(collection, deckIDs: [deck.id], now: now, timeZone: timeZone)
-            return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cards(deckID: deck.id).count,
+            return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cardCount(deckID: deck.id),
                        due: today.due, learning: today.learning, new: today.new)
         }
     }
