@@ -94,7 +94,8 @@ package final class CommandContext {
                 throw UserError("no collection at \(path); add --create to start a new one there")
             }
         }
-        let collection = try Collection(path: path, readOnly: readOnly) {
+        let integrity = IntegrityRecords(folder: (XDG.stateHome(variables) as NSString).appendingPathComponent("maeil/checked"), now: now)
+        let collection = try Collection(path: path, readOnly: readOnly, integrity: integrity) {
             FileHandle.standardError.write(Data("maeil: waiting for another Maeil to finish writing to the collection…\n".utf8))
         }
         if readOnly { openedForReading[path] = collection } else { opened[path] = collection }
@@ -120,6 +121,15 @@ package final class CommandContext {
     /// Rewrites the focus list's widget files (`config focus.export`).
     package func exportFocus(_ collection: Collection) {
         FocusExport.refresh(collection, config: config, variables: variables, now: now, timeZone: environment.timeZone)
+    }
+
+    /// Closes every collection this context opened, as the command ends: each records that
+    /// it was found sound, so the next command need not check it again.
+    package func closeCollections() {
+        for collection in opened.values { collection.close() }
+        for collection in openedForReading.values { collection.close() }
+        opened = [:]
+        openedForReading = [:]
     }
 
     /// The prompt's collection is the one commands use when they name none.

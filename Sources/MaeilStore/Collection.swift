@@ -19,6 +19,11 @@ package final class Collection: Sendable {
     /// opened for writing, on a thread of its own, so it runs while the learner looks at the
     /// first card; the first write waits for it.
     private let writeCheck = WriteCheck()
+    /// Where this handle learns that the file needs no check, and notes on closing that it
+    /// was sound; nil where nothing is remembered (every writable opening is checked).
+    private let integrity: IntegrityRecords?
+    /// Whether opening started SQLite's quick check.
+    package let quickCheckStarted: Bool
 
     /// Opens (or, when there is no file, creates) the collection at `path`. A writer that has to
     /// wait for another process calls `waiting` once, after a second.
@@ -26,8 +31,12 @@ package final class Collection: Sendable {
     /// `readOnly` opens an existing collection for reading only: no write lock is ever taken,
     /// so a command that only reads never waits for another process in the middle of a write
     /// (SQLite's WAL mode lets readers go on beside a writer), and works on a read-only file.
-    package init(path: String, readOnly: Bool = false, waiting: (@Sendable () -> Void)? = nil) throws {
+    ///
+    /// `integrity` spares the quick check on a file as a checked Maeil left it (see
+    /// `IntegrityRecords`); such a handle records the file when it is closed.
+    package init(path: String, readOnly: Bool = false, integrity: IntegrityRecords? = nil, waiting: (@Sendable () -> Void)? = nil) throws {
         self.path = path
+        self.integrity = readOnly ? nil : integrity
         try ForeignFile.refuse(path)
         if readOnly, FileManager.default.fileExists(atPath: path) {
             let pool = try StoreError.opening(path) {
@@ -57,8 +66,10 @@ package final class Collection: Sendable {
                 self.seed = found
             }
             writeCheck.pass()
+            quickCheckStarted = false
             return
         }
+        let existed = FileManager.default.fileExists(atPath: path)
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try StoreError.opening(path) { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
@@ -69,6 +80,7 @@ package final class Collection: Sendable {
             throw StoreError.readOnlyPlace(path: path, reason: reason)
         }
         Self.makeSidecarsWritable(path)
+        let lastCheck = integrity?.lastCheck(of: path)
         let configuration = Self.configuration(readOnly: false, waiting: waiting)
         let pool = try StoreError.opening(path) { try DatabasePool(path: path, configuration: configuration) }
         self.pool = pool
@@ -91,8 +103,14 @@ package final class Collection: Sendable {
         }
         if current, let storedSeed {
             seed = storedSeed
-            let pool = pool, path = path, check = writeCheck
-            Thread.detachNewThread { check.run { try Self.quickCheck(pool, path: path) } }
+            if let checked = lastCheck {
+                writeCheck.pass(soundSince: checked)
+                quickCheckStarted = false
+                return
+            }
+            let pool = pool, path = path, check = writeCheck, now = integrity?.now
+            Thread.detachNewThread { check.run(soundSince: now) { try Self.quickCheck(pool, path: path) } }
+            quickCheckStarted = true
             return
         }
         // A new file, or one from an older Maeil: the only opening that writes.
@@ -108,7 +126,18 @@ package final class Collection: Sendable {
                 return seed
             }
         }
-        writeCheck.pass()  // just made or migrated: nothing to check
+        // Just made or migrated: nothing to check. A file made now is sound; one an older
+        // Maeil wrote is checked at its next opening.
+        writeCheck.pass(soundSince: existed ? nil : integrity?.now)
+        quickCheckStarted = false
+    }
+
+    /// Closes the file and, when this handle found it sound, records how it and its write-ahead
+    /// log stand, so the next opening need not check it again. Never waits: while the check
+    /// still runs on its thread, the handle is left open and nothing is recorded.
+    package func close() {
+        guard writeCheck.isFinished, (try? pool.close()) != nil, let integrity, let checked = writeCheck.soundSince else { return }
+        integrity.record(path, checked: checked)
     }
 
     /// Where SQLite cannot make the shared-memory file a reader of a WAL database needs (a
@@ -244,18 +273,18 @@ package enum SQLiteSetup {
 
 /// A check that runs once, in the background, and that writers wait for.
 final class WriteCheck: Sendable {
-    private let outcome = Mutex<Result<Void, any Error>?>(nil)
+    private let outcome = Mutex<Result<Date?, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    /// Runs `check` and records how it went.
-    func run(_ check: () throws -> Void) {
-        let result = Result { try check() }
+    /// Runs `check` and records how it went: when it passes, the file was sound at `soundSince`.
+    func run(soundSince: Date? = nil, _ check: () throws -> Void) {
+        let result = Result { try check(); return soundSince }
         outcome.withLock { $0 = result }
         done.signal()
     }
 
-    /// Nothing to check.
-    func pass() { run {} }
+    /// Nothing to check (the file was last found sound at `soundSince`, when known).
+    func pass(soundSince: Date? = nil) { run(soundSince: soundSince) {} }
 
     /// Waits for the check; throws what it found.
     func wait() throws {
@@ -263,6 +292,16 @@ final class WriteCheck: Sendable {
             done.wait()
             done.signal()  // for any later writer
         }
-        try outcome.withLock { $0 }!.get()
+        _ = try outcome.withLock { $0 }!.get()
+    }
+
+    var isFinished: Bool { outcome.withLock { $0 != nil } }
+
+    /// When the file was last found sound, if the check has passed by now.
+    var soundSince: Date? {
+        outcome.withLock { outcome in
+            guard case .success(let date)? = outcome else { return nil }
+            return date
+        }
     }
 }

@@ -13,7 +13,9 @@ protocol MaeilCommand: ParsableCommand {
 extension MaeilCommand {
     /// From a shell: a context of its own, on standard input and output.
     mutating func run() throws {
-        try run(in: CommandContext.shell(variables: ThisProcess.variables))
+        let context = CommandContext.shell(variables: ThisProcess.variables)
+        defer { context.closeCollections() }
+        try run(in: context)
     }
 }
 

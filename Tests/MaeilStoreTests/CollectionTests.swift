@@ -18,6 +18,41 @@ struct CollectionTests {
         #expect(mode == "wal")
     }
 
+    /// A file as a checked Maeil closed it is not checked again for a day; one changed since,
+    /// damaged in place (same size) or with a write-ahead log still holding changes is.
+    @Test func aFileIsCheckedAgainOnlyWhenItChangedOrADayPassed() throws {
+        let path = Fixture.temporaryPath()
+        let folder = (path as NSString).deletingLastPathComponent + "/checked"
+        func records(_ hours: Double) -> IntegrityRecords { IntegrityRecords(folder: folder, now: Fixture.noon.addingTimeInterval(hours * 3600)) }
+        let made = try Collection(path: path, integrity: records(0))
+        #expect(!made.quickCheckStarted)
+        try Fixture.wordDeck(made, count: 200)
+        made.close()
+        let next = try Collection(path: path, integrity: records(1))
+        #expect(!next.quickCheckStarted, "as the Maeil that made it left it")
+        let card = try next.cards(deckID: 1)[0]
+        try next.setStarred(cardID: card.id, true)
+        let other = try Collection(path: path, integrity: records(2))
+        #expect(other.quickCheckStarted, "its write-ahead log holds a change the record never saw")
+        other.close()
+        next.close()
+        #expect(!(try Collection(path: path, integrity: records(3))).quickCheckStarted)
+        #expect(try Collection(path: path, integrity: records(25)).quickCheckStarted, "a day after the last real check")
+        #expect(try Collection(path: path).quickCheckStarted, "nothing remembered without records")
+        // Damaged in place: the same size, a later modification time.
+        let again = try Collection(path: path, integrity: records(4))
+        again.close()
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(size / 2))
+        handle.write(Data(repeating: 0xDE, count: 16_384))
+        try handle.close()
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int == size)
+        let damaged = try Collection(path: path, integrity: records(5))
+        #expect(damaged.quickCheckStarted)
+        #expect(throws: StoreError.self) { try damaged.setStarred(cardID: card.id, false) }
+    }
+
     @Test func tagsKeepTheirFirstSpellingAndNoSpaces() {
         #expect(Tags.column([]) == " ")
         #expect(Tags.column(["Food", "food", "", "two words", "FOOD", "day1"]) == " Food two_words day1 ")
