@@ -27,16 +27,27 @@ package enum ReviewStart {
     }
 
     /// Drives the session at the console; the focus list follows the answers, re-exported every
-    /// ten and at the end.
+    /// ten (in the background: the next card never waits for it) and at the end.
     package static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
         var answered = 0
+        let config = context.config, variables = context.variables, timeZone = context.environment.timeZone
+        let focus = BackgroundFocusExport { now in
+            FocusExport.refresh(collection, config: config, variables: variables, now: now, timeZone: timeZone)
+        }
+        var exportedAfter: Int?
         let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,
                               speech: context.config.speech, mediaStubbed: context.speechIsStubbed) {
             answered += 1
-            if answered % 10 == 0 { context.exportFocus(collection) }
+            if answered % 10 == 0 {
+                focus.request(at: context.now)
+                exportedAfter = answered
+            }
         }
+        defer { focus.finish() }
         try loop.run()
-        context.exportFocus(collection)
+        // The last rewrite asked for already follows every answer when none came after it.
+        if exportedAfter != answered { focus.request(at: context.now) }
+        focus.finish()
         context.backUpIfDue(collection)
     }
 }

@@ -37,9 +37,19 @@ enum MillionBenchmarks {
             try measure("decks", ["decks"])
             try measure("stats", ["stats"])
             try measure("find_due", ["find", "--cards", "is:due", "--limit", "20"])
-            // Start-up to the first card and out again; then 200 answers, each committed.
+            // Start-up to the first card and out again; then 200 answers at a terminal, each
+            // committed before the next card shows: how long a person waits for each.
             try measure("review_open_and_leave", ["review"], input: "q\n")
-            try measure("review_200_answers", ["review"], input: String(repeating: "\n3\n", count: 200) + "q\n")
+            let terminal = try TerminalSession.review(collection: collection, answers: 200,
+                                                      environment: ["HOME": home, "XDG_DATA_HOME": home, "XDG_STATE_HOME": home, "MAEIL_SPEECH": "stub"])
+            figures += [
+                BenchFigure(name: "million.review_first_card_\(thousands)_ms", value: terminal.firstCard * 1000, unit: "ms"),
+                BenchFigure(name: "million.review_answer_p50_\(thousands)_ms", value: terminal.answerQuantile(0.5) * 1000, unit: "ms"),
+                BenchFigure(name: "million.review_answer_p99_\(thousands)_ms", value: terminal.answerQuantile(0.99) * 1000, unit: "ms"),
+                BenchFigure(name: "million.review_answer_max_\(thousands)_ms", value: (terminal.answers.max() ?? 0) * 1000, unit: "ms"),
+                BenchFigure(name: "million.review_leave_after_200_\(thousands)_s", value: terminal.leaving, unit: "s"),
+                BenchFigure(name: "million.review_200_answers_\(thousands)_peak_mb", value: terminal.peakMegabytes, unit: "MB"),
+            ]
             try measure("check", ["check"])
             try measure("export_apkg", ["export", "--out", folder.appendingPathComponent("out.apkg").path])
             try measure("optimize", ["optimize"])
