@@ -28,17 +28,26 @@ struct TerminalSession {
         }
         close(slave)
         var screen = Screen(master: master)
-        session.firstCard = try screen.wait(for: cardPrompt, since: start)
+        guard let first = try screen.wait(for: cardPrompt, since: start) else { throw BenchFailure(description: "maeil review showed no card") }
+        session.firstCard = first
+        var finished = false
         for _ in 0..<count {
             screen.type("\n")
-            _ = try screen.wait(for: ratingPrompt, since: DispatchTime.now().uptimeNanoseconds)
+            guard try screen.wait(for: ratingPrompt, since: DispatchTime.now().uptimeNanoseconds) != nil else { throw BenchFailure(description: "maeil ended at a card") }
             let answered = DispatchTime.now().uptimeNanoseconds
             screen.type("3\n")
-            session.answers.append(try screen.wait(for: cardPrompt, since: answered))
+            // The session ends by itself when no card is left.
+            guard let next = try screen.wait(for: cardPrompt, since: answered) else {
+                finished = true
+                break
+            }
+            session.answers.append(next)
         }
         let leaving = DispatchTime.now().uptimeNanoseconds
-        screen.type("q\n")
-        screen.drain()
+        if !finished {
+            screen.type("q\n")
+            screen.drain()
+        }
         guard MaeilChild.wait(pid) == 0 else { throw BenchFailure(description: "maeil review did not exit cleanly") }
         session.leaving = Double(DispatchTime.now().uptimeNanoseconds - leaving) / 1e9
         session.peakMegabytes = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
@@ -62,8 +71,9 @@ struct TerminalSession {
             _ = text.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
         }
 
-        /// Seconds from `since` until `marker` has appeared; what came before it is dropped.
-        mutating func wait(for marker: [UInt8], since: UInt64) throws -> Double {
+        /// Seconds from `since` until `marker` has appeared (what came before it is dropped);
+        /// nil when the program closed the terminal first.
+        mutating func wait(for marker: [UInt8], since: UInt64) throws -> Double? {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 if let end = Self.end(of: marker, in: unread) {
@@ -73,7 +83,7 @@ struct TerminalSession {
                 var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 30_000) > 0 else { throw BenchFailure(description: "maeil showed no \(String(decoding: marker, as: UTF8.self))") }
                 let count = read(master, &buffer, buffer.count)
-                guard count > 0 else { throw BenchFailure(description: "maeil ended before \(String(decoding: marker, as: UTF8.self))") }
+                guard count > 0 else { return nil }
                 unread += buffer.prefix(count)
             }
         }
