@@ -13,10 +13,9 @@ package enum FittingHistory {
             let preset = try collection.preset(id: deck.presetID)
             let clock = DayClock(timeZone: timeZone, rolloverHour: preset.rolloverHour)
             nextDayStart = clock.start(ofDay: clock.dayNumber(of: now) + 1).timeIntervalSince1970
-            let logs = try collection.deckContents(deckID: deck.id).logs
-            for (card, entries) in logs.sorted(by: { $0.key < $1.key }) {
-                cards.append((card, entries.map(event)))
-            }
+            // Only the events are kept: at a million cards the deck's notes, cards and full log
+            // entries took gigabytes.
+            try collection.forEachCardLog(deckID: deck.id) { card, entries in cards.append((card, entries.map(event))) }
         }
         return ItemBuilder.items(cards, nextDayStart: nextDayStart)
     }

@@ -21,20 +21,23 @@ package enum SimulationStart {
         let nextDayStart = clock.start(ofDay: today + 1)
         var cards: [StartingCard] = []
         for deck in decks {
-            let contents = try collection.deckContents(deckID: deck.id)
+            // The learner's memory of a reviewed card without an FSRS state comes from its log:
+            // read card by card, only these cards' memories kept.
+            var fromLog: [Int64: (memory: MemoryState?, last: Date?)] = [:]
+            try collection.forEachCardLog(deckID: deck.id) { card, log in
+                fromLog[card] = (FSRSHistory(log: log, nextDayStart: nextDayStart, fsrs: fsrs)?.memory(fsrs), log.last?.time)
+            }
             // In the deck's order, so new cards come in as they would at the prompt.
-            let ordered = contents.notes.flatMap { contents.cards[$0.id] ?? [] }.filter { !$0.suspended }
-            for card in ordered {
+            try collection.forEachCardInDeckOrder(deckID: deck.id) { card in
+                guard !card.suspended else { return }
                 let state = card.state
                 guard state.phase != .new else {
                     cards.append(StartingCard(state: .new, memory: nil, daysSinceReview: 0, dueInDays: 0, lapses: 0))
-                    continue
+                    return
                 }
-                // The learner's memory: the card's FSRS state, else what its review log gives.
-                let memory = state.memory
-                    ?? FSRSHistory(log: contents.logs[card.id] ?? [], nextDayStart: nextDayStart, fsrs: fsrs)?.memory(fsrs)
-                    ?? MemoryState(stability: max(Double(state.intervalDays), 0.1), difficulty: 5)
-                let last = state.lastReview ?? contents.logs[card.id]?.last?.time ?? now
+                let logged = fromLog[card.id]
+                let memory = state.memory ?? logged?.memory ?? MemoryState(stability: max(Double(state.intervalDays), 0.1), difficulty: 5)
+                let last = state.lastReview ?? logged?.last ?? now
                 cards.append(StartingCard(state: state, memory: memory, daysSinceReview: max(0, today - clock.dayNumber(of: last)),
                                           dueInDays: state.due.map { clock.dayNumber(of: $0) - today } ?? 0, lapses: state.lapses))
             }

@@ -148,33 +148,56 @@ extension Collection {
             let cards = try Self.fetchCards(db, """
                 SELECT \(CardTable.columns) FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?) ORDER BY note_id, new_position
                 """, [deckID])
-            // In the order of the index on (card_id, time): no sort; each card's entries are
-            // gathered as the rows come.
-            let statement = try db.cachedStatement(sql: """
-                SELECT \(ReviewLogTable.columns) FROM review_log
-                WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
-                """)
-            let decoder = ReviewLogTable.Decoder(ColumnMap(statement))
             var logs: [Int64: [ReviewLogEntry]] = [:]
-            var card: Int64?
-            var entries: [ReviewLogEntry] = []
-            try statement.forEachRow([deckID]) { row in
-                let id = decoder.cardID(row)
-                if id != card {
-                    if let card { logs[card] = entries }
-                    card = id
-                    entries = []
-                    entries.reserveCapacity(16)
-                }
-                entries.append(decoder.entry(row))
-            }
-            if let card { logs[card] = entries }
+            try Self.forEachCardLog(db, deckID: deckID) { card, entries in logs[card] = entries }
             let ankiData = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
                 SELECT id, anki_custom_data, anki_original_position FROM card
                 WHERE (anki_custom_data IS NOT NULL OR anki_original_position IS NOT NULL) AND note_id IN (SELECT id FROM note WHERE deck_id = ?)
                 """, arguments: [deckID]).map { ($0[0] as Int64, AnkiCardData(customData: $0[1], originalPosition: $0[2])) })
             return (notes, Dictionary(grouping: cards, by: \.noteID), logs, ankiData)
         }
+    }
+
+    /// The cards of a deck's notes in the deck's order (notes by position, each note's cards
+    /// in theirs), handed to `body` one by one.
+    package func forEachCardInDeckOrder(deckID: Int64, _ body: (Card) throws -> Void) throws {
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(selection(CardTable.columns, from: "c", prefix: "")) FROM card c JOIN note n ON n.id = c.note_id
+                WHERE n.deck_id = ? ORDER BY n.position, n.id, c.new_position
+                """)
+            let decoder = CardTable.Decoder(ColumnMap(statement))
+            try statement.forEachRow([deckID]) { try body(decoder.decode($0)) }
+        }
+    }
+
+    /// Each card's log in a deck (the cards its notes have now), oldest entry first, handed to
+    /// `body` card by card in card order: a deck's whole history is never held at once.
+    package func forEachCardLog(deckID: Int64, _ body: (Int64, [ReviewLogEntry]) throws -> Void) throws {
+        try read { db in try Self.forEachCardLog(db, deckID: deckID, body) }
+    }
+
+    static func forEachCardLog(_ db: Database, deckID: Int64, _ body: (Int64, [ReviewLogEntry]) throws -> Void) throws {
+        // In the order of the index on (card_id, time): no sort; each card's entries are
+        // gathered as the rows come.
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(ReviewLogTable.columns) FROM review_log
+            WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
+            """)
+        let decoder = ReviewLogTable.Decoder(ColumnMap(statement))
+        var card: Int64?
+        var entries: [ReviewLogEntry] = []
+        try statement.forEachRow([deckID]) { row in
+            let id = decoder.cardID(row)
+            if id != card {
+                if let card { try body(card, entries) }
+                card = id
+                entries = []
+                entries.reserveCapacity(16)
+            }
+            entries.append(decoder.entry(row))
+        }
+        if let card { try body(card, entries) }
     }
 
     package func reviewLog(cardID: Int64) throws -> [ReviewLog] {

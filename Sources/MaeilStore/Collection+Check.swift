@@ -57,9 +57,17 @@ extension Collection {
                 """)
             let columns = ColumnMap(statement)
             let cards = CardTable.Decoder(columns), logged = CardStateColumns(columns, prefix: "a_")
-            let rows = try statement.rows { (card: cards.decode($0), logged: logged.decode($0)) }
+            // Read as they come and only the cards with a problem kept (at a million cards,
+            // every card held took hundreds of megabytes); repaired once the reading is done.
+            var checked = 0
+            var found: [(card: Card, logged: CardState?)] = []
+            try statement.forEachRow { row in
+                checked += 1
+                let card = cards.decode(row), state = logged.decode(row)
+                if !card.state.isValid || (state.map { $0 != card.state } ?? (card.state != .new)) { found.append((card, state)) }
+            }
             var binder = Binder()
-            for (card, logged) in rows {
+            for (card, logged) in found {
                 if !card.state.isValid {
                     // A damaged number (not finite, or out of its range): the card keeps its
                     // phase and due date, loses its memory state (the scheduler derives one from
@@ -91,7 +99,7 @@ extension Collection {
                 }
             }
             repaired += try Self.checkTemplates(db, repair: repair, now: now, problems: &problems)
-            return CheckReport(integrity: integrity, cardsChecked: rows.count, problems: problems, repaired: repaired)
+            return CheckReport(integrity: integrity, cardsChecked: checked, problems: problems, repaired: repaired)
         }
     }
 

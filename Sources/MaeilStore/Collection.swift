@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import CSQLiteSetup
 import GRDB
+import GRDBSQLite
 import MaeilCore
 
 /// A learner's collection: one SQLite file holding decks, notes, cards and the review log.
@@ -136,7 +137,18 @@ package final class Collection: Sendable {
     /// log stand, so the next opening need not check it again. Never waits: while the check
     /// still runs on its thread, the handle is left open and nothing is recorded.
     package func close() {
-        guard writeCheck.isFinished, (try? pool.close()) != nil, let integrity, let checked = writeCheck.soundSince else { return }
+        guard writeCheck.isFinished else { return }
+        if writeCheck.soundSince != nil, !pool.configuration.readonly {
+            // GRDB closes its writer before its readers, and the last to close (a reader) cannot
+            // fold the log into the file: the writer does it, or every later opening reads
+            // through it (an import of a million cards leaves 500 MB there, and the next answer
+            // would fold it in). Another process still reading may keep part of it; nobody waits.
+            _ = try? pool.writeWithoutTransaction { db in
+                sqlite3_busy_timeout(db.sqliteConnection, 0)
+                return try db.checkpoint(.truncate)
+            }
+        }
+        guard (try? pool.close()) != nil, let integrity, let checked = writeCheck.soundSince else { return }
         integrity.record(path, checked: checked)
     }
 
