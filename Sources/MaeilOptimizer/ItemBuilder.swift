@@ -32,8 +32,22 @@ package enum ItemBuilder {
     /// `nextDayStart` is the next study day's start (unix seconds): days are counted back from
     /// it in whole days of 86,400 s, as Anki counts them. Items come out in review-time order.
     package static func items(_ cards: [(cardID: Int64, events: [ReviewEvent])], nextDayStart: Double) -> [FSRSItem] {
-        var timed: [(time: Double, cardID: Int64, item: FSRSItem)] = []
-        for (cardID, unsorted) in cards {
+        var collector = Collector(nextDayStart: nextDayStart)
+        for (cardID, events) in cards { collector.add(cardID: cardID, events: events) }
+        return collector.items()
+    }
+
+    /// The same, card by card as a log is read: only the items are kept, never every card's
+    /// events at once.
+    package struct Collector {
+        let nextDayStart: Double
+        private var timed: [(time: Double, cardID: Int64, item: FSRSItem)] = []
+
+        package init(nextDayStart: Double) {
+            self.nextDayStart = nextDayStart
+        }
+
+        package mutating func add(cardID: Int64, events unsorted: [ReviewEvent]) {
             let events = unsorted.sorted { $0.time < $1.time }
             // The start: the oldest of the most recent unbroken run of rated learning answers
             // after the latest reset. A card without one is not used.
@@ -47,7 +61,7 @@ package enum ItemBuilder {
                     break
                 }
             }
-            guard let start else { continue }
+            guard let start else { return }
             let kept = events[start...].filter { $0.rating > 0 && $0.kind != .manual && $0.kind != .reset }
             var reviews: [FSRSReview] = []
             var targets: [(time: Double, count: Int)] = []
@@ -62,7 +76,8 @@ package enum ItemBuilder {
             // Each item a prefix of the card's history, sharing its storage.
             for target in targets { timed.append((target.time, cardID, FSRSItem(history: reviews, count: target.count, cardID: cardID))) }
         }
-        return inReviewOrder(timed)
+
+        package func items() -> [FSRSItem] { inReviewOrder(timed) }
     }
 
     /// The review log CSV the FSRS optimizer and fsrs-cli read: card_id, review_time (ms),

@@ -122,12 +122,10 @@ package struct Optimizer: Sendable {
     /// `size` reviews.
     static func batches(_ training: [(item: FSRSItem, weight: Double)], size: Int) -> [Batch] {
         // By index: an item's reviews are an array, and moving items about would copy them.
-        var byCard: [Int64: [Int]] = [:]
-        for index in training.indices { byCard[training[index].item.cardID, default: []].append(index) }
-        var cards: [CardTargets] = byCard.keys.sorted().map { id in
-            let indices = byCard[id]!.sorted { training[$0].item.reviews.count < training[$1].item.reviews.count }
-            return CardTargets(reviews: training[indices.last!].item.reviews, positions: indices.map { training[$0].item.reviews.count - 1 },
-                               weights: indices.map { training[$0].weight })
+        let groups = CardGroups(count: training.count, cardID: { training[$0].item.cardID }, length: { training[$0].item.reviews.count })
+        var cards: [CardTargets] = groups.map { indices in
+            CardTargets(reviews: training[indices.last!].item.reviews, positions: indices.map { training[$0].item.reviews.count - 1 },
+                        weights: indices.map { training[$0].weight })
         }
         cards = cards.enumerated().sorted { ($0.element.reviews.count, $0.offset) < ($1.element.reviews.count, $1.offset) }.map { $0.element }
         var batches: [Batch] = []

@@ -17,11 +17,10 @@ package struct ScoringSet {
         keys = items.map { binKeys.key($0) }
         recalled = items.map { $0.recalled }
         weights = recency ? Preparation.recencyWeights(count: items.count) : Array(repeating: 1, count: items.count)
-        var byCard: [Int64: [Int]] = [:]
-        for (offset, item) in items.enumerated() { byCard[item.cardID, default: []].append(offset) }
         var cards: [(reviews: ArraySlice<FSRSReview>, offsets: [Int], positions: [Int])] = []
-        for offsets in byCard.values {
-            let ordered = offsets.sorted { items[items.startIndex + $0].reviews.count < items[items.startIndex + $1].reviews.count }
+        let base = items.startIndex
+        for group in CardGroups(count: items.count, cardID: { items[base + $0].cardID }, length: { items[base + $0].reviews.count }) {
+            let ordered = Array(group)
             let longest = items[items.startIndex + ordered.last!].reviews
             let lengths = ordered.map { items[items.startIndex + $0].reviews.count }
             let start = longest.withUnsafeBufferPointer { $0.baseAddress }

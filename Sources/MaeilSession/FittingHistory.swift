@@ -7,17 +7,20 @@ import MaeilStore
 /// fits and evaluates.
 package enum FittingHistory {
     package static func items(collection: Collection, decks: [Deck], now: Date, timeZone: TimeZone) throws -> [FSRSItem] {
-        var cards: [(cardID: Int64, events: [ReviewEvent])] = []
+        // Days are counted back from the next study day of the last deck's preset, for all.
         var nextDayStart = now.timeIntervalSince1970
         for deck in decks {
             let preset = try collection.preset(id: deck.presetID)
             let clock = DayClock(timeZone: timeZone, rolloverHour: preset.rolloverHour)
             nextDayStart = clock.start(ofDay: clock.dayNumber(of: now) + 1).timeIntervalSince1970
-            // Only the events are kept: at a million cards the deck's notes, cards and full log
-            // entries took gigabytes.
-            try collection.forEachCardLog(deckID: deck.id) { card, entries in cards.append((card, entries.map(event))) }
         }
-        return ItemBuilder.items(cards, nextDayStart: nextDayStart)
+        // Card by card, only the items kept: at a million cards the decks' notes, cards and
+        // whole log entries took gigabytes.
+        var collector = ItemBuilder.Collector(nextDayStart: nextDayStart)
+        for deck in decks {
+            try collection.forEachCardLog(deckID: deck.id) { card, entries in collector.add(cardID: card, events: entries.map(event)) }
+        }
+        return collector.items()
     }
 
     /// A log entry as fsrs-rs sees a revlog row: an answer by the phase it was given in, a

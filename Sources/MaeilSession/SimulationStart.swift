@@ -20,6 +20,8 @@ package enum SimulationStart {
         let today = clock.dayNumber(of: now)
         let nextDayStart = clock.start(ofDay: today + 1)
         var cards: [StartingCard] = []
+        // Grown once: doubling a million cards' array held both copies at once.
+        cards.reserveCapacity(try decks.reduce(0) { $0 + (try collection.cardCount(deckID: $1.id)) })
         for deck in decks {
             // The learner's memory of a reviewed card without an FSRS state comes from its log:
             // read card by card, only these cards' memories kept.
