@@ -83,17 +83,19 @@ extension Collection {
             let deckFilter = "deck_id IN (\(decks.map(String.init).joined(separator: ",")))"
             // Study days are numbered alike in every deck; only the hour a day starts differs.
             let today = (groups.first?.clock ?? DayClock(timeZone: timeZone)).dayNumber(of: now)
-            var forecast: [CollectionStats.Day] = []
-            for offset in 1...30 {
-                var count = 0
-                for (clock, filter) in groups {
-                    let day = clock.dayNumber(of: now) + offset
-                    count += try Int.fetchOne(db, sql: """
-                        SELECT count(*) FROM card WHERE \(filter) AND phase != 'new' AND suspended = 0 AND due >= ? AND due < ?
-                        """, arguments: [clock.start(ofDay: day).unixSeconds, clock.start(ofDay: day + 1).unixSeconds]) ?? 0
+            // The next 30 days' due cards in one pass over the due index, counted by day.
+            var dueOn = [Int](repeating: 0, count: 31)
+            for (clock, filter) in groups {
+                let tomorrow = clock.dayNumber(of: now) + 1
+                let dues = try Int64.fetchCursor(db, sql: """
+                    SELECT due FROM card WHERE \(filter) AND phase IN ('learning', 'review', 'relearning') AND suspended = 0 AND due >= ? AND due < ?
+                    """, arguments: [clock.start(ofDay: tomorrow).unixSeconds, clock.start(ofDay: tomorrow + 30).unixSeconds])
+                while let due = try dues.next() {
+                    let offset = clock.dayNumber(of: Date(unixSeconds: due)) - tomorrow + 1
+                    if (1...30).contains(offset) { dueOn[offset] += 1 }
                 }
-                forecast.append(.init(date: Self.isoDate(today + offset), count: count))
             }
+            let forecast = (1...30).map { CollectionStats.Day(date: Self.isoDate(today + $0), count: dueOn[$0]) }
             let answers = try AnswerDays.read(db, clocks: clocks, days: 365, today: today, now: now)
             let (perDay, secondsByDay, answeredToday, streak) = (answers.perDay, answers.secondsByDay, answers.answeredToday, answers.streak)
             let reviewsPerDay = (0..<30).reversed().map { offset in
@@ -115,16 +117,15 @@ extension Collection {
             let total = try Int.fetchOne(db, sql: """
                 SELECT coalesce(sum(duration_ms), 0) / 1000 FROM review_log WHERE \(deckFilter) AND kind IN (0, 2) AND rating > 0
                 """) ?? 0
-            let counts = try Row.fetchOne(db, sql: """
-                SELECT count(*) AS cards, coalesce(sum(suspended), 0) AS suspended, coalesce(sum(starred), 0) AS starred
-                FROM card WHERE \(deckFilter)
-                """)!
+            // Each count from an index: summing over the card table read every row.
+            let cardCount = { (condition: String) in try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE \(deckFilter) AND \(condition)") ?? 0 }
+            let (cards, suspended, starred) = (try cardCount("1"), try cardCount("suspended = 1"), try cardCount("starred = 1"))
             return CollectionStats(
                 dueToday: queue.reviews.count, newToday: queue.new.count, learningToday: queue.learning.count,
                 cardsAnsweredToday: answeredToday.count,
                 forecast: forecast, reviewsPerDay: reviewsPerDay, retention: retention, streak: streak,
                 secondsStudiedToday: secondsByDay[today] ?? 0, secondsStudiedTotal: total,
-                totalCards: counts["cards"], suspended: counts["suspended"], starred: counts["starred"])
+                totalCards: cards, suspended: suspended, starred: starred)
         }
     }
 

@@ -240,13 +240,13 @@ enum Schema {
         }
         // Found through an index at a million cards, not by reading every row: today's answers
         // brought from Anki (not the rows that record a card's arrival, which can be a whole
-        // collection's on the day it came), the answers stats and the focus list count by day,
-        // and the notes tagged leech.
+        // collection's on the day it came), the answers stats and the focus list count by day
+        // (the index holds what they read of each), and the notes tagged leech.
         migrator.registerMigration("v14") { db in
             try db.execute(sql: """
                 DROP INDEX review_log_imported;
                 CREATE INDEX review_log_anki_answers ON review_log(deck_id, time) WHERE kind = 2 AND anki_type IS NOT NULL;
-                CREATE INDEX review_log_answered ON review_log(deck_id, time) WHERE kind IN (0, 2) AND rating > 0;
+                CREATE INDEX review_log_answered ON review_log(deck_id, time, duration_ms, card_id, rating, b_phase) WHERE kind IN (0, 2) AND rating > 0;
                 CREATE INDEX note_leech ON note(id) WHERE tags LIKE '% leech %';
                 """)
         }

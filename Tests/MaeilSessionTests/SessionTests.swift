@@ -369,6 +369,19 @@ struct SessionTests {
         #expect(stats.streak == 1)
         #expect(stats.reviewsPerDay.last?.count == 6)  // five reviews and the relearning step of the miss
         #expect(stats.forecast.reduce(0) { $0 + $1.count } == 5)
+        // Day by day, as the cards' own due dates say.
+        let cards = try collection.cards(deckID: 1)
+        let dayClock = DayClock(timeZone: Fixture.utc)
+        let today = dayClock.dayNumber(of: clock.now)
+        for (offset, day) in stats.forecast.enumerated() {
+            let due = cards.filter { $0.state.phase != .new && !$0.suspended && $0.state.due.map { dayClock.dayNumber(of: $0) } == today + offset + 1 }
+            #expect(day.count == due.count, "\(day.date)")
+        }
+        try collection.setStarred(cardID: cards[0].id, true)
+        try collection.setSuspended(cardID: cards[1].id, true)
+        let counted = try collection.stats(now: clock.now, timeZone: Fixture.utc)
+        #expect((counted.totalCards, counted.suspended, counted.starred) == (5, 1, 1))
+        #expect(counted.forecast.reduce(0) { $0 + $1.count } == 4, "a suspended card is not due")
     }
 
     @Test func checkFindsAndRepairsACardThatDisagreesWithItsLog() throws {
