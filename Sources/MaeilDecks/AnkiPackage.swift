@@ -76,8 +76,7 @@ package enum AnkiPackage {
         }
         let mediaList = try mediaList(entries, version: version, budget: &budget, file: file)
         let media = MediaNames(mediaList.map(\.name))
-        try readCollection(database, version: version, file: file, options: options, media: media, emit: emit)
-        database = Data()
+        try readCollection(consume database, version: version, file: file, options: options, media: media, emit: emit)
         try readMedia(mediaList, media, entries, version: version, budget: &budget, file: file, emit: emit)
     }
 
