@@ -18,22 +18,22 @@ package enum FittingHistory {
         // whole log entries took gigabytes.
         var collector = ItemBuilder.Collector(nextDayStart: nextDayStart)
         for deck in decks {
-            try collection.forEachCardLog(deckID: deck.id) { card, entries in collector.add(cardID: card, events: entries.map(event)) }
+            try collection.forEachCardLogOutline(deckID: deck.id) { card, entries in collector.add(cardID: card, events: entries.map(event)) }
         }
         return collector.items()
     }
 
     /// A log entry as fsrs-rs sees a revlog row: an answer by the phase it was given in, a
     /// forget as a reset, any other change by hand as manual.
-    static func event(_ entry: ReviewLogEntry) -> ReviewEvent {
+    static func event(_ entry: ReviewLogOutline) -> ReviewEvent {
         let time = entry.time.timeIntervalSince1970
         guard let rating = entry.rating else {
-            if let anki = entry.anki { return ReviewEvent(time: time, rating: 0, kind: anki.isReset ? .reset : .manual) }
-            let forgotten = entry.after?.phase == .new && entry.before.map { $0.phase != .new } ?? false
+            if entry.isAnki { return ReviewEvent(time: time, rating: 0, kind: entry.isAnkiReset ? .reset : .manual) }
+            let forgotten = entry.afterPhase == .new && entry.beforePhase.map { $0 != .new } ?? false
             return ReviewEvent(time: time, rating: 0, kind: forgotten ? .reset : .manual)
         }
         let kind: ReviewEvent.Kind
-        switch entry.before?.phase ?? .new {
+        switch entry.beforePhase ?? .new {
         case .new, .learning: kind = .learning
         case .review: kind = .review
         case .relearning: kind = .relearning

@@ -177,6 +177,35 @@ extension Collection {
         try read { db in try Self.forEachCardLog(db, deckID: deckID, body) }
     }
 
+    /// The same as `forEachCardLog`, each entry only in outline (what fitting FSRS reads).
+    package func forEachCardLogOutline(deckID: Int64, _ body: (Int64, [ReviewLogOutline]) throws -> Void) throws {
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT card_id, time, rating, b_phase, a_phase, anki_ease, anki_type, anki_factor FROM review_log
+                WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
+                """)
+            let phases = CardStateColumns.phases
+            func phase(_ row: SQLiteRow, _ column: Int) -> CardPhase? { row.index(column, among: phases).map { CardPhase.allCases[$0] } }
+            var card: Int64?
+            var outlines: [ReviewLogOutline] = []
+            try statement.forEachRow([deckID]) { row in
+                let id = row.int64(0)
+                if id != card {
+                    if let card { try body(card, outlines) }
+                    card = id
+                    outlines.removeAll(keepingCapacity: true)
+                }
+                // Anki's columns are all there or none (`ReviewLogTable.append`).
+                let isAnki = !row.isNull(5)
+                outlines.append(ReviewLogOutline(
+                    time: Date(timeIntervalSince1970: TimeInterval(row.int64(1)) / 1000), rating: Rating(rawValue: row.int(2)),
+                    beforePhase: phase(row, 3), afterPhase: phase(row, 4), isAnki: isAnki,
+                    isAnkiReset: isAnki && row.int64(6) == 4 && row.int64(7) == 0))
+            }
+            if let card { try body(card, outlines) }
+        }
+    }
+
     static func forEachCardLog(_ db: Database, deckID: Int64, _ body: (Int64, [ReviewLogEntry]) throws -> Void) throws {
         // In the order of the index on (card_id, time): no sort; each card's entries are
         // gathered as the rows come.

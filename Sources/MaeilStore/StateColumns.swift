@@ -29,7 +29,7 @@ struct CardStateColumns {
     }
 
     private let positions: [Int]
-    private static let phases = CardPhase.allCases.map(\.rawValue)
+    static let phases = CardPhase.allCases.map(\.rawValue)
 
     /// Finds the columns, with `prefix`, among a result's columns.
     init(_ columns: ColumnMap, prefix: String = "") {

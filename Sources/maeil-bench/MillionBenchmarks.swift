@@ -1,6 +1,9 @@
 import Foundation
 import MaeilCore
 import MaeilDecks
+import MaeilOptimizer
+import MaeilSession
+import MaeilStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,6 +57,12 @@ enum MillionBenchmarks {
             try measure("check", ["check"])
             try measure("export_apkg", ["export", "--out", folder.appendingPathComponent("out.apkg").path])
             try measure("optimize", ["optimize"])
+            // fsrs-rs fitting the items `optimize` fits, built the same way, in the same run.
+            let opened = try Collection(path: collection, readOnly: true)
+            let items = try FittingHistory.items(collection: opened, decks: try opened.decks(), now: Date(), timeZone: TimeZone.current)
+            if let fsrsRS = try OptimizerBenchmarks.fsrsRSSeconds(items, repeats: 1) {
+                figures.append(BenchFigure(name: "million.fsrs_rs_fit_same_\(items.count)_items_s", value: fsrsRS, unit: "s"))
+            }
             try measure("sim_deck_30_days", ["sim", "--deck", "Bench", "--days", "30"])
             return figures
         }]

@@ -55,8 +55,8 @@ enum OptimizerBenchmarks {
     }
 
     /// fsrs-rs-python's compute_parameters on the same items (with card ids, as Anki calls it),
-    /// best of three; nil when it is not installed.
-    static func fsrsRSSeconds(_ items: [FSRSItem]) throws -> Double? {
+    /// best of `repeats`; nil when it is not installed.
+    static func fsrsRSSeconds(_ items: [FSRSItem], repeats: Int = 3) throws -> Double? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-bench-fsrs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -68,7 +68,7 @@ enum OptimizerBenchmarks {
             data = json.load(open(sys.argv[1]))
             items = [FSRSItem([FSRSReview(r, d) for r, d in entry["reviews"]]) for entry in data]
             cards = [entry["card"] for entry in data]
-            best = min((lambda start: (FSRS(DEFAULT_PARAMETERS).compute_parameters(items, card_ids=cards), time.perf_counter() - start)[1])(time.perf_counter()) for _ in range(3))
+            best = min((lambda start: (FSRS(DEFAULT_PARAMETERS).compute_parameters(items, card_ids=cards), time.perf_counter() - start)[1])(time.perf_counter()) for _ in range(\(repeats)))
             print(best)
             """
         return try FSRSRSPython.number(script: script, arguments: [folder.appendingPathComponent("items.json").path])

@@ -89,3 +89,29 @@ public struct SiblingBurial: Hashable, Sendable {
         self.previous = previous
     }
 }
+
+/// What fitting FSRS reads of a log entry: when, the answer, the phases either side and Anki's
+/// type and ease factor (a reset is told by them). Read alone from a million-row log, it costs
+/// a fraction of whole entries.
+public struct ReviewLogOutline: Hashable, Sendable {
+    public var time: Date
+    public var rating: Rating?
+    public var beforePhase: CardPhase?
+    public var afterPhase: CardPhase?
+    public var isAnki: Bool
+    public var isAnkiReset: Bool
+
+    public init(time: Date, rating: Rating?, beforePhase: CardPhase?, afterPhase: CardPhase?, isAnki: Bool, isAnkiReset: Bool) {
+        self.time = time
+        self.rating = rating
+        self.beforePhase = beforePhase
+        self.afterPhase = afterPhase
+        self.isAnki = isAnki
+        self.isAnkiReset = isAnkiReset
+    }
+
+    public init(_ entry: ReviewLogEntry) {
+        self.init(time: entry.time, rating: entry.rating, beforePhase: entry.before?.phase, afterPhase: entry.after?.phase,
+                  isAnki: entry.anki != nil, isAnkiReset: entry.anki?.isReset ?? false)
+    }
+}
