@@ -27,12 +27,14 @@ package enum ReviewStart {
     }
 
     /// Drives the session at the console; the focus list follows the answers, re-exported every
-    /// ten (in the background: the next card never waits for it) and at the end.
+    /// ten and at the end, and the write-ahead log is folded into the file every ten, both in the
+    /// background (`SessionUpkeep`): the next card never waits for them.
     package static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
         var answered = 0
         let config = context.config, variables = context.variables, timeZone = context.environment.timeZone
-        let focus = BackgroundFocusExport { now in
+        let focus = SessionUpkeep { now in
             FocusExport.refresh(collection, config: config, variables: variables, now: now, timeZone: timeZone)
+            collection.foldLog()
         }
         var exportedAfter: Int?
         let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,

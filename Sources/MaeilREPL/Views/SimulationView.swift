@@ -38,7 +38,7 @@ package enum SimulationView {
         let learned = summary.newTotal
         // A run from a deck (sim --deck) starts with cards already studied: they are memorized
         // (or not) too, so the share is of every card studied, before the run and in it.
-        let studied = learned + Double(config.startingCards.filter { $0.state.phase != .new }.count)
+        let studied = learned + Double(config.startingCards.filter { $0.phase != .new }.count)
         func row(_ label: String, _ value: String) -> String { label.padding(toLength: 22, withPad: " ", startingAt: 0) + value }
         lines.append(row("memorized at the end", String(format: "%.1f items", summary.memorizedEnd)
                          + (studied > 0 ? String(format: " (%.0f%% of %.0f studied)", summary.memorizedEnd / studied * 100, studied) : "")
