@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilSimulatorTests",
-            dependencies: ["MaeilCore", "MaeilSimulator"],
+            dependencies: ["MaeilCore", "MaeilSimulator", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -86,7 +86,7 @@ struct Engine {
                 if day < config.days { dueOn[day].append(QueueEntry(index: index, rank: QueueEntry.newRank)) }
             }
         } else {
-            cards = OwnedBuffer(Self.starting(config.startingCards, config: config, dayZero: setup.dayZero, dueOn: &dueOn, reviewsDueOn: reviewsDueOn))
+            cards = Self.starting(config.startingCards, config: config, dayZero: setup.dayZero, dueOn: &dueOn, reviewsDueOn: reviewsDueOn)
         }
         chunkCards = OwnedBuffer(repeating: [], count: Self.chunkCount)
         outputs = OwnedBuffer(repeating: DayOutput(), count: Self.chunkCount)
@@ -108,30 +108,28 @@ struct Engine {
     /// the new ones in order, as the new-card limit lets them in. Dates move onto the simulation's
     /// clock, so the scheduler sees the same elapsed days and intervals.
     static func starting(_ starting: [StartingCard], config: SimulationConfig, dayZero: Date, dueOn: inout [[QueueEntry]],
-                         reviewsDueOn: OwnedBuffer<Int>) -> [Simulator.Card] {
+                         reviewsDueOn: OwnedBuffer<Int>) -> OwnedBuffer<Simulator.Card> {
         func moment(day: Int) -> Date { dayZero.addingTimeInterval(TimeInterval(day * 86_400 + 8 * 3600)) }
-        var cards: [Simulator.Card] = []
-        cards.reserveCapacity(starting.count)
-        for card in starting {
-            let index = cards.count
-            guard card.state.phase != .new, let memory = card.memory else {
-                cards.append(Simulator.Card(stability: 0, difficulty: 0, lastDay: Simulator.unseen, lapses: 0, state: .new))
+        // Made in place: an array copied into the buffer held a million cards twice.
+        return OwnedBuffer(count: starting.count) { index in
+            let card = starting[index]
+            guard card.phase != .new, let memory = card.memory else {
                 if config.days > 0 { dueOn[0].append(QueueEntry(index: index, rank: QueueEntry.newRank)) }
-                continue
+                return Simulator.Card(stability: 0, difficulty: 0, lastDay: Simulator.unseen, lapses: 0, state: .new)
             }
             var state = card.state
             let dueDay = max(0, card.dueInDays)
             state.due = moment(day: dueDay)
             state.lastReview = state.lastReview.map { _ in moment(day: -card.daysSinceReview) }
-            cards.append(Simulator.Card(stability: memory.stability, difficulty: memory.difficulty, lastDay: Int32(-card.daysSinceReview),
-                                        lapses: Int16(clamping: card.lapses), state: state))
-            if let limit = config.suspendAfterLapses, card.lapses >= limit { continue }
+            let made = Simulator.Card(stability: memory.stability, difficulty: memory.difficulty, lastDay: Int32(-card.daysSinceReview),
+                                      lapses: Int16(clamping: card.lapses), state: state)
+            if let limit = config.suspendAfterLapses, card.lapses >= limit { return made }
             if dueDay < config.days {
-                dueOn[dueDay].append(QueueEntry(index: index, rank: QueueEntry.rank(of: cards[index])))
+                dueOn[dueDay].append(QueueEntry(index: index, rank: QueueEntry.rank(of: made)))
                 reviewsDueOn[dueDay] += 1
             }
+            return made
         }
-        return cards
     }
 
     mutating func run() -> [SimulationResult.Day] {

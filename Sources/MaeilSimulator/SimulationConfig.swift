@@ -66,22 +66,40 @@ package enum IntervalSource: String, Sendable, Hashable, CaseIterable {
     case fsrsRS = "fsrs-rs"
 }
 
-/// A card as a deck holds it today, for a simulation that starts from the collection.
+/// A card as a deck holds it today, for a simulation that starts from the collection. Held
+/// packed: a million of them are in memory for the whole run.
 package struct StartingCard: Sendable, Hashable {
+    private var packed: PackedCardState
+    private var days: (sinceReview: Int32, dueIn: Int32, lapses: Int32)
+
     /// What the scheduler knows: its phase, interval, ease or memory.
-    package var state: CardState
+    package var state: CardState {
+        get { packed.state }
+        set { packed = PackedCardState(newValue) }
+    }
     /// The learner's memory of it (from its FSRS state or its review log); nil for a new card.
     package var memory: MemoryState?
     /// Whole days since its last answer, and until it is due (0 or less: due today).
-    package var daysSinceReview: Int
-    package var dueInDays: Int
-    package var lapses: Int
+    package var daysSinceReview: Int { Int(days.sinceReview) }
+    package var dueInDays: Int { Int(days.dueIn) }
+    package var lapses: Int { Int(days.lapses) }
+    package var phase: CardPhase { packed.cardPhase }
 
     package init(state: CardState, memory: MemoryState?, daysSinceReview: Int, dueInDays: Int, lapses: Int) {
-        self.state = state
+        packed = PackedCardState(state)
         self.memory = memory
-        self.daysSinceReview = daysSinceReview
-        self.dueInDays = dueInDays
-        self.lapses = lapses
+        days = (Int32(clamping: daysSinceReview), Int32(clamping: dueInDays), Int32(clamping: lapses))
+    }
+
+    package static func == (a: StartingCard, b: StartingCard) -> Bool {
+        a.packed == b.packed && a.memory == b.memory && a.days == b.days
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(packed)
+        hasher.combine(memory)
+        hasher.combine(days.sinceReview)
+        hasher.combine(days.dueIn)
+        hasher.combine(days.lapses)
     }
 }
