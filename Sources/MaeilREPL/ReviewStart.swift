@@ -32,24 +32,24 @@ package enum ReviewStart {
     package static func run(_ session: ReviewSession, collection: Collection, context: CommandContext) throws {
         var answered = 0
         let config = context.config, variables = context.variables, timeZone = context.environment.timeZone
-        let focus = SessionUpkeep { now in
+        let upkeep = SessionUpkeep { now in
             FocusExport.refresh(collection, config: config, variables: variables, now: now, timeZone: timeZone)
             collection.foldLog()
         }
-        var exportedAfter: Int?
+        var keptUpAfter: Int?
         let loop = ReviewLoop(session: session, console: context.console, input: context.input, speaker: context.speaker,
                               speech: context.config.speech, mediaStubbed: context.speechIsStubbed) {
             answered += 1
             if answered % 10 == 0 {
-                focus.request(at: context.now)
-                exportedAfter = answered
+                upkeep.request(at: context.now)
+                keptUpAfter = answered
             }
         }
-        defer { focus.finish() }
+        defer { upkeep.finish() }
         try loop.run()
-        // The last rewrite asked for already follows every answer when none came after it.
-        if exportedAfter != answered { focus.request(at: context.now) }
-        focus.finish()
+        // The last upkeep asked for already follows every answer when none came after it.
+        if keptUpAfter != answered { upkeep.request(at: context.now) }
+        upkeep.finish()
         context.backUpIfDue(collection)
     }
 }

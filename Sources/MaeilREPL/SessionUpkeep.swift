@@ -9,10 +9,10 @@ final class SessionUpkeep: Sendable {
     private let queue = DispatchQueue(label: "maeil.session-upkeep", qos: .utility)
     /// The time the next upkeep is for; nil when none is waiting to start.
     private let waiting = Mutex<Date?>(nil)
-    private let export: @Sendable (Date) -> Void
+    private let work: @Sendable (Date) -> Void
 
-    init(_ export: @escaping @Sendable (Date) -> Void) {
-        self.export = export
+    init(_ work: @escaping @Sendable (Date) -> Void) {
+        self.work = work
     }
 
     /// Asks for the upkeep as of `now`; returns at once.
@@ -24,7 +24,7 @@ final class SessionUpkeep: Sendable {
         guard !queued else { return }
         queue.async { [self] in
             guard let time = waiting.withLock({ time in defer { time = nil }; return time }) else { return }
-            export(time)
+            work(time)
         }
     }
 
