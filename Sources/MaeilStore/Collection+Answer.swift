@@ -177,54 +177,53 @@ extension Collection {
         try read { db in try Self.forEachCardLog(db, deckID: deckID, body) }
     }
 
-    /// The same as `forEachCardLog`, each entry only in outline (what fitting FSRS reads).
+    /// The same, each entry only in outline (what fitting FSRS reads).
     package func forEachCardLogOutline(deckID: Int64, _ body: (Int64, [ReviewLogOutline]) throws -> Void) throws {
-        try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT card_id, time, rating, b_phase, a_phase, anki_ease, anki_type, anki_factor FROM review_log
-                WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
-                """)
-            let phases = CardStateColumns.phases
-            func phase(_ row: SQLiteRow, _ column: Int) -> CardPhase? { row.index(column, among: phases).map { CardPhase.allCases[$0] } }
-            var card: Int64?
-            var outlines: [ReviewLogOutline] = []
-            try statement.forEachRow([deckID]) { row in
-                let id = row.int64(0)
-                if id != card {
-                    if let card { try body(card, outlines) }
-                    card = id
-                    outlines.removeAll(keepingCapacity: true)
-                }
-                // Anki's columns are all there or none (`ReviewLogTable.append`).
-                let isAnki = !row.isNull(5)
-                outlines.append(ReviewLogOutline(
-                    time: Date(timeIntervalSince1970: TimeInterval(row.int64(1)) / 1000), rating: Rating(rawValue: row.int(2)),
-                    beforePhase: phase(row, 3), afterPhase: phase(row, 4), isAnki: isAnki,
-                    isAnkiReset: isAnki && row.int64(6) == 4 && row.int64(7) == 0))
-            }
-            if let card { try body(card, outlines) }
+        let columns = "card_id, time, rating, b_phase, a_phase, anki_ease, anki_type, anki_factor"
+        try read { db in try Self.forEachCardRows(db, deckID: deckID, columns: columns, Self.outlineDecoder, body) }
+    }
+
+    static func outlineDecoder(_ map: ColumnMap) -> (SQLiteRow) -> ReviewLogOutline {
+        let (time, rating, before, after) = (map["time"], map["rating"], map["b_phase"], map["a_phase"])
+        let (ease, type, factor) = (map["anki_ease"], map["anki_type"], map["anki_factor"])
+        let names = CardStateColumns.phases, phases = CardPhase.allCases
+        func phase(_ row: SQLiteRow, _ column: Int) -> CardPhase? { row.index(column, among: names).map { phases[$0] } }
+        return { row in
+            // Anki's columns are all there or none (`ReviewLogTable.append`).
+            let isAnki = !row.isNull(ease)
+            return ReviewLogOutline(
+                time: Date(timeIntervalSince1970: TimeInterval(row.int64(time)) / 1000), rating: Rating(rawValue: row.int(rating)),
+                beforePhase: phase(row, before), afterPhase: phase(row, after), isAnki: isAnki,
+                isAnkiReset: isAnki && AnkiRevlogColumns.isReset(type: row.int64(type), factor: row.int64(factor)))
         }
     }
 
     static func forEachCardLog(_ db: Database, deckID: Int64, _ body: (Int64, [ReviewLogEntry]) throws -> Void) throws {
-        // In the order of the index on (card_id, time): no sort; each card's entries are
-        // gathered as the rows come.
+        try forEachCardRows(db, deckID: deckID, columns: ReviewLogTable.columns, { ReviewLogTable.Decoder($0).entry }, body)
+    }
+
+    /// The log rows of a deck's cards (the cards its notes have now), `columns` of each decoded
+    /// by what `decoder` makes of their positions, handed on card by card. In the order of the
+    /// index on (card_id, time): no sort; each card's rows are gathered as they come.
+    static func forEachCardRows<Entry>(_ db: Database, deckID: Int64, columns: String, _ decoder: (ColumnMap) -> (SQLiteRow) -> Entry,
+                                       _ body: (Int64, [Entry]) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: """
-            SELECT \(ReviewLogTable.columns) FROM review_log
+            SELECT \(columns) FROM review_log
             WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
             """)
-        let decoder = ReviewLogTable.Decoder(ColumnMap(statement))
+        let map = ColumnMap(statement)
+        let cardColumn = map["card_id"], decode = decoder(map)
         var card: Int64?
-        var entries: [ReviewLogEntry] = []
+        var entries: [Entry] = []
         try statement.forEachRow([deckID]) { row in
-            let id = decoder.cardID(row)
+            let id = row.int64(cardColumn)
             if id != card {
                 if let card { try body(card, entries) }
                 card = id
                 entries = []
                 entries.reserveCapacity(16)
             }
-            entries.append(decoder.entry(row))
+            entries.append(decode(row))
         }
         if let card { try body(card, entries) }
     }

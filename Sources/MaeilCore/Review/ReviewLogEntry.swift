@@ -65,7 +65,9 @@ public struct AnkiRevlogColumns: Hashable, Sendable {
     }
 
     /// Anki's "reset" (Forget): a manual row with no ease factor; it starts a card's history over.
-    public var isReset: Bool { type == 4 && factor == 0 }
+    public var isReset: Bool { Self.isReset(type: type, factor: factor) }
+
+    public static func isReset(type: Int64, factor: Int64) -> Bool { type == 4 && factor == 0 }
 }
 
 /// What an answer that made a card a leech did about it.
@@ -108,10 +110,5 @@ public struct ReviewLogOutline: Hashable, Sendable {
         self.afterPhase = afterPhase
         self.isAnki = isAnki
         self.isAnkiReset = isAnkiReset
-    }
-
-    public init(_ entry: ReviewLogEntry) {
-        self.init(time: entry.time, rating: entry.rating, beforePhase: entry.before?.phase, afterPhase: entry.after?.phase,
-                  isAnki: entry.anki != nil, isAnkiReset: entry.anki?.isReset ?? false)
     }
 }
