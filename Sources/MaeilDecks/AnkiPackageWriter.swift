@@ -22,7 +22,16 @@ package enum AnkiPackageWriter {
     }
 
     /// `clock` is the study-day clock review due dates are counted in.
-    package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws {
+    @discardableResult
+    package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws
+        -> ExportSummary {
+        var source = collection
+        return try write(&source, to: url, format: format, now: now, clock: clock)
+    }
+
+    @discardableResult
+    package static func write(_ source: inout some ExportSource, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws
+        -> ExportSummary {
         // Working files carry the process's id: the next export removes a killed one's.
         Leftovers.removeDead(in: FileManager.default.temporaryDirectory, prefix: "maeil-export-")
         Leftovers.removeDead(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent).", suffix: ".partial")
@@ -31,7 +40,8 @@ package enum AnkiPackageWriter {
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
         // A scratch file that is zipped and deleted: no journal, no waiting for the disk.
-        try writeCollectionFile(collection, to: databaseURL, now: now, clock: clock)
+        let summary = try writeCollectionFile(&source, to: databaseURL, now: now, clock: clock)
+        let media = source.media
         let partial = url.deletingLastPathComponent().appendingPathComponent(Leftovers.name(".\(url.lastPathComponent).", ".partial"))
         defer { try? FileManager.default.removeItem(at: partial) }
         let archive = try Archive(url: partial, accessMode: .create)
@@ -39,16 +49,19 @@ package enum AnkiPackageWriter {
         case .legacy:
             try archive.addEntry(with: "collection.anki21", fileURL: databaseURL, compressionMethod: .deflate)
             var names: [String: String] = [:]
-            for (index, item) in collection.media.enumerated() {
+            for (index, item) in media.enumerated() {
                 names["\(index)"] = item.name
                 try archive.addEntry(with: "\(index)", fileURL: item.file, compressionMethod: .deflate)
             }
             try add(try JSONSerialization.data(withJSONObject: names, options: [.sortedKeys]), named: "media", to: archive)
             try add(Data([0x08, 0x02]), named: "meta", to: archive)  // PackageMetadata { version: LEGACY_2 }
         case .current:
-            try add(try Zstd.compress(Data(contentsOf: databaseURL)), named: "collection.anki21b", to: archive, compress: false)
+            // Compressed into a file of its own, then stored: the collection is never in memory whole.
+            let compressed = work.appendingPathComponent("collection.anki21b")
+            try Zstd.compress(file: databaseURL, to: compressed)
+            try archive.addEntry(with: "collection.anki21b", fileURL: compressed, compressionMethod: .none)
             var entries = Data()
-            for (index, item) in collection.media.enumerated() {
+            for (index, item) in media.enumerated() {
                 let data = try Data(contentsOf: item.file)
                 // MediaEntries { repeated MediaEntry entries = 1 } MediaEntry { name = 1; size = 2; sha1 = 3 }
                 var entry = Protobuf.bytes(1, Data(item.name.utf8)) + Protobuf.varint(2, UInt64(data.count))
@@ -63,18 +76,26 @@ package enum AnkiPackageWriter {
         guard rename(partial.path, url.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
+        return summary
     }
 
     /// The collection alone, as the SQLite file a package holds (a sync uploads it): written
     /// to `url`, which must not exist yet.
-    package static func writeCollectionFile(_ collection: ExportCollection, to url: URL, now: Date, clock: DayClock) throws {
+    @discardableResult
+    package static func writeCollectionFile(_ source: inout some ExportSource, to url: URL, now: Date, clock: DayClock) throws
+        -> ExportSummary {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        try queue.write { db in try CollectionWriting(db: db, collection: collection, now: now, clock: clock).write() }
+        let summary = try queue.write { db in
+            var writing = CollectionWriting(db: db, source: source, now: now, clock: clock)
+            defer { source = writing.source }
+            return try writing.write()
+        }
         try queue.close()
+        return summary
     }
 
     static func add(_ data: Data, named name: String, to archive: Archive, compress: Bool = true) throws {
@@ -91,8 +112,8 @@ struct AnkiIDs {
     private var used = Set<Int64>()
     private var next: Int64
 
-    init(kept: [Int64], start: Int64) {
-        self.kept = Set(kept)
+    init(kept: Set<Int64>, start: Int64) {
+        self.kept = kept
         next = start
     }
 
@@ -105,13 +126,13 @@ struct AnkiIDs {
 }
 
 /// The schema-11 collection inside a package.
-private struct CollectionWriting {
+private struct CollectionWriting<Source: ExportSource> {
     let db: Database
-    let collection: ExportCollection
+    var source: Source
     let now: Date
     let clock: DayClock
 
-    static let schema = """
+    static var schema: String { """
         CREATE TABLE col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
           ver integer not null, dty integer not null, usn integer not null, ls integer not null, conf text not null,
           models text not null, decks text not null, dconf text not null, tags text not null);
@@ -125,10 +146,10 @@ private struct CollectionWriting {
         CREATE TABLE revlog (id integer primary key, cid integer not null, usn integer not null, ease integer not null,
           ivl integer not null, lastIvl integer not null, factor integer not null, time integer not null, type integer not null);
         CREATE TABLE graves (usn integer not null, oid integer not null, type integer not null);
-        """
+        """ }
 
     /// Anki's indexes, made once the rows are in (faster than keeping them up to date row by row).
-    static let indexes = """
+    static var indexes: String { """
         CREATE INDEX ix_notes_usn on notes (usn);
         CREATE INDEX ix_cards_usn on cards (usn);
         CREATE INDEX ix_revlog_usn on revlog (usn);
@@ -136,48 +157,54 @@ private struct CollectionWriting {
         CREATE INDEX ix_cards_sched on cards (did, queue, due);
         CREATE INDEX ix_revlog_cid on revlog (cid);
         CREATE INDEX ix_notes_csum on notes (csum);
-        """
+        """ }
 
-    func write() throws {
+    mutating func write() throws -> ExportSummary {
+        // Read and advanced here, handed back at the end: the notes' loop reads the other properties meanwhile.
+        var source = self.source
+        defer { self.source = source }
         try db.execute(sql: Self.schema)
         let nowSeconds = Int64(now.timeIntervalSince1970)
         // Day numbers count from the collection's creation day: a day before every due date
         // and every answer, so none is negative.
-        let cards = collection.decks.flatMap(\.notes).flatMap(\.cards)
-        let earliest = cards.compactMap { $0.state.phase == .new ? nil : [$0.state.due, $0.state.lastReview].compactMap { $0 }.min() }.min()
+        let earliest = source.earliestDate
         let createdDay = min(clock.dayNumber(of: now), earliest.map(clock.dayNumber(of:)) ?? .max) - 1
         let created = clock.start(ofDay: createdDay)
         let today = clock.dayNumber(of: now)
-        let types = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let sortFields = types.mapValues(Self.sortField(of:))
-        // Review log rows are written after the cards, in id order: SQLite appends them instead
-        // of inserting each in the middle of its table.
-        var reviews: [(id: Int64, cardID: Int64, row: Revlog, milliseconds: Int)] = []
+        // A note type's sort field, read from its JSON the first time one of its notes comes.
+        var sortFields: [Int64: Int] = [:]
+        // Review log rows wait in a table of their own and are written after the cards, in id
+        // order: SQLite appends them instead of inserting each in the middle of its table, and
+        // however many there are, none is held in memory.
+        try db.execute(sql: "CREATE TEMP TABLE answers (id INTEGER NOT NULL, cid INTEGER NOT NULL, ease INTEGER NOT NULL, ivl INTEGER NOT NULL, lastIvl INTEGER NOT NULL, factor INTEGER NOT NULL, time INTEGER NOT NULL, type INTEGER NOT NULL)")
+        let insertAnswer = try db.makeStatement(sql: "INSERT INTO temp.answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         var decks: [String: Any] = ["1": Self.deckJSON(id: 1, name: "Default", configID: 1, now: nowSeconds)]
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
         var usedConfigIDs: Set<Int64> = [1]
         let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
         let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
-        let insertLog = try db.makeStatement(sql: "INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)")
         var bind = Binder()
         // Anki's own ids where the records came from Anki; new ones, clear of those, for the rest
         // (and for a second record with the same id, from another Anki collection).
-        var noteIDs = AnkiIDs(kept: collection.decks.flatMap(\.notes).compactMap(\.ankiID), start: nowSeconds * 1000)
-        var cardIDs = AnkiIDs(kept: cards.compactMap(\.ankiID), start: nowSeconds * 1000)
+        var noteIDs = AnkiIDs(kept: source.keptNoteIDs, start: nowSeconds * 1000)
+        var cardIDs = AnkiIDs(kept: source.keptCardIDs, start: nowSeconds * 1000)
+        var summary = ExportSummary(media: 0)
+        var cardCount = 0
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
         // Decks keep Anki's ids; a deck made here, or a second deck with one id (from another
         // Anki collection), gets a new one. Id 1 is Anki's first deck, "Default" unless renamed:
         // the deck that has it takes the place of the Default written above.
-        var deckIDs = AnkiIDs(kept: collection.decks.compactMap(\.ankiID) + collection.deckAnkiIDs.values + [1], start: nowSeconds * 1000 + 100)
+        let exportedDecks = source.decks, deckAnkiIDs = source.deckAnkiIDs
+        var deckIDs = AnkiIDs(kept: Set(exportedDecks.compactMap(\.ankiID) + deckAnkiIDs.values + [1]), start: nowSeconds * 1000 + 100)
         var firstDeckTaken = false
         func deckID(keeping ankiID: Int64?) -> Int64 {
             guard ankiID == 1 else { return deckIDs.id(keeping: ankiID) }
             defer { firstDeckTaken = true }
             return firstDeckTaken ? deckIDs.id(keeping: nil) : 1
         }
-        for deck in collection.decks {
+        for (deckIndex, deck) in exportedDecks.enumerated() {
             let deckID = deckID(keeping: deck.ankiID)
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
             let presetKey = deck.preset.id.map { "#\($0)" } ?? deck.preset.name
@@ -200,13 +227,16 @@ private struct CollectionWriting {
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
-            for note in deck.notes {
+            var written = ExportSummary.Deck(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: 0, reviewedCards: 0)
+            try source.forEachNote(ofDeck: deckIndex) { note, type in
+                written.notes += 1
                 let noteID = noteIDs.id(keeping: note.ankiID)
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID
                 // A field can hold no U+001F: it separates them.
                 let values = note.values.contains { $0.utf8.contains(0x1F) } ? note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
                     : note.values
-                let sortField = sortFields[note.noteTypeID] ?? 0
+                let sortField = sortFields[type.id] ?? Self.sortField(of: type)
+                sortFields[type.id] = sortField
                 let first = FieldText.ankiSortText(values.first ?? "")
                 let sortText = sortField == 0 ? first : FieldText.ankiSortText(sortField < values.count ? values[sortField] : "")
                 bind.begin(insertNote)
@@ -215,6 +245,8 @@ private struct CollectionWriting {
                 bind.int(Self.checksum(first))
                 try bind.step(db)
                 for card in note.cards {
+                    cardCount += 1
+                    if card.state.phase != .new { written.reviewedCards += 1 }
                     let cardID = cardIDs.id(keeping: card.ankiID)
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
@@ -226,17 +258,21 @@ private struct CollectionWriting {
                     try bind.step(db)
                     for entry in card.history {
                         guard let row = Self.revlog(entry) else { continue }
-                        reviews.append((entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down)), cardID, row,
-                                        entry.durationMilliseconds))
+                        bind.begin(insertAnswer)
+                        bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
+                        bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
+                        bind.int(entry.durationMilliseconds); bind.int(row.type)
+                        try bind.step(db)
                     }
                 }
             }
+            summary.decks.append(written)
         }
         // Anki has every parent of a deck ("Korean" for "Korean::Food"): a parent not exported
         // gets a deck of its own with the default options, as Anki's Check Database would add it.
-        let names = Set(collection.decks.map(\.name))
+        let names = Set(exportedDecks.map(\.name))
         var parents: [String] = []
-        for name in collection.decks.map(\.name) {
+        for name in exportedDecks.map(\.name) {
             let parts = name.components(separatedBy: "::")
             for end in parts.indices.dropLast() {
                 let parent = parts[...end].joined(separator: "::")
@@ -244,23 +280,22 @@ private struct CollectionWriting {
             }
         }
         for parent in parents {
-            let deckID = deckID(keeping: collection.deckAnkiIDs[parent])
+            let deckID = deckID(keeping: deckAnkiIDs[parent])
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: parent, configID: 1, now: nowSeconds)
         }
         // An id is the answer's time in milliseconds (Anki's own where it came from Anki); two
-        // answers in one millisecond take the next free one.
-        reviews.sort { $0.id < $1.id }
-        var lastID = Int64.min
-        for review in reviews {
-            let id = max(review.id, lastID &+ 1)
-            lastID = id
-            bind.begin(insertLog)
-            bind.int(id); bind.int(review.cardID); bind.int(review.row.ease); bind.int(review.row.interval); bind.int(review.row.lastInterval)
-            bind.int(review.row.factor); bind.int(review.milliseconds); bind.int(review.row.type)
-            try bind.step(db)
-        }
+        // answers in one millisecond take the next free one, in the order they came. The
+        // n-th answer in that order gets max(its own id, the (n-1)-th's + 1), which is
+        // n + the largest (id − place) among the first n.
+        try db.execute(sql: """
+            INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
+              lastIvl, factor, time, type
+            FROM (SELECT row_number() OVER (ORDER BY id, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, rowid;
+            DROP TABLE temp.answers
+            """)
         var models: [String: Any] = [:]
-        for type in collection.noteTypes {
+        let noteTypes = source.noteTypes
+        for type in noteTypes {
             var model = Self.completeModel(type)
             model["id"] = type.id
             model["name"] = type.name
@@ -272,9 +307,9 @@ private struct CollectionWriting {
         func json(_ object: Any) throws -> String {
             String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
         }
-        let conf: [String: Any] = ["nextPos": cards.count + 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
+        let conf: [String: Any] = ["nextPos": cardCount + 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
                                    "schedVer": 2, "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0,
-                                   "curModel": collection.noteTypes.first?.id ?? 1, "fsrs": fsrs, "rollover": clock.rolloverHour,
+                                   "curModel": noteTypes.first?.id ?? 1, "fsrs": fsrs, "rollover": clock.rolloverHour,
                                    // Anki counts due days from crt's date at this offset: without it, at its
                                    // own, so a collection opened in another time zone would move every date.
                                    "creationOffset": -clock.timeZone.secondsFromGMT(for: created) / 60,
@@ -285,6 +320,8 @@ private struct CollectionWriting {
             try json(conf), try json(models), try json(decks), try json(configs),
         ])
         try db.execute(sql: Self.indexes)
+        summary.media = source.media.count
+        return summary
     }
 
     static func sortField(of type: AnkiNoteType) -> Int {
@@ -490,6 +527,50 @@ enum Protobuf {
 }
 
 extension Zstd {
+    /// A file compressed as one zstd frame with its content size, a chunk at a time.
+    package static func compress(file input: URL, to output: URL, level: Int32 = 3) throws {
+        guard let context = ZSTD_createCCtx() else { throw Failure(description: "cannot start zstd") }
+        defer { ZSTD_freeCCtx(context) }
+        let reader = try FileHandle(forReadingFrom: input)
+        defer { try? reader.close() }
+        let size = try reader.seekToEnd()
+        try reader.seek(toOffset: 0)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        }
+        let writer = try FileHandle(forWritingTo: output)
+        defer { try? writer.close() }
+        func check(_ code: Int) throws {
+            if ZSTD_isError(code) != 0 { throw Failure(description: "zstd could not compress the package: " + String(cString: ZSTD_getErrorName(code))) }
+        }
+        try check(ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level))
+        try check(ZSTD_CCtx_setPledgedSrcSize(context, size))
+        var out = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
+        var read: UInt64 = 0
+        while true {
+            let chunk = try reader.read(upToCount: ZSTD_CStreamInSize()) ?? Data()
+            read += UInt64(chunk.count)
+            let last = chunk.isEmpty
+            try chunk.withUnsafeBytes { raw in
+                var inBuffer = ZSTD_inBuffer(src: raw.baseAddress, size: raw.count, pos: 0)
+                var done = false
+                while !done {
+                    let (remaining, written) = try out.withUnsafeMutableBytes { outRaw -> (Int, Int) in
+                        var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
+                        let remaining = ZSTD_compressStream2(context, &outBuffer, &inBuffer, last ? ZSTD_e_end : ZSTD_e_continue)
+                        try check(remaining)
+                        return (remaining, outBuffer.pos)
+                    }
+                    if written > 0 { try writer.write(contentsOf: out[..<written]) }
+                    done = last ? remaining == 0 : inBuffer.pos == inBuffer.size
+                }
+            }
+            if last { break }
+        }
+        // The file changed under the compressor: the frame's size would not match it.
+        guard read == size else { throw Failure(description: "the collection changed while it was compressed") }
+    }
+
     /// One zstd frame, with its content size, as Anki writes its packages.
     package static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
         var output = Data(count: ZSTD_compressBound(data.count))

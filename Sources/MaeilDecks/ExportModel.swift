@@ -20,6 +20,74 @@ package struct ExportCollection: Sendable {
     }
 }
 
+/// What a writer of Anki files reads: the decks and what must be known before the first note,
+/// then each deck's notes one at a time, then the note types and media those notes use.
+/// `ExportCollection` holds them all; Maeil's exporter reads each note from the store when the
+/// writer comes to it, so a collection of any size is never held whole.
+package protocol ExportSource {
+    /// The decks in the order they are written; their notes come from `forEachNote`.
+    var decks: [ExportDeck] { get }
+    /// Anki's ids of the collection's decks that came from Anki, by name.
+    var deckAnkiIDs: [String: Int64] { get }
+    /// The Anki ids the notes and cards keep: ids made for the others stay clear of them.
+    var keptNoteIDs: Set<Int64> { get }
+    var keptCardIDs: Set<Int64> { get }
+    /// The earliest due date or last answer of a card that is not new.
+    var earliestDate: Date? { get }
+    /// Hands on the notes of `decks[index]`, in order, each with its note type.
+    mutating func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws
+    /// The note types of the notes handed on, and the pictures and sounds they use: complete
+    /// once every deck's notes were.
+    var noteTypes: [AnkiNoteType] { get }
+    var media: [(name: String, file: URL)] { get }
+}
+
+extension ExportCollection: ExportSource {
+    package var keptNoteIDs: Set<Int64> { Set(decks.flatMap(\.notes).compactMap(\.ankiID)) }
+    package var keptCardIDs: Set<Int64> { Set(decks.flatMap(\.notes).flatMap(\.cards).compactMap(\.ankiID)) }
+
+    package var earliestDate: Date? {
+        decks.flatMap(\.notes).flatMap(\.cards)
+            .compactMap { $0.state.phase == .new ? nil : [$0.state.due, $0.state.lastReview].compactMap { $0 }.min() }.min()
+    }
+
+    package func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+        let types = Dictionary(noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for note in decks[index].notes {
+            guard let type = types[note.noteTypeID] else { throw MissingNoteType(noteTypeID: note.noteTypeID) }
+            try body(note, type)
+        }
+    }
+
+    /// What was written, as a summary counts it.
+    package var summary: ExportSummary {
+        var summary = ExportSummary(media: media.count)
+        for deck in decks {
+            summary.decks.append(.init(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: deck.notes.count,
+                                       reviewedCards: deck.notes.flatMap(\.cards).filter { $0.state.phase != .new }.count))
+        }
+        return summary
+    }
+}
+
+/// A note whose note type is not among the collection's: a fault of whoever made the collection.
+package struct MissingNoteType: Error {
+    package let noteTypeID: Int64
+}
+
+/// What an export wrote, deck by deck.
+package struct ExportSummary: Sendable {
+    package struct Deck: Sendable {
+        package var name: String
+        package var scheduler: SchedulerKind
+        package var notes: Int
+        package var reviewedCards: Int
+    }
+
+    package var decks: [Deck] = []
+    package var media: Int
+}
+
 package struct ExportDeck: Sendable {
     package var name: String
     /// Its options, written as Anki's deck options.

@@ -136,28 +136,6 @@ extension Collection {
 
     // MARK: The log
 
-    /// Every log entry of the cards now in a deck, by card, oldest first: one query for a
-    /// whole export.
-    /// A deck's notes, their cards (by note), the cards' review logs (by card, in time order)
-    /// and what Anki keeps in some of their data that Maeil does not use (by card), read at one
-    /// moment: an export is one state of the collection even while a session answers.
-    package func deckContents(deckID: Int64)
-        throws -> (notes: [Note], cards: [Int64: [Card]], logs: [Int64: [ReviewLogEntry]], ankiData: [Int64: AnkiCardData]) {
-        try read { db in
-            let notes = try Self.fetchNotes(db, "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id", [deckID])
-            let cards = try Self.fetchCards(db, """
-                SELECT \(CardTable.columns) FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?) ORDER BY note_id, new_position
-                """, [deckID])
-            var logs: [Int64: [ReviewLogEntry]] = [:]
-            try Self.forEachCardLog(db, deckID: deckID) { card, entries in logs[card] = entries }
-            let ankiData = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-                SELECT id, anki_custom_data, anki_original_position FROM card
-                WHERE (anki_custom_data IS NOT NULL OR anki_original_position IS NOT NULL) AND note_id IN (SELECT id FROM note WHERE deck_id = ?)
-                """, arguments: [deckID]).map { ($0[0] as Int64, AnkiCardData(customData: $0[1], originalPosition: $0[2])) })
-            return (notes, Dictionary(grouping: cards, by: \.noteID), logs, ankiData)
-        }
-    }
-
     /// The cards of a deck's notes in the deck's order (notes by position, each note's cards
     /// in theirs), handed to `body` one by one.
     package func forEachCardInDeckOrder(deckID: Int64, _ body: (Card) throws -> Void) throws {

@@ -141,13 +141,15 @@ extension Collection {
 
     /// The Anki note types kept from imports, by Anki's id.
     package func ankiNoteTypes() throws -> [Int64: AnkiNoteType] {
-        try read { db in
-            let decoder = JSONDecoder()
-            var types: [Int64: AnkiNoteType] = [:]
-            for text in try String.fetchAll(db, sql: "SELECT definition FROM note_type") {
-                if let type = try? decoder.decode(AnkiNoteType.self, from: Data(text.utf8)) { types[type.id] = type }
-            }
-            return types
+        try read(Self.ankiNoteTypes)
+    }
+
+    static func ankiNoteTypes(_ db: Database) throws -> [Int64: AnkiNoteType] {
+        let decoder = JSONDecoder()
+        var types: [Int64: AnkiNoteType] = [:]
+        for text in try String.fetchAll(db, sql: "SELECT definition FROM note_type") {
+            if let type = try? decoder.decode(AnkiNoteType.self, from: Data(text.utf8)) { types[type.id] = type }
         }
+        return types
     }
 }

@@ -51,21 +51,21 @@ package enum ImportView {
 extension ImportView {
     /// Anki schedules a whole collection with FSRS or with SM-2: a package holding both turns
     /// FSRS on in Anki, for the SM-2 decks too, and that is said, with how many cards it moves.
-    package static func schedulerNote(_ exported: ExportCollection) -> String? {
-        let sm2 = exported.decks.filter { $0.preset.scheduler.kind != .fsrs && !$0.notes.isEmpty }
-        guard exported.decks.contains(where: { $0.preset.scheduler.kind == .fsrs }), !sm2.isEmpty else { return nil }
-        let reviewed = sm2.flatMap(\.notes).flatMap(\.cards).filter { $0.state.phase != .new }.count
+    package static func schedulerNote(_ exported: ExportSummary) -> String? {
+        let sm2 = exported.decks.filter { $0.scheduler != .fsrs && $0.notes > 0 }
+        guard exported.decks.contains(where: { $0.scheduler == .fsrs }), !sm2.isEmpty else { return nil }
+        let reviewed = sm2.reduce(0) { $0 + $1.reviewedCards }
         return "Anki has one scheduler for a whole collection, and this package turns FSRS on: in Anki, "
             + "\(counted(sm2.count, "SM-2 deck")) (\(sm2.map { TerminalText.sanitize($0.name) }.prefix(3).joined(separator: ", "))"
             + "\(sm2.count > 3 ? ", …" : "")) will be scheduled with FSRS, \(counted(reviewed, "reviewed card")) among them."
     }
 
     /// "Exported 12 notes from 2 decks with 3 media files to out.apkg".
-    package static func exported(_ exported: ExportCollection, textOnly: Bool, to path: String) -> String {
-        let notes = exported.decks.reduce(0) { $0 + $1.notes.count }
+    package static func exported(_ exported: ExportSummary, textOnly: Bool, to path: String) -> String {
+        let notes = exported.decks.reduce(0) { $0 + $1.notes }
         let decks = exported.decks.count
         return "Exported \(notes) note\(notes == 1 ? "" : "s") from \(decks) deck\(decks == 1 ? "" : "s")"
-            + (exported.media.isEmpty || textOnly ? "" : " with \(counted(exported.media.count, "media file"))") + " to \(path)"
+            + (exported.media == 0 || textOnly ? "" : " with \(counted(exported.media, "media file"))") + " to \(path)"
     }
 }
 

@@ -36,8 +36,9 @@ package struct FullSync {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("collection.anki2")
-        let exported = try Exporter(collection: collection).export(try collection.decks(), now: now)
-        try AnkiPackageWriter.writeCollectionFile(exported, to: file, now: now, clock: ExportFile.clock(for: exported, timeZone: timeZone))
+        _ = try Exporter(collection: collection).streaming(try collection.decks(), now: now) { source in
+            try AnkiPackageWriter.writeCollectionFile(&source, to: file, now: now, clock: ExportFile.clock(for: source.decks, timeZone: timeZone))
+        }
         try FullSyncFile.prepareForUpload(file, now: now)
         let sent = try FullSyncFile.check(file)
         try collection.recordUploadUnderWay(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: sent.modified,

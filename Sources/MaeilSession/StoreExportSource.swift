@@ -1,0 +1,120 @@
+import Foundation
+import MaeilCore
+import MaeilDecks
+import MaeilStore
+
+/// Maeil's own notes of a deck (added here, or from a text file into a deck that came from
+/// Anki), as far as the note type they go to Anki under needs them: their fields in the order
+/// they first appear, the templates their cards were made from, the latest change.
+struct OwnNotes {
+    var fields: [String] = []
+    var templates = Set<String>()
+    var modified: Int64 = 0
+    private var seen = Set<String>()
+
+    mutating func add(_ note: Note, cards: [Card]) {
+        for field in note.fields where seen.insert(field.name).inserted { fields.append(field.name) }
+        templates.formUnion(cards.map(\.template))
+        modified = max(modified, note.modified)
+    }
+}
+
+/// Decks read from the store in the shape Anki keeps them, note by note as a writer asks. A
+/// note that came from Anki goes back under its own note type, its HTML as it was; a note of a
+/// Maeil deck goes under a note type made from the deck's fields and templates (a real cloze
+/// type for cloze decks), its text as HTML.
+package struct StoreExportSource: ExportSource {
+    let reading: ExportReading
+    let stored: [Int64: AnkiNoteType]
+    let sources: [(deck: Deck, preset: Preset)]
+    let mediaFolder: URL
+    let now: Date
+    package let decks: [ExportDeck]
+    package let deckAnkiIDs: [String: Int64]
+    package let keptNoteIDs: Set<Int64>
+    package let keptCardIDs: Set<Int64>
+    package let earliestDate: Date?
+    private var types: [Int64: AnkiNoteType] = [:]
+    private var found: [String: URL] = [:]
+    /// Place among new cards, counted across every deck written.
+    private var position = 0
+
+    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date) throws {
+        self.reading = reading
+        stored = try reading.ankiNoteTypes()
+        sources = decks.map { (deck: $0.0, preset: $0.1) }
+        self.mediaFolder = mediaFolder
+        self.now = now
+        // A description from Anki is its HTML; Maeil's own is plain text.
+        self.decks = decks.map { deck, preset in
+            ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
+                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
+        }
+        self.deckAnkiIDs = deckAnkiIDs
+        (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
+        earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
+    }
+
+    package var noteTypes: [AnkiNoteType] { types.values.sorted { $0.id < $1.id } }
+    package var media: [(name: String, file: URL)] { found.keys.sorted().map { ($0, found[$0]!) } }
+
+    package mutating func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+        let (deck, preset) = sources[index]
+        // Maeil's own notes: a note type of their fields and templates alone, or they would go
+        // to Anki with the Anki notes' fields first and empty. Read once more only where there are some.
+        let reading = self.reading
+        var own = OwnNotes()
+        if try reading.hasNote(deckID: deck.id, outside: stored.keys) {
+            try reading.forEachNote(deckID: deck.id, logs: false) { rows in
+                if ankiType(of: rows.note) == nil { own.add(rows.note, cards: rows.cards) }
+            }
+        }
+        let ownType = Exporter.noteType(for: deck, notes: own)
+        let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+        try reading.forEachNote(deckID: deck.id, logs: true) { rows in
+            let note = rows.note
+            let type = ankiType(of: note) ?? ownType
+            types[type.id] = type
+            try body(exported(rows, type: type, preset: preset, fsrs: fsrs), type)
+        }
+    }
+
+    /// The note type from Anki a note came with, when Maeil keeps it.
+    private func ankiType(of note: Note) -> AnkiNoteType? { note.ankiNoteTypeID.flatMap { stored[$0] } }
+
+    private mutating func exported(_ rows: ExportNoteRows, type: AnkiNoteType, preset: Preset, fsrs: FSRS) -> ExportNote {
+        let note = rows.note
+        var byName: [String: String] = [:]
+        for field in note.fields where byName[field.name] == nil { byName[field.name] = field.value }
+        let values = type.fields.map { name in
+            let value = byName[name] ?? ""
+            return note.html ? value : FieldText.html(fromPlain: value)
+        }
+        for value in values {
+            for name in FieldText.images(value, html: true) + FieldText.sounds(value, html: true) where found[name] == nil {
+                let file = mediaFolder.appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: file.path) { found[name] = file }
+            }
+        }
+        let cards = rows.cards.map { card -> ExportCard in
+            position += 1
+            let history = rows.logs[card.id] ?? []
+            // When Maeil last changed the card; Anki's own time for one untouched here.
+            let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
+            var exported = ExportCard(
+                ordinal: Exporter.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
+                buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
+                modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
+                desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
+                decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
+                buriedByUser: card.buriedByUser)
+            (exported.customData, exported.originalPosition) = (rows.ankiData[card.id]?.customData, rows.ankiData[card.id]?.originalPosition)
+            return exported
+        }
+        // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
+        let starred = rows.cards.contains(where: \.starred)
+        let tags = starred && !Tags.isMarked(note.tags) ? note.tags + ["marked"] : note.tags
+        return ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
+                          modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+/// One note on its way out of the collection: its cards in their order, each card's log
+/// (oldest first), and what Anki keeps in a card's data that Maeil does not use.
+package struct ExportNoteRows {
+    package var note: Note
+    package var cards: [Card]
+    /// By card; empty when the logs were not asked for.
+    package var logs: [Int64: [ReviewLogEntry]]
+    /// By card, for the cards that have any.
+    package var ankiData: [Int64: AnkiCardData]
+}
+
+/// Decks read for an export inside one read transaction, so the export is one state of the
+/// collection even while a session answers, and note by note, so no deck is ever held whole.
+package struct ExportReading {
+    let db: Database
+
+    /// The note types that came from Anki, by Anki's id.
+    package func ankiNoteTypes() throws -> [Int64: AnkiNoteType] { try Collection.ankiNoteTypes(db) }
+
+    /// Whether a note of the deck is of none of `types`: one added in Maeil, or from a text file.
+    package func hasNote(deckID: Int64, outside types: some Sequence<Int64>) throws -> Bool {
+        let list = types.map(String.init).joined(separator: ", ")
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM note WHERE deck_id = ? AND (anki_note_type IS NULL OR anki_note_type NOT IN (\(list))))
+            """, arguments: [deckID]) ?? false
+    }
+
+    /// The Anki ids the notes and cards of these decks keep: ids made for the others stay clear of them.
+    package func ankiIDs(ofDecks deckIDs: [Int64]) throws -> (notes: Set<Int64>, cards: Set<Int64>) {
+        var notes = Set<Int64>(), cards = Set<Int64>()
+        let noteIDs = try db.cachedStatement(sql: "SELECT anki_id FROM note WHERE deck_id = ? AND anki_id IS NOT NULL")
+        let cardIDs = try db.cachedStatement(sql: """
+            SELECT c.anki_id FROM card c JOIN note n ON n.id = c.note_id WHERE n.deck_id = ? AND c.anki_id IS NOT NULL
+            """)
+        for deck in deckIDs {
+            try noteIDs.forEachRow([deck]) { notes.insert($0.int64(0)) }
+            try cardIDs.forEachRow([deck]) { cards.insert($0.int64(0)) }
+        }
+        return (notes, cards)
+    }
+
+    /// The earliest due date or last answer of a card of these decks that is not new.
+    package func earliestDate(ofDecks deckIDs: [Int64]) throws -> Date? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT min(min(coalesce(c.due, c.last_review), coalesce(c.last_review, c.due))) FROM card c JOIN note n ON n.id = c.note_id
+            WHERE n.deck_id = ? AND c.phase != 'new'
+            """)
+        var earliest: Int64?
+        for deck in deckIDs {
+            try statement.forEachRow([deck]) { row in
+                if let seconds = row.optionalInt64(0) { earliest = min(earliest ?? seconds, seconds) }
+            }
+        }
+        return earliest.map(Date.init(unixSeconds:))
+    }
+
+    /// A deck's notes in its order, each with its cards (and their logs when `logs` is set).
+    package func forEachNote(deckID: Int64, logs: Bool, _ body: (ExportNoteRows) throws -> Void) throws {
+        let notes = try db.cachedStatement(sql: "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id")
+        let cards = try db.cachedStatement(sql: """
+            SELECT \(CardTable.columns), anki_custom_data, anki_original_position FROM card WHERE note_id = ? ORDER BY new_position
+            """)
+        let cardMap = ColumnMap(cards), cardDecoder = CardTable.Decoder(cardMap)
+        let (customData, originalPosition) = (cardMap["anki_custom_data"], cardMap["anki_original_position"])
+        let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
+        let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
+        try notes.forEachRow([deckID]) { row in
+            var rows = ExportNoteRows(note: NoteTable.decoder.decode(row), cards: [], logs: [:], ankiData: [:])
+            try cards.forEachRow([rows.note.id]) { row in
+                let card = cardDecoder.decode(row)
+                rows.cards.append(card)
+                let data = AnkiCardData(customData: row.optionalText(customData), originalPosition: row.optionalInt64(originalPosition))
+                if data.customData != nil || data.originalPosition != nil { rows.ankiData[card.id] = data }
+            }
+            if logs {
+                for card in rows.cards {
+                    let entries = try log.rows([card.id], logDecoder.entry)
+                    if !entries.isEmpty { rows.logs[card.id] = entries }
+                }
+            }
+            try body(rows)
+        }
+    }
+}
+
+extension Collection {
+    /// Runs `body` with the collection as one read transaction sees it.
+    package func readingExport<T>(_ body: (ExportReading) throws -> T) throws -> T {
+        try read { try body(ExportReading(db: $0)) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import Testing
+@testable import MaeilCore
+@testable import MaeilDecks
+
+@Suite("The package writer")
+struct PackageWriterTests {
+    let clock = DayClock(timeZone: TimeZone(identifier: "UTC")!)
+    let type = AnkiNoteType(id: 1_700_000_000_000, name: "Basic", isCloze: false, fields: ["Front", "Back"],
+                            templates: [.init(name: "Card 1", question: "{{Front}}", answer: "{{FrontSide}}<hr id=answer>{{Back}}")],
+                            modified: 1_700_000_000, legacyJSON: "{}")
+
+    /// Answers in one millisecond, on one card and across cards: each takes its own time as its
+    /// id where it is free, else the next free one, in the order the cards and answers come, as
+    /// a writer that sorted every answer in memory and walked them once would give them.
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func answersInOneMillisecondTakeTheNextFreeID(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let base: Int64 = 1_700_000_000_000
+        var notes: [ExportNote] = []
+        var given: [(id: Int64, tag: Int)] = []
+        for index in 0..<40 {
+            var history: [ReviewLogEntry] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                // Few distinct times, so many answers share one; the tag finds each in the file.
+                let id = base + Int64.random(in: 0..<30, using: &random) * Int64.random(in: 1...3, using: &random)
+                var entry = ReviewLogEntry(time: Date(timeIntervalSince1970: TimeInterval(id) / 1000), kind: .answer, rating: .good,
+                                           durationMilliseconds: given.count, scheduler: SchedulerKind.sm2.rawValue, before: .new,
+                                           after: CardState(phase: .review, intervalDays: 1, easePermille: 2500))
+                if Bool.random(using: &random) { entry.ankiID = id }
+                given.append((id, given.count))
+                history.append(entry)
+            }
+            let state = history.isEmpty ? CardState.new
+                : CardState(phase: .review, intervalDays: 1, easePermille: 2500, due: clock.start(ofDay: 19_700), reps: history.count,
+                            lastReview: clock.start(ofDay: 19_690))
+            notes.append(ExportNote(guid: "note-\(index)", noteTypeID: type.id, values: ["front \(index)", "back"], tags: [],
+                                    modified: 1_700_000_000, cards: [ExportCard(ordinal: 0, state: state, suspended: false, position: index,
+                                                                                history: history)]))
+        }
+        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)],
+                                          media: [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("collection.anki2")
+        let summary = try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: clock.start(ofDay: 19_700), clock: clock)
+        #expect(summary.decks.map(\.notes) == [40])
+
+        // The rule, walked answer by answer.
+        var expected: [(id: Int64, tag: Int)] = []
+        var last = Int64.min
+        for answer in given.sorted(by: { ($0.id, $0.tag) < ($1.id, $1.tag) }) {
+            last = max(answer.id, last &+ 1)
+            expected.append((last, answer.tag))
+        }
+        let written = try DatabaseQueue(path: file.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, time FROM revlog ORDER BY id").map { ($0[0] as Int64, $0[1] as Int) }
+        }
+        #expect(written.map(\.0) == expected.map(\.id))
+        #expect(written.map(\.1) == expected.map(\.tag))
+        #expect(Set(written.map(\.0)).count == given.count)
+    }
+}
