@@ -21,7 +21,16 @@ extension AnkiPackage {
         let media = URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("media")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []).sorted()
         let mediaNames = MediaNames(names.filter { isSafeMediaName($0.nfc) })
-        try readCollection(try InputFile.readData(path, options: options), version: .latest, file: file, options: options, media: mediaNames, emit: emit)
+        // A copy is read: SQLite opening Anki's own file could change it (a journal, a log).
+        _ = try InputFile.size(path, options: options)
+        let scratch = try ScratchCollection()
+        defer { scratch.remove() }
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: scratch.url.path)
+        } catch {
+            throw ImportProblem(file: file, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        try readCollection(scratch, version: .latest, file: file, options: options, media: mediaNames, emit: emit)
         var used: Int64 = 0
         for name in names where isSafeMediaName(name.nfc) {
             let url = media.appendingPathComponent(name)

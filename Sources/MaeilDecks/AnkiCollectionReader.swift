@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import MaeilCore
+import MaeilPrograms
 
 /// Reads the SQLite collection inside an Anki package into Maeil decks.
 extension AnkiPackage {
@@ -19,17 +20,27 @@ extension AnkiPackage {
         db.add(collation: DatabaseCollation("unicase") { $0.caseInsensitiveCompare($1) })
     }
 
-    /// `database` is taken: its bytes are let go once SQLite has its own copy, not held while
-    /// the collection is read (at a million cards, half a gigabyte).
-    static func readCollection(_ database: consuming Data, version: Version, file: String, options: ImportOptions,
+    /// Reads the collection in `scratch`, which is this import's own copy: SQLite may write
+    /// there, and the indexes reading it note by note needs are added where the file lacks them.
+    static func readCollection(_ scratch: ScratchCollection, version: Version, file: String, options: ImportOptions,
                                media: MediaNames = MediaNames([]), emit: ImportEmitter) throws {
         var configuration = Configuration()
-        configuration.prepareDatabase(addAnkiCollations)
+        configuration.prepareDatabase { db in
+            addAnkiCollations(db)
+            // A copy read once and thrown away: nothing to make durable.
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        }
         do {
-            let queue = try DatabaseQueue(configuration: configuration)
-            var bytes = consume database
-            try queue.inDatabase { db in try deserialize(bytes, into: db) }
-            bytes = Data()
+            // Bytes 18 and 19 say "write-ahead log" in a collection Anki had open: set to the
+            // rollback journal's, so no log is looked for beside the copy.
+            try scratch.useRollbackJournal()
+            let queue = try DatabaseQueue(path: scratch.url.path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.inDatabase { db in
+                for (table, column) in [("cards", "nid"), ("revlog", "cid")] where try !hasIndex(db, table: table, leading: column) {
+                    try db.execute(sql: "CREATE INDEX maeil_\(table)_\(column) ON \(table) (\(column))")
+                }
+            }
             try queue.read { db in try CollectionReading(db: db, version: version, file: file, options: options, media: media).contents(emit) }
         } catch let problem as ImportProblem {
             throw problem
@@ -40,23 +51,45 @@ extension AnkiPackage {
         }
     }
 
-    /// Opens the collection's bytes as a read-only database in memory: no temporary file to
-    /// write and read back, which was a sixth of reading a package.
-    private static func deserialize(_ database: Data, into db: Database) throws {
-        guard database.count >= 100, let buffer = sqlite3_malloc64(UInt64(database.count)) else {
-            throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "file is not a database")
-        }
-        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-        database.copyBytes(to: bytes, count: database.count)
-        // Bytes 18 and 19 say "write-ahead log" in a collection Anki had open; a database in
-        // memory has no log, so they are set to the rollback journal's 1.
-        if bytes[18] == 2 { bytes[18] = 1 }
-        if bytes[19] == 2 { bytes[19] = 1 }
-        let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)
-        let code = sqlite3_deserialize(db.sqliteConnection, "main", bytes, Int64(database.count), Int64(database.count), flags)
-        guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+    /// Whether an index of `table` starts with `column`: Anki's files have one for a note's
+    /// cards and a card's log, a file made by other tools may not.
+    private static func hasIndex(_ db: Database, table: String, leading column: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM pragma_index_list(?) AS list, pragma_index_info(list.name) AS info
+                           WHERE info.seqno = 0 AND info.name = ?)
+            """, arguments: [table, column]) ?? false
+    }
+}
+
+/// A collection unpacked from a package, or copied from Anki's folder, for reading: a folder of
+/// its own in the temporary folder, named with the process's id, so the next import removes
+/// one a killed import left.
+struct ScratchCollection {
+    let folder: URL
+    var url: URL { folder.appendingPathComponent("collection.anki2") }
+
+    init() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        Leftovers.removeDead(in: temporary, prefix: "maeil-import-")
+        folder = temporary.appendingPathComponent(Leftovers.name("maeil-import-"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    func isSQLite() throws -> Bool {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        return try handle.read(upToCount: AnkiPackage.sqliteHeader.count).map { Array($0) == AnkiPackage.sqliteHeader } ?? false
+    }
+
+    func useRollbackJournal() throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 18)
+        guard let versions = try handle.read(upToCount: 2), versions.count == 2, versions.contains(2) else { return }
+        try handle.seek(toOffset: 18)
+        try handle.write(contentsOf: Data(versions.map { $0 == 2 ? 1 : $0 }))
     }
 }
 
@@ -86,8 +119,6 @@ private struct CollectionReading {
         if let hour = days.rolloverHour {
             for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
         }
-        let cardsByNote = try cards()
-        let reviews = try reviewsByCard()
         var deckSlots = DeckSlots<Int64>()
         var deckTemplates: [[CardTemplate]] = []  // per slot: the templates handed on so far
         var chunks = NoteChunks()
@@ -96,27 +127,20 @@ private struct CollectionReading {
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
-        var noteRows: [(note: NoteRow, firstNew: Int64)] = []
-        // Cursors, not fetchAll: each row is decoded in place instead of copied first.
-        let notes = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes ORDER BY id")
-        while let row = try notes.next() {
-            let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
-            var firstNew = Int64.max
-            // A new card in a filtered deck keeps its place in the new queue in odue.
-            for card in cardsByNote[note.id] ?? [] where card.type == 0 {
-                firstNew = min(firstNew, card.originalDeck != 0 ? card.originalDue : card.due)
-            }
-            noteRows.append((note, firstNew))
-        }
-        // New cards keep Anki's order; notes with no new card keep their creation order.
-        noteRows.sort { ($0.firstNew, $0.note.id) < ($1.firstNew, $1.note.id) }
-        try emit(.expecting(notes: noteRows.count))
+        let order = try noteOrder()
+        try emit(.expecting(notes: order.count))
         // The note types whole, before any note of theirs: what a package for Anki carries back.
-        let used = Set(noteRows.map(\.note.noteType))
+        let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))
         let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
         if !kept.isEmpty { try emit(.noteTypes(kept)) }
-        for (row, _) in noteRows {
-            let noteID = row.id
+        // Each note read when its turn comes, with its cards and their logs: the package is
+        // never held whole, however large.
+        let noteByID = try db.makeStatement(sql: "SELECT \(NoteRow.columns) FROM notes WHERE id = ?")
+        let cardsOfNote = try db.makeStatement(sql: "SELECT \(CardRow.columns) FROM cards WHERE nid = ? ORDER BY ord")
+        let reviewsOfCard = try db.makeStatement(sql: "SELECT \(RevlogRow.columns) FROM revlog WHERE cid = ? ORDER BY id")
+        for noteID in order {
+            guard let found = try Row.fetchOne(noteByID, arguments: [noteID]) else { continue }
+            let row = try NoteRow(PackageRow(row: found, table: "notes", file: file))
             guard let type = noteTypes[row.noteType] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
                 continue
@@ -126,7 +150,9 @@ private struct CollectionReading {
                                              + "a note holds at most \(options.maximumFields)"))
                 continue
             }
-            let cards = cardsByNote[noteID] ?? []
+            var cards: [CardRow] = []
+            let cardRows = try Row.fetchCursor(cardsOfNote, arguments: [noteID])
+            while let card = try cardRows.next() { cards.append(try CardRow(PackageRow(row: card, table: "cards", file: file))) }
             guard let firstCard = cards.first else { continue }
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? ankiDecks[homeDeck]?.name ?? "Imported"
@@ -189,7 +215,9 @@ private struct CollectionReading {
             for card in cards {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
-                let history = reviews[card.id] ?? []
+                var history: [ReviewLogEntry] = []
+                let reviewRows = try Row.fetchCursor(reviewsOfCard, arguments: [card.id])
+                while let review = try reviewRows.next() { history.append(entry(try RevlogRow(PackageRow(row: review, table: "revlog", file: file)))) }
                 let data = Self.dataObject(card.data)
                 var draft = CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
                                       state: state(card, data: data, days: days, steps: steps, reviews: history),
@@ -452,49 +480,53 @@ private struct CollectionReading {
 
     // MARK: Cards and reviews
 
-    func cards() throws -> [Int64: [CardRow]] {
-        var result: [Int64: [CardRow]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards ORDER BY nid, ord")
-        while let row = try rows.next() {
-            let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
-            result[card.note, default: []].append(card)
+    /// The notes' ids in the order they come over: new cards keep Anki's order (a new card in
+    /// a filtered deck keeps its place in the new queue in odue), notes with no new card keep
+    /// their creation order.
+    func noteOrder() throws -> [Int64] {
+        var firstNew: [Int64: Int64] = [:]
+        let positions = try Row.fetchCursor(db, sql: """
+            SELECT nid, min(CASE WHEN odid != 0 THEN odue ELSE due END) FROM cards WHERE type = 0 GROUP BY nid
+            """)
+        while let row = try positions.next() {
+            let pair = PackageRow(row: row, table: "cards", file: file)
+            firstNew[try pair.value(0)] = try pair.value(1)
         }
-        return result
+        var order: [(firstNew: Int64, id: Int64)] = []
+        let ids = try Row.fetchCursor(db, sql: "SELECT id FROM notes")
+        while let row = try ids.next() {
+            let id: Int64 = try PackageRow(row: row, table: "notes", file: file).value(0)
+            order.append((firstNew[id] ?? .max, id))
+        }
+        order.sort { ($0.firstNew, $0.id) < ($1.firstNew, $1.id) }
+        return order.map(\.id)
     }
 
-    /// Each card's review log, every row, as log entries that keep Anki's columns as they
-    /// were: an answer also as Maeil reads it (the rating, the phase, the interval and ease
-    /// before and after); a reset, a set due date or a filtered deck's rescheduling as a row
-    /// that is no answer.
-    func reviewsByCard() throws -> [Int64: [ReviewLogEntry]] {
-        var result: [Int64: [ReviewLogEntry]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(RevlogRow.columns) FROM revlog ORDER BY id")
-        while let row = try rows.next() {
-            let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
-            let type = review.type
-            let columns = AnkiRevlogColumns(ease: review.ease, interval: review.interval, lastInterval: review.lastInterval,
-                                            factor: review.factor, type: type)
-            let duration = Int(review.milliseconds.clamped(to: 0...86_400_000))
-            guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else {
-                result[review.card, default: []].append(ReviewLogEntry(
-                    time: sane(Double(review.id) / 1000), kind: .imported, rating: nil, durationMilliseconds: duration, scheduler: "anki",
-                    before: nil, after: columns.isReset ? .new : nil, ankiID: review.id, anki: columns))
-                continue
-            }
-            let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
-            let after: CardPhase = review.interval > 0 ? .review : (before == .review ? .relearning : before)
-            let time = sane(Double(review.id) / 1000)
-            let ease = review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500
-            result[review.card, default: []].append(ReviewLogEntry(
-                time: time, kind: .imported, rating: rating, durationMilliseconds: duration,
-                scheduler: "anki",
-                before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
-                // Anki logs a step's delay as negative seconds, an interval as positive days.
-                after: CardState(phase: after, scheduledSeconds: -Int(review.interval.clamped(to: -(36_500 * 86_400)...0)),
-                                 intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time),
-                ankiID: review.id, anki: columns))
+    /// One row of the review log as a log entry that keeps Anki's columns as they were: an
+    /// answer also as Maeil reads it (the rating, the phase, the interval and ease before and
+    /// after); a reset, a set due date or a filtered deck's rescheduling as a row that is no answer.
+    func entry(_ review: RevlogRow) -> ReviewLogEntry {
+        let type = review.type
+        let columns = AnkiRevlogColumns(ease: review.ease, interval: review.interval, lastInterval: review.lastInterval,
+                                        factor: review.factor, type: type)
+        let duration = Int(review.milliseconds.clamped(to: 0...86_400_000))
+        guard let rating = Rating(rawValue: Int(clamping: review.ease)), type >= 0, type <= 3 else {
+            return ReviewLogEntry(
+                time: sane(Double(review.id) / 1000), kind: .imported, rating: nil, durationMilliseconds: duration, scheduler: "anki",
+                before: nil, after: columns.isReset ? .new : nil, ankiID: review.id, anki: columns)
         }
-        return result
+        let before: CardPhase = type == 0 ? .learning : (type == 2 ? .relearning : .review)
+        let after: CardPhase = review.interval > 0 ? .review : (before == .review ? .relearning : before)
+        let time = sane(Double(review.id) / 1000)
+        let ease = review.factor > 0 ? Int(review.factor.clamped(to: 1300...10_000)) : 2500
+        return ReviewLogEntry(
+            time: time, kind: .imported, rating: rating, durationMilliseconds: duration,
+            scheduler: "anki",
+            before: CardState(phase: before, intervalDays: Int(review.lastInterval.clamped(to: 0...36_500)), easePermille: ease),
+            // Anki logs a step's delay as negative seconds, an interval as positive days.
+            after: CardState(phase: after, scheduledSeconds: -Int(review.interval.clamped(to: -(36_500 * 86_400)...0)),
+                             intervalDays: Int(review.interval.clamped(to: 0...36_500)), easePermille: ease, lastReview: time),
+            ankiID: review.id, anki: columns)
     }
 
     /// The custom data Anki keeps in a card's data ("cd": a JSON object as text, which Anki

@@ -67,16 +67,21 @@ package enum AnkiPackage {
         guard let entry = entries[collectionEntry] else {
             throw ImportProblem(file: file, message: "no \(collectionEntry) inside, so this is not an Anki package")
         }
-        var database = try budget.extract(entry)
+        // Unpacked into a file of its own, which SQLite reads a page at a time: a collection of a
+        // million cards is half a gigabyte, never held in memory whole.
+        let scratch = try ScratchCollection()
+        defer { scratch.remove() }
         if version == .latest {
-            database = try budget.zstd(database, entry: collectionEntry)
+            try budget.zstd(try budget.extract(entry), entry: collectionEntry, to: scratch.url)
+        } else {
+            try budget.extract(entry).write(to: scratch.url)
         }
-        guard database.starts(with: sqliteHeader) else {
+        guard try scratch.isSQLite() else {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
         }
         let mediaList = try mediaList(entries, version: version, budget: &budget, file: file)
         let media = MediaNames(mediaList.map(\.name))
-        try readCollection(consume database, version: version, file: file, options: options, media: media, emit: emit)
+        try readCollection(scratch, version: version, file: file, options: options, media: media, emit: emit)
         try readMedia(mediaList, media, entries, version: version, budget: &budget, file: file, emit: emit)
     }
 
@@ -185,11 +190,24 @@ struct UnpackBudget {
     }
 
     mutating func zstd(_ data: Data, entry: String) throws -> Data {
+        var output = Data()
+        try zstd(data, entry: entry) { limit in
+            output = try Zstd.decompress(data, limit: limit)
+            return Int64(output.count)
+        }
+        return output
+    }
+
+    /// The same, written into a new file at `url`.
+    mutating func zstd(_ data: Data, entry: String, to url: URL) throws {
+        try zstd(data, entry: entry) { limit in try Zstd.decompress(data, to: url, limit: limit) }
+    }
+
+    /// `decompress` given the most it may unpack to, returning how much it did.
+    private mutating func zstd(_ data: Data, entry: String, _ decompress: (Int64) throws -> Int64) throws {
         do {
             let bomb = max(Int64(1 << 20), Int64(data.count) * Int64(ZipReader.maximumRatio))
-            let output = try Zstd.decompress(data, limit: min(available, bomb))
-            used += Int64(output.count)
-            return output
+            used += try decompress(min(available, bomb))
         } catch is Zstd.TooLarge {
             if Int64(data.count) * Int64(ZipReader.maximumRatio) < available {
                 throw ImportProblem(file: file, entry: entry,

@@ -449,6 +449,13 @@ enum InputFile {
     }
 
     static func readData(_ path: String, options: ImportOptions) throws -> Data {
+        _ = try size(path, options: options)
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImportProblem(file: path, message: "cannot read the file") }
+        return data
+    }
+
+    /// The file's size, when it is within the limit.
+    static func size(_ path: String, options: ImportOptions) throws -> Int64 {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = attributes?[.size] as? Int64 ?? (attributes?[.size] as? Int).map(Int64.init) else {
             throw ImportProblem(file: path, message: "cannot read the file (does it exist?)")
@@ -456,8 +463,7 @@ enum InputFile {
         guard size <= options.maximumFileBytes else {
             throw ImportProblem(file: path, message: "the file is \(size >> 20) MB, over the \(options.maximumFileBytes >> 20) MB limit")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportProblem(file: path, message: "cannot read the file") }
-        return data
+        return size
     }
 
     static func readText(_ path: String, options: ImportOptions) throws -> String {

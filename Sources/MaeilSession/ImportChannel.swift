@@ -12,18 +12,26 @@ final class ImportChannel: Sendable {
     }
 
     private struct State {
+        /// Sent and not yet taken: a taken item is let go at once.
         var items: [Item] = []
-        var next = 0
         var cancelled = false
         var closed = false
     }
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
+    /// How many more events the reader may send before the writer takes one: a reader quicker
+    /// than the writer waits instead of holding the whole file in the queue.
+    private let room: DispatchSemaphore
+    static let capacity = 8
+
+    init(capacity: Int = ImportChannel.capacity) { room = DispatchSemaphore(value: capacity) }
     private let readerEnded = DispatchSemaphore(value: 0)
 
     /// Called by the reader. Throws once the writer has given up, which stops the reader.
     func send(_ event: ImportEvent) throws {
+        if state.withLock({ $0.cancelled }) { throw CancellationError() }
+        room.wait()
         let cancelled = state.withLock { state in
             if !state.cancelled { state.items.append(.event(event)) }
             return state.cancelled
@@ -42,11 +50,8 @@ final class ImportChannel: Sendable {
     /// Called by the writer: the next item, waiting for it if need be.
     func next() -> Item {
         available.wait()
-        return state.withLock { state in
-            let item = state.items[state.next]
-            state.next += 1
-            return item
-        }
+        defer { room.signal() }
+        return state.withLock { $0.items.removeFirst() }
     }
 
     /// Called by the writer when it is done, whether or not it took everything: stops the
@@ -57,6 +62,8 @@ final class ImportChannel: Sendable {
             state.cancelled = true
             return !state.closed
         }
+        // A reader waiting for room wakes, sees the writer gone, and stops.
+        room.signal()
         if first { readerEnded.wait() }
     }
 }

@@ -63,6 +63,10 @@ enum MillionBenchmarks {
             if let fsrsRS = try OptimizerBenchmarks.fsrsRSSeconds(items, repeats: 1) {
                 figures.append(BenchFigure(name: "million.fsrs_rs_fit_same_\(items.count)_items_s", value: fsrsRS, unit: "s"))
             }
+            // Maeil's fit alone on those items, as fsrs-rs's is timed: the command above also
+            // reads the log from the collection, builds the items and scores both parameter sets.
+            let fit = try Benchmarks.bestTime(repeats: 1) { _ = try Optimizer().fit(items) }
+            figures.append(BenchFigure(name: "million.maeil_fit_same_\(items.count)_items_s", value: fit, unit: "s"))
             try measure("sim_deck_30_days", ["sim", "--deck", "Bench", "--days", "30"])
             return figures
         }]
