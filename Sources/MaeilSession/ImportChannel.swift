@@ -25,7 +25,12 @@ final class ImportChannel: Sendable {
     private let room: DispatchSemaphore
     static let capacity = 8
 
-    init(capacity: Int = ImportChannel.capacity) { room = DispatchSemaphore(value: capacity) }
+    init(capacity: Int = ImportChannel.capacity) {
+        // Made empty and then given its room: libdispatch traps when a semaphore is let go
+        // below the value it was made with, as this one is when a writer gives up early.
+        room = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { room.signal() }
+    }
     private let readerEnded = DispatchSemaphore(value: 0)
 
     /// Called by the reader. Throws once the writer has given up, which stops the reader.
