@@ -93,6 +93,39 @@ struct ScratchCollection {
     }
 }
 
+/// A few hundred notes of a package, each with its cards (in template order) and each card's
+/// log (oldest first): three queries for a batch rather than three for every note.
+struct NoteBatch {
+    static let size = 256
+    var notes: [Int64: NoteRow] = [:]
+    var cards: [Int64: [CardRow]] = [:]
+    var reviews: [Int64: [RevlogRow]] = [:]
+
+    init() {}
+
+    init(_ db: Database, ids: ArraySlice<Int64>, file: String) throws {
+        // Ids the package's own tables gave: integers, written into the query as they are.
+        let list = ids.map(String.init).joined(separator: ",")
+        let noteRows = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes WHERE id IN (\(list))")
+        while let row = try noteRows.next() {
+            let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
+            notes[note.id] = note
+        }
+        let cardRows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards WHERE nid IN (\(list)) ORDER BY nid, ord")
+        while let row = try cardRows.next() {
+            let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
+            cards[card.note, default: []].append(card)
+        }
+        let reviewRows = try Row.fetchCursor(db, sql: """
+            SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(list))) ORDER BY cid, id
+            """)
+        while let row = try reviewRows.next() {
+            let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
+            reviews[review.card, default: []].append(review)
+        }
+    }
+}
+
 private struct CollectionReading {
     let db: Database
     let version: AnkiPackage.Version
@@ -133,14 +166,12 @@ private struct CollectionReading {
         let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))
         let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
         if !kept.isEmpty { try emit(.noteTypes(kept)) }
-        // Each note read when its turn comes, with its cards and their logs: the package is
-        // never held whole, however large.
-        let noteByID = try db.makeStatement(sql: "SELECT \(NoteRow.columns) FROM notes WHERE id = ?")
-        let cardsOfNote = try db.makeStatement(sql: "SELECT \(CardRow.columns) FROM cards WHERE nid = ? ORDER BY ord")
-        let reviewsOfCard = try db.makeStatement(sql: "SELECT \(RevlogRow.columns) FROM revlog WHERE cid = ? ORDER BY id")
-        for noteID in order {
-            guard let found = try Row.fetchOne(noteByID, arguments: [noteID]) else { continue }
-            let row = try NoteRow(PackageRow(row: found, table: "notes", file: file))
+        // Notes read a batch at a time as their turn comes, with their cards and their logs:
+        // the package is never held whole, however large.
+        var batch = NoteBatch()
+        for (index, noteID) in order.enumerated() {
+            if index % NoteBatch.size == 0 { batch = try NoteBatch(db, ids: order[index..<min(index + NoteBatch.size, order.count)], file: file) }
+            guard let row = batch.notes[noteID] else { continue }
             guard let type = noteTypes[row.noteType] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
                 continue
@@ -150,9 +181,7 @@ private struct CollectionReading {
                                              + "a note holds at most \(options.maximumFields)"))
                 continue
             }
-            var cards: [CardRow] = []
-            let cardRows = try Row.fetchCursor(cardsOfNote, arguments: [noteID])
-            while let card = try cardRows.next() { cards.append(try CardRow(PackageRow(row: card, table: "cards", file: file))) }
+            let cards = batch.cards[noteID] ?? []
             guard let firstCard = cards.first else { continue }
             let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? ankiDecks[homeDeck]?.name ?? "Imported"
@@ -215,9 +244,7 @@ private struct CollectionReading {
             for card in cards {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
-                var history: [ReviewLogEntry] = []
-                let reviewRows = try Row.fetchCursor(reviewsOfCard, arguments: [card.id])
-                while let review = try reviewRows.next() { history.append(entry(try RevlogRow(PackageRow(row: review, table: "revlog", file: file)))) }
+                let history = (batch.reviews[card.id] ?? []).map(entry)
                 let data = Self.dataObject(card.data)
                 var draft = CardDraft(template: templateName, ordinal: type.isCloze ? ordinal + 1 : 0,
                                       state: state(card, data: data, days: days, steps: steps, reviews: history),
