@@ -50,7 +50,7 @@ struct ReverseGradient {
     }
 
     /// Adds this card's weighted BCE gradient to `gradient`, reusing `scratch` from card to card.
-    func accumulate(_ reviews: ArraySlice<FSRSReview>, positions: [Int], weights: [Double], into gradient: inout [Double],
+    func accumulate(_ reviews: ArraySlice<FSRSReview>, positions: ArraySlice<Int>, weights: ArraySlice<Double>, into gradient: inout [Double],
                     scratch: inout Scratch) {
         guard let last = positions.last, last >= 1 else { return }
         // States after reviews 0…last−1, and what each step computed.
@@ -80,12 +80,12 @@ struct ReverseGradient {
         var adjointS = 0.0, adjointD = 0.0
         var target = positions.count - 1
         for k in stride(from: last, through: 1, by: -1) {
-            if target >= 0, positions[target] == k {
+            if target >= 0, positions[positions.startIndex + target] == k {
                 // A target is a review on a later day: its step (if taken) computed this R already.
                 let (r, drds, drdDecay) = k < last
                     ? (caches[k].r, caches[k].drds, caches[k].drdDecay)
                     : retrievability(Double(reviews[k].deltaT), stability[k - 1])
-                let weight = weights[target]
+                let weight = weights[weights.startIndex + target]
                 if r > 1e-7, r < 1 - 1e-7 {
                     let dLdR = weight * (reviews[k].rating > 1 ? -1 / r : 1 / (1 - r))
                     adjointS += dLdR * drds

@@ -8,8 +8,9 @@ package struct ScoringSet {
     private let recalled: [Bool]
     private let weights: [Double]
     /// Per card: its longest history, and its items' offsets (in `keys`' order) with the
-    /// positions they predict, ascending.
-    private let cards: [(reviews: ArraySlice<FSRSReview>, offsets: [Int], positions: [Int])]
+    /// positions they predict, ascending: slices of two arrays all cards share, not two
+    /// arrays each (a million allocations at half a million cards).
+    private let cards: [(reviews: ArraySlice<FSRSReview>, offsets: ArraySlice<Int>, positions: ArraySlice<Int>)]
 
     /// `recency`: weighted by recency (fsrs-rs's `evaluate`), else all alike (its time-series evaluation).
     package init(_ items: ArraySlice<FSRSItem>, recency: Bool) {
@@ -17,7 +18,16 @@ package struct ScoringSet {
         keys = items.map { binKeys.key($0) }
         recalled = items.map { $0.recalled }
         weights = recency ? Preparation.recencyWeights(count: items.count) : Array(repeating: 1, count: items.count)
-        var cards: [(reviews: ArraySlice<FSRSReview>, offsets: [Int], positions: [Int])] = []
+        var offsets: [Int] = [], positions: [Int] = []
+        offsets.reserveCapacity(items.count)
+        positions.reserveCapacity(items.count)
+        var spans: [(reviews: ArraySlice<FSRSReview>, targets: Range<Int>)] = []
+        func add(_ reviews: ArraySlice<FSRSReview>, _ itemOffsets: some Sequence<Int>, _ itemPositions: some Sequence<Int>) {
+            let start = offsets.count
+            offsets += itemOffsets
+            positions += itemPositions
+            spans.append((reviews, start..<offsets.count))
+        }
         let base = items.startIndex
         for group in CardGroups(count: items.count, cardID: { items[base + $0].cardID }, length: { items[base + $0].reviews.count }) {
             let ordered = Array(group)
@@ -30,13 +40,13 @@ package struct ScoringSet {
                 return reviews.withUnsafeBufferPointer { $0.baseAddress } == start || reviews.elementsEqual(longest.prefix(reviews.count))
             }
             if prefixes {
-                cards.append((longest, ordered, lengths.map { $0 - 1 }))
+                add(longest, ordered, lengths.map { $0 - 1 })
             } else {
                 // Not one history (items made by hand): each on its own.
-                for offset in ordered { cards.append((items[items.startIndex + offset].reviews, [offset], [items[items.startIndex + offset].reviews.count - 1])) }
+                for offset in ordered { add(items[items.startIndex + offset].reviews, [offset], [items[items.startIndex + offset].reviews.count - 1]) }
             }
         }
-        self.cards = cards
+        cards = spans.map { ($0.reviews, offsets[$0.targets], positions[$0.targets]) }
     }
 
     package func evaluate(_ parameters: [Double]) -> Evaluation {
@@ -50,7 +60,7 @@ package struct ScoringSet {
         let model = TrainingModel(parameters)
         var predictions = [Double](repeating: 0, count: keys.count)
         for card in cards {
-            var next = 0
+            var next = card.offsets.startIndex
             model.predict(card.reviews, at: card.positions) { _, r in
                 predictions[card.offsets[next]] = r
                 next += 1

@@ -94,13 +94,13 @@ struct TrainingModel<Scalar: ModelScalar> {
 
     /// Runs a card's reviews and calls `target` with the prediction for each position in
     /// `positions` (ascending; a position k predicts review k from reviews 0..<k).
-    func predict(_ reviews: ArraySlice<FSRSReview>, at positions: [Int], _ target: (Int, Scalar) -> Void) {
+    func predict(_ reviews: ArraySlice<FSRSReview>, at positions: ArraySlice<Int>, _ target: (Int, Scalar) -> Void) {
         guard let first = reviews.first else { return }
         var memory = initial(first.rating)
-        var next = 0
+        var next = positions.startIndex
         for k in 1..<reviews.count {
-            while next < positions.count, positions[next] < k { next += 1 }
-            if next < positions.count, positions[next] == k {
+            while next < positions.endIndex, positions[next] < k { next += 1 }
+            if next < positions.endIndex, positions[next] == k {
                 target(k, retrievability(reviews[k].deltaT, memory.stability.clamped(0.001, 36_500)))
             }
             if k == positions.last { return }

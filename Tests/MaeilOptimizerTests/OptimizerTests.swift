@@ -15,7 +15,9 @@ struct OptimizerTests {
                            deltaT: index == 0 ? 0 : (sameDay && Bool.random(using: &generator) && index % 3 == 1 ? 0 : Int.random(in: 1...60, using: &generator)))
             }
             let positions = (1..<length).filter { reviews[$0].deltaT > 0 }
-            return Optimizer.CardTargets(reviews: reviews[...], positions: positions, weights: positions.map { _ in Double.random(in: 0.25...1, using: &generator) })
+            // Slices that start past 0, as the fit's are (parts of arrays all cards share).
+            let weights = [9.0] + positions.map { _ in Double.random(in: 0.25...1, using: &generator) }
+            return Optimizer.CardTargets(reviews: reviews[...], positions: ([-1, -1] + positions)[2...], weights: weights[1...])
         }.filter { !$0.positions.isEmpty }
     }
 
