@@ -228,7 +228,7 @@ private struct CollectionWriting<Source: ExportSource> {
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             var written = ExportSummary.Deck(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: 0, reviewedCards: 0)
-            try source.forEachNote(ofDeck: deckIndex) { note, type in
+            try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.notes += 1
                 let noteID = noteIDs.id(keeping: note.ankiID)
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID

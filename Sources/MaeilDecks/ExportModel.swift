@@ -1,5 +1,6 @@
 import Foundation
 import MaeilCore
+import MaeilPrograms
 
 /// Decks on their way out of Maeil, in the shape Anki keeps them: note types whole, notes with
 /// their values in their type's field order as Anki's HTML, cards with their schedule and
@@ -34,8 +35,9 @@ package protocol ExportSource {
     var keptCardIDs: Set<Int64> { get }
     /// The earliest due date or last answer of a card that is not new.
     var earliestDate: Date? { get }
-    /// Hands on the notes of `decks[index]`, in order, each with its note type.
-    mutating func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws
+    /// Hands on the notes of `decks[index]`, in order, each with its note type; their cards'
+    /// histories only when `history` is set (a text file has no place for them).
+    mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws
     /// The note types of the notes handed on, and the pictures and sounds they use: complete
     /// once every deck's notes were.
     var noteTypes: [AnkiNoteType] { get }
@@ -51,22 +53,12 @@ extension ExportCollection: ExportSource {
             .compactMap { $0.state.phase == .new ? nil : [$0.state.due, $0.state.lastReview].compactMap { $0 }.min() }.min()
     }
 
-    package func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+    package func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
         let types = Dictionary(noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for note in decks[index].notes {
             guard let type = types[note.noteTypeID] else { throw MissingNoteType(noteTypeID: note.noteTypeID) }
             try body(note, type)
         }
-    }
-
-    /// What was written, as a summary counts it.
-    package var summary: ExportSummary {
-        var summary = ExportSummary(media: media.count)
-        for deck in decks {
-            summary.decks.append(.init(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: deck.notes.count,
-                                       reviewedCards: deck.notes.flatMap(\.cards).filter { $0.state.phase != .new }.count))
-        }
-        return summary
     }
 }
 
@@ -177,19 +169,38 @@ package struct ExportCard: Sendable {
 /// Anki's text export, as Anki reads it back: tab-separated, HTML, guid, note type and deck in
 /// columns 1–3, the fields in their note type's order, tags last.
 package enum AnkiTextWriter {
-    package static func text(_ collection: ExportCollection) -> String {
-        let types = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let width = collection.decks.flatMap(\.notes).map(\.values.count).max() ?? 0
-        var lines = ["#separator:tab", "#html:true", "#guid column:1", "#notetype column:2", "#deck column:3", "#tags column:\(4 + width)"]
-        for deck in collection.decks {
-            for note in deck.notes {
-                var cells = [note.guid, noteTypeName(types[note.noteTypeID]), deck.name] + note.values
-                cells += Array(repeating: "", count: width - note.values.count)
-                cells.append(note.tags.joined(separator: " "))
-                lines.append(cells.map(quoted).joined(separator: "\t"))
+    /// Writes the notes to `path` a note at a time: one pass over them for the widest (the
+    /// header names the tags' column), a second to write them.
+    package static func write(_ source: inout some ExportSource, to path: String) throws -> ExportSummary {
+        var width = 0
+        for index in source.decks.indices { try source.forEachNote(ofDeck: index, history: false) { note, _ in width = max(width, note.values.count) } }
+        var summary = ExportSummary(media: 0)
+        try AtomicFile.write(to: path) { append in
+            try append(header(width: width).joined(separator: "\n") + "\n")
+            for (index, deck) in source.decks.enumerated() {
+                var written = ExportSummary.Deck(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: 0, reviewedCards: 0)
+                try source.forEachNote(ofDeck: index, history: false) { note, type in
+                    written.notes += 1
+                    written.reviewedCards += note.cards.filter { $0.state.phase != .new }.count
+                    try append(row(note, type: type, deck: deck.name, width: width) + "\n")
+                }
+                summary.decks.append(written)
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        summary.media = source.media.count
+        return summary
+    }
+
+    static func header(width: Int) -> [String] {
+        ["#separator:tab", "#html:true", "#guid column:1", "#notetype column:2", "#deck column:3", "#tags column:\(4 + width)"]
+    }
+
+    /// A note's line: guid, note type, deck, its values padded to `width`, its tags.
+    static func row(_ note: ExportNote, type: AnkiNoteType?, deck: String, width: Int) -> String {
+        var cells = [note.guid, noteTypeName(type), deck] + note.values
+        cells += Array(repeating: "", count: width - note.values.count)
+        cells.append(note.tags.joined(separator: " "))
+        return cells.map(quoted).joined(separator: "\t")
     }
 
     /// The note type a row names. Anki takes a text file's rows only into note types it has:

@@ -11,6 +11,12 @@ package enum AtomicFile {
     }
 
     package static func write(_ text: String, to path: String) throws {
+        try write(to: path) { append in try append(text) }
+    }
+
+    /// The same for text made a piece at a time: `produce` hands each piece to `append`, and
+    /// the file takes the name only once all of it is written.
+    package static func write(to path: String, _ produce: (_ append: (String) throws -> Void) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         // Named for this process: the next write removes one a killed writer left.
@@ -20,16 +26,31 @@ package enum AtomicFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var failed: String?
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                failed = String(cString: strerror(errno))
-                break
+        var buffer: [UInt8] = []
+        func flush() throws {
+            var written = 0
+            while written < buffer.count {
+                let result = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, buffer.count - written) }
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(description: String(cString: strerror(errno)))
+                }
+                written += result
             }
-            written += result
+            buffer.removeAll(keepingCapacity: true)
+        }
+        do {
+            try produce { piece in
+                buffer += piece.utf8
+                if buffer.count >= 1 << 16 { try flush() }
+            }
+            try flush()
+        } catch let failure as Failure {
+            failed = failure.description
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
         if failed == nil, fsync(descriptor) != 0 { failed = String(cString: strerror(errno)) }
         close(descriptor)

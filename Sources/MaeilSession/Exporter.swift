@@ -34,7 +34,7 @@ package struct Exporter {
             var exported: [ExportDeck] = []
             for index in source.decks.indices {
                 var deck = source.decks[index]
-                try source.forEachNote(ofDeck: index) { note, _ in deck.notes.append(note) }
+                try source.forEachNote(ofDeck: index, history: true) { note, _ in deck.notes.append(note) }
                 exported.append(deck)
             }
             var collection = ExportCollection(noteTypes: source.noteTypes, decks: exported, media: source.media)
@@ -121,17 +121,11 @@ package enum ExportFile {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ExportProblem(description: "there is no folder \(TerminalText.visible(folder)) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(TerminalText.visible(folder).replacingOccurrences(of: "'", with: "'\\''"))')")
         }
-        let exporter = Exporter(collection: collection)
-        if format == "txt" {
-            // The text's header counts the widest note's fields: the notes are held whole first.
-            let exported = try exporter.export(decks, now: now)
+        return try Exporter(collection: collection).streaming(decks, now: now) { source in
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
-            try AtomicFile.write(AnkiTextWriter.text(exported), to: url.path)
-            return exported.summary
-        }
-        return try exporter.streaming(decks, now: now) { source in
-            try AnkiPackageWriter.write(&source, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now,
-                                        clock: clock(for: source.decks, timeZone: timeZone))
+            if format == "txt" { return try AnkiTextWriter.write(&source, to: url.path) }
+            return try AnkiPackageWriter.write(&source, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now,
+                                               clock: clock(for: source.decks, timeZone: timeZone))
         }
     }
 

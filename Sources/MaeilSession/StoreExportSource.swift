@@ -58,7 +58,9 @@ package struct StoreExportSource: ExportSource {
     package var noteTypes: [AnkiNoteType] { types.values.sorted { $0.id < $1.id } }
     package var media: [(name: String, file: URL)] { found.keys.sorted().map { ($0, found[$0]!) } }
 
-    package mutating func forEachNote(ofDeck index: Int, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+    package mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+        // A pass over the decks starts at the first (a text export makes two): places count from there.
+        if index == 0 { position = 0 }
         let (deck, preset) = sources[index]
         // Maeil's own notes: a note type of their fields and templates alone, or they would go
         // to Anki with the Anki notes' fields first and empty. Read once more only where there are some.
@@ -71,7 +73,7 @@ package struct StoreExportSource: ExportSource {
         }
         let ownType = Exporter.noteType(for: deck, notes: own)
         let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
-        try reading.forEachNote(deckID: deck.id, logs: true) { rows in
+        try reading.forEachNote(deckID: deck.id, logs: history) { rows in
             let note = rows.note
             let type = ankiType(of: note) ?? ownType
             types[type.id] = type
