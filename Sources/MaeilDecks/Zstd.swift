@@ -22,7 +22,7 @@ package enum Zstd {
     @discardableResult
     package static func decompress(_ input: Data, to url: URL, limit: Int64) throws -> Int64 {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw Failure(description: "cannot write \(url.path)")
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         let writer = try FileHandle(forWritingTo: url)
         defer { try? writer.close() }

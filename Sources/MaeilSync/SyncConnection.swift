@@ -49,6 +49,21 @@ package struct SyncConnection: Sendable {
 
     /// `method` with `body` as it is (a collection file for `upload`); the answer unpacked.
     package func post(_ method: String, body: Data, media: Bool = false) throws -> Data {
+        try unpacked(try send(method, compressedBody: try Zstd.compress(body), media: media))
+    }
+
+    /// The same with the body a file, compressed a chunk at a time, and the answer unpacked into
+    /// the file `answer` when one is given: a whole collection (half a gigabyte at a million
+    /// cards) is never held in memory, only its compressed form.
+    package func post(_ method: String, bodyFile: URL, answer: URL? = nil) throws -> Data {
+        let compressed = bodyFile.deletingLastPathComponent().appendingPathComponent(bodyFile.lastPathComponent + ".zst")
+        defer { try? FileManager.default.removeItem(at: compressed) }
+        try Zstd.compress(file: bodyFile, to: compressed)
+        return try unpacked(try send(method, compressedBody: try Data(contentsOf: compressed), media: false), into: answer)
+    }
+
+    /// `method` with an already compressed body; the answer as it came.
+    private func send(_ method: String, compressedBody: Data, media: Bool) throws -> Data {
         var request = URLRequest(url: endpoint.appendingPathComponent(media ? "msync" : "sync").appendingPathComponent(method))
         request.httpMethod = "POST"
         request.timeoutInterval = 120
@@ -56,16 +71,25 @@ package struct SyncConnection: Sendable {
         let header: [String: Any] = ["v": 11, "k": hostKey, "c": Self.shortVersion, "s": session]
         request.setValue(String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self),
                          forHTTPHeaderField: "anki-sync")
-        request.httpBody = try Zstd.compress(body)
+        request.httpBody = compressedBody
         let (data, response) = try Self.send(request, endpoint: endpoint)
         guard response.statusCode == 200 else {
             throw SyncError(status: response.statusCode, body: String(decoding: data.prefix(500), as: UTF8.self), endpoint: endpoint)
         }
+        return data
+    }
+
+    /// An answer unpacked, into `file` when one is given (then the result is empty).
+    private func unpacked(_ data: Data, into file: URL? = nil) throws -> Data {
         do {
+            if let file {
+                try Zstd.decompress(data, to: file, limit: Self.answerLimit)
+                return Data()
+            }
             return try Zstd.decompress(data, limit: Self.answerLimit)
         } catch is Zstd.TooLarge {
             throw SyncError.answerTooLarge
-        } catch {
+        } catch is Zstd.Failure {
             throw SyncError.garbled(endpoint)
         }
     }

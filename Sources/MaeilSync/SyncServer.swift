@@ -48,16 +48,19 @@ package struct SyncServer: Sendable {
 
     /// Replaces the server's collection with the SQLite file at `file`, prepared for it.
     package func upload(_ file: URL) throws {
-        let answer = try connection.post("upload", body: try Data(contentsOf: file))
+        let answer = try connection.post("upload", bodyFile: file)
         let said = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard said == "OK" || said == "\"OK\"" else {
             throw SyncError(.server, "the sync server did not take the upload: \(said.prefix(200))")
         }
     }
 
-    /// The server's collection, a SQLite file.
-    package func download() throws -> Data {
-        try connection.post("download", body: Data("{}".utf8))
+    /// The server's collection, a SQLite file, written to `file`.
+    package func download(to file: URL) throws {
+        let request = file.deletingLastPathComponent().appendingPathComponent("download-request.json")
+        defer { try? FileManager.default.removeItem(at: request) }
+        try Data("{}".utf8).write(to: request)
+        _ = try connection.post("download", bodyFile: request, answer: file)
     }
 
     /// Whether anything in the server's copy changed since the server's usn was `usn`: a normal

@@ -74,7 +74,7 @@ package struct FullSync {
         let work = try Self.workFolder()
         do {
             let file = work.appendingPathComponent("collection.anki2")
-            try server.download().write(to: file)
+            try server.download(to: file)
             return Download(work: work, file: file, contents: try FullSyncFile.check(file))
         } catch {
             try? FileManager.default.removeItem(at: work)
