@@ -28,7 +28,7 @@ package struct Exporter {
         }
     }
 
-    /// The decks held whole: for text files and for tests that look at every note.
+    /// The decks held whole: for tests and benchmarks that look at every note.
     package func export(_ decks: [Deck], now: Date) throws -> ExportCollection {
         try streaming(decks, now: now) { source in
             var exported: [ExportDeck] = []
