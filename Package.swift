@@ -195,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MaeilEndToEndTests",
-            dependencies: ["maeil", "MaeilCore", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilOptimizer", "MaeilTestSupport",
+            dependencies: ["maeil", "MaeilCore", "MaeilDecks", "MaeilStore", "MaeilSession", "MaeilREPL", "MaeilOptimizer", "MaeilTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
