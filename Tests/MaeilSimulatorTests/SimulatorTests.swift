@@ -242,6 +242,16 @@ struct SimulatorTests {
         #expect(result.days[0].memorized > 2.9)
         #expect(result.reviewsTotal < 20)
     }
+
+    /// --max-memory weighs a deck's starting cards too: at a million cards they were a third of
+    /// what `sim --deck` held, and a limit below the whole was let through.
+    @Test func theMemoryEstimateCountsTheStartingCards() {
+        var config = SimulationConfig()
+        config.items = 1000
+        let without = config.estimatedPeakBytes(concurrent: 1)
+        config.startingCards = Array(repeating: StartingCard(state: .new, memory: nil, daysSinceReview: 0, dueInDays: 0, lapses: 0), count: 1000)
+        #expect(config.estimatedPeakBytes(concurrent: 1) - without == 1000 * MemoryLayout<StartingCard>.stride)
+    }
 }
 
 @Suite struct LoadBalancingSimulationTests {
