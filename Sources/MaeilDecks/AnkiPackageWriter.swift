@@ -89,11 +89,7 @@ package enum AnkiPackageWriter {
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        let summary = try queue.write { db in
-            var writing = CollectionWriting(db: db, source: source, now: now, clock: clock)
-            defer { source = writing.source }
-            return try writing.write()
-        }
+        let summary = try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock).write(&source) }
         try queue.close()
         return summary
     }
@@ -126,13 +122,12 @@ struct AnkiIDs {
 }
 
 /// The schema-11 collection inside a package.
-private struct CollectionWriting<Source: ExportSource> {
+private struct CollectionWriting {
     let db: Database
-    var source: Source
     let now: Date
     let clock: DayClock
 
-    static var schema: String { """
+    static let schema = """
         CREATE TABLE col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
           ver integer not null, dty integer not null, usn integer not null, ls integer not null, conf text not null,
           models text not null, decks text not null, dconf text not null, tags text not null);
@@ -146,10 +141,10 @@ private struct CollectionWriting<Source: ExportSource> {
         CREATE TABLE revlog (id integer primary key, cid integer not null, usn integer not null, ease integer not null,
           ivl integer not null, lastIvl integer not null, factor integer not null, time integer not null, type integer not null);
         CREATE TABLE graves (usn integer not null, oid integer not null, type integer not null);
-        """ }
+        """
 
     /// Anki's indexes, made once the rows are in (faster than keeping them up to date row by row).
-    static var indexes: String { """
+    static let indexes = """
         CREATE INDEX ix_notes_usn on notes (usn);
         CREATE INDEX ix_cards_usn on cards (usn);
         CREATE INDEX ix_revlog_usn on revlog (usn);
@@ -157,12 +152,9 @@ private struct CollectionWriting<Source: ExportSource> {
         CREATE INDEX ix_cards_sched on cards (did, queue, due);
         CREATE INDEX ix_revlog_cid on revlog (cid);
         CREATE INDEX ix_notes_csum on notes (csum);
-        """ }
+        """
 
-    mutating func write() throws -> ExportSummary {
-        // Read and advanced here, handed back at the end: the notes' loop reads the other properties meanwhile.
-        var source = self.source
-        defer { self.source = source }
+    func write(_ source: inout some ExportSource) throws -> ExportSummary {
         try db.execute(sql: Self.schema)
         let nowSeconds = Int64(now.timeIntervalSince1970)
         // Day numbers count from the collection's creation day: a day before every due date
@@ -227,9 +219,9 @@ private struct CollectionWriting<Source: ExportSource> {
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
-            var written = ExportSummary.Deck(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: 0, reviewedCards: 0)
+            var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
-                written.notes += 1
+                written.add(note)
                 let noteID = noteIDs.id(keeping: note.ankiID)
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID
                 // A field can hold no U+001F: it separates them.
@@ -246,7 +238,6 @@ private struct CollectionWriting<Source: ExportSource> {
                 try bind.step(db)
                 for card in note.cards {
                     cardCount += 1
-                    if card.state.phase != .new { written.reviewedCards += 1 }
                     let cardID = cardIDs.id(keeping: card.ankiID)
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)

@@ -72,8 +72,16 @@ package struct ExportSummary: Sendable {
     package struct Deck: Sendable {
         package var name: String
         package var scheduler: SchedulerKind
-        package var notes: Int
-        package var reviewedCards: Int
+        package var notes = 0
+        package var reviewedCards = 0
+
+        init(_ deck: ExportDeck) { (name, scheduler) = (deck.name, deck.preset.scheduler.kind) }
+
+        /// Counts a note written.
+        mutating func add(_ note: ExportNote) {
+            notes += 1
+            reviewedCards += note.cards.filter { $0.state.phase != .new }.count
+        }
     }
 
     package var decks: [Deck] = []
@@ -178,10 +186,9 @@ package enum AnkiTextWriter {
         try AtomicFile.write(to: path) { append in
             try append(header(width: width).joined(separator: "\n") + "\n")
             for (index, deck) in source.decks.enumerated() {
-                var written = ExportSummary.Deck(name: deck.name, scheduler: deck.preset.scheduler.kind, notes: 0, reviewedCards: 0)
+                var written = ExportSummary.Deck(deck)
                 try source.forEachNote(ofDeck: index, history: false) { note, type in
-                    written.notes += 1
-                    written.reviewedCards += note.cards.filter { $0.state.phase != .new }.count
+                    written.add(note)
                     try append(row(note, type: type, deck: deck.name, width: width) + "\n")
                 }
                 summary.decks.append(written)

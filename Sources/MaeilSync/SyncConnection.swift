@@ -47,19 +47,18 @@ package struct SyncConnection: Sendable {
         return object["data"] ?? NSNull()
     }
 
-    /// `method` with `body` as it is (a collection file for `upload`); the answer unpacked.
-    package func post(_ method: String, body: Data, media: Bool = false) throws -> Data {
-        try unpacked(try send(method, compressedBody: try Zstd.compress(body), media: media))
+    /// `method` with `body` as it is; the answer unpacked, into the file `answer` when one is
+    /// given (a collection for `download`: never held in memory whole, only its compressed form).
+    package func post(_ method: String, body: Data, media: Bool = false, answer: URL? = nil) throws -> Data {
+        try unpacked(try send(method, compressedBody: try Zstd.compress(body), media: media), into: answer)
     }
 
-    /// The same with the body a file, compressed a chunk at a time, and the answer unpacked into
-    /// the file `answer` when one is given: a whole collection (half a gigabyte at a million
-    /// cards) is never held in memory, only its compressed form.
-    package func post(_ method: String, bodyFile: URL, answer: URL? = nil) throws -> Data {
+    /// The same with the body a file (a collection for `upload`), compressed a chunk at a time.
+    package func post(_ method: String, bodyFile: URL) throws -> Data {
         let compressed = bodyFile.deletingLastPathComponent().appendingPathComponent(bodyFile.lastPathComponent + ".zst")
         defer { try? FileManager.default.removeItem(at: compressed) }
         try Zstd.compress(file: bodyFile, to: compressed)
-        return try unpacked(try send(method, compressedBody: try Data(contentsOf: compressed), media: false), into: answer)
+        return try unpacked(try send(method, compressedBody: try Data(contentsOf: compressed), media: false))
     }
 
     /// `method` with an already compressed body; the answer as it came.

@@ -57,10 +57,7 @@ package struct SyncServer: Sendable {
 
     /// The server's collection, a SQLite file, written to `file`.
     package func download(to file: URL) throws {
-        let request = file.deletingLastPathComponent().appendingPathComponent("download-request.json")
-        defer { try? FileManager.default.removeItem(at: request) }
-        try Data("{}".utf8).write(to: request)
-        _ = try connection.post("download", bodyFile: request, answer: file)
+        _ = try connection.post("download", body: Data("{}".utf8), answer: file)
     }
 
     /// Whether anything in the server's copy changed since the server's usn was `usn`: a normal
