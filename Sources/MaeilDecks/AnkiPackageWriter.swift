@@ -17,6 +17,10 @@ import ZIPFoundation
 /// the legacy one (every Anki since 2.1) is deflated with a JSON media list. Inside both is a
 /// schema-11 collection, which Anki upgrades as it opens it.
 package enum AnkiPackageWriter {
+    /// Ids of decks and options made here count up from this (a time in 2014, as Anki's ids are
+    /// times): clear of the ids Anki gives, the same in every export.
+    package static let ownIDBase: Int64 = 1_400_000_000_000
+
     package enum Format: Sendable {
         case current, legacy
     }
@@ -113,8 +117,10 @@ struct AnkiIDs {
         next = start
     }
 
-    mutating func id(keeping own: Int64?) -> Int64 {
+    /// `proposed`: the id to give a record that keeps none, unless a record keeps it or has it.
+    mutating func id(keeping own: Int64?, proposing proposed: Int64? = nil) -> Int64 {
         if let own, used.insert(own).inserted { return own }
+        if own == nil, let proposed, !kept.contains(proposed), used.insert(proposed).inserted { return proposed }
         repeat { next += 1 } while kept.contains(next) || used.contains(next)
         used.insert(next)
         return next
@@ -191,13 +197,14 @@ private struct CollectionWriting {
         let exportedDecks = source.decks, deckAnkiIDs = source.deckAnkiIDs
         var deckIDs = AnkiIDs(kept: Set(exportedDecks.compactMap(\.ankiID) + deckAnkiIDs.values + [1]), start: nowSeconds * 1000 + 100)
         var firstDeckTaken = false
-        func deckID(keeping ankiID: Int64?) -> Int64 {
-            guard ankiID == 1 else { return deckIDs.id(keeping: ankiID) }
+        let keptConfigIDs = Set(exportedDecks.compactMap(\.preset.ankiConfigID))
+        func deckID(keeping ankiID: Int64?, proposing proposed: Int64? = nil) -> Int64 {
+            guard ankiID == 1 else { return deckIDs.id(keeping: ankiID, proposing: proposed) }
             defer { firstDeckTaken = true }
             return firstDeckTaken ? deckIDs.id(keeping: nil) : 1
         }
         for (deckIndex, deck) in exportedDecks.enumerated() {
-            let deckID = deckID(keeping: deck.ankiID)
+            let deckID = deckID(keeping: deck.ankiID, proposing: deck.proposedID)
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
             let presetKey = deck.preset.id.map { "#\($0)" } ?? deck.preset.name
             let configID: Int64
@@ -205,8 +212,12 @@ private struct CollectionWriting {
                 configID = known
             } else {
                 let kept = deck.preset.ankiConfigID
+                // Options made here: an id of their own, the same in every export (a sync finds them by it).
+                let proposed = deck.preset.id.map { AnkiPackageWriter.ownIDBase + $0 }
                 if let kept, kept == 1 || usedConfigIDs.insert(kept).inserted {
                     configID = kept
+                } else if kept == nil, let proposed, !keptConfigIDs.contains(proposed), usedConfigIDs.insert(proposed).inserted {
+                    configID = proposed
                 } else {
                     var next = nowSeconds * 1000 + Int64(configIDs.count) + 1
                     while !usedConfigIDs.insert(next).inserted { next += 1 }
@@ -222,7 +233,7 @@ private struct CollectionWriting {
             var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.add(note)
-                let noteID = noteIDs.id(keeping: note.ankiID)
+                let noteID = noteIDs.id(keeping: note.ankiID, proposing: note.proposedID)
                 modelDeck[note.noteTypeID] = modelDeck[note.noteTypeID] ?? deckID
                 // A field can hold no U+001F: it separates them.
                 let values = note.values.contains { $0.utf8.contains(0x1F) } ? note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
@@ -238,7 +249,7 @@ private struct CollectionWriting {
                 try bind.step(db)
                 for card in note.cards {
                     cardCount += 1
-                    let cardID = cardIDs.id(keeping: card.ankiID)
+                    let cardID = cardIDs.id(keeping: card.ankiID, proposing: card.proposedID)
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
                     bind.begin(insertCard)

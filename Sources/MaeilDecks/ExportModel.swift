@@ -97,6 +97,9 @@ package struct ExportDeck: Sendable {
     package var ankiID: Int64?
     /// Its description as Anki shows it (HTML).
     package var description: String
+    /// The id for a deck that never was in Anki, unless another deck has it: the same in every
+    /// export, so a sync finds the deck by it.
+    package var proposedID: Int64?
 
     package init(name: String, preset: Preset, notes: [ExportNote], ankiID: Int64? = nil, description: String = "") {
         self.name = name
@@ -119,6 +122,10 @@ package struct ExportNote: Sendable {
     package var cards: [ExportCard]
     /// Anki's id for the note, when it came from Anki: written back as the same record.
     package var ankiID: Int64?
+    /// The id for a note that never was in Anki, unless another record has it: the same in every
+    /// export (a sync finds the note by it), and a time, as Anki's ids are (Anki shows it as
+    /// the day the note was added).
+    package var proposedID: Int64?
 
     package init(guid: String, noteTypeID: Int64, values: [String], tags: [String], modified: Int64, cards: [ExportCard], ankiID: Int64? = nil) {
         self.ankiID = ankiID
@@ -155,6 +162,8 @@ package struct ExportCard: Sendable {
     package var customData: String? = nil
     /// Anki's record of where the card was in the new queue, as it came from Anki.
     package var originalPosition: Int64? = nil
+    /// As ExportNote's.
+    package var proposedID: Int64? = nil
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
                 history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0,

@@ -16,6 +16,8 @@ package enum SyncFlow {
         package var remote: FullSync.Counts?
         package var backup: String?
         package var media: MediaSync.Summary?
+        /// What a normal sync sent and took.
+        package var merged: NormalSync.Summary?
     }
 
     /// Asks for the password (never echoed, never kept) and keeps the key the server gives.
@@ -76,10 +78,25 @@ package enum SyncFlow {
         let changedHere = try collection.takeChangeFlag()
         var carried = false
         defer { if changedHere { carried ? try? collection.settleChangeFlag() : try? collection.restoreChangeFlag() } }
-        let plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
-                                       now: context.now, choice: choice, uploaded: underWay,
+        let standing = SyncPlan.standing(recorded: mark, uploaded: underWay, meta: meta, endpoint: account.endpoint)
+        let base = standing.flatMap { SyncBase(collectionPath: collection.path).matching($0) }
+        var plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
+                                       now: context.now, canMerge: !changedHere || base != nil, choice: choice, uploaded: underWay,
                                        changedThere: { try server.changedSince(usn: $0) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
+        if case .normal(let reason) = plan, let standing {
+            status.show("Syncing")
+            do {
+                let summary = try NormalSync(sync).run(meta: meta, mark: standing, base: base, changedHere: changedHere, calendar: BackupView.calendar(context))
+                carried = true
+                (report.action, report.reason, report.merged, report.backup) = ("normal", reason.rawValue, summary, summary.backup)
+                say(describe(summary, server: account.endpoint))
+                plan = .inSync
+            } catch let error as SyncError where error.kind == .schema {
+                say("A normal sync cannot be made: \(error.description).")
+                plan = .chooseSide(.cannotMerge)
+            }
+        }
         var fetched: FullSync.Download?
         var chosen = plan
         if case .chooseSide(let reason) = plan {
@@ -91,7 +108,9 @@ package enum SyncFlow {
             chosen = try choose(context, reason: reason, local: local, remote: download.counts, json: json)
         }
         switch chosen {
-        case .inSync:
+        case .inSync where report.action == "normal":
+            break
+        case .inSync, .normal:
             report.reason = "in sync"
             // The server's time moved with nothing changed: remembered, so the next sync need not ask.
             if mark?.serverModified != meta.modified || mark?.schema != meta.schema || underWay != nil {
@@ -128,6 +147,18 @@ package enum SyncFlow {
             say(describe(media))
         }
         if json { context.verbatim(try JSONOutput.string(report)) }
+    }
+
+    /// "Synced with URL: 3 cards, 1 note and 5 reviews went up; 2 cards and 2 reviews came down."
+    static func describe(_ summary: NormalSync.Summary, server: String) -> String {
+        func part(_ cards: Int, _ notes: Int, _ reviews: Int, _ deletions: Int, _ verb: String) -> String? {
+            func count(_ number: Int, _ noun: String) -> String? { number == 0 ? nil : "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            let items = [count(cards, "card"), count(notes, "note"), count(reviews, "review"), count(deletions, "deletion")].compactMap { $0 }
+            return items.isEmpty ? nil : items.joined(separator: ", ") + " " + verb
+        }
+        let parts = [part(summary.sentCards, summary.sentNotes, summary.sentReviews, summary.sentDeletions, "went up"),
+                     part(summary.receivedCards, summary.receivedNotes, summary.receivedReviews, summary.receivedDeletions, "came down")].compactMap { $0 }
+        return "Synced with \(server): " + (parts.isEmpty ? "nothing changed on either side." : parts.joined(separator: "; ") + ".")
     }
 
     /// "Pictures and sounds: 3 files came down, 1 file went up." — nothing when nothing moved.

@@ -47,8 +47,10 @@ package struct StoreExportSource: ExportSource {
         self.now = now
         // A description from Anki is its HTML; Maeil's own is plain text.
         self.decks = decks.map { deck, preset in
-            ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
-                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
+            var exported = ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
+                                      description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
+            exported.proposedID = AnkiPackageWriter.ownIDBase + deck.id
+            return exported
         }
         self.deckAnkiIDs = deckAnkiIDs
         (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
@@ -106,17 +108,26 @@ package struct StoreExportSource: ExportSource {
             var exported = ExportCard(
                 ordinal: Exporter.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
                 buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
-                modified: max(card.ankiModified ?? 0, changed, note.ankiModified == nil ? note.modified : 0), history: history,
+                modified: max(card.ankiModified ?? 0, changed, rows.modified[card.id] ?? 0, note.ankiModified == nil ? note.modified : 0), history: history,
                 desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
                 decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
                 buriedByUser: card.buriedByUser)
             (exported.customData, exported.originalPosition) = (rows.ankiData[card.id]?.customData, rows.ankiData[card.id]?.originalPosition)
+            exported.proposedID = Self.proposedID(created: note.created, id: card.id)
             return exported
         }
         // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
         let starred = rows.cards.contains(where: \.starred)
         let tags = starred && !Tags.isMarked(note.tags) ? note.tags + ["marked"] : note.tags
-        return ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
-                          modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID)
+        var exported = ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
+                                  modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID)
+        exported.proposedID = Self.proposedID(created: note.created, id: note.id)
+        return exported
+    }
+
+    /// A note or card made here: the millisecond of the second it was made that its own number
+    /// gives, so records made in one second get ids of their own.
+    static func proposedID(created: Int64, id: Int64) -> Int64? {
+        created > 0 ? created * 1000 + id % 1000 : nil
     }
 }

@@ -11,6 +11,8 @@ package struct ExportNoteRows {
     package var logs: [Int64: [ReviewLogEntry]]
     /// By card, for the cards that have any.
     package var ankiData: [Int64: AnkiCardData]
+    /// When each card last changed here (seconds), for the cards that did since they were made.
+    package var modified: [Int64: Int64] = [:]
 }
 
 /// Decks read for an export inside one read transaction, so the export is one state of the
@@ -62,10 +64,10 @@ package struct ExportReading {
     package func forEachNote(deckID: Int64, logs: Bool, _ body: (ExportNoteRows) throws -> Void) throws {
         let notes = try db.cachedStatement(sql: "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id")
         let cards = try db.cachedStatement(sql: """
-            SELECT \(CardTable.columns), anki_custom_data, anki_original_position FROM card WHERE note_id = ? ORDER BY new_position
+            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, modified_at FROM card WHERE note_id = ? ORDER BY new_position
             """)
         let cardMap = ColumnMap(cards), cardDecoder = CardTable.Decoder(cardMap)
-        let (customData, originalPosition) = (cardMap["anki_custom_data"], cardMap["anki_original_position"])
+        let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
         let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
         let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
         try notes.forEachRow([deckID]) { row in
@@ -75,6 +77,7 @@ package struct ExportReading {
                 rows.cards.append(card)
                 let data = AnkiCardData(customData: row.optionalText(customData), originalPosition: row.optionalInt64(originalPosition))
                 if data.customData != nil || data.originalPosition != nil { rows.ankiData[card.id] = data }
+                if let time = row.optionalInt64(modified) { rows.modified[card.id] = time }
             }
             if logs {
                 for card in rows.cards {

@@ -61,6 +61,8 @@ package struct Note: Hashable, Sendable {
     package var modified: Int64 = 0
     /// The note's id in Anki, when it came from Anki.
     package var ankiID: Int64?
+    /// When the note was made here (seconds): an Anki id for one that never was in Anki.
+    package var created: Int64 = 0
 
     package var isTaggedLeech: Bool { tags.contains { $0.lowercased() == "leech" } }
 }

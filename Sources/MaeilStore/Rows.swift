@@ -75,14 +75,14 @@ enum FieldSeparator {
 
 enum NoteTable {
     static let columns = "id, guid, deck_id, kind, field_names, field_values, field_languages, tags, unit_id, position, source, note_type, "
-        + "html, anki_note_type, anki_mod, modified_at, anki_id"
+        + "html, anki_note_type, anki_mod, modified_at, anki_id, created_at"
     static let byID = "SELECT \(columns) FROM note WHERE id = ?"
     /// Decodes a query that selects `columns` as they are.
     static let decoder = Decoder(ColumnMap(list: columns))
 
     struct Decoder {
         let id, guid, deckID, kind, names, values, languages, tags, unitID, position, source, noteType: Int
-        let html, ankiNoteType, ankiModified, modified, ankiID: Int
+        let html, ankiNoteType, ankiModified, modified, ankiID, created: Int
 
         init(_ columns: ColumnMap, prefix: String = "") {
             (id, guid, deckID, kind) = (columns[prefix + "id"], columns[prefix + "guid"], columns[prefix + "deck_id"], columns[prefix + "kind"])
@@ -91,6 +91,7 @@ enum NoteTable {
             (source, noteType) = (columns[prefix + "source"], columns[prefix + "note_type"])
             (html, ankiNoteType) = (columns[prefix + "html"], columns[prefix + "anki_note_type"])
             (ankiModified, modified, ankiID) = (columns[prefix + "anki_mod"], columns[prefix + "modified_at"], columns[prefix + "anki_id"])
+            created = columns[prefix + "created_at"]
         }
 
         func decode(_ row: SQLiteRow) -> Note {
@@ -109,7 +110,7 @@ enum NoteTable {
                         fields: fields, tags: Tags.parse(row.text(tags)), unitID: row.optionalInt64(unitID), position: row.int(position),
                         source: row.optionalText(source), noteType: row.optionalText(noteType), html: row.bool(html),
                         ankiNoteTypeID: row.optionalInt64(ankiNoteType), ankiModified: row.optionalInt64(ankiModified),
-                        modified: row.int64(modified), ankiID: row.optionalInt64(ankiID))
+                        modified: row.int64(modified), ankiID: row.optionalInt64(ankiID), created: row.int64(created))
         }
     }
 

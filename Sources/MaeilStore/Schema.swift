@@ -250,6 +250,20 @@ enum Schema {
                 CREATE INDEX note_leech ON note(id) WHERE tags LIKE '% leech %';
                 """)
         }
+        // A card's modification time, as Anki keeps one: a sync lets the newer of two changes to
+        // one card win, and a flag, a burial or a move is as much a change as an answer. A trigger
+        // marks it, so no write path can forget to; the time is the clock's when the row changes.
+        // Only a value that changed counts: a row written back as it was is no change.
+        migrator.registerMigration("v15") { db in
+            let columns = ["deck_id", "phase", "step", "scheduled_seconds", "interval_days", "ease", "stability", "difficulty", "due", "reps",
+                           "lapses", "starred", "suspended", "buried_until", "flags", "buried_by_user", "new_position"]
+            try db.execute(sql: """
+                ALTER TABLE card ADD COLUMN modified_at INTEGER;
+                CREATE TRIGGER card_modified AFTER UPDATE OF \(columns.joined(separator: ", ")) ON card
+                WHEN \(columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN UPDATE card SET modified_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = NEW.id; END;
+                """)
+        }
         return migrator
     }
 }

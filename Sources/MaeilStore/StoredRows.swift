@@ -70,6 +70,10 @@ struct StoredRows: Codable, Equatable {
             if present.contains("\(row.table)/\(row.id)") {
                 let assignments = row.columns.map { "\($0) = ?" }.joined(separator: ", ")
                 try db.execute(sql: "UPDATE \(row.table) SET \(assignments) WHERE id = \(row.id)", arguments: arguments)
+                // The update marked the card changed now (a trigger); put back when it last changed.
+                if row.table == "card", let index = row.columns.firstIndex(of: "modified_at") {
+                    try db.execute(sql: "UPDATE card SET modified_at = ? WHERE id = ?", arguments: [row.values[index].databaseValue, row.id])
+                }
             } else {
                 let marks = row.columns.map { _ in "?" }.joined(separator: ", ")
                 try db.execute(sql: "INSERT INTO \(row.table) (\(row.columns.joined(separator: ", "))) VALUES (\(marks))", arguments: arguments)

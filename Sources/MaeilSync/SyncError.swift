@@ -3,7 +3,7 @@ import Foundation
 /// What went wrong with a sync, in one sentence a person can act on.
 package struct SyncError: Error, CustomStringConvertible, Equatable {
     package enum Kind: Sendable, Equatable {
-        case wrongLogin, unreachable, clock, busy, inProgress, refused, server, tooLarge
+        case wrongLogin, unreachable, clock, busy, inProgress, refused, server, tooLarge, schema
     }
 
     package let kind: Kind

@@ -4,8 +4,10 @@ import MaeilSync
 import Testing
 @testable import MaeilSession
 
-/// Issue 24: which side's copy a full sync keeps follows from who changed what since the last
-/// sync; a side with cards is never replaced unless only the other changed, or the learner says.
+/// Issue 24: a normal sync wherever the two sides share a schema and this side can tell what
+/// changed here; otherwise which side's copy a full sync keeps follows from who changed what
+/// since the last sync, and a side with cards is never replaced unless only the other changed,
+/// or the learner says.
 @Suite("What a sync does")
 struct SyncPlanTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -16,9 +18,10 @@ struct SyncPlanTests {
         ServerMeta(modified: modified, schema: schema, usn: 4, serverTime: Int64(now.timeIntervalSince1970) + clock, empty: empty)
     }
 
-    static func plan(_ meta: ServerMeta, mark: SyncMark? = mark, changed: Bool = false, cards: Bool = true,
+    static func plan(_ meta: ServerMeta, mark: SyncMark? = mark, changed: Bool = false, cards: Bool = true, canMerge: Bool = false,
                      choice: SyncPlan.Choice = .automatic) throws -> SyncPlan {
-        try SyncPlan.decide(meta: meta, mark: mark, endpoint: endpoint, changedHere: changed, cardsHere: cards, now: now, choice: choice)
+        try SyncPlan.decide(meta: meta, mark: mark, endpoint: endpoint, changedHere: changed, cardsHere: cards, now: now, canMerge: canMerge,
+                            choice: choice)
     }
 
     @Test func firstSyncs() throws {
@@ -34,9 +37,22 @@ struct SyncPlanTests {
         #expect(try Self.plan(Self.meta()) == .inSync)
         #expect(try Self.plan(Self.meta(), changed: true) == .upload(.onlyHereChanged))
         #expect(try Self.plan(Self.meta(modified: 6_000)) == .download(.onlyServerChanged))
-        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true) == .chooseSide(.bothChanged))
+        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true) == .chooseSide(.bothChangedWithoutBase))
         #expect(try Self.plan(Self.meta(schema: 8_000)) == .download(.serverReplaced))
         #expect(try Self.plan(Self.meta(schema: 8_000), changed: true) == .chooseSide(.serverReplacedAndHereChanged))
+    }
+
+    /// With a base to compare with (or nothing changed here), changes cross one by one; a
+    /// schema changed on either side still takes a full sync.
+    @Test func normalSyncs() throws {
+        #expect(try Self.plan(Self.meta(), canMerge: true) == .inSync)
+        #expect(try Self.plan(Self.meta(), changed: true, canMerge: true) == .normal(.onlyHereChanged))
+        #expect(try Self.plan(Self.meta(modified: 6_000), canMerge: true) == .normal(.onlyServerChanged))
+        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true, canMerge: true) == .normal(.bothChanged))
+        #expect(try Self.plan(Self.meta(schema: 8_000), changed: true, canMerge: true) == .chooseSide(.serverReplacedAndHereChanged))
+        #expect(try Self.plan(Self.meta(schema: 8_000), canMerge: true) == .download(.serverReplaced))
+        #expect(try Self.plan(Self.meta(), mark: nil, changed: true, canMerge: true) == .chooseSide(.bothHaveCards))
+        #expect(try Self.plan(Self.meta(modified: 6_000), changed: true, canMerge: true, choice: .upload) == .upload(.asked))
     }
 
     /// The server's time moves when another device downloads; only its content tells a change.
@@ -50,7 +66,7 @@ struct SyncPlanTests {
         #expect(try SyncPlan.decide(meta: Self.meta(modified: 6_000), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true,
                                     now: Self.now, changedThere: unchanged) == .upload(.onlyHereChanged))
         #expect(try SyncPlan.decide(meta: Self.meta(modified: 6_000), mark: Self.mark, endpoint: Self.endpoint, changedHere: true, cardsHere: true,
-                                    now: Self.now, changedThere: { _ in true }) == .chooseSide(.bothChanged))
+                                    now: Self.now, changedThere: { _ in true }) == .chooseSide(.bothChangedWithoutBase))
     }
 
     /// A sync killed after the server took its upload left the mark of that upload: the

@@ -14,6 +14,11 @@ client does, and prints one JSON object:
     phone.py change PATH ENDPOINT USER PASSWORD    on the collection at PATH: a note added, one edited,
                                                    one moved to another deck, one deleted; then a
                                                    normal sync; prints their guids
+    phone.py answer PATH ENDPOINT USER PASSWORD GUID...
+                                                   on the collection at PATH: the cards of the notes
+                                                   GUID made due today and answered Good, no other
+                                                   card touched; then a normal sync; prints the
+                                                   review-log ids added
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
                                                    sync that follows is a full one, uploaded)
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
@@ -113,6 +118,30 @@ def change(path, endpoint, user, password):
             "deleted": deleted.guid}
 
 
+def answer(path, endpoint, user, password, *guids):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    before = set(col.db.list("select id from revlog"))
+    from anki.scheduler.v3 import CardAnswer
+
+    cards = [cid for guid in guids for cid in col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid)]
+    col.sched.set_due_date(cards, "0")
+    # Only these cards, Good, as the reviewer answers them: no other card changes here.
+    answered = 0
+    for cid in cards:
+        card = col.get_card(cid)
+        card.start_timer()
+        states = col._backend.get_scheduling_states(cid)
+        col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=CardAnswer.GOOD))
+        answered += 1
+    added = sorted(set(col.db.list("select id from revlog")) - before)
+    auth = col.sync_login(user, password, endpoint)
+    required = col.sync_collection(auth, False).required
+    col.close()
+    return {"required": required, "answered": answered, "revlog": added}
+
+
 def add_field(path, endpoint, user, password):
     from anki.collection import Collection
 
@@ -153,4 +182,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "add-field": add_field}[command](*arguments), ensure_ascii=False))
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer,
+           "add-field": add_field}[command](*arguments), ensure_ascii=False))

@@ -7,7 +7,9 @@ sync server in the same run (issue 24's speed target; `maeil bench --filter sync
 Both take the package (maeil bench's: 20,000 notes, 100,000 reviews) into a collection of their
 own and log in as a user of their own; then each uploads its whole collection and downloads it
 again, the best of three of each, in seconds (maeil's: the whole command, as a user runs it).
-Prints one JSON object.
+Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due today and syncs them up
+("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
+to take them ("normal_take"); the best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -74,6 +76,38 @@ try:
     run("sync", "--login", endpoint, "--user", "maeil", stdin="secret\n")
     figures["maeil_upload"] = best(lambda: run("sync", "--upload"))
     figures["maeil_download"] = best(lambda: run("sync", "--download"))
+
+    def phone(user):
+        path = os.path.join(tempfile.mkdtemp(), "phone.anki2")
+        other = Collection(path)
+        login = other.sync_login(user, "secret", endpoint)
+        other.sync_collection(login, False)
+        other.close_for_full_sync()
+        other.full_upload_or_download(auth=login, server_usn=None, upload=False)
+        other.reopen(after_full_sync=True)
+        return other, login
+
+    def changed_by(other, login):
+        other.sched.set_due_date(other.find_cards("")[:1000], "0")
+        other.sync_collection(login, False)
+
+    def timed(change, sync):
+        times = []
+        for _ in range(3):
+            change()
+            start = time.perf_counter()
+            sync()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    col = Collection(os.path.join(folder, "anki", "collection.anki2"))
+    figures["anki_normal_send"] = timed(lambda: col.sched.set_due_date(col.find_cards("")[:1000], "0"), lambda: col.sync_collection(auth, False))
+    anki_phone = phone("anki")
+    figures["anki_normal_take"] = timed(lambda: changed_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    cards = ["card:%d" % number for number in range(1, 1001)]
+    figures["maeil_normal_send"] = timed(lambda: run("set-due", "0", *cards), lambda: run("sync"))
+    maeil_phone = phone("maeil")
+    figures["maeil_normal_take"] = timed(lambda: changed_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -31,14 +31,19 @@ package struct FullSync {
         }
     }
 
+    /// Every deck of `source` as an Anki collection file (schema 11) at `file`.
+    func write(_ source: Collection, to file: URL) throws {
+        _ = try Exporter(collection: source).streaming(try source.decks(), now: now) { export in
+            try AnkiPackageWriter.writeCollectionFile(&export, to: file, now: now, clock: ExportFile.clock(for: export.decks, timeZone: timeZone))
+        }
+    }
+
     /// Writes every deck as an Anki collection and puts it in place of the server's.
     package func upload() throws -> Counts {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("collection.anki2")
-        _ = try Exporter(collection: collection).streaming(try collection.decks(), now: now) { source in
-            try AnkiPackageWriter.writeCollectionFile(&source, to: file, now: now, clock: ExportFile.clock(for: source.decks, timeZone: timeZone))
-        }
+        try write(collection, to: file)
         try FullSyncFile.prepareForUpload(file, now: now)
         let sent = try FullSyncFile.check(file)
         try collection.recordUploadUnderWay(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: sent.modified,
@@ -50,8 +55,12 @@ package struct FullSync {
             throw error
         }
         let meta = try server.meta()
-        try collection.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: meta.modified,
-                                           schema: meta.schema, usn: meta.usn))
+        let mark = SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: meta.modified, schema: meta.schema, usn: meta.usn)
+        // What was sent is what the server holds: the next sync finds what changed here since by it.
+        let base = SyncBase(collectionPath: collection.path)
+        try base.prepare(file, mark: mark)
+        try collection.recordSync(mark)
+        base.settle()
         return Counts(notes: sent.notes, cards: sent.cards, reviews: sent.reviews)
     }
 
@@ -87,6 +96,13 @@ package struct FullSync {
     /// Anki has no place for, then copied in place in one step, after a backup of what was here
     /// (when there was anything). Reading plans, which Anki has no place for, stay.
     package func replace(with download: Download, calendar: Calendar) throws -> Backup? {
+        try replace(with: download, mark: SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
+                                                   schema: download.contents.schema, usn: download.contents.usn), calendar: calendar)
+    }
+
+    /// The same, recording `mark` as where this collection then stands with the server, and
+    /// the result's export as the base the next normal sync compares with.
+    func replace(with download: Download, mark: SyncMark, calendar: Calendar) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
         (settings.timeZone, settings.now) = (timeZone, now)
@@ -98,8 +114,10 @@ package struct FullSync {
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
         try built.settleChangeFlag()
-        try built.recordSync(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
-                                      schema: download.contents.schema, usn: download.contents.usn))
+        try built.recordSync(mark)
+        let base = SyncBase(collectionPath: collection.path), export = download.work.appendingPathComponent("next-base.anki2")
+        try write(built, to: export)
+        try base.prepare(export, mark: mark, answersOf: download.file)
         // An answer given meanwhile (another process) would be lost under the server's copy.
         if try collection.changedDuringSync() {
             throw SyncError(.inProgress, "the collection changed while the server's copy was on its way (a review in another window?); "
@@ -108,6 +126,7 @@ package struct FullSync {
         let here = try localCounts()
         let backup = here.notes + here.reviews > 0 ? try collection.backUp(now: now, calendar: calendar) : nil
         try collection.replaceContents(with: built)
+        base.settle()
         return backup
     }
 

@@ -1,0 +1,92 @@
+import Foundation
+import MaeilStore
+import MaeilSync
+
+/// A normal sync, as Anki's own client makes one: only what changed on each side since the
+/// last sync crosses, both sides' answers survive, and where both changed one card or note the
+/// newer change wins. This side's changes are found against the base (SyncBase); the server's
+/// are merged into this collection's Anki file (SyncMerge), which then replaces the collection
+/// the way a full download does, so Maeil reads the result as it reads any Anki collection.
+package struct NormalSync {
+    package let full: FullSync
+
+    package init(_ full: FullSync) { self.full = full }
+
+    package struct Summary: Codable, Sendable, Equatable {
+        /// Rows and deletions sent up.
+        package var sentCards = 0, sentNotes = 0, sentReviews = 0, sentDeletions = 0
+        /// Rows and deletions taken from the server.
+        package var receivedCards = 0, receivedNotes = 0, receivedReviews = 0, receivedDeletions = 0
+        package var backup: String?
+    }
+
+    /// Runs the sync against the server whose `meta` was read. `base` is the export the last sync
+    /// left (needed when this side changed since).
+    package func run(meta: ServerMeta, mark: SyncMark, base: URL?, changedHere: Bool, calendar: Calendar) throws -> Summary {
+        let server = full.server
+        let work = try FullSync.workFolder()
+        var handedOver = false
+        defer { if !handedOver { try? FileManager.default.removeItem(at: work) } }
+        let merged = work.appendingPathComponent("collection.anki2")
+        try full.write(full.collection, to: merged)
+        var baseCopy: URL?
+        if let base {
+            let copy = work.appendingPathComponent("base.anki2")
+            try FileManager.default.copyItem(at: base, to: copy)
+            baseCopy = copy
+        }
+        let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere)
+        var summary = Summary()
+        do {
+            let localGraves = try merge.localGraves()
+            summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
+            let serverGraves = try server.start(minUsn: mark.usn, localIsNewer: false)
+            summary.receivedDeletions = serverGraves.cards.count + serverGraves.notes.count + serverGraves.decks.count
+            try merge.apply(serverGraves: serverGraves)
+            for start in stride(from: 0, to: max(localGraves.cards.count, localGraves.notes.count), by: 250) {
+                try server.applyGraves(SyncGraves(cards: Array(localGraves.cards.dropFirst(start).prefix(250)),
+                                                  notes: Array(localGraves.notes.dropFirst(start).prefix(250))))
+            }
+            let remote = try server.applyChanges(try merge.localObjects(usn: meta.usn))
+            // The server counts due days from its own creation date; without it, nothing can be merged.
+            guard let created = remote.created else {
+                throw SyncError(.server, "the sync server did not send its collection's creation time")
+            }
+            try merge.adopt(created: created, config: remote.config ?? [:])
+            try merge.markPendingRows()
+            try merge.apply(serverObjects: remote)
+            while true {
+                let chunk = try server.chunk()
+                (summary.receivedCards, summary.receivedNotes, summary.receivedReviews)
+                    = (summary.receivedCards + chunk.cards.count, summary.receivedNotes + chunk.notes.count, summary.receivedReviews + chunk.revlog.count)
+                try merge.apply(serverChunk: chunk)
+                if chunk.done { break }
+            }
+            for chunk in try merge.pendingChunks(usn: meta.usn) {
+                (summary.sentCards, summary.sentNotes, summary.sentReviews)
+                    = (summary.sentCards + chunk.cards.count, summary.sentNotes + chunk.notes.count, summary.sentReviews + chunk.revlog.count)
+                try server.applyChunk(chunk)
+            }
+            let counts = try merge.counts()
+            let check = try server.sanityCheck(cards: counts.cards, notes: counts.notes, revlog: counts.revlog, models: counts.models,
+                                               decks: counts.decks, deckConfigs: counts.deckConfigs)
+            guard check.ok else {
+                throw SyncError(.schema, "after merging, this collection and the server's copy would differ (the server's check: "
+                                + "\(check.said.prefix(300))); this collection was not changed")
+            }
+            let modified = try server.finish()
+            try merge.settle(usn: meta.usn, modified: modified, schema: meta.schema)
+            try merge.close()
+        } catch {
+            try? merge.close()
+            server.abort()
+            throw error
+        }
+        // The server holds the merge now; this side takes it as a full download takes the server's copy.
+        let newMark = SyncMark(endpoint: mark.endpoint, serverModified: try FullSyncFile.check(merged).modified, schema: meta.schema, usn: meta.usn + 1)
+        handedOver = true
+        let result = FullSync.Download(work: work, file: merged, contents: try FullSyncFile.check(merged))
+        summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar)?.path
+        return summary
+    }
+}

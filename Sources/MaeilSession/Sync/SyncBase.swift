@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import MaeilStore
+
+/// What a normal sync compares this collection with to find what changed here: the collection
+/// as Anki's file (the same export a sync sends), written when the last sync ended and tagged
+/// with that sync's mark. It sits beside the collection (`c.sqlite.sync-base`).
+///
+/// A sync writes the next base (`.sync-base.next`) before it puts its result in place and
+/// renames it after, so a sync killed in between leaves a base whose tag matches the mark the
+/// collection recorded: whichever of the two files carries it is the one.
+package struct SyncBase {
+    package let file: URL
+    let next: URL
+
+    package init(collectionPath: String) {
+        file = URL(fileURLWithPath: collectionPath + ".sync-base")
+        next = URL(fileURLWithPath: collectionPath + ".sync-base.next")
+    }
+
+    /// The base for a collection whose last sync left `mark`, if one was written for it.
+    package func matching(_ mark: SyncMark) -> URL? {
+        for candidate in [next, file] where (try? Self.tag(of: candidate)) == mark {
+            if candidate == next { settle() }
+            return file
+        }
+        return nil
+    }
+
+    /// Tags an export as the base of the sync that ends with `mark`, ready to take the base's
+    /// place. `answersOf` is the Anki file the collection was built from: its answers to cards
+    /// that are gone, which Maeil cannot hold, go into the base, so a sync still counts them.
+    func prepare(_ export: URL, mark: SyncMark, answersOf source: URL? = nil) throws {
+        let queue = try DatabaseQueue(path: export.path)
+        try queue.writeWithoutTransaction { db in
+            guard let source else { return }
+            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [source.path])
+            try db.execute(sql: "INSERT OR IGNORE INTO main.revlog SELECT id, cid, 0, ease, ivl, lastIvl, factor, time, type FROM source.revlog")
+            try db.execute(sql: "DETACH DATABASE source")
+        }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS maeil_sync_base (mark TEXT NOT NULL); DELETE FROM maeil_sync_base")
+            try db.execute(sql: "INSERT INTO maeil_sync_base VALUES (?)", arguments: [String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)])
+        }
+        try queue.close()
+        try? FileManager.default.removeItem(at: next)
+        try FileManager.default.copyItem(at: export, to: next)
+    }
+
+    /// The prepared base becomes the base.
+    func settle() {
+        if FileManager.default.fileExists(atPath: next.path) { _ = rename(next.path, file.path) }
+    }
+
+    /// No base: the next sync that finds changes here asks for a full one.
+    package func remove() {
+        try? FileManager.default.removeItem(at: next)
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    static func tag(of url: URL) throws -> SyncMark? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT mark FROM maeil_sync_base").flatMap { try JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import GRDB
+import MaeilDecks
+
+/// A normal sync's working copy: this collection written as an Anki collection file (schema 11),
+/// merged with the server's changes the way Anki's own client merges them into its database.
+///
+/// What changed here since the last sync is found by comparing the copy with the base: the
+/// same export, made when the last sync ended. A row that differs (or is new) is pending (usn
+/// −1, as Anki marks it); a card or note in the base and not in the copy was deleted here.
+/// Both files come from one exporter, so a row Maeil did not touch compares equal.
+package final class SyncMerge {
+    let queue: DatabaseQueue
+    /// Whether a base is attached, and whether what differs from it is pending (this side
+    /// changed since the last sync).
+    let hasBase: Bool
+    let changedHere: Bool
+
+    /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
+    /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
+    /// (when there is one) only gives back the answers the export cannot hold.
+    package init(merged: URL, base: URL?, changedHere: Bool) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            AnkiPackage.addAnkiCollations(db)
+        }
+        queue = try DatabaseQueue(path: merged.path, configuration: configuration)
+        hasBase = base != nil
+        self.changedHere = changedHere && base != nil
+        try queue.writeWithoutTransaction { db in
+            for table in ["cards", "notes", "revlog"] { try db.execute(sql: "UPDATE \(table) SET usn = 0") }
+            try db.execute(sql: "DELETE FROM graves")
+            guard let base else { return }
+            try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [base.path])
+            // Answers to cards deleted since stay in Anki's log (and the server's) for good;
+            // Maeil keeps no card to hang them on, so the base carries them.
+            try db.execute(sql: "INSERT OR IGNORE INTO main.revlog SELECT id, cid, 0, ease, ivl, lastIvl, factor, time, type FROM base.revlog")
+        }
+    }
+
+    package func close() throws { try queue.close() }
+
+    // MARK: Deletions
+
+    /// Cards and notes of the base this side no longer has: deleted here.
+    package func localGraves() throws -> SyncGraves {
+        guard changedHere else { return SyncGraves() }
+        return try queue.read { db in
+            SyncGraves(cards: try Int64.fetchAll(db, sql: "SELECT id FROM base.cards WHERE id NOT IN (SELECT id FROM main.cards)"),
+                       notes: try Int64.fetchAll(db, sql: "SELECT id FROM base.notes WHERE id NOT IN (SELECT id FROM main.notes)"))
+        }
+    }
+
+    /// The server's deletions, as Anki's client takes them: whatever this side did to the rows.
+    package func apply(serverGraves graves: SyncGraves) throws {
+        try queue.write { db in
+            for id in graves.cards { try db.execute(sql: "DELETE FROM cards WHERE id = ?", arguments: [id]) }
+            for id in graves.notes {
+                try db.execute(sql: "DELETE FROM cards WHERE nid = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM notes WHERE id = ?", arguments: [id])
+            }
+            if !graves.decks.isEmpty {
+                var decks = try Self.objects(db, "decks")
+                for id in graves.decks { decks["\(id)"] = nil }
+                try Self.save(db, "decks", decks)
+            }
+        }
+    }
+
+    // MARK: Note types, decks, options, tags
+
+    /// Keys that change without the learner changing anything (today's counts are kept per
+    /// device): left out when deciding whether an object changed.
+    static let volatileKeys: Set<String> = ["mod", "usn", "newToday", "revToday", "lrnToday", "timeToday"]
+
+    /// Note types, decks and options that differ from the base's (or are new), marked pending
+    /// and made newer than the base's; and the tags new here. Objects the base has and the copy
+    /// lacks are put back: Maeil writes only what it holds, and deletes none of them this way.
+    /// What is sent carries the server's `usn`, as Anki's client sends it (the server keeps it).
+    package func localObjects(usn: Int) throws -> SyncObjects {
+        try queue.write { db in
+            var changes = SyncObjects()
+            for column in ["models", "decks", "dconf"] {
+                var mine = try Self.objects(db, column)
+                let theirs = hasBase ? try Self.objects(db, column, schema: "base") : [:]
+                for (key, value) in theirs where mine[key] == nil { mine[key] = value }
+                var pending: [[String: Any]] = []
+                for (key, value) in mine {
+                    guard var object = value as? [String: Any] else { continue }
+                    let before = theirs[key] as? [String: Any]
+                    if changedHere, before.map({ !Self.same($0, object) }) ?? true {
+                        let baseModified = Self.int(before?["mod"]) ?? 0
+                        object["mod"] = max(Self.int(object["mod"]) ?? 0, baseModified + 1)
+                        object["usn"] = usn
+                        pending.append(object)
+                        object["usn"] = -1
+                    } else {
+                        object["usn"] = 0
+                    }
+                    mine[key] = object
+                }
+                try Self.save(db, column, mine)
+                switch column {
+                case "models": changes.models = pending
+                case "decks": changes.decks = pending
+                default: changes.deckConfigs = pending
+                }
+            }
+            if changedHere { changes.tags = try Self.tags(db, "main").subtracting(try Self.tags(db, "base")).sorted() }
+            return changes
+        }
+    }
+
+    /// The server's note types, decks and options: each replaces this side's unless this side's
+    /// is pending and not older. A note type whose fields or templates differ in number cannot
+    /// be merged: only a full sync will do, as in Anki.
+    package func apply(serverObjects remote: SyncObjects) throws {
+        try queue.write { db in
+            for (column, incoming) in [("models", remote.models), ("decks", remote.decks), ("dconf", remote.deckConfigs)] {
+                var mine = try Self.objects(db, column)
+                for object in incoming {
+                    guard let id = Self.int(object["id"]) else { continue }
+                    let local = mine["\(id)"] as? [String: Any]
+                    if let local, Self.int(local["usn"]) == -1, (Self.int(local["mod"]) ?? 0) >= (Self.int(object["mod"]) ?? 0) { continue }
+                    if column == "models", let local {
+                        for key in ["flds", "tmpls"] where (local[key] as? [Any])?.count != (object[key] as? [Any])?.count {
+                            throw SyncError(.schema, "the note type \(object["name"] as? String ?? "\(id)") has other fields or card types on the "
+                                            + "server than here; only a full sync can bring the two together")
+                        }
+                    }
+                    mine["\(id)"] = object
+                }
+                try Self.save(db, column, mine)
+            }
+        }
+    }
+
+    /// Moves the copy (and the base) to the server's calendar: review due days count from the
+    /// creation date of the server's collection, which an export made here does not share.
+    package func adopt(created: Int64, config: [String: Any]) throws {
+        try queue.write { db in
+            let conf = try Self.config(db, schema: "main")
+            let ownCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created
+            // A collection without the creator's offset counts from this machine's (as Anki does): the export's.
+            var config = config
+            if config["creationOffset"] == nil { config["creationOffset"] = conf["creationOffset"] }
+            let shift = Self.createdDay(ownCreated, conf) - Self.createdDay(created, config)
+            for schema in hasBase ? ["main", "base"] : ["main"] {
+                let baseShift = schema == "main" ? shift
+                    : Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated, try Self.config(db, schema: "base"))
+                        - Self.createdDay(created, config)
+                // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
+                try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [baseShift])
+            }
+            var merged = conf
+            for key in ["creationOffset", "rollover"] { if let value = config[key] { merged[key] = value } }
+            try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(merged)])
+        }
+    }
+
+    static func createdDay(_ created: Int64, _ config: [String: Any]) -> Int64 {
+        let minutesWest = Int64((config["creationOffset"] as? NSNumber)?.intValue ?? 0)
+        return Int64((Double(created - minutesWest * 60) / 86_400).rounded(.down))
+    }
+
+    // MARK: Rows
+
+    /// Marks what changed here since the base: cards and notes that differ in anything but their
+    /// modification time (made newer than the base's, so a change here is never older than what
+    /// it changed), and answers the base does not have. Answers how many of each.
+    @discardableResult
+    package func markPendingRows() throws -> (cards: Int, notes: Int, revlog: Int) {
+        guard changedHere else { return (0, 0, 0) }
+        return try queue.write { db in
+            let cardColumns = ["nid", "did", "ord", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue", "odid", "flags", "data"]
+            let noteColumns = ["guid", "mid", "tags", "flds", "flags", "data"]
+            for (table, columns) in [("cards", cardColumns), ("notes", noteColumns)] {
+                let same = columns.map { "b.\($0) IS \(table).\($0)" }.joined(separator: " AND ")
+                try db.execute(sql: """
+                    UPDATE \(table) SET usn = -1,
+                      mod = max(mod, coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod))
+                    WHERE NOT EXISTS (SELECT 1 FROM base.\(table) b WHERE b.id = \(table).id AND \(same))
+                    """)
+            }
+            try db.execute(sql: "UPDATE revlog SET usn = -1 WHERE id NOT IN (SELECT id FROM base.revlog)")
+            func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE usn = -1") ?? 0 }
+            return (try count("cards"), try count("notes"), try count("revlog"))
+        }
+    }
+
+    /// One chunk of the server's rows, as Anki's client takes it: answers added (both sides'
+    /// survive); a card or note replaces this side's unless this side's is pending and not older.
+    package func apply(serverChunk chunk: SyncChunk) throws {
+        try queue.write { db in
+            let revlog = try db.cachedStatement(sql: "INSERT OR IGNORE INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for row in chunk.revlog where row.count >= 9 {
+                try revlog.execute(arguments: StatementArguments(row.prefix(9).map(Self.value)))
+            }
+            for (table, rows, width) in [("cards", chunk.cards, 18), ("notes", chunk.notes, 11)] {
+                let keep = try db.cachedStatement(sql: "SELECT usn = -1 AND mod >= ? FROM \(table) WHERE id = ?")
+                // Anki's server takes a row only when it is newer than its own: one changed here in the
+                // same second as there would stay as it was on the server, and the sides would differ.
+                let newer = try db.cachedStatement(sql: "UPDATE \(table) SET mod = ? + 1 WHERE id = ? AND mod <= ?")
+                let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
+                for row in rows where row.count >= width {
+                    let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
+                    if try Bool.fetchOne(keep, arguments: [modified, id]) == true {
+                        try newer.execute(arguments: [modified, id, modified])
+                        continue
+                    }
+                    var values = row.prefix(width).map(Self.value)
+                    if table == "notes" {
+                        // Anki sends no sort field or checksum: the reader needs neither.
+                        values[7] = "".databaseValue
+                        values[8] = 0.databaseValue
+                    }
+                    try replace.execute(arguments: StatementArguments(values))
+                }
+            }
+        }
+    }
+
+    /// What is still pending once the server's rows are in, in chunks of at most `size` rows,
+    /// with the server's usn: the last chunk says it is the last.
+    package func pendingChunks(usn: Int, size: Int = 250) throws -> [SyncChunk] {
+        try queue.read { db in
+            var chunks: [SyncChunk] = []
+            var current = SyncChunk()
+            func add(_ row: [Any], to keyPath: WritableKeyPath<SyncChunk, [[Any]]>) {
+                current[keyPath: keyPath].append(row)
+                if current.count >= size {
+                    chunks.append(current)
+                    current = SyncChunk()
+                }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog WHERE usn = -1 ORDER BY id") {
+                let v: [Int64] = (0..<8).map { row[$0] }
+                add([v[0], v[1], usn, v[2], v[3], v[4], v[5], v[6], v[7]], to: \.revlog)
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM cards WHERE usn = -1 ORDER BY id") {
+                var values: [Any] = (0..<17).map { (row[$0] as Int64?) ?? 0 }
+                values[5] = usn
+                values.append((row[17] as String?) ?? "")
+                add(values, to: \.cards)
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, guid, mid, mod, tags, flds, flags, data FROM notes WHERE usn = -1 ORDER BY id") {
+                add([row[0] as Int64, row[1] as String, row[2] as Int64, row[3] as Int64, usn, row[4] as String, row[5] as String, "", "",
+                     (row[6] as Int64?) ?? 0, (row[7] as String?) ?? ""], to: \.notes)
+            }
+            current.done = true
+            chunks.append(current)
+            return chunks
+        }
+    }
+
+    /// The counts the server checks once both sides' changes are in.
+    package func counts() throws -> (cards: Int, notes: Int, revlog: Int, models: Int, decks: Int, deckConfigs: Int) {
+        try queue.read { db in
+            func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+            return (try count("cards"), try count("notes"), try count("revlog"), try Self.objects(db, "models").count,
+                    try Self.objects(db, "decks").count, try Self.objects(db, "dconf").count)
+        }
+    }
+
+    /// After `finish`: nothing pending, the server's usn and time on everything sent.
+    package func settle(usn: Int, modified: Int64, schema: Int64) throws {
+        try queue.write { db in
+            for table in ["cards", "notes", "revlog"] { try db.execute(sql: "UPDATE \(table) SET usn = ? WHERE usn = -1", arguments: [usn]) }
+            for column in ["models", "decks", "dconf"] {
+                var objects = try Self.objects(db, column)
+                for (key, value) in objects {
+                    guard var object = value as? [String: Any], Self.int(object["usn"]) == -1 else { continue }
+                    object["usn"] = usn
+                    objects[key] = object
+                }
+                try Self.save(db, column, objects)
+            }
+            try db.execute(sql: "DELETE FROM graves")
+            try db.execute(sql: "UPDATE col SET usn = ?, mod = ?, ls = ?, scm = ?", arguments: [usn + 1, modified, modified, schema])
+        }
+    }
+
+    // MARK: JSON columns
+
+    static func objects(_ db: Database, _ column: String, schema: String = "main") throws -> [String: Any] {
+        let text = try String.fetchOne(db, sql: "SELECT \(column) FROM \(schema).col") ?? "{}"
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    static func config(_ db: Database, schema: String) throws -> [String: Any] {
+        try objects(db, "conf", schema: schema)
+    }
+
+    static func save(_ db: Database, _ column: String, _ objects: [String: Any]) throws {
+        try db.execute(sql: "UPDATE col SET \(column) = ?", arguments: [try text(objects)])
+    }
+
+    static func text(_ object: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {
+        NSDictionary(dictionary: a.filter { !volatileKeys.contains($0.key) }).isEqual(to: b.filter { !volatileKeys.contains($0.key) })
+    }
+
+    static func tags(_ db: Database, _ schema: String) throws -> Set<String> {
+        var tags = Set<String>()
+        for line in try String.fetchAll(db, sql: "SELECT DISTINCT tags FROM \(schema).notes") {
+            for tag in line.split(separator: " ") { tags.insert(String(tag)) }
+        }
+        return tags
+    }
+
+    static func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
+
+    /// A JSON value as SQLite takes it.
+    static func value(_ any: Any) -> DatabaseValue {
+        switch any {
+        case let string as String: return string.databaseValue
+        case let number as NSNumber:
+            let double = number.doubleValue
+            return double == double.rounded() && abs(double) < 9e18 ? number.int64Value.databaseValue : double.databaseValue
+        default: return .null
+        }
+    }
+}
