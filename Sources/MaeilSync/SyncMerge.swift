@@ -138,7 +138,9 @@ package final class SyncMerge {
 
     /// Moves the copy (and the base) to the server's calendar: review due days count from the
     /// creation date of the server's collection, which an export made here does not share.
-    package func adopt(created: Int64, config: [String: Any]) throws {
+    /// Answers whether the server's day starts at another hour than this side's.
+    @discardableResult
+    package func adopt(created: Int64, config: [String: Any]) throws -> Bool {
         try queue.write { db in
             let conf = try Self.config(db, schema: "main")
             let ownCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created
@@ -156,6 +158,7 @@ package final class SyncMerge {
             var merged = conf
             for key in ["creationOffset", "rollover"] { if let value = config[key] { merged[key] = value } }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(merged)])
+            return Self.int(config["rollover"]).map { $0 != Self.int(conf["rollover"]) } ?? false
         }
     }
 

@@ -37,6 +37,7 @@ package struct NormalSync {
         }
         let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere)
         var summary = Summary()
+        var cameDown = false
         do {
             let localGraves = try merge.localGraves()
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
@@ -52,7 +53,8 @@ package struct NormalSync {
             guard let created = remote.created else {
                 throw SyncError(.server, "the sync server did not send its collection's creation time")
             }
-            try merge.adopt(created: created, config: remote.config ?? [:])
+            let settingsChanged = try merge.adopt(created: created, config: remote.config ?? [:])
+            cameDown = settingsChanged || !serverGraves.isEmpty || !remote.models.isEmpty || !remote.decks.isEmpty || !remote.deckConfigs.isEmpty
             try merge.markPendingRows()
             try merge.apply(serverObjects: remote)
             while true {
@@ -60,6 +62,7 @@ package struct NormalSync {
                 (summary.receivedCards, summary.receivedNotes, summary.receivedReviews)
                     = (summary.receivedCards + chunk.cards.count, summary.receivedNotes + chunk.notes.count, summary.receivedReviews + chunk.revlog.count)
                 try merge.apply(serverChunk: chunk)
+                cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
@@ -82,8 +85,16 @@ package struct NormalSync {
             server.abort()
             throw error
         }
-        // The server holds the merge now; this side takes it as a full download takes the server's copy.
         let newMark = SyncMark(endpoint: mark.endpoint, serverModified: try FullSyncFile.check(merged).modified, schema: meta.schema, usn: meta.usn + 1)
+        // Nothing came down: this collection already is the merge; the merge becomes the base.
+        if !cameDown {
+            let base = SyncBase(collectionPath: full.collection.path)
+            try base.prepare(merged, mark: newMark)
+            try full.collection.recordSync(newMark)
+            base.settle()
+            return summary
+        }
+        // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: try FullSyncFile.check(merged))
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar)?.path
