@@ -198,6 +198,10 @@ struct SyncTests {
             #expect(notes[edited[0]]?.fields.first == edited[1], "seed \(seed): the phone's edit")
             #expect(notes[moved[0]]?.deck == moved[1], "seed \(seed): the note the phone moved")
             #expect(notes[deleted] == nil, "seed \(seed): the note the phone deleted")
+            let newPerDay = try Collection(path: collection, readOnly: true).read { db in
+                try Int.fetchOne(db, sql: "SELECT preset.new_per_day FROM deck JOIN preset ON preset.id = deck.preset_id WHERE deck.name = 'Korean'")
+            }
+            #expect(newPerDay == 17, "seed \(seed): Korean's options changed on the phone")
 
             // Notes added, tagged and deleted here go up in a normal sync and arrive on a new phone.
             let more = seedFolder.appendingPathComponent("more.txt")
@@ -280,6 +284,7 @@ struct SyncTests {
             #expect(try maeil(["forget", "\(forgotten.card)"], collection, state: state).status == 0)
             #expect(try maeil(["set-due", "7", "card:\(setDue.card)"], collection, state: state).status == 0)
             #expect(try maeil(["delete", "\(deleted.id)", "--yes"], collection, state: state).status == 0)
+            #expect(try maeil(["deck", "Korean", "set", "reviews_per_day", "123"], collection, state: state).status == 0)
 
             let sync = try maeil(["sync", "--json"], collection, state: state)
             #expect(sync.status == 0, "seed \(seed): \(sync.stderr)")
@@ -339,6 +344,14 @@ struct SyncTests {
             let maeilDates = try OneCollectionTests.maeilDueDates(collection, zone: zone), phoneDates = OneCollectionTests.ankiDueDates(read)
             #expect(maeilDates == phoneDates, "seed \(seed): due dates \(maeilDates.filter { phoneDates[$0.key] != $0.value }) vs \(phoneDates.filter { maeilDates[$0.key] != $0.value })")
             #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+            // Deck options: the phone's change (17 new a day) came first, Maeil's (123 reviews a day)
+            // after, to the same options: as in Anki, the newer whole wins, the same on both sides.
+            let options = try phone(["options", phonePath, "Korean"])
+            let here = try Collection(path: collection, readOnly: true).read { db in
+                try Row.fetchOne(db, sql: "SELECT preset.new_per_day, preset.reviews_per_day FROM deck JOIN preset ON preset.id = deck.preset_id WHERE deck.name = 'Korean'")
+            }
+            #expect(options["reviews_per_day"] as? Int == 123 && here?[1] as Int? == 123, "seed \(seed): \(options)")
+            #expect(options["new_per_day"] as? Int == here?[0] as Int?, "seed \(seed): \(options) vs \(here?.description ?? "")")
         }
     }
 

@@ -12,8 +12,9 @@ client does, and prints one JSON object:
     phone.py sync PATH ENDPOINT USER PASSWORD      the collection at PATH syncs; what the server
                                                    asked for ("required") is printed, nothing more done
     phone.py change PATH ENDPOINT USER PASSWORD    on the collection at PATH: a note added, one edited,
-                                                   one moved to another deck, one deleted; then a
-                                                   normal sync; prints their guids
+                                                   one moved to another deck, one deleted, Korean's
+                                                   options set to 17 new cards a day; then a normal
+                                                   sync; prints the notes' guids
     phone.py answer PATH ENDPOINT USER PASSWORD GUID...
                                                    on the collection at PATH: the cards of the notes
                                                    GUID made due today and answered Good, no other
@@ -111,6 +112,10 @@ def change(path, endpoint, user, password):
     col.set_deck(moved.card_ids(), target.id)
     deleted = notes[2]
     col.remove_notes([deleted.id])
+    # Korean's options changed: 17 new cards a day.
+    config = col.decks.config_dict_for_deck_id(col.decks.id_for_name("Korean"))
+    config["new"]["perDay"] = 17
+    col.decks.update_config(config)
     auth = col.sync_login(user, password, endpoint)
     required = col.sync_collection(auth, False).required
     col.close()
@@ -140,6 +145,16 @@ def answer(path, endpoint, user, password, *guids):
     required = col.sync_collection(auth, False).required
     col.close()
     return {"required": required, "answered": answered, "revlog": added}
+
+
+def options(path, deck):
+    """A deck's options as Anki holds them: new cards and reviews a day."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    config = col.decks.config_dict_for_deck_id(col.decks.id_for_name(deck))
+    col.close()
+    return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"]}
 
 
 def add_field(path, endpoint, user, password):
@@ -182,5 +197,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))
