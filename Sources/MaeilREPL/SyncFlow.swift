@@ -158,7 +158,12 @@ package enum SyncFlow {
         }
         let parts = [part(summary.sentCards, summary.sentNotes, summary.sentReviews, summary.sentDeletions, "went up"),
                      part(summary.receivedCards, summary.receivedNotes, summary.receivedReviews, summary.receivedDeletions, "came down")].compactMap { $0 }
-        return "Synced with \(server): " + (parts.isEmpty ? "nothing changed on either side." : parts.joined(separator: "; ") + ".")
+        var text = "Synced with \(server): " + (parts.isEmpty ? "nothing changed on either side." : parts.joined(separator: "; ") + ".")
+        if summary.recomputedCards > 0 {
+            let cards = summary.recomputedCards == 1 ? "1 card was" : "\(summary.recomputedCards) cards were"
+            text += " \(cards) answered on both sides: each one's memory now comes from every answer (the next sync takes it up)."
+        }
+        return text
     }
 
     /// "Pictures and sounds: 3 files came down, 1 file went up." — nothing when nothing moved.

@@ -152,6 +152,11 @@ package struct CollectionWriter {
         try Collection.addNoteWithCards(db, draft, deck: deck, now: now)
     }
 
+    /// The card that has Anki's id `ankiID`, if any.
+    package func card(ankiID: Int64) throws -> Card? {
+        try Collection.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE anki_id = ?", [ankiID]).first
+    }
+
     package func cards(noteID: Int64) throws -> [Card] {
         try Collection.cards(db, noteID: noteID)
     }

@@ -15,6 +15,9 @@ package final class SyncMerge {
     /// changed since the last sync).
     let hasBase: Bool
     let changedHere: Bool
+    /// Cards changed on both sides since the last sync, by id: whichever row won, each side's
+    /// answers are in the log.
+    package private(set) var changedOnBothSides: Set<Int64> = []
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
@@ -208,6 +211,9 @@ package final class SyncMerge {
                 let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
                 for row in rows where row.count >= width {
                     let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
+                    if table == "cards", try Bool.fetchOne(db, sql: "SELECT usn = -1 FROM cards WHERE id = ?", arguments: [id]) == true {
+                        changedOnBothSides.insert(id)
+                    }
                     if try Bool.fetchOne(keep, arguments: [modified, id]) == true {
                         try newer.execute(arguments: [modified, id, modified])
                         continue

@@ -231,12 +231,16 @@ struct SyncTests {
     /// moves and deletes notes; Maeil answers the same note's cards, adds a note, tags one, flags
     /// a card, forgets one, sets one due and deletes a note. After Maeil's sync and the phone's,
     /// both sides hold every answer either gave, every note as its last change left it, the same
-    /// due dates, and Anki's Check Database finds nothing; no note is doubled.
+    /// due dates, and Anki's Check Database finds nothing; no note is doubled. Under FSRS the
+    /// card answered on both sides has the memory Anki computes from its merged log.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func bothSidesChangeAndNothingIsLost() throws {
-        _ = try seeded(["make", folder.path, zone] + Self.seeds)
-        let server = try AnkiSyncServer(users: Self.seeds, folder: folder.appendingPathComponent("server"))
-        for seed in Self.seeds {
+        // One collection under SM-2, one under FSRS.
+        let seeds = ["301", "303"]
+        let made = try seeded(["make", folder.path, zone] + seeds)
+        let server = try AnkiSyncServer(users: seeds, folder: folder.appendingPathComponent("server"))
+        for seed in seeds {
+            let fsrs = (made[seed] as? [String: Any])?["fsrs"] as? Bool == true
             let seedFolder = folder.appendingPathComponent(seed)
             let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
             let state = seedFolder.appendingPathComponent("state").path
@@ -289,6 +293,15 @@ struct SyncTests {
             let sync = try maeil(["sync", "--json"], collection, state: state)
             #expect(sync.status == 0, "seed \(seed): \(sync.stderr)")
             #expect(sync.stdout.contains("\"action\" : \"normal\"") && sync.stdout.contains("\"reason\" : \"bothChanged\""), "seed \(seed): \(sync.stdout)")
+            // One step past Anki: the shared card, answered on both sides, under FSRS gets its memory
+            // from every answer; the next sync carries that up, and then nothing is left.
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any])
+            let recomputed = (report["merged"] as? [String: Any])?["recomputed_cards"] as? Int ?? -1
+            #expect(recomputed == (fsrs ? 1 : 0), "seed \(seed): \(sync.stdout)")
+            if recomputed > 0 {
+                let carried = try maeil(["sync"], collection, state: state)
+                #expect(carried.stdout.hasPrefix("Synced with \(server.endpoint): 1 card went up."), "seed \(seed): \(carried.stdout)\(carried.stderr)")
+            }
             let again = try maeil(["sync"], collection, state: state)
             #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "seed \(seed): \(again.stdout)\(again.stderr)")
             let phoneSync = try phone(["sync", phonePath] + login)
@@ -344,6 +357,16 @@ struct SyncTests {
             let maeilDates = try OneCollectionTests.maeilDueDates(collection, zone: zone), phoneDates = OneCollectionTests.ankiDueDates(read)
             #expect(maeilDates == phoneDates, "seed \(seed): due dates \(maeilDates.filter { phoneDates[$0.key] != $0.value }) vs \(phoneDates.filter { maeilDates[$0.key] != $0.value })")
             #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+            // The shared card's memory on the phone: what Anki computes from the merged log.
+            if fsrs {
+                let memory = try phone(["memory", phonePath, shared.guid])
+                for (card, value) in memory {
+                    let pair = value as? [String: Any] ?? [:]
+                    let held = pair["held"] as? [Double] ?? [], computed = pair["computed"] as? [Double] ?? []
+                    #expect(held.count == 2 && computed.count == 2 && abs(held[0] - computed[0]) <= 0.01 * computed[0] && abs(held[1] - computed[1]) <= 0.01,
+                            "seed \(seed): card \(card)'s memory \(held) vs Anki's from its log \(computed)")
+                }
+            }
             // Deck options: the phone's change (17 new a day) came first, Maeil's (123 reviews a day)
             // after, to the same options: as in Anki, the newer whole wins, the same on both sides.
             let options = try phone(["options", phonePath, "Korean"])

@@ -157,6 +157,21 @@ def options(path, deck):
     return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"]}
 
 
+def memory(path, guid):
+    """The FSRS memory of a note's cards as the card holds it, and as Anki computes it from the
+    card's whole review log."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    result = {}
+    for cid in col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid):
+        held, computed = col.get_card(cid).memory_state, col.compute_memory_state(cid)
+        result[str(cid)] = {"held": [held.stability, held.difficulty] if held else None,
+                            "computed": [computed.stability, computed.difficulty] if computed.stability else None}
+    col.close()
+    return result
+
+
 def add_field(path, endpoint, user, password):
     from anki.collection import Collection
 
@@ -197,5 +212,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

@@ -1,4 +1,5 @@
 import Foundation
+import MaeilCore
 import MaeilStore
 import MaeilSync
 
@@ -18,6 +19,8 @@ package struct NormalSync {
         /// Rows and deletions taken from the server.
         package var receivedCards = 0, receivedNotes = 0, receivedReviews = 0, receivedDeletions = 0
         package var backup: String?
+        /// FSRS cards answered on both sides whose memory now comes from every answer.
+        package var recomputedCards = 0
     }
 
     /// Runs the sync against the server whose `meta` was read. `base` is the export the last sync
@@ -98,6 +101,33 @@ package struct NormalSync {
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: try FullSyncFile.check(merged))
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar)?.path
+        summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary
+    }
+
+    /// One step past Anki: a card answered on both sides keeps the newer side's row (its due
+    /// date and interval), but an FSRS card's memory comes from every answer in the merged log,
+    /// so it reflects both. A change here like any other: the next sync carries it up.
+    func recomputeMemory(ankiCardIDs: Set<Int64>) throws -> Int {
+        guard !ankiCardIDs.isEmpty else { return 0 }
+        return try full.collection.batch(now: full.now) { writer in
+            var count = 0
+            for ankiID in ankiCardIDs.sorted() {
+                guard let card = try writer.card(ankiID: ankiID), card.state.phase != .new else { continue }
+                let preset = try writer.preset(id: try writer.deck(id: card.deckID).presetID)
+                guard preset.scheduler.kind == .fsrs else { continue }
+                let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+                let clock = preset.dayClock(in: full.timeZone)
+                let nextDay = clock.start(ofDay: clock.dayNumber(of: full.now) + 1)
+                let log = try writer.reviewLog(cardID: card.id).map(\.entry)
+                guard let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }) else { continue }
+                var state = card.state
+                (state.stability, state.difficulty) = (memory.stability, memory.difficulty)
+                guard state != card.state else { continue }
+                try writer.setState(cardID: card.id, state, kind: .manual)
+                count += 1
+            }
+            return count
+        }
     }
 }
