@@ -529,14 +529,14 @@ struct SyncTests {
         let big = try Fixture.wordCollection(count: 300)
         #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner"], big, input: "secret-learner\n", state: state).status == 0)
         var generator = SystemRandomNumberGenerator()
-        func killed(_ arguments: [String]) throws -> Bool {
+        func killed(_ arguments: [String], within window: ClosedRange<UInt32> = 2_000...160_000) throws -> Bool {
             let process = Process()
             process.executableURL = Binary.url
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": state, "HOME": folder.path, "TZ": zone]) { $1 }
             (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
             try process.run()
-            usleep(UInt32.random(in: 2_000...160_000, using: &generator))
+            usleep(UInt32.random(in: window, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return process.terminationReason == .uncaughtSignal
@@ -565,8 +565,34 @@ struct SyncTests {
             let flags = try Collection(path: reader, readOnly: true).read { try Int.fetchOne($0, sql: "SELECT flags FROM card ORDER BY id LIMIT 1") }
             #expect(flags == flag, "round \(round): the server has flag \(flags ?? -1), this side \(flag)")
         }
-        #expect(kills >= 12, "\(kills) of 32 syncs were killed before they finished")
-        print("sync: 20 downloads and 12 uploads killed at random (\(kills) killed, \(finished) downloads finished first); each side whole, every change carried")
+        // Normal syncs that take as well as send: another computer flags a card, this one tags a
+        // note, and this one's sync is killed; the next has both sides' changes on both sides.
+        var normalKills = 0
+        let other = try Fixture.wordCollection(count: 1)
+        #expect(try maeil(["sync", "--download"], other, state: state).status == 0)
+        for round in 0..<10 {
+            let flag = round % 7 + 1
+            let target = try Collection(path: other, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT anki_id FROM card WHERE id = 2") }
+            #expect(try maeil(["flag", "\(flag)", "2"], other, state: state).status == 0)
+            #expect(try maeil(["sync"], other, state: state).status == 0)
+            let guid = try Collection(path: big, readOnly: true).read { try String.fetchOne($0, sql: "SELECT guid FROM note ORDER BY id LIMIT 1") }
+            let noteID = try Collection(path: big, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT id FROM note ORDER BY id LIMIT 1") }
+            #expect(try maeil(["tag", "\(noteID ?? 0)", "+round\(round)"], big, state: state).status == 0)
+            // Anywhere in the sync (a normal one here takes some 300 ms, so some finish first).
+            let wasKilled = try killed(["sync", "--collection", big], within: 10_000...400_000)
+            (kills, normalKills) = (kills + (wasKilled ? 1 : 0), normalKills + (wasKilled ? 1 : 0))
+            let next = try maeil(["sync"], big, state: state)
+            #expect(next.status == 0, "round \(round): \(next.stdout)\(next.stderr)")
+            #expect(try maeil(["check"], big, state: state).stdout.hasSuffix("ok\n"), "round \(round)")
+            let here = try Collection(path: big, readOnly: true).read { try Int.fetchOne($0, sql: "SELECT flags FROM card WHERE anki_id = ?", arguments: [target]) }
+            #expect(here == flag, "round \(round): the other computer's flag here: \(here ?? -1)")
+            #expect(try maeil(["sync"], other, state: state).status == 0)
+            let tags = try Collection(path: other, readOnly: true).read { try String.fetchOne($0, sql: "SELECT tags FROM note WHERE guid = ?", arguments: [guid]) }
+            #expect(tags?.contains(" round\(round) ") == true, "round \(round): this computer's tag there: \(tags ?? "none")")
+        }
+        #expect(kills >= 16, "\(kills) of 42 syncs were killed before they finished")
+        print("sync: 20 downloads, 12 uploads and 10 normal syncs killed at random (\(kills) killed, \(normalKills) of the normal syncs, "
+              + "\(finished) downloads finished first); each side whole, every change carried")
     }
 
     /// Maeil's own decks go up as Anki note types and come back down as they were: kind, speech,
