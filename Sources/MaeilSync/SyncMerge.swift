@@ -92,6 +92,13 @@ package final class SyncMerge {
                 for (key, value) in mine {
                     guard var object = value as? [String: Any] else { continue }
                     let before = theirs[key] as? [String: Any]
+                    if changedHere, column == "models", let before {
+                        // Anki takes a note type with other fields or card types only in a full sync.
+                        for key in ["flds", "tmpls"] where (before[key] as? [Any])?.count != (object[key] as? [Any])?.count {
+                            throw SyncError(.schema, "the note type \(object["name"] as? String ?? key) has other fields or card types here than at "
+                                            + "the last sync; only a full sync can carry that")
+                        }
+                    }
                     if changedHere, before.map({ !Self.same($0, object) }) ?? true {
                         let baseModified = Self.int(before?["mod"]) ?? 0
                         object["mod"] = max(Self.int(object["mod"]) ?? 0, baseModified + 1)
