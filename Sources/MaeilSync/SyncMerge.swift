@@ -297,6 +297,36 @@ package final class SyncMerge {
         }
     }
 
+    // MARK: Whole files
+
+    /// The note types, decks and options a schema-11 collection file holds.
+    package static func storedObjects(in file: URL) throws -> SyncObjects {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            func values(_ column: String) throws -> [[String: Any]] { try objects(db, column).values.compactMap { $0 as? [String: Any] } }
+            return SyncObjects(models: try values("models"), decks: try values("decks"), deckConfigs: try values("dconf"))
+        }
+    }
+
+    /// Adds to a schema-11 collection file the note types, decks and options it lacks (by id):
+    /// what the server holds that Maeil does not (a note type no note uses, a filtered deck),
+    /// so the base counts what the server counts.
+    package static func addMissing(_ objects: SyncObjects, to file: URL) throws {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            for (column, incoming) in [("models", objects.models), ("decks", objects.decks), ("dconf", objects.deckConfigs)] {
+                var mine = try Self.objects(db, column)
+                for object in incoming {
+                    guard let id = int(object["id"]), mine["\(id)"] == nil else { continue }
+                    mine["\(id)"] = object
+                }
+                try save(db, column, mine)
+            }
+        }
+    }
+
     // MARK: JSON columns
 
     static func objects(_ db: Database, _ column: String, schema: String = "main") throws -> [String: Any] {

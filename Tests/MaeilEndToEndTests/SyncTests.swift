@@ -403,6 +403,14 @@ struct SyncTests {
             #expect(try Self.maeilLogIDs(collection) == Set(Self.revlog(made).values.flatMap { $0.map { $0[0] } }), "seed \(seed): the review log")
             #expect(try OneCollectionTests.maeilDueDates(collection, zone: zone) == OneCollectionTests.ankiDueDates(made), "seed \(seed)")
             #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+            // Then both change it: a normal sync, though the phone's collection holds note types no
+            // note uses (Maeil keeps none of those, and the server's check counts them).
+            _ = try phone(["change", original, server.endpoint, seed, "secret-\(seed)"])
+            let noteID = try Collection(path: collection, readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT id FROM note ORDER BY id DESC LIMIT 1") }
+            #expect(try maeil(["tag", "\(noteID ?? 0)", "+here"], collection, state: state).status == 0)
+            let both = try maeil(["sync"], collection, state: state)
+            #expect(both.stdout.hasPrefix("Synced with \(server.endpoint): 1 note went up; "), "seed \(seed): \(both.stdout)\(both.stderr)")
+            #expect(try maeil(["sync"], collection, state: state).stdout == "Already in sync with \(server.endpoint).\n")
         }
     }
 

@@ -96,13 +96,18 @@ package struct FullSync {
     /// Anki has no place for, then copied in place in one step, after a backup of what was here
     /// (when there was anything). Reading plans, which Anki has no place for, stay.
     package func replace(with download: Download, calendar: Calendar) throws -> Backup? {
+        // The server's note types, decks and options as Anki's JSON, for the base: its file keeps
+        // them in tables Maeil does not write.
         try replace(with: download, mark: SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
-                                                   schema: download.contents.schema, usn: download.contents.usn), calendar: calendar)
+                                                   schema: download.contents.schema, usn: download.contents.usn), calendar: calendar,
+                    serverObjects: try? server.allObjects())
     }
 
     /// The same, recording `mark` as where this collection then stands with the server, and
     /// the result's export as the base the next normal sync compares with.
-    func replace(with download: Download, mark: SyncMark, calendar: Calendar) throws -> Backup? {
+    /// `serverObjects`: the note types, decks and options the server holds, which the base must
+    /// count too though Maeil keeps only those its notes use.
+    func replace(with download: Download, mark: SyncMark, calendar: Calendar, serverObjects: SyncObjects?) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
         (settings.timeZone, settings.now) = (timeZone, now)
@@ -117,6 +122,7 @@ package struct FullSync {
         try built.recordSync(mark)
         let base = SyncBase(collectionPath: collection.path), export = download.work.appendingPathComponent("next-base.anki2")
         try write(built, to: export)
+        if let serverObjects { try SyncMerge.addMissing(serverObjects, to: export) }
         try base.prepare(export, mark: mark, answersOf: download.file)
         // An answer given meanwhile (another process) would be lost under the server's copy.
         if try collection.changedDuringSync() {

@@ -100,7 +100,7 @@ package struct NormalSync {
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: try FullSyncFile.check(merged))
-        summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar)?.path
+        summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged))?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary
     }
