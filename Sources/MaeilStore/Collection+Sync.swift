@@ -137,3 +137,55 @@ extension Collection {
         }
     }
 }
+
+extension Collection {
+    /// After a collection was rebuilt from an Anki file (a sync that took changes in), the notes
+    /// and cards that were in `old` get back the numbers they had there, so `find`'s numbers
+    /// stay a learner's handle on them across syncs. Notes are matched by guid, cards by Anki's
+    /// id or else by note, template and ordinal; new ones are numbered after the highest. Where
+    /// a match is not one to one, that table keeps the numbers the rebuild gave. One transaction.
+    package func keepNumbers(of old: Collection) throws {
+        let (notes, cards) = try old.read { db in
+            (try Row.fetchAll(db, sql: "SELECT guid, id FROM note"),
+             try Row.fetchAll(db, sql: "SELECT c.anki_id, n.guid, c.template, c.ordinal, c.id FROM card c JOIN note n ON n.id = c.note_id"))
+        }
+        try checkBeforeWriting()
+        try StoreError.during(path) {
+            try pool.write { db in
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                try db.execute(sql: """
+                    CREATE TEMP TABLE old_note (guid TEXT PRIMARY KEY, id INTEGER NOT NULL);
+                    CREATE TEMP TABLE old_card (anki_id INTEGER, guid TEXT NOT NULL, template TEXT NOT NULL, ordinal INTEGER NOT NULL, id INTEGER NOT NULL);
+                    """)
+                for row in notes { try db.execute(sql: "INSERT OR IGNORE INTO old_note VALUES (?, ?)", arguments: [row[0], row[1]]) }
+                for row in cards { try db.execute(sql: "INSERT INTO old_card VALUES (?, ?, ?, ?, ?)", arguments: [row[0], row[1], row[2], row[3], row[4]]) }
+                try db.execute(sql: """
+                    CREATE INDEX temp.old_card_anki ON old_card(anki_id);
+                    CREATE INDEX temp.old_card_place ON old_card(guid, template, ordinal);
+                    CREATE TEMP TABLE note_map AS
+                      SELECT n.id AS built, (SELECT o.id FROM old_note o WHERE o.guid = n.guid) AS kept FROM note n;
+                    CREATE TEMP TABLE card_map AS
+                      SELECT c.id AS built, coalesce((SELECT o.id FROM old_card o WHERE o.anki_id = c.anki_id),
+                        (SELECT o.id FROM old_card o JOIN note n ON n.guid = o.guid WHERE n.id = c.note_id AND o.template = c.template
+                         AND o.ordinal = c.ordinal)) AS kept FROM card c;
+                    """)
+                for (table, map, references) in [("note", "note_map", ["UPDATE card SET note_id = (SELECT kept FROM note_map WHERE built = -card.note_id)"]),
+                                                 ("card", "card_map", ["UPDATE review_log SET card_id = coalesce((SELECT kept FROM card_map WHERE built = -review_log.card_id), -card_id) WHERE card_id < 0"])] {
+                    guard try Bool.fetchOne(db, sql: "SELECT count(DISTINCT kept) = count(kept) FROM \(map)") == true else { continue }
+                    // New ones after the highest number kept (a whole new collection counts from 1).
+                    let highest = try Int64.fetchOne(db, sql: "SELECT max(kept) FROM \(map)") ?? 0
+                    try db.execute(sql: """
+                        UPDATE \(map) SET kept = ? + fresh.place
+                        FROM (SELECT built, row_number() OVER (ORDER BY built) AS place FROM \(map) WHERE kept IS NULL) AS fresh
+                        WHERE \(map).built = fresh.built
+                        """, arguments: [highest])
+                    try db.execute(sql: "UPDATE \(table) SET id = -id")
+                    if table == "note" { try db.execute(sql: "UPDATE card SET note_id = -note_id") } else { try db.execute(sql: "UPDATE review_log SET card_id = -card_id") }
+                    try db.execute(sql: "UPDATE \(table) SET id = (SELECT kept FROM \(map) WHERE built = -\(table).id)")
+                    for sql in references { try db.execute(sql: sql) }
+                }
+                try db.execute(sql: "DROP TABLE old_note; DROP TABLE old_card; DROP TABLE note_map; DROP TABLE card_map")
+            }
+        }
+    }
+}

@@ -116,6 +116,8 @@ package struct FullSync {
         // Maeil's own decks went to Anki under note types of their own; what Anki has no place
         // for (kind, speech, units, plain text) comes back from the collection as it was.
         try built.restoreMaeilDecks(from: collection, now: now)
+        // A note or card that was here keeps its number (what `find` shows and commands take).
+        try built.keepNumbers(of: collection)
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
         try built.settleChangeFlag()

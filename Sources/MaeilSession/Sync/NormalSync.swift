@@ -105,9 +105,10 @@ package struct NormalSync {
         return summary
     }
 
-    /// One step past Anki: a card answered on both sides keeps the newer side's row (its due
-    /// date and interval), but an FSRS card's memory comes from every answer in the merged log,
-    /// so it reflects both. A change here like any other: the next sync carries it up.
+    /// One step past Anki: a card changed on both sides keeps the newer side's row (its due
+    /// date and interval), but what the merged log says of it comes from every answer in it:
+    /// its last review, and an FSRS card's memory. A change here like any other: the next sync
+    /// carries it up. Answers how many FSRS cards got their memory so.
     func recomputeMemory(ankiCardIDs: Set<Int64>) throws -> Int {
         guard !ankiCardIDs.isEmpty else { return 0 }
         return try full.collection.batch(now: full.now) { writer in
@@ -115,17 +116,25 @@ package struct NormalSync {
             for ankiID in ankiCardIDs.sorted() {
                 guard let card = try writer.card(ankiID: ankiID), card.state.phase != .new else { continue }
                 let preset = try writer.preset(id: try writer.deck(id: card.deckID).presetID)
-                guard preset.scheduler.kind == .fsrs else { continue }
-                let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
-                let clock = preset.dayClock(in: full.timeZone)
-                let nextDay = clock.start(ofDay: clock.dayNumber(of: full.now) + 1)
                 let log = try writer.reviewLog(cardID: card.id).map(\.entry)
-                guard let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }) else { continue }
                 var state = card.state
-                (state.stability, state.difficulty) = (memory.stability, memory.difficulty)
+                // The other side's answer may be the newer even when this row won (a later due date set here).
+                if let answered = log.last(where: { $0.rating != nil })?.time, answered > (state.lastReview ?? .distantPast) {
+                    state.lastReview = answered
+                }
+                var remembered = false
+                if preset.scheduler.kind == .fsrs {
+                    let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+                    let clock = preset.dayClock(in: full.timeZone)
+                    let nextDay = clock.start(ofDay: clock.dayNumber(of: full.now) + 1)
+                    if let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }) {
+                        (state.stability, state.difficulty) = (memory.stability, memory.difficulty)
+                        remembered = state.stability != card.state.stability || state.difficulty != card.state.difficulty
+                    }
+                }
                 guard state != card.state else { continue }
                 try writer.setState(cardID: card.id, state, kind: .manual)
-                count += 1
+                count += remembered ? 1 : 0
             }
             return count
         }
