@@ -157,8 +157,10 @@ extension Collection {
                     CREATE TEMP TABLE old_note (guid TEXT PRIMARY KEY, id INTEGER NOT NULL);
                     CREATE TEMP TABLE old_card (anki_id INTEGER, guid TEXT NOT NULL, template TEXT NOT NULL, ordinal INTEGER NOT NULL, id INTEGER NOT NULL);
                     """)
-                for row in notes { try db.execute(sql: "INSERT OR IGNORE INTO old_note VALUES (?, ?)", arguments: [row[0], row[1]]) }
-                for row in cards { try db.execute(sql: "INSERT INTO old_card VALUES (?, ?, ?, ?, ?)", arguments: [row[0], row[1], row[2], row[3], row[4]]) }
+                let note = try db.makeStatement(sql: "INSERT OR IGNORE INTO old_note VALUES (?, ?)")
+                for row in notes { try note.execute(arguments: [row[0], row[1]]) }
+                let card = try db.makeStatement(sql: "INSERT INTO old_card VALUES (?, ?, ?, ?, ?)")
+                for row in cards { try card.execute(arguments: [row[0], row[1], row[2], row[3], row[4]]) }
                 try db.execute(sql: """
                     CREATE INDEX temp.old_card_anki ON old_card(anki_id);
                     CREATE INDEX temp.old_card_place ON old_card(guid, template, ordinal);
@@ -168,9 +170,11 @@ extension Collection {
                       SELECT c.id AS built, coalesce((SELECT o.id FROM old_card o WHERE o.anki_id = c.anki_id),
                         (SELECT o.id FROM old_card o JOIN note n ON n.guid = o.guid WHERE n.id = c.note_id AND o.template = c.template
                          AND o.ordinal = c.ordinal)) AS kept FROM card c;
+                    CREATE UNIQUE INDEX temp.note_map_built ON note_map(built);
+                    CREATE UNIQUE INDEX temp.card_map_built ON card_map(built);
                     """)
-                for (table, map, references) in [("note", "note_map", ["UPDATE card SET note_id = (SELECT kept FROM note_map WHERE built = -card.note_id)"]),
-                                                 ("card", "card_map", ["UPDATE review_log SET card_id = coalesce((SELECT kept FROM card_map WHERE built = -review_log.card_id), -card_id) WHERE card_id < 0"])] {
+                for (table, map, references) in [("note", "note_map", ["UPDATE card SET note_id = (SELECT kept FROM note_map WHERE built = -card.note_id) WHERE note_id < 0"]),
+                                                 ("card", "card_map", ["UPDATE review_log SET card_id = (SELECT kept FROM card_map WHERE built = -review_log.card_id) WHERE card_id < 0"])] {
                     guard try Bool.fetchOne(db, sql: "SELECT count(DISTINCT kept) = count(kept) FROM \(map)") == true else { continue }
                     // New ones after the highest number kept (a whole new collection counts from 1).
                     let highest = try Int64.fetchOne(db, sql: "SELECT max(kept) FROM \(map)") ?? 0
@@ -179,9 +183,15 @@ extension Collection {
                         FROM (SELECT built, row_number() OVER (ORDER BY built) AS place FROM \(map) WHERE kept IS NULL) AS fresh
                         WHERE \(map).built = fresh.built
                         """, arguments: [highest])
-                    try db.execute(sql: "UPDATE \(table) SET id = -id")
-                    if table == "note" { try db.execute(sql: "UPDATE card SET note_id = -note_id") } else { try db.execute(sql: "UPDATE review_log SET card_id = -card_id") }
-                    try db.execute(sql: "UPDATE \(table) SET id = (SELECT kept FROM \(map) WHERE built = -\(table).id)")
+                    // Only the rows whose number changes are touched: out of the way first (negative), then in place.
+                    try db.execute(sql: "DELETE FROM \(map) WHERE kept = built")
+                    try db.execute(sql: "UPDATE \(table) SET id = -id WHERE id IN (SELECT built FROM \(map))")
+                    if table == "note" {
+                        try db.execute(sql: "UPDATE card SET note_id = -note_id WHERE note_id IN (SELECT built FROM note_map)")
+                    } else {
+                        try db.execute(sql: "UPDATE review_log SET card_id = -card_id WHERE card_id IN (SELECT built FROM card_map)")
+                    }
+                    try db.execute(sql: "UPDATE \(table) SET id = (SELECT kept FROM \(map) WHERE built = -\(table).id) WHERE id < 0")
                     for sql in references { try db.execute(sql: sql) }
                 }
                 try db.execute(sql: "DROP TABLE old_note; DROP TABLE old_card; DROP TABLE note_map; DROP TABLE card_map")
