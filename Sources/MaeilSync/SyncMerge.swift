@@ -181,11 +181,10 @@ package final class SyncMerge {
 
     /// Marks what changed here since the base: cards and notes that differ in anything but their
     /// modification time (made newer than the base's, so a change here is never older than what
-    /// it changed), and answers the base does not have. Answers how many of each.
-    @discardableResult
-    package func markPendingRows() throws -> (cards: Int, notes: Int, revlog: Int) {
-        guard changedHere else { return (0, 0, 0) }
-        return try queue.write { db in
+    /// it changed), and answers the base does not have.
+    package func markPendingRows() throws {
+        guard changedHere else { return }
+        try queue.write { db in
             let cardColumns = ["nid", "did", "ord", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue", "odid", "flags", "data"]
             let noteColumns = ["guid", "mid", "tags", "flds", "flags", "data"]
             for (table, columns) in [("cards", cardColumns), ("notes", noteColumns)] {
@@ -197,8 +196,6 @@ package final class SyncMerge {
                     """)
             }
             try db.execute(sql: "UPDATE revlog SET usn = -1 WHERE id NOT IN (SELECT id FROM base.revlog)")
-            func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE usn = -1") ?? 0 }
-            return (try count("cards"), try count("notes"), try count("revlog"))
         }
     }
 
@@ -211,6 +208,7 @@ package final class SyncMerge {
                 try revlog.execute(arguments: StatementArguments(row.prefix(9).map(Self.value)))
             }
             for (table, rows, width) in [("cards", chunk.cards, 18), ("notes", chunk.notes, 11)] {
+                let pending = try db.cachedStatement(sql: "SELECT usn = -1 FROM \(table) WHERE id = ?")
                 let keep = try db.cachedStatement(sql: "SELECT usn = -1 AND mod >= ? FROM \(table) WHERE id = ?")
                 // Anki's server takes a row only when it is newer than its own: one changed here in the
                 // same second as there would stay as it was on the server, and the sides would differ.
@@ -218,7 +216,7 @@ package final class SyncMerge {
                 let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
                 for row in rows where row.count >= width {
                     let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
-                    if table == "cards", try Bool.fetchOne(db, sql: "SELECT usn = -1 FROM cards WHERE id = ?", arguments: [id]) == true {
+                    if table == "cards", try Bool.fetchOne(pending, arguments: [id]) == true {
                         changedOnBothSides.insert(id)
                     }
                     if try Bool.fetchOne(keep, arguments: [modified, id]) == true {

@@ -66,16 +66,13 @@ package struct SyncServer: Sendable {
     /// moves without any change (a full download elsewhere bumps it); this tells the two apart.
     package func changedSince(usn: Int) throws -> Bool {
         defer { abort() }
-        let graves = try connection.call("start", ["minUsn": usn, "lnewer": false, "graves": NSNull()]) as? [String: Any] ?? [:]
-        if graves.values.contains(where: { ($0 as? [Any])?.isEmpty == false }) { return true }
-        let empty: [String: Any] = ["models": [Any](), "decks": [[Any](), [Any]()], "tags": [Any]()]
-        let changes = try connection.call("applyChanges", ["changes": empty]) as? [String: Any] ?? [:]
-        if (changes["models"] as? [Any])?.isEmpty == false || (changes["tags"] as? [Any])?.isEmpty == false { return true }
-        if let decks = changes["decks"] as? [[Any]], decks.contains(where: { !$0.isEmpty }) { return true }
+        if try !start(minUsn: usn, localIsNewer: false).isEmpty { return true }
+        let changes = try applyChanges(SyncObjects())
+        if !changes.models.isEmpty || !changes.tags.isEmpty || !changes.decks.isEmpty || !changes.deckConfigs.isEmpty { return true }
         while true {
-            let chunk = try connection.call("chunk") as? [String: Any] ?? [:]
-            for key in ["revlog", "cards", "notes"] where (chunk[key] as? [Any])?.isEmpty == false { return true }
-            if chunk["done"] as? Bool ?? true { return false }
+            let chunk = try chunk()
+            if chunk.count > 0 { return true }
+            if chunk.done { return false }
         }
     }
 

@@ -88,7 +88,8 @@ package struct NormalSync {
             server.abort()
             throw error
         }
-        let newMark = SyncMark(endpoint: mark.endpoint, serverModified: try FullSyncFile.check(merged).modified, schema: meta.schema, usn: meta.usn + 1)
+        let contents = try FullSyncFile.check(merged)
+        let newMark = SyncMark(endpoint: mark.endpoint, serverModified: contents.modified, schema: meta.schema, usn: meta.usn + 1)
         // Nothing came down: this collection already is the merge; the merge becomes the base.
         if !cameDown {
             let base = SyncBase(collectionPath: full.collection.path)
@@ -99,7 +100,7 @@ package struct NormalSync {
         }
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
-        let result = FullSync.Download(work: work, file: merged, contents: try FullSyncFile.check(merged))
+        let result = FullSync.Download(work: work, file: merged, contents: contents)
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged))?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary

@@ -52,12 +52,6 @@ package struct SyncBase {
         if FileManager.default.fileExists(atPath: next.path) { _ = rename(next.path, file.path) }
     }
 
-    /// No base: the next sync that finds changes here asks for a full one.
-    package func remove() {
-        try? FileManager.default.removeItem(at: next)
-        try? FileManager.default.removeItem(at: file)
-    }
-
     static func tag(of url: URL) throws -> SyncMark? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         var configuration = Configuration()
