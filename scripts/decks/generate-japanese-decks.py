@@ -43,9 +43,9 @@ def is_kanji(ch):
 # EDICT: one line per headword and reading: "語 [ご] /(pos) (1) gloss/gloss/(2) .../(P)/"
 def load_edict():
     """Entries by headword, and by reading (kana words are often filed under a kanji
-    headword marked (uk), "usually written in kana": 彼処 [あそこ])."""
+    headword marked (uk), "usually written in kana": 彼処 [あそこ]); and the headwords of each reading."""
     text = subprocess.run(["iconv", "-f", "EUC-JP", "-t", "UTF-8", EDICT], capture_output=True, check=True).stdout.decode()
-    by_head, by_reading = {}, {}
+    by_head, by_reading, heads = {}, {}, {}
     pattern = re.compile(r"^(\S+)(?: \[([^\]]+)\])? /(.*)/$")
     for line in text.splitlines()[1:]:
         m = pattern.match(line)
@@ -56,7 +56,8 @@ def load_edict():
         by_head.setdefault(head, []).append(entry)
         if reading:
             by_reading.setdefault(reading, []).append(entry)
-    return by_head, by_reading
+            heads.setdefault(reading, []).append((head, entry))
+    return by_head, by_reading, heads
 
 
 STOP = {"to", "a", "an", "the", "of", "is", "used", "for", "in", "on", "at", "as", "one's", "and", "or", "something", "someone", "etc"}
@@ -111,7 +112,7 @@ CORRECTIONS = {
     ("進む", "すすむ"): ("進む", "すすむ", "to advance; to go forward; to make progress"),  # moving forward first
     ("訳", "わけ"): ("訳", "わけ", "reason; meaning; circumstances"),  # EDICT's sense is a gloss of a grammar use
     ("訳", "やく"): ("訳", "やく", "translation"),  # read やく, 訳 is a translation; the list gives わけ's meanings
-    ("後", "うしろ"): ("後", "うしろ", "back; behind; rear"),  # the list gives あと's meanings; うしろ is behind
+    ("後", "うしろ"): ("後ろ/後", "うしろ", "back; behind; rear"),  # the list gives あと's meanings; うしろ is behind
     ("調子", "ちょうし"): ("調子", "ちょうし", "condition; state; tone"),  # 調子がいい: the condition before the music
     ("溺れる", "おぼれる"): ("溺れる", "おぼれる", "to drown; to indulge in"),  # drowning is the first meaning
     ("そこ", "そこ"): None,  # "bottom" written in kana: the list has it again as 底, and そこ alone reads as "there" (N5)
@@ -173,6 +174,14 @@ CORRECTIONS = {
     ("しまい", ""): ("しまい", "", "end; close (仕舞い)"),  # the list marks it 終わり but gives 姉妹's "sisters"
     ("すごい", ""): ("すごい", "", "amazing; terrific; terrible"),  # as 凄い in N4
     ("どうか", ""): ("どうか", "", "please; somehow"),  # the list's "copper coin" is 銅貨
+    # Where EDICT's first sense, put first by fuller(), is not what the level teaches (issue 26's audit):
+    ("渡す", "わたす"): ("渡す", "わたす", "to hand over; to hand in; to pass; to carry across"),  # "to ferry across" is sense 1
+    ("あまり", ""): ("あまり", "", "(not) very; (not) much; too (much); remainder"),  # N5 teaches あまり〜ない
+    ("余り", "あまり"): ("余り", "あまり", "(not) very; (not) much; too (much); remainder"),  # likewise
+    ("方", "かた"): ("方", "かた", "person (honorific); way of doing; direction"),  # 〜方: the person, and 書き方
+    ("方", "ほう"): ("方", "ほう", "direction; side; one side of a comparison (AのほうがB)"),  # the comparison is what N3 uses
+    ("先", "さき"): ("先", "さき", "ahead; tip; first; the future"),  # EDICT's "previous" first misleads
+    ("一月", "ひとつき"): ("ひと月/一月", "ひとつき", None),  # 一月 alone a learner reads いちがつ (January)
     # Irregular okurigana in the list (EDICT marks them (io)): the standard spelling, looked up as usual.
     ("下す", "おろす"): ("下ろす", "おろす", None),
     ("終", "おわり"): ("終わり", "おわり", None),
@@ -187,6 +196,9 @@ CORRECTIONS = {
 # N5 words the list lacks or files under another reading; taught by every N5 course.
 ADDITIONS = {"n5": [
     ("私", "わたし", "I; me"),
+    ("日本", "にほん", "Japan"),  # the list has only にっぽん, at N3
+    ("日本語", "にほんご", "Japanese (language)"),
+    ("東京", "とうきょう", "Tokyo"),
     ("おじさん", "", "uncle; middle-aged man"),
     ("一日", "ついたち", "first day of the month"),
 ]}
@@ -254,7 +266,7 @@ def lookup(edict, word, reading, hint):
     """The EDICT entry and sense a level's word means: among the entries for its spelling (and, for
     a word written in kana, those read so), the sense that shares most words with the level
     list's own meaning; common entries first on a tie. None when no sense shares a word."""
-    by_head, by_reading = edict
+    by_head, by_reading, _ = edict
     readings = [r.strip() for r in re.split(r"[/／\s]+", reading) if r.strip()]
     forms = [f.strip() for f in re.split(r"[/／\s]+", word) if f.strip()]
     candidates = []
@@ -300,6 +312,75 @@ def lookup(edict, word, reading, hint):
         glosses = senses(entry[1])
         return (entry, glosses[0]) if glosses else None
     return best
+
+
+def plain_meanings(meaning):
+    """A prompt's meanings as a learner reads them, lower case, without the examples parentheses
+    give ("to open (e.g. doors)", "to open (a door, etc.)"); other parentheses tell meanings apart
+    ("to take (a photo)")."""
+    return [m for m in (re.sub(EXAMPLE, "", part).strip().lower() for part in meaning.split(";")) if m]
+
+
+EXAMPLE = r"\s*\((?:e\.g\.|i\.e\.|esp\.)[^)]*\)|\s*\([^)]*\betc\.?\)"
+
+
+def near_identical(a, b):
+    """Whether two prompts ask for the same thing: the same first meaning, or one's meanings
+    all among the other's."""
+    first, second = plain_meanings(a), plain_meanings(b)
+    if not first or not second:
+        return False
+    return first[0] == second[0] or set(first) <= set(second) or set(second) <= set(first)
+
+
+def standard_spelling(edict, word, reading):
+    """The spelling a learner is taught, before the list's own: where the list's spelling is in
+    no common EDICT entry and a common headword with the same reading starts with the same
+    meaning (落す and 落とす "to drop"; 二十 and 二十歳 "20 years old"), the common one, the
+    list's kept as a right answer too."""
+    by_head, _, heads = edict
+    if "/" in word or not reading or not any(is_kanji(ch) for ch in word):
+        return word
+    own = [entry for entry in by_head.get(word, []) if entry[0] == reading]
+    if not own or any(entry[2] for entry in own):
+        return word
+    first = senses(own[0][1])[:1]
+    written = {ch for ch in word if is_kanji(ch)}
+    for head, entry in heads.get(reading, []):
+        # One spelling's kanji within the other's: okurigana (落す, 落とす) or kana for a kanji
+        # (彼等, 彼ら), never another kanji (舟 and 船 are two words).
+        theirs = {ch for ch in head if is_kanji(ch)}
+        if head != word and entry[2] and theirs and (theirs <= written or written <= theirs) and first \
+                and senses(entry[1])[:1] and senses(entry[1])[0][0] == first[0][0]:
+            return head
+    return word
+
+
+def fuller(entry, glosses, hint):
+    """The glosses a word's meaning shows: those of the sense that matches the level list's
+    main meaning (up to three), led by EDICT's first sense when the entry is a common one and
+    that is another (解ける: "to be solved" before "to loosen"; ドラマ: "TV drama"), and followed
+    by the first gloss of the sense each of the list's other meanings names (高い "tall;
+    expensive": "high; tall; expensive"). One sense alone hid the word's main use."""
+    every = senses(entry[1])
+    chosen = every.index(glosses) if glosses in every else -1
+    shown = list(glosses[:3])
+    if entry[2] and chosen > 0 and every[0]:
+        shown.insert(0, every[0][0])
+    for part in [p for p in hint.split(";") if p.strip()][1:]:
+        wanted = tokens(part)
+        overlap = [(len(wanted & tokens(" ".join(sense))), -number) for number, sense in enumerate(every)]
+        best = max(overlap, default=(0, 0))
+        if best[0] and -best[1] != chosen and not (-best[1] == 0 and entry[2] and chosen > 0):
+            shown.append(every[-best[1]][0])
+    # "question (e.g. on a test)" and "question" are one gloss; four are enough for a prompt.
+    kept, seen = [], set()
+    for gloss in shown:
+        plain = re.sub(r"\s*\([^)]*\)", "", gloss).strip().lower()
+        if plain not in seen:
+            seen.add(plain)
+            kept.append(gloss)
+    return kept[:4]
 
 
 def learner_meanings(meanings):
@@ -354,9 +435,34 @@ def write_tsv(path, columns, rows):
 def main():
     edict = load_edict()
     kanjidic = load_kanjidic()
-    earlier = []
+    earlier, levels = [], {}
     for level in LEVELS:
-        earlier += build(level, edict, kanjidic, earlier)
+        levels[level] = build(level, edict, kanjidic, earlier)
+        earlier += levels[level]
+    accept_alike(earlier)
+    for level, words in levels.items():
+        write_tsv(os.path.join(ROOT, "Decks", f"jlpt-{level}-vocabulary", "items.tsv"), ["id", "unit", "word", "kana", "meaning", "answer", "tags"],
+                  [dict(w, unit=f"day-{w['day']}", tags=level + ("" if w["reading"] else " kana")) for w in words])
+
+
+def accept_alike(words):
+    """A recall card shows the meaning: a word whose prompt another's matches (near_identical:
+    開く "to open (e.g. doors)" and 開ける "to open (a door, etc.)"; 角 かど, 隅 and 角 すみ, each
+    "corner" at its own level) accepts that word's answers too, so every card can be answered.
+    Across levels, since a learner studies them one after another."""
+    own = [w["answer"].split(" / ") for w in words]
+    plain = [plain_meanings(w["meaning"]) for w in words]
+    holding = {}
+    for index, meanings in enumerate(plain):
+        for meaning in set(meanings):
+            holding.setdefault(meaning, set()).add(index)
+    for index, meanings in enumerate(plain):
+        if not meanings:
+            continue
+        # A prompt alike holds this one's first meaning, or has its first among this one's.
+        candidates = holding.get(meanings[0], set()) | {other for m in set(meanings) for other in holding[m] if plain[other][:1] == [m]}
+        alike = sorted(other for other in candidates if other != index and near_identical(words[index]["meaning"], words[other]["meaning"]))
+        words[index]["answer"] = " / ".join(dict.fromkeys(own[index] + [form for other in alike for form in own[other]]))
 
 
 def build(level, edict, kanjidic, earlier):
@@ -381,6 +487,7 @@ def build(level, edict, kanjidic, earlier):
         # a learner has (and its schedule) instead of adding another.
         identity = re.sub(r"\s+", "", word if word == (reading or word) else f"{word}-{reading or word}")
         fixed = False
+        variant = ""
         if (word, reading) in CORRECTIONS:
             corrected = CORRECTIONS[(word, reading)]
             if corrected is None:
@@ -388,6 +495,8 @@ def build(level, edict, kanjidic, earlier):
             word, reading, meaning = corrected
             fixed = meaning is not None
             hint = meaning or hint
+        if (word, reading) not in CORRECTIONS and standard_spelling(edict, word, reading) != word:
+            word, variant = standard_spelling(edict, word, reading), word
         # "散歩" read "さんぽする": the verb, written as one.
         if reading.endswith("する") and len(reading) > 2 and not word.endswith(("する", "る")):
             word += "する"
@@ -406,7 +515,7 @@ def build(level, edict, kanjidic, earlier):
             match = None if hint.startswith("to ") else match
         if match:
             entry, glosses = match
-            meaning = "; ".join(glosses[:3])
+            meaning = "; ".join(fuller(entry, glosses, hint))
             # A date word (二日, ふつか) is first the day of the month, then the count of days: the
             # date is what a learner meets first, and "two days" alone hides it.
             month_day = senses(entry[1])[0]
@@ -422,7 +531,7 @@ def build(level, edict, kanjidic, earlier):
         kana = " / ".join(readings or [f for f in re.split(r"[/／\s]+", word) if f])
         shown = re.split(r"\s+", word)[0]
         score = max((kanjidic.get(ch, {}).get("freq", 9999) for ch in word if is_kanji(ch)), default=600)
-        words.append(dict(word=shown, forms=word, kana=kana, reading=reading, meaning=meaning, score=score, id=identity))
+        words.append(dict(word=shown, forms=word + (f"/{variant}" if variant else ""), kana=kana, reading=reading, meaning=meaning, score=score, id=identity))
 
     # Curriculum: common kanji and kana words first (KANJIDIC frequency), ties by reading.
     words.sort(key=lambda w: (w["score"], len(w["word"]), w["kana"]))
@@ -437,23 +546,12 @@ def build(level, edict, kanjidic, earlier):
         w["day"] = next(d for d, end in enumerate(bounds) if i < end) + 1
         forms = [part.strip() for part in re.split(r"[/／\s]+", w["forms"])] + [part.strip() for part in re.split(r"[/／\s]+", w["kana"])]
         w["answer"] = " / ".join(dict.fromkeys(f for f in forms if f))
-    # A recall card shows the meaning: words that share one accept each other's answers, so
-    # every card can be answered.
-    by_meaning = {}
-    for w in words:
-        by_meaning.setdefault(w["meaning"].lower(), []).append(w)
-    for group in by_meaning.values():
-        if len(group) > 1:
-            shared = " / ".join(dict.fromkeys(f for w in group for f in w["answer"].split(" / ")))
-            for w in group:
-                w["answer"] = shared
     sizes = [sum(1 for w in words if w["day"] == d) for d in range(1, days + 1)]
     assert all(20 <= s <= 30 for s in sizes), sizes
 
     vocab_dir = os.path.join(ROOT, "Decks", f"jlpt-{level}-vocabulary")
     os.makedirs(vocab_dir, exist_ok=True)
-    write_tsv(os.path.join(vocab_dir, "items.tsv"), ["id", "unit", "word", "kana", "meaning", "answer", "tags"],
-              [dict(w, unit=f"day-{w['day']}", tags=level + ("" if w["reading"] else " kana")) for w in words])
+    # Written by main() once every level's words are known: their answers depend on each other.
     units = "\n".join(f"  - {{id: day-{d}, title: Day {d}}}" for d in range(1, days + 1))
     with open(os.path.join(vocab_dir, "deck.yaml"), "w", encoding="utf-8") as f:
         f.write(f"""# Generated by scripts/decks/generate-japanese-decks.py from EDICT (EDRDG, CC BY-SA 4.0)
