@@ -1,6 +1,7 @@
 @preconcurrency import CEdit
 import Foundation
 import MaeilCore
+import Synchronization
 
 /// Line editing at a terminal through libedit's readline-compatible API: history kept across
 /// runs, tab completion, Korean and Japanese input, Ctrl-C to cancel a line, Ctrl-D to quit.
@@ -74,14 +75,14 @@ package final class EditLineReader: LineReader {
         guard let raw = readline(Self.markInvisible(TerminalText.sanitizeKeepingColour(request.prompt))) else {
             FileHandle.standardOutput.write(Data("\n".utf8))
             if SignalHandling.interrupted {
-                SignalHandling.interrupted = false
+                SignalHandling.takeInterrupt()
                 return .interrupted
             }
             return .end
         }
         defer { free(raw) }
         if SignalHandling.interrupted {
-            SignalHandling.interrupted = false
+            SignalHandling.takeInterrupt()
             return .interrupted
         }
         let line = String(cString: raw)
@@ -137,12 +138,26 @@ enum CompletionState {
 /// makes libedit's read return, and the flag tells that apart from Ctrl-D. A resized terminal
 /// interrupts it too, and the line is laid out again for the new width.
 enum SignalHandling {
-    nonisolated(unsafe) static var interrupted = false
+    /// Ctrl-Cs not yet reported, counted: two pressed before the first is reported (a quick
+    /// double Ctrl-C to leave a review) are two, where a flag made them one.
+    static let interrupts = Atomic<Int>(0)
     nonisolated(unsafe) static var resized = false
+
+    static var interrupted: Bool { interrupts.load(ordering: .relaxed) > 0 }
+
+    /// One Ctrl-C has been reported.
+    static func takeInterrupt() {
+        var current = interrupts.load(ordering: .relaxed)
+        while current > 0 {
+            let (exchanged, original) = interrupts.compareExchange(expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     static func installInterruptHandler() {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in SignalHandling.interrupted = true }
+        action.__sigaction_handler.sa_handler = { _ in SignalHandling.interrupts.add(1, ordering: .relaxed) }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)

@@ -20,7 +20,7 @@ enum KeyPress {
             case ..<0:
                 FileHandle.standardOutput.write(Data("\n".utf8))
                 guard SignalHandling.interrupted else { return .end }
-                SignalHandling.interrupted = false
+                SignalHandling.takeInterrupt()
                 return .interrupted
             case 0x04:
                 FileHandle.standardOutput.write(Data("\n".utf8))

@@ -248,7 +248,7 @@ enum SecretInput {
             let count = Glibc.read(STDIN_FILENO, &byte, 1)
             if count < 0, errno == EINTR, !SignalHandling.interrupted { continue }
             if count <= 0 || SignalHandling.interrupted {
-                SignalHandling.interrupted = false
+                SignalHandling.takeInterrupt()
                 return nil
             }
             if byte == 0x0A || byte == 0x0D { break }

@@ -455,7 +455,10 @@ struct SyncTests {
         try tmux.waitForLastLines(1, containing: "1–4 ›")
         try tmux.type("3")
         try tmux.wait(for: "good · ")
+        // Two Ctrl-Cs sent in the same instant reach the program as one signal (the kernel does
+        // not queue SIGINT): the second is pressed once the first was seen, as a person does.
         try tmux.press("C-c")
+        try tmux.wait(for: "Ctrl-C again to leave")
         try tmux.press("C-c")
         try tmux.wait(for: "Reviewed 1")
         try tmux.type("q")

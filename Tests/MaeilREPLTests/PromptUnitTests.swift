@@ -10,6 +10,30 @@ import Testing
 /// line splits into, completion, and the review loop driven by lines.
 @Suite("The prompt's parts")
 struct PromptUnitTests {
+    /// Two Ctrl-Cs that arrive before the first is reported (the program busy committing an
+    /// answer) are two: the second leaves the review. A flag counted them as one.
+    @Test func twoInterruptsBeforeTheFirstIsReportedAreTwo() {
+        // The test process's own Ctrl-C handling comes back afterwards.
+        var previous = sigaction(), previousResize = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        sigaction(SIGWINCH, nil, &previousResize)
+        defer {
+            sigaction(SIGINT, &previous, nil)
+            sigaction(SIGWINCH, &previousResize, nil)
+        }
+        SignalHandling.installInterruptHandler()
+        while SignalHandling.interrupted { SignalHandling.takeInterrupt() }
+        raise(SIGINT)
+        raise(SIGINT)
+        #expect(SignalHandling.interrupted)
+        SignalHandling.takeInterrupt()
+        #expect(SignalHandling.interrupted, "the second Ctrl-C was lost")
+        SignalHandling.takeInterrupt()
+        #expect(!SignalHandling.interrupted)
+        SignalHandling.takeInterrupt()
+        #expect(!SignalHandling.interrupted, "taking more than were pressed goes below none")
+    }
+
     @Test func cardTextNeverReachesTheTerminalWithControlSequences() {
         let hostile = "김치\u{1B}[2J\u{1B}]52;c;aGk=\u{07}ok\u{9B}31m\u{202E}txt\u{8}\u{1B}P1;2|x\u{1B}\\!"
         let clean = TerminalText.sanitize(hostile)
