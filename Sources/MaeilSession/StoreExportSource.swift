@@ -34,13 +34,19 @@ package struct StoreExportSource: ExportSource {
     package let keptNoteIDs: Set<Int64>
     package let keptCardIDs: Set<Int64>
     package let earliestDate: Date?
+    /// What a sync must look at again since its base, read with the rest; and, when given,
+    /// the only notes handed on.
+    package let dirty: SyncDirty?
+    let only: [Int64]?
     private var types: [Int64: AnkiNoteType] = [:]
     private var found: [String: URL] = [:]
     /// Place among new cards, counted across every deck written.
     private var position = 0
 
-    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date) throws {
+    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, onlyMarked: Bool) throws {
         self.reading = reading
+        dirty = try reading.syncDirty()
+        only = onlyMarked ? dirty?.notes ?? [] : nil
         stored = try reading.ankiNoteTypes()
         sources = decks.map { (deck: $0.0, preset: $0.1) }
         self.mediaFolder = mediaFolder
@@ -75,7 +81,7 @@ package struct StoreExportSource: ExportSource {
         }
         let ownType = Exporter.noteType(for: deck, notes: own)
         let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
-        try reading.forEachNote(deckID: deck.id, logs: history) { rows in
+        try reading.forEachNote(deckID: deck.id, logs: history, only: only) { rows in
             let note = rows.note
             let type = ankiType(of: note) ?? ownType
             types[type.id] = type

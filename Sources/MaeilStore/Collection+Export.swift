@@ -60,9 +60,14 @@ package struct ExportReading {
         return earliest.map(Date.init(unixSeconds:))
     }
 
-    /// A deck's notes in its order, each with its cards (and their logs when `logs` is set).
-    package func forEachNote(deckID: Int64, logs: Bool, _ body: (ExportNoteRows) throws -> Void) throws {
-        let notes = try db.cachedStatement(sql: "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id")
+    /// The notes a sync must look at again since its base (nil: the collection keeps no marks).
+    package func syncDirty() throws -> SyncDirty? { try Collection.syncDirty(db) }
+
+    /// A deck's notes in its order, each with its cards (and their logs when `logs` is set);
+    /// only those among `only` when it is given.
+    package func forEachNote(deckID: Int64, logs: Bool, only: [Int64]? = nil, _ body: (ExportNoteRows) throws -> Void) throws {
+        let notes = try db.cachedStatement(sql: only == nil ? "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id"
+            : "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position, id")
         let cards = try db.cachedStatement(sql: """
             SELECT \(CardTable.columns), anki_custom_data, anki_original_position, modified_at FROM card WHERE note_id = ? ORDER BY new_position
             """)
@@ -70,7 +75,8 @@ package struct ExportReading {
         let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
         let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
         let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
-        try notes.forEachRow([deckID]) { row in
+        let arguments: StatementArguments = only.map { [deckID, "[" + $0.map(String.init).joined(separator: ",") + "]"] } ?? [deckID]
+        try notes.forEachRow(arguments) { row in
             var rows = ExportNoteRows(note: NoteTable.decoder.decode(row), cards: [], logs: [:], ankiData: [:])
             try cards.forEachRow([rows.note.id]) { row in
                 let card = cardDecoder.decode(row)

@@ -56,6 +56,7 @@ extension Collection {
                             """)
                     }
                 }
+                try Self.installSyncTracking(db)
                 let changed = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync'") == nil
                     || String.fetchOne(db, sql: Self.flagSQL) != "0"
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_dirty', ?)", arguments: [changed ? "S" : "0"])
@@ -83,14 +84,17 @@ extension Collection {
         try read { db in try String.fetchOne(db, sql: Self.flagSQL) == "1" }
     }
 
-    /// Records a finished sync's mark (and forgets an upload under way).
-    package func recordSync(_ mark: SyncMark) throws {
+    /// Records a finished sync's mark (and forgets an upload under way). `base`: the marks the
+    /// base this sync leaves holds (read with what it exported), cleared with it; nil when the
+    /// sync leaves the base as it was.
+    package func recordSync(_ mark: SyncMark, base: SyncDirty.Through? = nil, leavesBase: Bool = false) throws {
         try checkBeforeWriting()
         let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
         try StoreError.during(path) {
             try pool.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)", arguments: [json])
                 try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_upload'")
+                if leavesBase { try Self.settleSyncTracking(db, mark: json, through: base) }
             }
         }
     }

@@ -54,6 +54,19 @@ package enum FullSyncFile {
     }
 
     /// Checks a file the server sent is a whole Anki collection, and counts it.
+    /// What a collection file this side wrote holds (no check: it is not the server's word).
+    package static func contents(of file: URL) throws -> Contents {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT mod, scm, usn FROM col")
+            return Contents(notes: try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0,
+                            cards: try Int.fetchOne(db, sql: "SELECT count(*) FROM cards") ?? 0,
+                            reviews: try Int.fetchOne(db, sql: "SELECT count(*) FROM revlog") ?? 0,
+                            modified: row?["mod"] ?? 0, schema: row?["scm"] ?? 0, usn: row?["usn"] ?? 0)
+        }
+    }
+
     package static func check(_ file: URL) throws -> Contents {
         var configuration = Configuration()
         configuration.readonly = true

@@ -21,8 +21,10 @@ package final class SyncMerge {
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
-    /// (when there is one) only gives back the answers the export cannot hold.
-    package init(merged: URL, base: URL?, changedHere: Bool) throws {
+    /// (when there is one) only gives back the answers the export cannot hold. Rows with usn −1
+    /// are the ones that may have changed: every row of a whole export, the laid-over ones of
+    /// a copy of the base (`fromBase`, which holds the base's answers already).
+    package init(merged: URL, base: URL?, changedHere: Bool, fromBase: Bool = false) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
@@ -32,10 +34,13 @@ package final class SyncMerge {
         hasBase = base != nil
         self.changedHere = changedHere && base != nil
         try queue.writeWithoutTransaction { db in
-            for table in ["cards", "notes", "revlog"] { try db.execute(sql: "UPDATE \(table) SET usn = 0") }
+            if !self.changedHere {
+                for table in ["cards", "notes", "revlog"] { try db.execute(sql: "UPDATE \(table) SET usn = 0 WHERE usn = -1") }
+            }
             try db.execute(sql: "DELETE FROM graves")
             guard let base else { return }
             try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [base.path])
+            guard !fromBase else { return }
             // Answers to cards deleted since stay in Anki's log (and the server's) for good;
             // Maeil keeps no card to hang them on, so the base carries them.
             try db.execute(sql: "INSERT OR IGNORE INTO main.revlog SELECT id, cid, 0, ease, ivl, lastIvl, factor, time, type FROM base.revlog")
@@ -163,6 +168,7 @@ package final class SyncMerge {
                     : Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated, try Self.config(db, schema: "base"))
                         - Self.createdDay(created, config)
                 // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
+                guard baseShift != 0 else { continue }
                 try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [baseShift])
             }
             var merged = conf
@@ -179,9 +185,10 @@ package final class SyncMerge {
 
     // MARK: Rows
 
-    /// Marks what changed here since the base: cards and notes that differ in anything but their
-    /// modification time (made newer than the base's, so a change here is never older than what
-    /// it changed), and answers the base does not have.
+    /// Marks what changed here since the base, among the rows that may have (usn −1): cards and
+    /// notes that differ in anything but their modification time (made newer than the base's,
+    /// so a change here is never older than what it changed), and answers the base does not
+    /// have. The others are not pending (usn 0).
     package func markPendingRows() throws {
         guard changedHere else { return }
         try queue.write { db in
@@ -190,12 +197,11 @@ package final class SyncMerge {
             for (table, columns) in [("cards", cardColumns), ("notes", noteColumns)] {
                 let same = columns.map { "b.\($0) IS \(table).\($0)" }.joined(separator: " AND ")
                 try db.execute(sql: """
-                    UPDATE \(table) SET usn = -1,
-                      mod = max(mod, coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod))
-                    WHERE NOT EXISTS (SELECT 1 FROM base.\(table) b WHERE b.id = \(table).id AND \(same))
+                    UPDATE \(table) SET usn = 0 WHERE usn = -1 AND EXISTS (SELECT 1 FROM base.\(table) b WHERE b.id = \(table).id AND \(same));
+                    UPDATE \(table) SET mod = max(mod, coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod)) WHERE usn = -1
                     """)
             }
-            try db.execute(sql: "UPDATE revlog SET usn = -1 WHERE id NOT IN (SELECT id FROM base.revlog)")
+            try db.execute(sql: "UPDATE revlog SET usn = 0 WHERE usn = -1 AND id IN (SELECT id FROM base.revlog)")
         }
     }
 

@@ -31,10 +31,14 @@ package struct FullSync {
         }
     }
 
-    /// Every deck of `source` as an Anki collection file (schema 11) at `file`.
-    func write(_ source: Collection, to file: URL) throws {
-        _ = try Exporter(collection: source).streaming(try source.decks(), now: now) { export in
+    /// Every deck of `source` as an Anki collection file (schema 11) at `file`; `onlyMarked`:
+    /// only the notes marked since the last sync's base. Answers the marks as the export read
+    /// them (nil where the collection keeps none).
+    @discardableResult
+    func write(_ source: Collection, to file: URL, onlyMarked: Bool = false) throws -> SyncDirty? {
+        try Exporter(collection: source).streaming(try source.decks(), now: now, onlyMarked: onlyMarked) { export in
             try AnkiPackageWriter.writeCollectionFile(&export, to: file, now: now, clock: ExportFile.clock(for: export.decks, timeZone: timeZone))
+            return export.dirty
         }
     }
 
@@ -43,7 +47,7 @@ package struct FullSync {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("collection.anki2")
-        try write(collection, to: file)
+        let marks = try write(collection, to: file)
         try FullSyncFile.prepareForUpload(file, now: now)
         let sent = try FullSyncFile.check(file)
         try collection.recordUploadUnderWay(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: sent.modified,
@@ -59,7 +63,7 @@ package struct FullSync {
         // What was sent is what the server holds: the next sync finds what changed here since by it.
         let base = SyncBase(collectionPath: collection.path)
         try base.prepare(file, mark: mark)
-        try collection.recordSync(mark)
+        try collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
         return Counts(notes: sent.notes, cards: sent.cards, reviews: sent.reviews)
     }
@@ -121,9 +125,9 @@ package struct FullSync {
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
         try built.settleChangeFlag()
-        try built.recordSync(mark)
         let base = SyncBase(collectionPath: collection.path), export = download.work.appendingPathComponent("next-base.anki2")
-        try write(built, to: export)
+        let marks = try write(built, to: export)
+        try built.recordSync(mark, base: marks?.through, leavesBase: true)
         if let serverObjects { try SyncMerge.addMissing(serverObjects, to: export) }
         try base.prepare(export, mark: mark, answersOf: download.file)
         // An answer given meanwhile (another process) would be lost under the server's copy.

@@ -31,14 +31,14 @@ package struct NormalSync {
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: work) } }
         let merged = work.appendingPathComponent("collection.anki2")
-        try full.write(full.collection, to: merged)
+        let (marks, laidOver) = try export(to: merged, base: base, mark: mark, work: work)
         var baseCopy: URL?
         if let base {
             let copy = work.appendingPathComponent("base.anki2")
             try FileManager.default.copyItem(at: base, to: copy)
             baseCopy = copy
         }
-        let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere)
+        let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere, fromBase: laidOver)
         var summary = Summary()
         var cameDown = false
         do {
@@ -88,13 +88,13 @@ package struct NormalSync {
             server.abort()
             throw error
         }
-        let contents = try FullSyncFile.check(merged)
+        let contents = try FullSyncFile.contents(of: merged)
         let newMark = SyncMark(endpoint: mark.endpoint, serverModified: contents.modified, schema: meta.schema, usn: meta.usn + 1)
         // Nothing came down: this collection already is the merge; the merge becomes the base.
         if !cameDown {
             let base = SyncBase(collectionPath: full.collection.path)
             try base.prepare(merged, mark: newMark)
-            try full.collection.recordSync(newMark)
+            try full.collection.recordSync(newMark, base: marks?.through, leavesBase: true)
             base.settle()
             return summary
         }
@@ -104,6 +104,24 @@ package struct NormalSync {
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged))?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary
+    }
+
+    /// This collection as Anki's file at `merged`. Where every change since the base is marked
+    /// (the marks were kept since the sync that left it), only the marked notes are exported and
+    /// laid over a copy of the base (SyncDelta); else, or where the part does not fit, the whole
+    /// collection is. Answers the marks the export read, and whether it laid a part over the base.
+    func export(to merged: URL, base: URL?, mark: SyncMark, work: URL) throws -> (SyncDirty?, Bool) {
+        if let base, try full.collection.syncTracking() == mark {
+            try FileManager.default.copyItem(at: base, to: merged)
+            let part = work.appendingPathComponent("marked.anki2")
+            defer { try? FileManager.default.removeItem(at: part) }
+            if let marks = try full.write(full.collection, to: part, onlyMarked: true),
+               try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: merged) {
+                return (marks, true)
+            }
+            try FileManager.default.removeItem(at: merged)
+        }
+        return (try full.write(full.collection, to: merged), false)
     }
 
     /// One step past Anki: a card changed on both sides keeps the newer side's row (its due
@@ -120,7 +138,9 @@ package struct NormalSync {
                 let log = try writer.reviewLog(cardID: card.id).map(\.entry)
                 var state = card.state
                 // The other side's answer may be the newer even when this row won (a later due date set here).
-                if let answered = log.last(where: { $0.rating != nil })?.time, answered > (state.lastReview ?? .distantPast) {
+                // In whole seconds, as Anki keeps it: a fraction later is the same answer's time.
+                if let answered = log.last(where: { $0.rating != nil })?.time,
+                   answered.timeIntervalSince1970.rounded(.down) > (state.lastReview ?? .distantPast).timeIntervalSince1970.rounded(.down) {
                     state.lastReview = answered
                 }
                 var remembered = false

@@ -28,7 +28,7 @@ package struct SyncBase {
     }
 
     /// Tags an export as the base of the sync that ends with `mark`, ready to take the base's
-    /// place. `answersOf` is the Anki file the collection was built from: its answers to cards
+    /// place; the export is moved there (or copied) and is no longer the caller's. `answersOf` is the Anki file the collection was built from: its answers to cards
     /// that are gone, which Maeil cannot hold, go into the base, so a sync still counts them.
     func prepare(_ export: URL, mark: SyncMark, answersOf source: URL? = nil) throws {
         let queue = try DatabaseQueue(path: export.path)
@@ -44,7 +44,8 @@ package struct SyncBase {
         }
         try queue.close()
         try? FileManager.default.removeItem(at: next)
-        try FileManager.default.copyItem(at: export, to: next)
+        // Moved where it can be (the export is the caller's to give up), copied across file systems.
+        if rename(export.path, next.path) != 0 { try FileManager.default.copyItem(at: export, to: next) }
     }
 
     /// The prepared base becomes the base.

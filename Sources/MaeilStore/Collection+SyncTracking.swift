@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// The notes whose rows in Anki's file may differ from the base the last sync left: a normal
+/// sync exports only these and lays them over a copy of the base, instead of exporting the whole
+/// collection (SyncDelta). A superset is harmless (a note written back unchanged compares equal
+/// to the base); a note missing from it would be a change never sent, so every write that can
+/// change what the exporter writes for a note marks it, in a trigger, whoever makes the write.
+package struct SyncDirty: Sendable {
+    /// Notes written since the marks were last cleared (some may since have been deleted).
+    package var notes: [Int64]
+    /// Guids of notes deleted since: their rows leave the base.
+    package var deletedGuids: [String]
+    /// How far the marks go, to clear exactly these once a base holds them.
+    package var through: Through
+
+    package struct Through: Sendable, Equatable {
+        var notes: Int64
+        var guids: Int64
+    }
+}
+
+extension Collection {
+    /// The marks and the triggers that set them, made where the change flag's are (a collection
+    /// that never synced keeps none). Each mark takes a new rowid, so a note written again after
+    /// a sync read the marks is still marked once that sync clears the ones it read.
+    static func installSyncTracking(_ db: Database) throws {
+        let note = "INSERT OR REPLACE INTO sync_dirty_note (note_id) VALUES"
+        let triggers: [(String, String, String)] = [
+            ("note_insert", "AFTER INSERT ON note", "\(note) (NEW.id);"),
+            ("note_update", "AFTER UPDATE ON note", "\(note) (OLD.id); \(note) (NEW.id);"),
+            ("note_delete", "AFTER DELETE ON note", "INSERT OR REPLACE INTO sync_dirty_guid (guid) VALUES (OLD.guid);"),
+            ("card_insert", "AFTER INSERT ON card", "\(note) (NEW.note_id);"),
+            ("card_update", "AFTER UPDATE ON card", "\(note) (OLD.note_id); \(note) (NEW.note_id);"),
+            ("card_delete", "AFTER DELETE ON card", "\(note) (OLD.note_id);"),
+            ("log_insert", "AFTER INSERT ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = NEW.card_id;"),
+            ("log_update", "AFTER UPDATE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id);"),
+            ("log_delete", "AFTER DELETE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = OLD.card_id;"),
+            // A deck's name gives its own notes their note type, its preset their cards' desired retention.
+            ("deck_update", "AFTER UPDATE ON deck", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
+            ("preset_update", "AFTER UPDATE ON preset",
+             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id;"),
+            ("note_type_update", "AFTER UPDATE ON note_type",
+             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id);"),
+        ]
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sync_dirty_note (note_id INTEGER NOT NULL UNIQUE);
+            CREATE TABLE IF NOT EXISTS sync_dirty_guid (guid TEXT NOT NULL UNIQUE);
+            """)
+        for (name, event, body) in triggers {
+            try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
+        }
+    }
+
+    /// The marks as a read transaction sees them; nil where the collection keeps none.
+    package static func syncDirty(_ db: Database) throws -> SyncDirty? {
+        guard try db.tableExists("sync_dirty_note"), try db.tableExists("sync_dirty_guid") else { return nil }
+        let through = SyncDirty.Through(notes: try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM sync_dirty_note") ?? 0,
+                                        guids: try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM sync_dirty_guid") ?? 0)
+        // A card buried until a time shows as buried in Anki's file only until then: its note
+        // is looked at again, though nothing was written.
+        let notes = try Int64.fetchAll(db, sql: """
+            SELECT note_id FROM sync_dirty_note UNION SELECT DISTINCT note_id FROM card WHERE buried_until IS NOT NULL
+            """)
+        return SyncDirty(notes: notes, deletedGuids: try String.fetchAll(db, sql: "SELECT guid FROM sync_dirty_guid"), through: through)
+    }
+
+    /// The mark of the sync whose base holds every change up to the marks still kept: only
+    /// then can a sync lay the marked notes over that base.
+    package func syncTracking() throws -> SyncMark? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_tracking'").flatMap { try? JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// In the transaction that records `mark`: the marks its base holds are cleared, and the
+    /// base counts as holding everything else (nil: the base was not made from this collection
+    /// as marked; the next sync exports the whole collection).
+    static func settleSyncTracking(_ db: Database, mark: String, through: SyncDirty.Through?) throws {
+        guard let through, try db.tableExists("sync_dirty_note") else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_tracking'")
+            return
+        }
+        try db.execute(sql: "DELETE FROM sync_dirty_note WHERE rowid <= ?", arguments: [through.notes])
+        try db.execute(sql: "DELETE FROM sync_dirty_guid WHERE rowid <= ?", arguments: [through.guids])
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_tracking', ?)", arguments: [mark])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import MaeilDecks
+
+/// A whole export made from a part: the notes a sync must look at again (exported alone, as
+/// Anki's file) laid over a copy of the base the last sync left, which holds every other note
+/// as the exporter wrote it then. The result is what exporting the whole collection would give,
+/// and SyncMerge finds what changed in it by the same comparison with the base.
+///
+/// Ids: a note keeps the id the base gives its guid, a card the id the base gives its note and
+/// ordinal (a partial export cannot know every id a whole one would have skipped), an answer
+/// the base's id for the same answer, a new answer the next millisecond free. New cards go after the base's last new position. Review
+/// due days count from the base's creation day. Where an id would stand for two records, the
+/// part cannot be laid over the base: `lay` says so and the caller exports everything.
+package enum SyncDelta {
+    /// Lays `delta` (a partial export) over `merged` (a copy of the base), with the notes of
+    /// `deletedGuids` gone. False, with `merged` unusable, when the ids do not fit.
+    package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL) throws -> Bool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            AnkiPackage.addAnkiCollations(db)
+        }
+        let queue = try DatabaseQueue(path: merged.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS delta", arguments: [delta.path])
+            defer { try? db.execute(sql: "DETACH DATABASE delta") }
+            try moveDueDays(db)
+            let guids = "(SELECT value FROM json_each(?))"
+            let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
+            try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
+            try db.execute(sql: "DELETE FROM main.notes WHERE guid IN \(guids)", arguments: deleted)
+            try db.execute(sql: """
+                CREATE TEMP TABLE note_map AS
+                  SELECT d.id AS old, coalesce((SELECT m.id FROM main.notes m WHERE m.id = d.id AND m.guid = d.guid),
+                    (SELECT m.id FROM main.notes m WHERE m.guid = d.guid), d.id) AS new, d.guid AS guid FROM delta.notes d;
+                CREATE TEMP TABLE card_map AS
+                  SELECT d.id AS old, coalesce((SELECT m.id FROM main.cards m WHERE m.nid = n.new AND m.ord = d.ord), d.id) AS new, n.new AS nid
+                  FROM delta.cards d JOIN note_map n ON n.old = d.nid;
+                CREATE UNIQUE INDEX temp.note_map_old ON note_map(old);
+                CREATE UNIQUE INDEX temp.card_map_old ON card_map(old);
+                """)
+            defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
+            // An id the base gives a record the part leaves alone, or one id for two records: no fit.
+            let clash = try Bool.fetchOne(db, sql: """
+                SELECT (SELECT count(DISTINCT new) != count(*) FROM note_map) OR (SELECT count(DISTINCT new) != count(*) FROM card_map)
+                  OR EXISTS (SELECT 1 FROM note_map n JOIN main.notes m ON m.id = n.new WHERE m.guid != n.guid)
+                  OR EXISTS (SELECT 1 FROM card_map c JOIN main.cards m ON m.id = c.new WHERE m.nid NOT IN (SELECT new FROM note_map))
+                """) ?? true
+            guard !clash else { return false }
+            // New cards keep the base's place, or come after its last.
+            let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
+            try db.execute(sql: """
+                UPDATE delta.cards SET due = coalesce(
+                  (SELECT m.due FROM main.cards m JOIN card_map c ON c.new = m.id WHERE c.old = delta.cards.id AND m.type = 0), ? + due)
+                WHERE type = 0
+                """, arguments: [lastNew])
+            try db.execute(sql: """
+                DELETE FROM main.cards WHERE nid IN (SELECT new FROM note_map);
+                DELETE FROM main.notes WHERE id IN (SELECT new FROM note_map);
+                INSERT INTO main.notes SELECT n.new, d.guid, d.mid, d.mod, d.usn, d.tags, d.flds, d.sfld, d.csum, d.flags, d.data
+                  FROM delta.notes d JOIN note_map n ON n.old = d.id;
+                INSERT INTO main.cards SELECT c.new, c.nid, d.did, d.ord, d.mod, d.usn, d.type, d.queue, d.due, d.ivl, d.factor, d.reps, d.lapses,
+                  d.left, d.odue, d.odid, d.flags, d.data FROM delta.cards d JOIN card_map c ON c.old = d.id;
+                """)
+            // An answer keeps the id the base gives it: answers in one millisecond take their ids in
+            // turn, so a part numbers them apart from the rest. Matched by card and content, the
+            // k-th such answer of the part to the k-th of the base.
+            try db.execute(sql: """
+                CREATE TEMP TABLE answers AS
+                WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type
+                                                                         ORDER BY r.id) AS place
+                           FROM delta.revlog r JOIN card_map c ON c.old = r.cid),
+                     b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.lastIvl, m.factor, m.time, m.type ORDER BY m.id) AS place
+                           FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map))
+                SELECT coalesce(b.id, d.id) AS id, d.card AS cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type, b.id IS NULL AS fresh
+                FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.lastIvl = d.lastIvl AND b.factor = d.factor
+                  AND b.time = d.time AND b.type = d.type AND b.place = d.place
+                """)
+            defer { try? db.execute(sql: "DROP TABLE temp.answers") }
+            // A new answer whose millisecond another answer has takes the next free one, as in a whole export.
+            let taken = try Row.fetchAll(db, sql: """
+                SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)
+                  OR (SELECT count(*) FROM temp.answers o WHERE o.id = a.id) > 1) ORDER BY id, rowid
+                """)
+            for row in taken {
+                var id: Int64 = row[1]
+                while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.revlog WHERE id = ?) OR EXISTS (SELECT 1 FROM temp.answers WHERE id = ?)",
+                                        arguments: [id, id]) == true { id += 1 }
+                try db.execute(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?", arguments: [id, row[0] as Int64])
+            }
+            let answerClash = try Bool.fetchOne(db, sql: """
+                SELECT (SELECT count(DISTINCT id) != count(*) FROM temp.answers)
+                  OR EXISTS (SELECT 1 FROM temp.answers a JOIN main.revlog m ON m.id = a.id WHERE m.cid != a.cid)
+                """) ?? true
+            guard !answerClash else { return false }
+            try db.execute(sql: "INSERT OR REPLACE INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers")
+            try takeObjects(db)
+            return true
+        }
+    }
+
+    /// The part's review due days counted from the base's creation day instead of its own.
+    static func moveDueDays(_ db: Database) throws {
+        let own = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM delta.col") ?? 0, try SyncMerge.config(db, schema: "delta"))
+        let base = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM main.col") ?? 0, try SyncMerge.config(db, schema: "main"))
+        try db.execute(sql: "UPDATE delta.cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [own - base])
+    }
+
+    /// Decks, options, configuration and tags as the part wrote them (it writes every deck);
+    /// note types the base's with the part's laid over (it writes only its notes' types). The
+    /// creation day's offset stays the base's: the due days count from it.
+    static func takeObjects(_ db: Database) throws {
+        var models = try SyncMerge.objects(db, "models")
+        for (key, value) in try SyncMerge.objects(db, "models", schema: "delta") { models[key] = value }
+        var config = try SyncMerge.config(db, schema: "delta")
+        config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
+        try db.execute(sql: "UPDATE main.col SET decks = (SELECT decks FROM delta.col), dconf = (SELECT dconf FROM delta.col), "
+                       + "tags = (SELECT tags FROM delta.col)")
+        try SyncMerge.save(db, "models", models)
+        try SyncMerge.save(db, "conf", config)
+    }
+}

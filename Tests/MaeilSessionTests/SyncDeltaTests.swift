@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import MaeilDecks
+import MaeilTestSupport
+import Testing
+@testable import MaeilCore
+@testable import MaeilSession
+@testable import MaeilStore
+@testable import MaeilSync
+
+/// A normal sync exports only the notes marked since its base and lays them over a copy of the
+/// base (SyncDelta). Whatever was written, the result must hold every row a whole export would:
+/// a row it missed would be a change never sent. Seeded rounds of answers, undo, edits, tags,
+/// flags, forgetting, burying, deletions, additions and option changes, on notes from Anki and
+/// Maeil's own, each round settled as a sync settles it.
+@Suite("A sync's partial export")
+struct SyncDeltaTests {
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func thePartLaidOverTheBaseIsTheWhole(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let collection = try Fixture.collection()
+        let bundle = try DeckReader.read([PresetChangeTests.fixtures.appendingPathComponent("anki-sm2-history.apkg").path], options: ImportOptions())
+        _ = try Importer(collection: collection, now: now).apply(bundle)
+        let words = try Fixture.wordDeck(collection, count: 12)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        var clock = now
+        _ = words
+        _ = try collection.takeChangeFlag()
+        let mark = SyncMark(endpoint: "test", serverModified: 1, schema: 1, usn: 1)
+        let base = folder.appendingPathComponent("base.anki2")
+        var sync = FullSync(collection: collection, server: server, now: clock, timeZone: Fixture.utc)
+        let first = try sync.write(collection, to: base)
+        try collection.recordSync(mark, base: first?.through, leavesBase: true)
+
+        for round in 0..<4 {
+            clock = clock.addingTimeInterval(86_400 * Double(round + 1))
+            try change(collection, words: words, at: clock, options: round == 2, random: &random)
+            sync = FullSync(collection: collection, server: server, now: clock, timeZone: Fixture.utc)
+            let whole = folder.appendingPathComponent("whole-\(round).anki2"), merged = folder.appendingPathComponent("merged-\(round).anki2")
+            try sync.write(collection, to: whole)
+            try FileManager.default.copyItem(at: base, to: merged)
+            let part = folder.appendingPathComponent("part-\(round).anki2")
+            let marks = try #require(try sync.write(collection, to: part, onlyMarked: true))
+            #expect(try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: merged), "seed \(seed) round \(round): the part did not fit")
+            // Answers to cards deleted here stay in the base (and on the server) for good.
+            var (expected, found) = (try rows(whole), try rows(merged))
+            let kept = Set(expected["revlog"]!.map(Self.answerID))
+            expected["revlog"]!.formUnion(try rows(base)["revlog"]!.filter { !kept.contains(Self.answerID($0)) })
+            for table in expected.keys.sorted() {
+                let missing = expected[table]!.subtracting(found[table]!), extra = found[table]!.subtracting(expected[table]!)
+                #expect(missing.isEmpty && extra.isEmpty, "seed \(seed) round \(round) \(table): missing \(missing.sorted().prefix(3)), extra \(extra.sorted().prefix(3))")
+            }
+            // Settled as a sync settles: the laid-over file is the next base, its marks cleared.
+            try FileManager.default.removeItem(at: base)
+            try FileManager.default.copyItem(at: merged, to: base)
+            try collection.recordSync(mark, base: marks.through, leavesBase: true)
+        }
+    }
+
+    static func answerID(_ row: String) -> Substring { row.split(separator: " ")[0] }
+
+    /// One round of what a learner does, chosen by `random`.
+    func change(_ collection: Collection, words: Deck, at now: Date, options: Bool, random: inout SeededGenerator) throws {
+        // Answers seconds apart, as a person gives them; Anki's ids of answers are their times.
+        let clock = TestClock(now)
+        let session = try Fixture.session(collection, clock: clock)
+        var answered = 0
+        while let current = session.state.current, answered < 15 {
+            clock.advance(seconds: 7)
+            try session.send(.answer(Rating.allCases.randomElement(using: &random)!))
+            answered += 1
+            if answered == 5 { try session.send(.undo) }
+            _ = current
+        }
+        let notes = try collection.decks().flatMap { try collection.notes(deckID: $0.id) }
+        guard notes.count > 4 else { return }
+        let picked = notes.shuffled(using: &random)
+        _ = try collection.setTags(noteID: picked[0].id, add: ["round"])
+        _ = try collection.deleteNote(id: picked[1].id)
+        let card = try collection.cards(noteID: picked[2].id)[0]
+        _ = try collection.forget(cardID: card.id, at: now)
+        _ = try collection.bury(cardID: try collection.cards(noteID: picked[3].id)[0].id, until: now.addingTimeInterval(3600))
+        _ = try collection.updateNote(id: picked[4].id, fields: picked[4].fields.map { NoteField(name: $0.name, value: $0.value + " (edited)", language: $0.language) }, now: now)
+        _ = try collection.addNote(NoteDraft(guid: "added-\(now.timeIntervalSince1970)", kind: .word, fields: [NoteField(name: "word", value: "새"),
+                                                                                                           NoteField(name: "meaning", value: "new")],
+                                             position: 100), deckID: words.id, now: now)
+        // A deck's options reach every card of the decks sharing them (FSRS cards carry the desired retention).
+        guard options else { return }
+        let deck = try #require(try collection.decks().first)
+        _ = try PresetChange(collection: collection).set(.newPerDay, .text("\(Int.random(in: 5...40, using: &random))"), deck: deck, now: now, timeZone: Fixture.utc)
+    }
+
+    /// Every row of the notes, cards and log of an Anki file, as text, without what a sync
+    /// sets (usn) and what a partial export places on its own (a new card's position); review
+    /// due days as calendar days, the files' creation days differing.
+    func rows(_ file: URL) throws -> [String: Set<String>] {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let created = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try SyncMerge.config(db, schema: "main"))
+            return [
+                "notes": Set(try Row.fetchAll(db, sql: "SELECT id, guid, mid, mod, tags, flds, sfld, csum, flags, data FROM notes").map { "\($0)" }),
+                "cards": Set(try Row.fetchAll(db, sql: """
+                    SELECT id, nid, did, ord, mod, type, queue, CASE WHEN type = 0 THEN 0 WHEN due < 1000000000 THEN due + ? ELSE due END,
+                      ivl, factor, reps, lapses, left, odue, odid, flags, data FROM cards
+                    """, arguments: [created]).map { "\($0)" }),
+                "revlog": Set(try Row.fetchAll(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog").map { "\($0)" }),
+            ]
+        }
+    }
+}
