@@ -190,6 +190,23 @@ struct BundledDecksTests {
         #expect(output.contains("0 refusing each other's answer") && output.contains("0 without its first sense"), "\(output)")
     }
 
+    /// The memory verses are the World English Bible's text as diatheke prints it, every word
+    /// and mark (scripts/decks/generate-verses.py --check reads each passage again).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/diatheke"), "needs diatheke and sword-text-web (scripts/setup)"))
+    func versesAreTheWEBsTextAsPublished() throws {
+        let root = Self.decks.deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [root.appendingPathComponent("scripts/decks/generate-verses.py").path, "--check"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("60 verses, 0 differing"), "\(output)")
+    }
+
     @Test(arguments: [("n4", 166), ("n3", 367)])
     func jlptLevelsBeyondN5(_ level: String, kanji: Int) throws {
         let words = try deck("jlpt-\(level)-vocabulary")

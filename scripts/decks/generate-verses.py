@@ -2,7 +2,7 @@
 """Rebuilds Decks/memory-verses from the World English Bible (public domain) in Debian.
 
     sudo apt-get install -y sword-text-web diatheke
-    python3 scripts/decks/generate-verses.py
+    python3 scripts/decks/generate-verses.py            (--check: compare the committed deck instead)
 
 The text is the WEB's as diatheke prints it, quotation marks included (one may open a speech
 that goes on past the passage), except that footnotes are left out and poetry lines are joined
@@ -103,11 +103,19 @@ def main():
         key = re.sub(r"[^a-z0-9]+", "-", reference.lower()).strip("-")
         rows.append((key, f"set-{index // 10 + 1}", shown.replace("Psalms", "Psalm"), text))
     folder = os.path.join(ROOT, "Decks", "memory-verses")
+    lines = "id\tunit\treference\ttext\n" + "".join("\t".join(cell.replace("\t", " ") for cell in row) + "\n" for row in rows)
+    if "--check" in sys.argv:
+        # The deck as committed against the WEB as diatheke prints it now: every verse, every mark.
+        with open(os.path.join(folder, "items.tsv"), encoding="utf-8") as f:
+            committed = f.read().splitlines()
+        differing = [(old, new) for old, new in zip(committed, lines.splitlines()) if old != new]
+        for old, new in differing:
+            print(f"deck:   {old}\nsource: {new}")
+        print(f"{len(rows)} verses, {len(differing) + abs(len(committed) - len(lines.splitlines()))} differing from the WEB as diatheke prints it")
+        sys.exit(1 if differing or len(committed) != len(lines.splitlines()) else 0)
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "items.tsv"), "w", encoding="utf-8") as f:
-        f.write("id\tunit\treference\ttext\n")
-        for row in rows:
-            f.write("\t".join(cell.replace("\t", " ") for cell in row) + "\n")
+        f.write(lines)
     print(f"{len(rows)} verses")
 
 
