@@ -79,7 +79,10 @@ def make_child(folder, *seeds):
         for did in decks[:2]:
             deck = col.decks.get(did)
             col.decks.set_config_id_for_deck_dict(deck, shared)
-        types = [col.models.by_name(name) for name in ["Basic", "Basic (and reversed card)", "Cloze"]]
+        # Anki's stock types: a type-in template ({{type:Back}}) and a conditional one (the reverse
+        # card only where "Add Reverse" has text: {{#Add Reverse}}…{{/Add Reverse}}).
+        types = [col.models.by_name(name) for name in ["Basic", "Basic (and reversed card)", "Cloze", "Basic (type in the answer)",
+                                                       "Basic (optional reversed card)"]]
         words = rng.sample(WORDS, rng.randint(10, 20))
         for index, word in enumerate(words):
             model = rng.choice(types)
@@ -88,6 +91,8 @@ def make_child(folder, *seeds):
                 note["Text"] = "{{c1::%s}} and {{c2::%s::hint}}" % (word, index)
             else:
                 note["Front"], note["Back"] = word, "meaning %d" % index
+            if model["name"] == "Basic (optional reversed card)" and rng.random() < 0.5:
+                note["Add Reverse"] = "y"
             note.tags = rng.sample(["food", "nature", "basics", "hard"], rng.randint(0, 2)) + (["marked"] if rng.random() < 0.15 else [])
             col.add_note(note, rng.choice(decks))
         if rng.random() < 0.5:
