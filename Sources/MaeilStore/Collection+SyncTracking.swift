@@ -36,8 +36,12 @@ extension Collection {
             ("log_insert", "AFTER INSERT ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = NEW.card_id;"),
             ("log_update", "AFTER UPDATE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id);"),
             ("log_delete", "AFTER DELETE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = OLD.card_id;"),
-            // A deck's name gives its own notes their note type, its preset their cards' desired retention.
-            ("deck_update", "AFTER UPDATE ON deck", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
+            // A deck's name, kind and templates give its own notes their note type, its preset their
+            // cards' desired retention; an import that writes the deck as it was marks nothing.
+            ("deck_update", """
+             AFTER UPDATE ON deck WHEN OLD.name IS NOT NEW.name OR OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
+               OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id
+             """, "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
             ("preset_update", "AFTER UPDATE ON preset",
              "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id;"),
             ("note_type_update", "AFTER UPDATE ON note_type",

@@ -11,7 +11,7 @@ import Testing
 /// A normal sync exports only the notes marked since its base and lays them over a copy of the
 /// base (SyncDelta). Whatever was written, the result must hold every row a whole export would:
 /// a row it missed would be a change never sent. Seeded rounds of answers, undo, edits, tags,
-/// flags, forgetting, burying, deletions, additions and option changes, on notes from Anki and
+/// flags, forgetting, burying, deletions, additions, option changes and a deck renamed, on notes from Anki and
 /// Maeil's own, each round settled as a sync settles it.
 @Suite("A sync's partial export")
 struct SyncDeltaTests {
@@ -86,8 +86,12 @@ struct SyncDeltaTests {
         _ = try collection.addNote(NoteDraft(guid: "added-\(now.timeIntervalSince1970)", kind: .word, fields: [NoteField(name: "word", value: "새"),
                                                                                                            NoteField(name: "meaning", value: "new")],
                                              position: 100), deckID: words.id, now: now)
-        // A deck's options reach every card of the decks sharing them (FSRS cards carry the desired retention).
+        // A deck's options reach every card of the decks sharing them (FSRS cards carry the desired
+        // retention); a deck of Maeil's own names the note type its notes go to Anki under.
         guard options else { return }
+        var renamed = try collection.deck(id: words.id)
+        renamed.name = "Words renamed \(Int(now.timeIntervalSince1970))"
+        try collection.update(renamed)
         let deck = try #require(try collection.decks().first)
         _ = try PresetChange(collection: collection).set(.newPerDay, .text("\(Int.random(in: 5...40, using: &random))"), deck: deck, now: now, timeZone: Fixture.utc)
     }
