@@ -15,16 +15,18 @@ package struct Exporter {
 
     /// Hands `body` the decks as a source the writers read note by note, all of it read in
     /// one read transaction: an export is one state of the collection even while a session
-    /// answers, and no deck is held whole. `onlyMarked`: only the notes a sync must look at
-    /// again since its base (the decks, note types and ids are as a whole export's).
-    package func streaming<T>(_ decks: [Deck], now: Date, onlyMarked: Bool = false, _ body: (inout StoreExportSource) throws -> T) throws -> T {
+    /// answers, and no deck is held whole. `marks`: the source also reads what a sync must look
+    /// at again since its base (`dirty`); `onlyMarked`: it hands on only those notes (the
+    /// decks, note types and ids are as a whole export's).
+    package func streaming<T>(_ decks: [Deck], now: Date, marks: Bool = false, onlyMarked: Bool = false,
+                              _ body: (inout StoreExportSource) throws -> T) throws -> T {
         let presets = try decks.map { try collection.preset(id: $0.presetID) }
         var deckAnkiIDs: [String: Int64] = [:]
         for deck in try collection.decks() { if let id = deck.ankiID { deckAnkiIDs[deck.name] = id } }
         let mediaFolder = URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
         return try collection.readingExport { reading in
             var source = try StoreExportSource(reading: reading, decks: zip(decks, presets).map { $0 }, deckAnkiIDs: deckAnkiIDs,
-                                               mediaFolder: mediaFolder, now: now, onlyMarked: onlyMarked)
+                                               mediaFolder: mediaFolder, now: now, marks: marks, onlyMarked: onlyMarked)
             return try body(&source)
         }
     }

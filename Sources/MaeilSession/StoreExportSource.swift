@@ -43,9 +43,9 @@ package struct StoreExportSource: ExportSource {
     /// Place among new cards, counted across every deck written.
     private var position = 0
 
-    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, onlyMarked: Bool) throws {
+    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, marks: Bool, onlyMarked: Bool) throws {
         self.reading = reading
-        dirty = try reading.syncDirty()
+        dirty = marks || onlyMarked ? try reading.syncDirty() : nil
         only = onlyMarked ? dirty?.notes ?? [] : nil
         stored = try reading.ankiNoteTypes()
         sources = decks.map { (deck: $0.0, preset: $0.1) }

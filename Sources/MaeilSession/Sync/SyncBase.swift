@@ -28,8 +28,9 @@ package struct SyncBase {
     }
 
     /// Tags an export as the base of the sync that ends with `mark`, ready to take the base's
-    /// place; the export is moved there (or copied) and is no longer the caller's. `answersOf` is the Anki file the collection was built from: its answers to cards
-    /// that are gone, which Maeil cannot hold, go into the base, so a sync still counts them.
+    /// place; the export is moved there (or copied) and is no longer the caller's. `answersOf`
+    /// is the Anki file the collection was built from: its answers to cards that are gone, which
+    /// Maeil cannot hold, go into the base, so a sync still counts them.
     func prepare(_ export: URL, mark: SyncMark, answersOf source: URL? = nil) throws {
         let queue = try DatabaseQueue(path: export.path)
         try queue.writeWithoutTransaction { db in
