@@ -434,6 +434,11 @@ private struct CollectionWriting {
         if entry.kind == .manual, entry.after?.phase == .new, entry.before.map({ $0.phase != .new }) == true {
             return (0, 0, interval(entry.before), 0, 4)
         }
+        // A due date set by hand is the row Anki's own Set Due Date writes: manual, no button, the
+        // new interval and the old, the card's ease (never 0, which Anki reads as a reset).
+        if entry.kind == .manual, let after = entry.after, after.phase == .review, after.due != entry.before?.due {
+            return (0, after.intervalDays, interval(entry.before), after.easePermille > 0 ? after.easePermille : 2500, 4)
+        }
         return nil
     }
 

@@ -62,4 +62,44 @@ struct PackageWriterTests {
         #expect(written.map(\.1) == expected.map(\.tag))
         #expect(Set(written.map(\.0)).count == given.count)
     }
+
+    /// A due date set in Maeil goes to Anki as the row Anki's own Set Due Date writes (read from
+    /// Anki 26.9.3: a review card of interval 10 and ease 2300 set due in 3 days logs
+    /// [ease 0, ivl 10, lastIvl 10, factor 2300, type 4]; a new card [0, 3, 0, 2500, 4]); a
+    /// forgotten card Anki's reset [0, 0, ivl, 0, 4]; a manual change that moves no due date
+    /// (FSRS memory from the log) writes nothing.
+    @Test func manualChangesAreAnkisManualRows() throws {
+        let day = clock.start(ofDay: 19_700)
+        func manual(_ before: CardState, _ after: CardState, at seconds: Double) -> ReviewLogEntry {
+            ReviewLogEntry(time: day.addingTimeInterval(seconds), kind: .manual, rating: nil, durationMilliseconds: 0,
+                           scheduler: SchedulerKind.ankiSM2.rawValue, before: before, after: after)
+        }
+        let review = CardState(phase: .review, intervalDays: 10, easePermille: 2300, due: clock.start(ofDay: 19_702), reps: 3,
+                               lastReview: clock.start(ofDay: 19_690))
+        var moved = review
+        moved.due = clock.start(ofDay: 19_703)
+        var remembered = moved
+        remembered.stability = 12
+        remembered.difficulty = 5
+        let setNew = CardState(phase: .review, intervalDays: 3, easePermille: 2500, due: clock.start(ofDay: 19_703), reps: 0)
+        let histories: [[ReviewLogEntry]] = [
+            [manual(review, moved, at: 1), manual(moved, remembered, at: 2)],
+            [manual(.new, setNew, at: 3)],
+            [manual(review, .new, at: 4)],
+        ]
+        let notes = histories.enumerated().map { index, history in
+            ExportNote(guid: "n\(index)", noteTypeID: type.id, values: ["f", "b"], tags: [], modified: 1_700_000_000,
+                       cards: [ExportCard(ordinal: 0, state: history.last!.after!, suspended: false, position: index, history: history)])
+        }
+        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)], media: [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("collection.anki2")
+        try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: day.addingTimeInterval(60), clock: clock)
+        let rows = try DatabaseQueue(path: file.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT ease, ivl, lastIvl, factor, type FROM revlog ORDER BY id").map { row in (0..<5).map { row[$0] as Int } }
+        }
+        #expect(rows == [[0, 10, 10, 2300, 4], [0, 3, 0, 2500, 4], [0, 0, 10, 0, 4]])
+    }
 }
