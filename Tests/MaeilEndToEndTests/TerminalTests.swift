@@ -102,7 +102,11 @@ struct TerminalTests {
         }
         _ = try tmux.wait(for: "saved")
         try tmux.type("u")
-        let undone = try tmux.wait(for: "↶ undone")
+        // The card is shown again below its header: waited for as a whole (a busy machine drew
+        // the header a moment before the front, and the screen read between the two).
+        let undone = try tmux.wait(until: "the card shown again after the undo") { screen in
+            screen.contains("↶ undone") && Self.region(screen, from: "── Hangul Jamo").contains("⏎ show ›")
+        }
         #expect(Self.region(undone, from: "── Hangul Jamo").dropFirst().first == front, "the card shows its front as it was:\n\(undone)")
         try tmux.type("q")
         _ = try tmux.wait(until: "the prompt after the review") { screen in
