@@ -53,20 +53,14 @@ package enum FullSyncFile {
         package var usn: Int
     }
 
-    /// Checks a file the server sent is a whole Anki collection, and counts it.
     /// What a collection file this side wrote holds (no check: it is not the server's word).
     package static func contents(of file: URL) throws -> Contents {
         let queue = try DatabaseQueue(path: file.path)
         defer { try? queue.close() }
-        return try queue.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT mod, scm, usn FROM col")
-            return Contents(notes: try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0,
-                            cards: try Int.fetchOne(db, sql: "SELECT count(*) FROM cards") ?? 0,
-                            reviews: try Int.fetchOne(db, sql: "SELECT count(*) FROM revlog") ?? 0,
-                            modified: row?["mod"] ?? 0, schema: row?["scm"] ?? 0, usn: row?["usn"] ?? 0)
-        }
+        return try queue.read { db in try counted(db, try Row.fetchOne(db, sql: "SELECT mod, scm, usn FROM col")) }
     }
 
+    /// Checks a file the server sent is a whole Anki collection, and counts it.
     package static func check(_ file: URL) throws -> Contents {
         var configuration = Configuration()
         configuration.readonly = true
@@ -80,15 +74,20 @@ package enum FullSyncFile {
                       let row = try Row.fetchOne(db, sql: "SELECT mod, scm, usn FROM col") else {
                     throw SyncError(.server, "the sync server sent a collection that is damaged or of an Anki Maeil does not know")
                 }
-                return Contents(notes: try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0,
-                                cards: try Int.fetchOne(db, sql: "SELECT count(*) FROM cards") ?? 0,
-                                reviews: try Int.fetchOne(db, sql: "SELECT count(*) FROM revlog") ?? 0,
-                                modified: row["mod"], schema: row["scm"], usn: row["usn"])
+                return try counted(db, row)
             }
         } catch let error as SyncError {
             throw error
         } catch {
             throw SyncError(.server, "the sync server sent something that is not a collection (\(error))")
         }
+    }
+
+    /// The rows of each table, and the collection's times and usn from its `col` row.
+    static func counted(_ db: Database, _ col: Row?) throws -> Contents {
+        Contents(notes: try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0,
+                 cards: try Int.fetchOne(db, sql: "SELECT count(*) FROM cards") ?? 0,
+                 reviews: try Int.fetchOne(db, sql: "SELECT count(*) FROM revlog") ?? 0,
+                 modified: col?["mod"] ?? 0, schema: col?["scm"] ?? 0, usn: col?["usn"] ?? 0)
     }
 }

@@ -177,33 +177,30 @@ struct BundledDecksTests {
     /// refuse each other's answer (開く, 開ける; three "corner" cards), and the kanji's meanings.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/edict/edict"), "needs edict and kanjidic-xml (scripts/setup)"))
     func japaneseDecksHoldAgainstEDICT() throws {
-        let root = Self.decks.deletingLastPathComponent()
+        let (status, output) = try Self.deckScript("check-japanese-senses.py")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("0 refusing each other's answer") && output.contains("0 without its first sense"), "\(output)")
+    }
+
+    /// Runs one of scripts/decks/ with python3: its exit status and what it printed.
+    static func deckScript(_ name: String, _ arguments: String...) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [root.appendingPathComponent("scripts/decks/check-japanese-senses.py").path]
+        process.arguments = [decks.deletingLastPathComponent().appendingPathComponent("scripts/decks/\(name)").path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
-        #expect(output.contains("0 refusing each other's answer") && output.contains("0 without its first sense"), "\(output)")
+        return (process.terminationStatus, output)
     }
 
     /// The memory verses are the World English Bible's text as diatheke prints it, every word
     /// and mark (scripts/decks/generate-verses.py --check reads each passage again).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/diatheke"), "needs diatheke and sword-text-web (scripts/setup)"))
     func versesAreTheWEBsTextAsPublished() throws {
-        let root = Self.decks.deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [root.appendingPathComponent("scripts/decks/generate-verses.py").path, "--check"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try Self.deckScript("generate-verses.py", "--check")
+        #expect(status == 0, "\(output)")
         #expect(output.contains("60 verses, 0 differing"), "\(output)")
     }
 
