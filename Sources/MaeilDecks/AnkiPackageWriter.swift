@@ -98,6 +98,11 @@ package enum AnkiPackageWriter {
         return summary
     }
 
+    /// An FSRS memory as Anki's card data keeps it: stability to four decimals, difficulty to three.
+    package static func ankiMemory(_ memory: MemoryState) -> MemoryState {
+        MemoryState(stability: (memory.stability * 10_000).rounded() / 10_000, difficulty: (memory.difficulty * 1000).rounded() / 1000)
+    }
+
     static func add(_ data: Data, named name: String, to archive: Archive, compress: Bool = true) throws {
         try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compress ? .deflate : .none) {
             position, size in data.subdata(in: Int(position)..<Int(position) + size)
@@ -368,12 +373,13 @@ private struct CollectionWriting {
         var members: [String] = []
         if let position = card.originalPosition { members.append("\"pos\":\(position)") }
         let memory = card.state.memory
-        if let memory { members.append("\"d\":\((memory.difficulty * 1000).rounded() / 1000)") }
+        let kept = memory.map(AnkiPackageWriter.ankiMemory)
+        if let kept { members.append("\"d\":\(kept.difficulty)") }
         if memory != nil, let decay = card.decay { members.append("\"decay\":\((decay * 1000).rounded() / 1000)") }
         if memory != nil, let retention = card.desiredRetention { members.append("\"dr\":\(retention)") }
         let answered = card.state.phase == .new ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
         if let answered { members.append("\"lrt\":\(Int64(answered.timeIntervalSince1970))") }
-        if let memory { members.append("\"s\":\((memory.stability * 10_000).rounded() / 10_000)") }
+        if let kept { members.append("\"s\":\(kept.stability)") }
         if let custom = card.customData { members.append("\"cd\":" + jsonString(custom)) }
         return "{" + members.joined(separator: ",") + "}"
     }

@@ -308,7 +308,10 @@ struct SyncTests {
             // from every answer; the next sync carries that up, and then nothing is left.
             let report = try #require(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any])
             let recomputed = (report["merged"] as? [String: Any])?["recomputed_cards"] as? Int ?? -1
-            #expect(recomputed == (fsrs ? 1 : 0), "seed \(seed): \(sync.stdout)")
+            // At most the shared card, and only under FSRS: where every answer leaves its memory as it
+            // was to Anki's decimals (two answers on one day), nothing is rewritten; the phone's memory
+            // is held against Anki's own computation below either way.
+            #expect(recomputed <= (fsrs ? 1 : 0), "seed \(seed): \(sync.stdout)")
             // (Under SM-2 too, when the phone's answer was the newer, the card's last review moves to it.)
             let carried = try maeil(["sync"], collection, state: state)
             let carriedOne = carried.stdout.hasPrefix("Synced with \(server.endpoint): 1 card went up.")

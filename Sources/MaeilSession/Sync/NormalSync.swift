@@ -1,5 +1,6 @@
 import Foundation
 import MaeilCore
+import MaeilDecks
 import MaeilStore
 import MaeilSync
 
@@ -148,9 +149,12 @@ package struct NormalSync {
                     let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
                     let clock = preset.dayClock(in: full.timeZone)
                     let nextDay = clock.start(ofDay: clock.dayNumber(of: full.now) + 1)
-                    if let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }) {
+                    // Only a memory that differs as Anki keeps it: a change past its decimals is none the
+                    // other side could see, and the next sync would say it synced nothing.
+                    if let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }),
+                       AnkiPackageWriter.ankiMemory(memory) != card.state.memory.map(AnkiPackageWriter.ankiMemory) {
                         (state.stability, state.difficulty) = (memory.stability, memory.difficulty)
-                        remembered = state.stability != card.state.stability || state.difficulty != card.state.difficulty
+                        remembered = true
                     }
                 }
                 guard state != card.state else { continue }
