@@ -461,6 +461,8 @@ private struct CollectionReading {
                       "leechAction": whole(21) ?? 0],
             "fsrsWeights": floats(3), "fsrsParams5": floats(5), "fsrsParams6": floats(6), "desiredRetention": float(37) ?? 0,
             "buryInterdayLearning": whole(29) == 1,
+            "newMix": whole(30) ?? 0, "interdayLearningMix": whole(31) ?? 0, "newSortOrder": whole(32) ?? 0, "reviewOrder": whole(33) ?? 0,
+            "newGatherPriority": whole(34) ?? 0,
         ]
     }
 
@@ -748,6 +750,13 @@ extension AnkiPackage {
             let loads = days.compactMap(number)
             if loads.count == 7 { preset.scheduler.easyDays = loads.map { $0 >= 1 ? 1 : ($0 <= 0 ? 0 : 0.5) } }
         }
+        // The display order; a number only a newer Anki knows keeps Anki's default.
+        func choice<Choice: AnkiNumbered>(_ key: String, _: Choice.Type) -> Choice? { number(config[key]).flatMap { Choice(ankiValue: Int($0)) } }
+        if let mix = choice("newMix", StudyOrder.Mix.self) { preset.order.newMix = mix }
+        if let mix = choice("interdayLearningMix", StudyOrder.Mix.self) { preset.order.interdayLearningMix = mix }
+        if let order = choice("reviewOrder", StudyOrder.ReviewOrder.self) { preset.order.reviews = order }
+        if let gather = choice("newGatherPriority", StudyOrder.NewGather.self) { preset.order.newGather = gather }
+        if let sort = choice("newSortOrder", StudyOrder.NewSort.self) { preset.order.newSort = sort }
         if fsrs {
             // FSRS-6 parameters where Anki has them, else FSRS-5's; none means Anki's defaults.
             preset.scheduler.kind = .fsrs

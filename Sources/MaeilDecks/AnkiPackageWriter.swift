@@ -518,6 +518,11 @@ private struct CollectionWriting {
         config["desiredRetention"] = settings.desiredRetention
         if settings.kind == .fsrs { config["fsrsParams6"] = settings.fsrsParameters.weights }
         config["easyDaysPercentages"] = settings.easyDays
+        config["newMix"] = preset.order.newMix.ankiValue
+        config["interdayLearningMix"] = preset.order.interdayLearningMix.ankiValue
+        config["reviewOrder"] = preset.order.reviews.ankiValue
+        config["newGatherPriority"] = preset.order.newGather.ankiValue
+        config["newSortOrder"] = preset.order.newSort.ankiValue
         return config
     }
 }

@@ -239,8 +239,7 @@ package final class ReviewSession {
     private func refillTheDaysLimits(now: Date) throws {
         guard state.mode == .review else { return }
         let fresh = try collection.studyQueue(deckIDs: state.deckIDs, now: now, timeZone: environment.timeZone)
-        state.queue.new = fresh.new
-        state.queue.reviews = fresh.reviews
+        state.queue.main = fresh.main
     }
 
     // MARK: Choosing the next card

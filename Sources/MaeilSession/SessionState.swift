@@ -40,13 +40,13 @@ package struct SessionState: Equatable, Sendable {
     package var practiceQueue: [Int64] = []
 
     package var remaining: (new: Int, learning: Int, review: Int) {
-        (queue.new.count, queue.learning.count, queue.reviews.count)
+        (queue.main.count { $0.phase == .new }, queue.learningCount, queue.main.count { $0.phase == .review })
     }
 
     package static func == (lhs: SessionState, rhs: SessionState) -> Bool {
         lhs.mode == rhs.mode && lhs.deckIDs == rhs.deckIDs && lhs.current == rhs.current && lhs.revealed == rhs.revealed
             && lhs.typedAnswer == rhs.typedAnswer && lhs.answers == rhs.answers && lhs.finished == rhs.finished
-            && lhs.queue.new == rhs.queue.new && lhs.queue.learning == rhs.queue.learning && lhs.queue.reviews == rhs.queue.reviews
+            && lhs.queue == rhs.queue
             && lhs.practiceQueue == rhs.practiceQueue
     }
 }

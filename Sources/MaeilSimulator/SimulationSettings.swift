@@ -94,10 +94,12 @@ extension SimulationConfig {
 
 extension PresetKey {
     /// Whether a simulation uses the setting: the day's limits are simulated separately, and
-    /// rollover, burying, gating and leeches do not change what a simulated learner remembers.
+    /// rollover, burying, gating, the display order and leeches do not change what a simulated
+    /// learner remembers.
     package var appliesToSimulation: Bool {
         switch self {
-        case .newPerDay, .reviewsPerDay, .rolloverHour, .burySiblings, .curriculumGating, .leechThreshold, .leechAction: false
+        case .newPerDay, .reviewsPerDay, .rolloverHour, .burySiblings, .curriculumGating, .leechThreshold, .leechAction, .newMix,
+             .interdayLearningMix, .reviewOrder, .newGatherOrder, .newSortOrder: false
         default: true
         }
     }

@@ -34,18 +34,19 @@ extension Collection {
         let values: [(any DatabaseValueConvertible & Sendable)?] = [
             preset.name, scheduler, preset.newPerDay, preset.reviewsPerDay, preset.rolloverHour,
             preset.burySiblings, preset.curriculumGating, preset.ankiConfig,
+            preset.order == StudyOrder() ? nil : try StableJSON.string(preset.order),
         ]
         var saved = preset
         if let id = preset.id {
             try db.execute(sql: """
                 UPDATE preset SET name = ?, scheduler = ?, new_per_day = ?, reviews_per_day = ?, rollover_hour = ?,
-                bury_siblings = ?, curriculum_gating = ?, anki_config = ? WHERE id = ?
+                bury_siblings = ?, curriculum_gating = ?, anki_config = ?, study_order = ? WHERE id = ?
                 """, arguments: StatementArguments(values + [id]))
         } else {
             try db.execute(sql: """
                 INSERT INTO preset (name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating,
-                                    anki_config)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                    anki_config, study_order)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments(values))
             saved.id = db.lastInsertedRowID
         }

@@ -24,10 +24,15 @@ struct QueueRows: QueueSource {
 
     private static let visible = "suspended = 0 AND (buried_until IS NULL OR buried_until <= ?)"
 
-    func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [QueuedCard] {
-        try fetch("""
-            SELECT id, note_id, due, phase FROM card WHERE deck_id = ? AND phase IN ('learning', 'relearning') AND \(Self.visible) AND due < ?
-            """, [deck, visibleAt, dueBefore], deck: deck, phase: nil)
+    func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, lastAnswered: Int64?)] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, note_id, due, phase, last_review FROM card
+            WHERE deck_id = ? AND phase IN ('learning', 'relearning') AND \(Self.visible) AND due < ?
+            """)
+        return try Row.fetchAll(statement, arguments: [deck, visibleAt, dueBefore]).map { row in
+            (QueuedCard(id: row["id"], noteID: row["note_id"], deckID: deck, phase: CardPhase(rawValue: row["phase"]) ?? .learning,
+                        due: row["due"] ?? 0), row["last_review"])
+        }
     }
 
     func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [QueuedCard] {
@@ -36,15 +41,54 @@ struct QueueRows: QueueSource {
             """, [deck, visibleAt, dueBefore, limit], deck: deck, phase: .review)
     }
 
-    func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int) throws -> [QueuedCard] {
-        let base = "SELECT id, note_id, due FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
+    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, facts: ReviewFacts?)] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT card.id, note_id, due, interval_days, ease, stability, difficulty, last_review, template, ordinal,
+                   coalesce(note.anki_id, note.created_at * 1000) AS added
+            FROM card JOIN note ON note.id = card.note_id
+            WHERE card.deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due
+            """)
+        let ranks = try templateRanks(deck: deck)
+        return try Row.fetchAll(statement, arguments: [deck, visibleAt, dueBefore]).map { row in
+            (QueuedCard(id: row["id"], noteID: row["note_id"], deckID: deck, phase: .review, due: row["due"] ?? 0),
+             ReviewFacts(intervalDays: row["interval_days"], easePermille: row["ease"], stability: row["stability"], difficulty: row["difficulty"],
+                         lastReview: row["last_review"], added: row["added"], template: ranks(row["template"], row["ordinal"])))
+        }
+    }
+
+    func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int?, descending: Bool) throws -> [QueuedCard] {
+        let base = "SELECT id, note_id, due, new_position, template, ordinal FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
+        // Highest note first, a note's own cards still in their order.
+        let order = descending ? " ORDER BY new_position >> 10 DESC, new_position & 1023" : " ORDER BY new_position"
+        let limited = limit == nil ? "" : " LIMIT ?"
+        let tail: [(any DatabaseValueConvertible)?] = limit.map { [$0] } ?? []
+        let ranks = try templateRanks(deck: deck)
         switch unit {
         case .none:
-            return try fetch(base + " ORDER BY new_position LIMIT ?", [deck, visibleAt, limit], deck: deck, phase: .new)
+            return try fetch(base + order + limited, StatementArguments([deck, visibleAt] + tail), deck: deck, phase: .new, ranks: ranks)
         case .some(.none):
-            return try fetch(base + " AND unit_position IS NULL ORDER BY new_position LIMIT ?", [deck, visibleAt, limit], deck: deck, phase: .new)
+            return try fetch(base + " AND unit_position IS NULL" + order + limited, StatementArguments([deck, visibleAt] + tail), deck: deck,
+                               phase: .new, ranks: ranks)
         case .some(.some(let position)):
-            return try fetch(base + " AND unit_position = ? ORDER BY new_position LIMIT ?", [deck, visibleAt, position, limit], deck: deck, phase: .new)
+            return try fetch(base + " AND unit_position = ?" + order + limited, StatementArguments([deck, visibleAt, position] + tail),
+                             deck: deck, phase: .new, ranks: ranks)
+        }
+    }
+
+    /// Each template of a deck as Anki numbers it: its place among its note type's templates
+    /// (Maeil's own templates count as one note type), or, for blanks, the blank's number less one.
+    private func templateRanks(deck: Int64) throws -> (_ template: String, _ ordinal: Int) -> Int {
+        let text = try String.fetchOne(db.cachedStatement(sql: "SELECT templates FROM deck WHERE id = ?"), arguments: [deck]) ?? "[]"
+        let templates = try DecodeCache.templates(text)
+        var ranks: [String: Int] = [:], seen: [String: Int] = [:]
+        for template in templates {
+            let type = template.noteType ?? ""
+            ranks[template.name] = template.blanks == nil ? seen[type, default: 0] : -1
+            seen[type, default: 0] += 1
+        }
+        return { template, ordinal in
+            let rank = ranks[template] ?? 0
+            return rank < 0 ? max(ordinal - 1, 0) : rank
         }
     }
 
@@ -80,14 +124,19 @@ struct QueueRows: QueueSource {
     }
 
     /// Queue rows: id, note id and due (and the phase, when `phase` is nil), found by name once.
-    private func fetch(_ sql: String, _ arguments: StatementArguments, deck: Int64, phase: CardPhase?) throws -> [QueuedCard] {
+    private func fetch(_ sql: String, _ arguments: StatementArguments, deck: Int64, phase: CardPhase?,
+                       ranks: ((String, Int) -> Int)? = nil) throws -> [QueuedCard] {
         let statement = try db.cachedStatement(sql: sql)
         let columns = ColumnMap(statement)
         let id = columns["id"], noteID = columns["note_id"], due = columns["due"]
         let phaseColumn = phase == nil ? columns["phase"] : nil
+        let position = statement.columnNames.contains("new_position") ? columns["new_position"] : nil
+        let template = ranks == nil ? nil : (columns["template"], columns["ordinal"])
         return try statement.rows(arguments) { row in
             let cardPhase = phase ?? phaseColumn.flatMap { CardPhase(rawValue: row.text($0)) } ?? .learning
-            return QueuedCard(id: row.int64(id), noteID: row.int64(noteID), deckID: deck, phase: cardPhase, due: row.optionalInt64(due) ?? 0)
+            return QueuedCard(id: row.int64(id), noteID: row.int64(noteID), deckID: deck, phase: cardPhase, due: row.optionalInt64(due) ?? 0,
+                              position: position.map { row.int64($0) } ?? 0,
+                              template: template.map { ranks!(row.text($0.0), row.int($0.1)) } ?? 0)
         }
     }
 }

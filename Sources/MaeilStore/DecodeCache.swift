@@ -2,13 +2,14 @@ import Foundation
 import MaeilCore
 import Synchronization
 
-/// Decoded deck templates, preset settings and day clocks, by their stored text. Building a
+/// Decoded deck templates, preset settings, study orders and day clocks, by their stored text. Building a
 /// queue or showing a card reads the same deck and preset again and again; decoding their
 /// JSON each time cost more than the queue's own queries.
 enum DecodeCache {
     private static let templates = Mutex<[String: [CardTemplate]]>([:])
     private static let settings = Mutex<[String: SchedulerSettings]>([:])
     private static let clocks = Mutex<[String: DayClock]>([:])
+    private static let orders = Mutex<[String: StudyOrder]>([:])
     private static let limit = 256
 
     static func templates(_ text: String) throws -> [CardTemplate] {
@@ -22,6 +23,13 @@ enum DecodeCache {
         if let cached = settings.withLock({ $0[text] }) { return cached }
         let decoded = try JSONDecoder().decode(SchedulerSettings.self, from: Data(text.utf8))
         settings.withLock { store(&$0, text, decoded) }
+        return decoded
+    }
+
+    static func studyOrder(_ text: String) throws -> StudyOrder {
+        if let cached = orders.withLock({ $0[text] }) { return cached }
+        let decoded = try JSONDecoder().decode(StudyOrder.self, from: Data(text.utf8))
+        orders.withLock { store(&$0, text, decoded) }
         return decoded
     }
 

@@ -264,6 +264,11 @@ enum Schema {
                 BEGIN UPDATE card SET modified_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = NEW.id; END;
                 """)
         }
+        // Anki's display order (new/review mix, review order, new-card gather and sort), as
+        // JSON; NULL is Anki's defaults.
+        migrator.registerMigration("v16") { db in
+            try db.execute(sql: "ALTER TABLE preset ADD COLUMN study_order TEXT")
+        }
         return migrator
     }
 }

@@ -20,7 +20,7 @@ struct Maeil: ParsableCommand {
             on success, 1 when something failed (the message says what to do), 2 for bad arguments.
             """,
         version: About.version,
-        subcommands: [PromptCommand.self, ReviewCommand.self, DecksCommand.self, DeckCommand.self, AddCommand.self, FindCommand.self,
+        subcommands: [PromptCommand.self, ReviewCommand.self, QueueCommand.self, DecksCommand.self, DeckCommand.self, AddCommand.self, FindCommand.self,
                       ShowCommand.self, EditCommand.self, TagCommand.self, DeleteCommand.self, InfoCommand.self, ForgetCommand.self,
                       StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UnburyCommand.self, FlagCommand.self, SetDueCommand.self, UndoCommand.self,
                       StatsCommand.self, MissedCommand.self, FocusCommand.self, ReadCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,

@@ -14,6 +14,9 @@ final class RowsInMemory: QueueSource {
         var unit: Int?
         var suspended = false
         var buriedUntil: Int64?
+        var lastAnswered: Int64?
+        var position: Int64 = 0
+        var facts: ReviewFacts?
     }
 
     var rows: [Row]
@@ -23,10 +26,16 @@ final class RowsInMemory: QueueSource {
     init(_ rows: [Row]) { self.rows = rows }
 
     private func visible(_ row: Row, _ at: Int64) -> Bool { !row.suspended && (row.buriedUntil ?? 0) <= at }
-    private func queued(_ row: Row) -> QueuedCard { QueuedCard(id: row.id, noteID: row.note, deckID: row.deck, phase: row.phase, due: row.due) }
+    private func queued(_ row: Row) -> QueuedCard {
+        QueuedCard(id: row.id, noteID: row.note, deckID: row.deck, phase: row.phase, due: row.due, position: row.position)
+    }
 
-    func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) -> [QueuedCard] {
-        rows.filter { $0.deck == deck && $0.phase.isInSteps && visible($0, visibleAt) && $0.due < dueBefore }.map(queued)
+    func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) -> [(card: QueuedCard, lastAnswered: Int64?)] {
+        rows.filter { $0.deck == deck && $0.phase.isInSteps && visible($0, visibleAt) && $0.due < dueBefore }.map { (queued($0), $0.lastAnswered) }
+    }
+
+    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) -> [(card: QueuedCard, facts: ReviewFacts?)] {
+        rows.filter { $0.deck == deck && $0.phase == .review && visible($0, visibleAt) && $0.due < dueBefore }.map { (queued($0), $0.facts) }
     }
 
     func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) -> [QueuedCard] {
@@ -34,12 +43,13 @@ final class RowsInMemory: QueueSource {
             .sorted { $0.due < $1.due }.prefix(limit)).map(queued)
     }
 
-    func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int) -> [QueuedCard] {
-        Array(rows.filter { row in
+    func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int?, descending: Bool) -> [QueuedCard] {
+        let cards = rows.filter { row in
             guard row.deck == deck, row.phase == .new, visible(row, visibleAt) else { return false }
             if case .some(let wanted) = unit { return row.unit == wanted }
             return true
-        }.prefix(limit)).map(queued)
+        }.sorted { descending ? ($0.position >> 10, -($0.position & 1023)) > ($1.position >> 10, -($1.position & 1023)) : $0.position < $1.position }
+        return Array(cards.prefix(limit ?? cards.count)).map(queued)
     }
 
     func firstUnlearnedUnit(deck: Int64) -> Int?? {
@@ -137,5 +147,45 @@ struct QueueBuilderTests {
         // …and one due later does not.
         queue.requeue(QueuedCard(id: 1, noteID: 1, deckID: 1, phase: .learning, due: nowSeconds + 3600))
         #expect(queue.takeNext(now: nowSeconds) == nil)
+    }
+
+    @Test func mixingSpreadsTheShorterLineEvenlyAsAnkisIntersperserDoes() {
+        func line(_ ids: [Int64]) -> [QueuedCard] { ids.map { QueuedCard(id: $0, noteID: $0, deckID: 1, phase: .review, due: 0) } }
+        func mixed(_ one: [Int64], _ two: [Int64]) -> [Int64] { QueueOrdering.intersperse(line(one), line(two)).map(\.id) }
+        // Anki's own examples (rslib's intersperser tests).
+        #expect(mixed([1, 2, 3], [11, 22, 33]) == [1, 11, 2, 22, 3, 33])
+        #expect(mixed([1, 2, 3], [11, 22]) == [1, 11, 2, 22, 3])
+        #expect(mixed([1, 2, 3], [11, 22, 33, 44, 55, 66]) == [11, 1, 22, 33, 2, 44, 55, 3, 66])
+        #expect(mixed([1, 2, 3], [11, 22, 33, 44, 55, 66, 77, 88]) == [11, 22, 1, 33, 44, 2, 55, 66, 3, 77, 88])
+        #expect(mixed([1, 2, 3], []) == [1, 2, 3])
+        #expect(QueueOrdering.mix(line([1, 2]), with: line([9]), .afterReviews).map(\.id) == [1, 2, 9])
+        #expect(QueueOrdering.mix(line([1, 2]), with: line([9]), .beforeReviews).map(\.id) == [9, 1, 2])
+    }
+
+    @Test func aStepEndedOnAnEarlierDayIsInLineWithTheReviewsAllDay() throws {
+        let nowSeconds = Int64(Self.now.timeIntervalSince1970)
+        let source = RowsInMemory([
+            // Answered yesterday, due again this evening: interday, so due from the day's start.
+            .init(id: 1, note: 1, phase: .learning, due: nowSeconds + 5 * 3600, lastAnswered: nowSeconds - 86_400),
+            // Answered an hour ago, due in ten minutes: waits for its time.
+            .init(id: 2, note: 2, phase: .learning, due: nowSeconds + 600, lastAnswered: nowSeconds - 3600),
+            .init(id: 3, note: 3, phase: .review, due: Self.today),
+        ])
+        var queue = try build(source) { $0.order.interdayLearningMix = .beforeReviews }
+        #expect(queue.learning.map(\.id) == [2])
+        #expect(queue.main.map(\.id) == [1, 3])
+        #expect(queue.learningCount == 2)
+        #expect(queue.takeNext(now: nowSeconds)?.id == 1)
+        #expect(try build(source) { $0.order.interdayLearningMix = .afterReviews }.main.map(\.id) == [3, 1])
+    }
+
+    @Test func theReviewOrderChoosesWhichReviewsTheLimitTakes() throws {
+        let rows = (1...6).map { index in
+            RowsInMemory.Row(id: Int64(index), note: Int64(index), phase: .review, due: Self.today,
+                             facts: ReviewFacts(intervalDays: 10 * index, easePermille: 2500, stability: nil, difficulty: nil, lastReview: nil))
+        }
+        let source = RowsInMemory(rows.reversed())
+        #expect(try build(source) { $0.reviewsPerDay = 3; $0.order.reviews = .ascendingIntervals }.reviews.map(\.id) == [1, 2, 3])
+        #expect(try build(source) { $0.reviewsPerDay = 3; $0.order.reviews = .descendingIntervals }.reviews.map(\.id) == [6, 5, 4])
     }
 }

@@ -113,8 +113,9 @@ struct HostileInputTests {
         let check = try Binary.run(["check", "--collection", path])
         #expect(check.status == 1)
         #expect(check.stdout.contains("card \(card.id): its schedule holds a number that is not finite or out of range"), "\(check.stdout)")
-        // The card is reviewed from its interval and ease instead, and its new state is sound.
-        let review = try Binary.run(["review", "--collection", path], input: "\n3\nq\n")
+        // The card is reviewed from its interval and ease instead, and its new state is sound (the
+        // new cards are mixed in with it, as in Anki: all three are answered).
+        let review = try Binary.run(["review", "--collection", path], input: "\n3\n\n3\n\n3\nq\n")
         #expect(review.status == 0, "\(review.stderr)")
         #expect(review.stdout.contains("good · "))
         let checked = try Binary.run(["check", "--collection", path])

@@ -16,6 +16,11 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py set-due PATH AT SPEC... Anki's Set Due Date with each SPEC ("0", "3", "1-7", "5!") on
                                       every card of a copy of PATH at Unix time AT: each card's
                                       type, interval, ease and due date afterwards, by card id
+    seeded.py queue PATH AT ORDERS    Anki's study queue of deck Korean in a copy of collection PATH at
+                                      Unix time AT, once for each set of display options in the JSON
+                                      file ORDERS (set on every preset, limits lifted, burying off,
+                                      filtered decks emptied first): the cards in the order Anki
+                                      shows them, with what each order sorts by
     seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
                                       (after Anki's deck list, which unburies on a new day): the
                                       ids of the cards each query in the JSON file QUERIES finds
@@ -366,6 +371,53 @@ def set_due_child(path, *specs):
     print(json.dumps(result))
 
 
+def queue(path, at, orders):
+    rerun_frozen(__file__, ["queue-child", path, orders], int(at), sys.executable)
+
+
+def queue_child(path, orders):
+    """For each options set: Anki's queue (card ids, first to last, with the queue each is in) and
+    the cards intraday learning holds for later (due past the learn-ahead limit), which Anki's
+    queue leaves out. Every card is given what the orders sort by, so a test can hold another
+    queue against this one where Anki breaks ties at random."""
+    import shutil
+    from anki.collection import Collection
+
+    with open(orders) as f:
+        options = json.load(f)
+    result = []
+    for option in options:
+        copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+        shutil.copy(path, copy)
+        col = Collection(copy)
+        for deck in col.decks.all_names_and_ids():
+            if col.decks.is_filtered(deck.id):
+                col.sched.empty_filtered_deck(deck.id)
+        for config in col.decks.all_config():
+            config.update({key: option[key] for key in ["newMix", "interdayLearningMix", "reviewOrder", "newGatherPriority", "newSortOrder"]})
+            config["new"]["perDay"], config["rev"]["perDay"] = 9999, 9999
+            config["new"]["bury"], config["rev"]["bury"], config["buryInterdayLearning"] = False, False, False
+            col.decks.update_config(config)
+        korean = col.decks.id("Korean")
+        col.decks.select(korean)
+        col.sched.deck_due_tree()
+        queued = col.sched.get_queued_cards(fetch_limit=5000).cards
+        names = sorted(name for name in (d.name for d in col.decks.all_names_and_ids()) if name == "Korean" or name.startswith("Korean::"))
+        cutoff = int(time.time()) + col.get_preferences().scheduling.learn_ahead_secs
+        later = [cid for cid in col.find_cards("deck:Korean is:learn") if col.get_card(cid).queue == 1 and col.get_card(cid).due > cutoff]
+        facts = {}
+        for cid in col.find_cards("deck:Korean"):
+            card = col.get_card(cid)
+            memory = card.memory_state
+            facts[str(cid)] = {"queue": card.queue, "due": card.due, "ivl": card.ivl, "factor": card.factor, "ord": card.ord, "nid": card.nid,
+                               "deck": names.index(col.decks.name(card.did)) if col.decks.name(card.did) in names else -1,
+                               "difficulty": memory.difficulty if memory else None}
+        result.append({"queue": [[entry.card.id, entry.queue] for entry in queued], "later": later, "facts": facts,
+                       "today": col.sched.today})
+        col.close()
+    print(json.dumps(result))
+
+
 def search(path, at, queries):
     rerun_frozen(__file__, ["search-child", path, queries], int(at), sys.executable)
 
@@ -387,5 +439,5 @@ def search_child(path, queries):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
-     "search": search, "search-child": search_child, "set-due": set_due, "set-due-child": set_due_child,
+     "search": search, "search-child": search_child, "queue": queue, "queue-child": queue_child, "set-due": set_due, "set-due-child": set_due_child,
      "occlusion": occlusion}[command](*arguments)

@@ -16,6 +16,8 @@ public struct Preset: Hashable, Sendable, Codable {
     public var burySiblings: Bool
     /// Open a curriculum unit only when every card of the one before has left learning.
     public var curriculumGating: Bool
+    /// The order of a day's cards (Anki's display order).
+    public var order = StudyOrder()
     /// The Anki deck options it was made from (their legacy JSON), when it came from a package:
     /// written back with Maeil's values over them, so the options Maeil has no use for survive.
     public var ankiConfig: String?

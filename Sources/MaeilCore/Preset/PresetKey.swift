@@ -27,6 +27,11 @@ public enum PresetKey: String, CaseIterable, Sendable {
     case shortTermWithSteps = "short_term_with_steps"
     case loadBalancing = "load_balancing"
     case easyDays = "easy_days"
+    case newMix = "new_mix"
+    case interdayLearningMix = "interday_learning_mix"
+    case reviewOrder = "review_order"
+    case newGatherOrder = "new_gather_order"
+    case newSortOrder = "new_sort_order"
 
     /// What a setting holds.
     public enum Domain: Sendable, Equatable {
@@ -60,6 +65,10 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .intervalModifier: .number(0.5...2.0)
         case .lapseNewInterval: .number(0.0...1.0)
         case .fsrsParameters: .parameters
+        case .newMix, .interdayLearningMix: .choice(StudyOrder.Mix.allCases.map(\.rawValue))
+        case .reviewOrder: .choice(StudyOrder.ReviewOrder.allCases.map(\.rawValue))
+        case .newGatherOrder: .choice(StudyOrder.NewGather.allCases.map(\.rawValue))
+        case .newSortOrder: .choice(StudyOrder.NewSort.allCases.map(\.rawValue))
         }
     }
 
@@ -79,7 +88,8 @@ public enum PresetKey: String, CaseIterable, Sendable {
     /// replays. The day's limits, burying and gating shape a day's queue, not a card's schedule.
     public func changesSchedule(under kind: SchedulerKind) -> Bool {
         switch self {
-        case .newPerDay, .reviewsPerDay, .burySiblings, .curriculumGating: false
+        case .newPerDay, .reviewsPerDay, .burySiblings, .curriculumGating, .newMix, .interdayLearningMix, .reviewOrder, .newGatherOrder,
+             .newSortOrder: false
         case .scheduler, .maximumInterval, .leechThreshold, .leechAction, .rolloverHour: true
         case .learningSteps, .relearningSteps, .loadBalancing, .easyDays: kind != .sm2
         case .desiredRetention, .fsrsParameters, .shortTermWithSteps: kind == .fsrs
@@ -115,6 +125,11 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .shortTermWithSteps: "FSRS: keep cards due within half a day in learning even with steps"
         case .loadBalancing: "within the fuzz range, send a review to a day with fewer cards due (Anki's load balancer)"
         case .easyDays: "seven loads, Monday first: 1 normal, 0.5 reduced, 0 a day off (Anki's easy days)"
+        case .newMix: "where new cards go among the reviews"
+        case .interdayLearningMix: "where learning cards from an earlier day go among the reviews"
+        case .reviewOrder: "the order of the day's reviews (and which the limit takes)"
+        case .newGatherOrder: "which new cards the day's limit takes"
+        case .newSortOrder: "the order of the day's new cards"
         }
     }
 
@@ -176,7 +191,15 @@ public enum PresetKey: String, CaseIterable, Sendable {
             guard choices.contains(text) else {
                 throw Problem(description: "\(rawValue) must be \(Self.alternatives(choices))")
             }
-            if self == .scheduler { preset.scheduler.kind = SchedulerKind(rawValue: text)! } else { preset.scheduler.leechAction = LeechAction(rawValue: text)! }
+            switch self {
+            case .scheduler: preset.scheduler.kind = SchedulerKind(rawValue: text)!
+            case .newMix: preset.order.newMix = StudyOrder.Mix(rawValue: text)!
+            case .interdayLearningMix: preset.order.interdayLearningMix = StudyOrder.Mix(rawValue: text)!
+            case .reviewOrder: preset.order.reviews = StudyOrder.ReviewOrder(rawValue: text)!
+            case .newGatherOrder: preset.order.newGather = StudyOrder.NewGather(rawValue: text)!
+            case .newSortOrder: preset.order.newSort = StudyOrder.NewSort(rawValue: text)!
+            default: preset.scheduler.leechAction = LeechAction(rawValue: text)!
+            }
         case .parameters:
             let numbers = input.words.map { Double($0) }
             guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else {
@@ -224,6 +247,11 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .shortTermWithSteps: return String(settings.shortTermWithSteps)
         case .loadBalancing: return String(settings.loadBalancing)
         case .easyDays: return settings.easyDays.map { Self.decimal($0) }.joined(separator: " ")
+        case .newMix: return preset.order.newMix.rawValue
+        case .interdayLearningMix: return preset.order.interdayLearningMix.rawValue
+        case .reviewOrder: return preset.order.reviews.rawValue
+        case .newGatherOrder: return preset.order.newGather.rawValue
+        case .newSortOrder: return preset.order.newSort.rawValue
         }
     }
 

@@ -6,28 +6,44 @@ public struct QueuedCard: Hashable, Sendable {
     public var phase: CardPhase
     /// Unix seconds; 0 for new cards.
     public var due: Int64
+    /// A new card's place in the new-card order (its unit's, its note's, its template's and its
+    /// blank's, in that order of weight); 0 for other cards.
+    public var position: Int64
+    /// A new card's template as Anki numbers it (its "ord"): its place among its note type's
+    /// templates, or its blank's number less one; 0 for other cards.
+    public var template: Int
 
-    public init(id: Int64, noteID: Int64, deckID: Int64, phase: CardPhase, due: Int64) {
+    public init(id: Int64, noteID: Int64, deckID: Int64, phase: CardPhase, due: Int64, position: Int64 = 0, template: Int = 0) {
         self.id = id
         self.noteID = noteID
         self.deckID = deckID
         self.phase = phase
         self.due = due
+        self.position = position
+        self.template = template
     }
 }
 
-/// Today's work for some decks.
-public struct StudyQueue: Sendable {
-    /// Learning and relearning cards due before the next rollover, soonest first.
+/// Today's work for some decks, as Anki queues it: learning cards due later today wait for
+/// their time; the rest (reviews, learning cards whose step ended on an earlier day, new cards)
+/// is one line in the order the deck's options set (`StudyOrder`).
+public struct StudyQueue: Sendable, Equatable {
+    /// Learning and relearning cards answered today and due again before the next rollover,
+    /// soonest first.
     public var learning: [QueuedCard] = []
-    /// Review cards due today, oldest due day first, shuffled within a day.
-    public var reviews: [QueuedCard] = []
-    /// New cards within today's limit, in curriculum order.
-    public var new: [QueuedCard] = []
+    /// Reviews, learning cards from an earlier day and new cards, in the order they are shown.
+    public var main: [QueuedCard] = []
 
     public init() {}
 
-    public var isEmpty: Bool { learning.isEmpty && reviews.isEmpty && new.isEmpty }
+    public var isEmpty: Bool { learning.isEmpty && main.isEmpty }
+
+    /// The day's reviews still to show.
+    public var reviews: [QueuedCard] { main.filter { $0.phase == .review } }
+    /// The day's new cards still to show.
+    public var new: [QueuedCard] { main.filter { $0.phase == .new } }
+    /// Learning cards still to show today, of either kind.
+    public var learningCount: Int { learning.count + main.count { $0.phase.isInSteps } }
 
     /// Anki's learn-ahead limit: learning cards due within 20 minutes may be shown early when
     /// nothing else is left.
@@ -39,13 +55,12 @@ public struct StudyQueue: Sendable {
         learning.insert(card, at: index)
     }
 
-    /// The next card to show at `now` (unix seconds), taken off the queue: learning cards that
-    /// are due first, then reviews, then new cards; when nothing else is left, a learning card
-    /// due within the learn-ahead limit.
+    /// The next card to show at `now` (unix seconds), taken off the queue: a learning card that
+    /// is due first, then the main line; when nothing else is left, a learning card due within
+    /// the learn-ahead limit.
     public mutating func takeNext(now: Int64) -> QueuedCard? {
         if let first = learning.first, first.due <= now { return learning.removeFirst() }
-        if !reviews.isEmpty { return reviews.removeFirst() }
-        if !new.isEmpty { return new.removeFirst() }
+        if !main.isEmpty { return main.removeFirst() }
         if let first = learning.first, first.due <= now + Self.learnAheadSeconds { return learning.removeFirst() }
         return nil
     }

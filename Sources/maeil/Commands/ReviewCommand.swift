@@ -40,3 +40,36 @@ struct ReviewCommand: MaeilCommand {
         try ReviewStart.run(session, collection: collection, context: context)
     }
 }
+
+struct QueueCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue",
+        abstract: "Today's cards in the order `review` shows them (the decks' display order), without answering any.",
+        discussion: """
+            Learning cards due now come first, then the reviews, learning cards from an earlier day and new \
+            cards as the first deck's options mix and order them, then learning cards due later today. \
+            Options: deck DECK set new_mix, review_order, new_gather_order, new_sort_order, interday_learning_mix.
+            """)
+
+    @OptionGroup var collection: CollectionOptions
+
+    @Argument(help: "Decks (default: all).", completion: Completions.decks) var decks: [String] = []
+
+    @Option(help: "At most this many.") var limit = 50
+
+    @Flag(help: "Print JSON.") var json = false
+
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection, readOnly: true)
+        let ids = try DeckNames.resolveIDs(decks, in: collection)
+        let (now, zone) = (context.now, context.environment.timeZone)
+        let queue = try collection.studyQueue(deckIDs: ids, now: now, timeZone: zone)
+        let nowSeconds = Int64(now.timeIntervalSince1970)
+        let dueNow = queue.learning.prefix { $0.due <= nowSeconds }
+        let inOrder = dueNow + queue.main + queue.learning.dropFirst(dueNow.count)
+        let cards = try inOrder.prefix(max(limit, 0)).map { try collection.card(id: $0.id) }
+        let rows = try CardListView.rows(cards, in: collection, now: now, timeZone: zone)
+        if json { return context.verbatim(try JSONOutput.string(rows)) }
+        context.line(rows.isEmpty ? "Nothing is due today." : CardListView.text(rows))
+    }
+}

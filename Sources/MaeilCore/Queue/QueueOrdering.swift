@@ -1,0 +1,212 @@
+import Foundation
+
+/// What review orders other than by due date sort a due review by.
+public struct ReviewFacts: Hashable, Sendable {
+    public var intervalDays: Int
+    public var easePermille: Int
+    public var stability: Double?
+    public var difficulty: Double?
+    /// Unix seconds of the last answer.
+    public var lastReview: Int64?
+    /// When its note was added (Unix milliseconds, Anki's note id for a note from Anki), and
+    /// its template as Anki numbers it: the order added.
+    public var added: Int64
+    public var template: Int
+
+    public init(intervalDays: Int, easePermille: Int, stability: Double?, difficulty: Double?, lastReview: Int64?, added: Int64 = 0, template: Int = 0) {
+        (self.intervalDays, self.easePermille, self.stability, self.difficulty, self.lastReview, self.added, self.template)
+            = (intervalDays, easePermille, stability, difficulty, lastReview, added, template)
+    }
+}
+
+/// Anki's display orders over queue rows. Where Anki breaks ties at random, a hash of the card
+/// (or note) and the day's seed does, so the order holds through a day's sessions.
+enum QueueOrdering {
+    /// Anki's intersperser: `two` spread as evenly as the counts allow through `one`, the
+    /// longer line's first card first.
+    static func intersperse(_ one: [QueuedCard], _ two: [QueuedCard]) -> [QueuedCard] {
+        let ratio = Float(one.count + 1) / Float(two.count + 1)
+        var result: [QueuedCard] = []
+        result.reserveCapacity(one.count + two.count)
+        var first = 0, second = 0
+        while first < one.count || second < two.count {
+            if second < two.count, first == one.count || Float(second + 1) * ratio < Float(first + 1) {
+                result.append(two[second])
+                second += 1
+            } else {
+                result.append(one[first])
+                first += 1
+            }
+        }
+        return result
+    }
+
+    static func mix(_ reviews: [QueuedCard], with other: [QueuedCard], _ mix: StudyOrder.Mix) -> [QueuedCard] {
+        switch mix {
+        case .mixed: intersperse(reviews, other)
+        case .afterReviews: reviews + other
+        case .beforeReviews: other + reviews
+        }
+    }
+
+    /// A stable random rank of `id` for the day.
+    static func hash(_ id: Int64, seed: UInt64) -> UInt64 {
+        var mixer = SplitMix64(state: seed ^ UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15)
+        return mixer.next()
+    }
+
+    // MARK: Reviews
+
+    /// The context a review's rank depends on.
+    struct ReviewContext {
+        var today: Int
+        var now: Int64
+        /// The ordering preset's FSRS, when it schedules with FSRS: ease orders then go by
+        /// difficulty and overdueness by retrievability, as in Anki.
+        var fsrs: FSRS?
+        var desiredRetention: Double
+        var seed: UInt64
+        /// Each deck's place in the list of decks studied.
+        var deckRank: [Int64: Int]
+    }
+
+    /// A due review with its due day, found once.
+    struct DueReview {
+        var card: QueuedCard
+        var facts: ReviewFacts?
+        var dueDay: Int
+    }
+
+    /// Reviews soonest due first with their due days: a day's number is worked out once for
+    /// the whole run of cards due that day (a zone with summer time asks the calendar).
+    static func dueReviews(_ rows: [(card: QueuedCard, facts: ReviewFacts?)], clock: DayClock) -> [DueReview] {
+        var result: [DueReview] = []
+        result.reserveCapacity(rows.count)
+        var day = 0, dayStart = Int64.max, dayEnd = Int64.min
+        for (card, facts) in rows {
+            if card.due >= dayEnd || card.due < dayStart {
+                day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
+                (dayStart, dayEnd) = (Int64(clock.start(ofDay: day).timeIntervalSince1970), Int64(clock.start(ofDay: day + 1).timeIntervalSince1970))
+            }
+            result.append(DueReview(card: card, facts: facts, dueDay: day))
+        }
+        return result
+    }
+
+    /// The keys a review is sorted by, most significant first; ties go to `hash`. A missing
+    /// value sorts as SQLite sorts NULL, as Anki's query does: first going up, last going down.
+    static func reviewKey(_ review: DueReview, order: StudyOrder.ReviewOrder, context: ReviewContext) -> (Double, Double) {
+        let (card, facts) = (review.card, review.facts)
+        let dueDay = Double(review.dueDay)
+        let deck = Double(context.deckRank[card.deckID] ?? 0)
+        func ascending(_ value: Double?) -> Double { value ?? -.infinity }
+        func descending(_ value: Double?) -> Double { value.map { -$0 } ?? .infinity }
+        let interval = facts.map { Double($0.intervalDays) }
+        switch order {
+        case .dueDate: return (dueDay, 0)
+        case .dueDateThenDeck: return (dueDay, deck)
+        case .deckThenDueDate: return (deck, dueDay)
+        case .ascendingIntervals: return (ascending(interval), 0)
+        case .descendingIntervals: return (descending(interval), 0)
+        case .ascendingEase:
+            return (context.fsrs == nil ? ascending(facts.map { Double($0.easePermille) }) : descending(facts?.difficulty), 0)
+        case .descendingEase:
+            return (context.fsrs == nil ? descending(facts.map { Double($0.easePermille) }) : ascending(facts?.difficulty), 0)
+        case .ascendingRetrievability: return (ascending(retrievability(review, context: context)), 0)
+        case .descendingRetrievability: return (descending(retrievability(review, context: context)), 0)
+        case .relativeOverdueness: return (relativeOverdueness(review, context: context), 0)
+        case .random: return (0, 0)
+        case .added: return (Double(facts?.added ?? card.noteID), Double(facts?.template ?? 0))
+        case .reverseAdded: return (-Double(facts?.added ?? card.noteID), Double(facts?.template ?? 0))
+        }
+    }
+
+    /// FSRS's recall now, for a card with a memory.
+    static func retrievability(_ review: DueReview, context: ReviewContext) -> Double? {
+        guard let facts = review.facts, let stability = facts.stability else { return nil }
+        let fsrs = context.fsrs ?? FSRS(parameters: .fsrs6Default)
+        return fsrs.retrievability(elapsedDays: elapsedDays(review, facts, context: context), stability: stability)
+    }
+
+    /// Days since the last answer: from its time, else from the due date less the interval.
+    static func elapsedDays(_ review: DueReview, _ facts: ReviewFacts, context: ReviewContext) -> Double {
+        if let last = facts.lastReview { return Double(max(0, context.now - last)) / 86_400 }
+        return Double(max(0, context.today - (review.dueDay - facts.intervalDays)))
+    }
+
+    /// Anki's relative overdueness: under FSRS how far recall has fallen next to how far the
+    /// desired retention lets it, else the days overdue as a share of the interval; the most
+    /// overdue first.
+    static func relativeOverdueness(_ review: DueReview, context: ReviewContext) -> Double {
+        let interval = Double(max(review.facts?.intervalDays ?? 1, 1))
+        if let fsrs = context.fsrs, let facts = review.facts, let stability = facts.stability {
+            let decay = fsrs.decay
+            let recall = max(fsrs.retrievability(elapsedDays: elapsedDays(review, facts, context: context), stability: stability), 0.0001)
+            let desired = max(context.desiredRetention, 0.0001)
+            return -(pow(recall, -1 / decay) - 1) / (pow(desired, -1 / decay) - 1)
+        }
+        return -(1 + (Double(context.today - review.dueDay) + 0.001) / interval)
+    }
+
+    /// Due reviews in `order`.
+    static func sorted(_ reviews: [DueReview], order: StudyOrder.ReviewOrder, context: ReviewContext) -> [DueReview] {
+        reviews.map { (key: reviewKey($0, order: order, context: context), tie: hash($0.card.id, seed: context.seed), review: $0) }
+            .sorted { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
+            .map(\.review)
+    }
+
+    // MARK: New cards
+
+    /// A new card's place among its note's cards, from its position; its template, as Anki
+    /// numbers it.
+    static func siblingPlace(_ card: QueuedCard) -> Int64 { card.position & 0x3FF }
+    static func template(_ card: QueuedCard) -> Int { card.template }
+
+    /// New cards, gathered in position order, in `gather` order where it is random.
+    static func gathered(_ cards: [QueuedCard], _ gather: StudyOrder.NewGather, seed: UInt64) -> [QueuedCard] {
+        switch gather {
+        case .deck, .ascendingPosition, .descendingPosition: cards
+        case .deckThenRandomNotes, .randomNotes:
+            cards.sorted { (hash($0.noteID, seed: seed), siblingPlace($0)) < (hash($1.noteID, seed: seed), siblingPlace($1)) }
+        case .randomCards: cards.sorted { hash($0.id, seed: seed) < hash($1.id, seed: seed) }
+        }
+    }
+
+    /// Several decks' gathered cards as one line: deck by deck, or merged in the gather order.
+    /// A position is a deck's own (its units, its file's order), so decks are merged by the order
+    /// their notes came into the collection, which is Anki's position for notes from Anki: each
+    /// deck keeps its own order, and the next card is the deck's whose note came first (or last).
+    static func merged(_ decks: [[QueuedCard]], _ gather: StudyOrder.NewGather, seed: UInt64) -> [QueuedCard] {
+        switch gather {
+        case .deck, .deckThenRandomNotes: return decks.flatMap { $0 }
+        case .ascendingPosition, .descendingPosition:
+            let later = gather == .descendingPosition
+            var heads = decks.map { $0[...] }, line: [QueuedCard] = []
+            while let next = heads.indices.filter({ !heads[$0].isEmpty }).min(by: { first, second in
+                let (a, b) = (heads[first].first!.noteID, heads[second].first!.noteID)
+                return later ? a > b : a < b
+            }) {
+                line.append(heads[next].removeFirst())
+            }
+            return line
+        case .randomNotes, .randomCards: return gathered(decks.flatMap { $0 }, gather, seed: seed)
+        }
+    }
+
+    /// The day's new cards in `sort` order, from the order they were gathered in.
+    static func sorted(_ cards: [QueuedCard], _ sort: StudyOrder.NewSort, seed: UInt64) -> [QueuedCard] {
+        let gathered = Dictionary(uniqueKeysWithValues: cards.enumerated().map { ($1.id, $0) })
+        func rank(_ card: QueuedCard) -> Int { gathered[card.id]! }
+        switch sort {
+        case .gather: return cards
+        case .templateThenGather: return cards.sorted { (template($0), rank($0)) < (template($1), rank($1)) }
+        case .templateThenRandom:
+            return cards.sorted { (template($0), hash($0.id, seed: seed)) < (template($1), hash($1.id, seed: seed)) }
+        case .randomNoteThenTemplate:
+            return cards.sorted {
+                (hash($0.noteID, seed: seed), template($0), rank($0)) < (hash($1.noteID, seed: seed), template($1), rank($1))
+            }
+        case .randomCard: return cards.sorted { hash($0.id, seed: seed) < hash($1.id, seed: seed) }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import MaeilCore
+import MaeilTestSupport
+import Testing
+
+/// Issue 23, point 6: Anki's display order (new/review mix, interday learning mix, review order,
+/// new-card gather and sort) used where Maeil has the feature, its queue. Seeded collections
+/// (scripts/anki/seeded.py) in three time zones, imported from their .colpkg; for random sets of
+/// options, Anki's own queue of deck Korean (`seeded.py queue`) against `maeil queue Korean
+/// --json`, minutes after the last answers and two days later. Where Anki breaks ties at random
+/// (its hash of a card's id and modification time), the two lines are held against each other by
+/// what the order sorts by: the same kind of card at every place, the same cards, and within each
+/// kind the same sequence of sort keys.
+@Suite("Display order against Anki's queue", .serialized)
+struct DisplayOrderAgainstAnkiTests {
+    static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
+    static let seedsPerZone = max(1, (Int(ProcessInfo.processInfo.environment["MAEIL_ANKI_SEEDS"] ?? "") ?? 6) / zones.count)
+    let folder = Fixture.temporaryDirectory()
+    var anki: SeededAnki { SeededAnki(folder: folder) }
+
+    /// One set of display options, as Anki's numbers.
+    struct Options {
+        var newMix: StudyOrder.Mix, interdayMix: StudyOrder.Mix, reviews: StudyOrder.ReviewOrder
+        var gather: StudyOrder.NewGather, sort: StudyOrder.NewSort
+
+        var anki: [String: Int] {
+            ["newMix": newMix.ankiValue, "interdayLearningMix": interdayMix.ankiValue, "reviewOrder": reviews.ankiValue,
+             "newGatherPriority": gather.ankiValue, "newSortOrder": sort.ankiValue]
+        }
+
+        var maeil: [(String, String)] {
+            [("new_mix", newMix.rawValue), ("interday_learning_mix", interdayMix.rawValue), ("review_order", reviews.rawValue),
+             ("new_gather_order", gather.rawValue), ("new_sort_order", sort.rawValue)]
+        }
+
+        static func random(_ generator: inout SeededGenerator) -> Options {
+            Options(newMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!, interdayMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!,
+                    reviews: StudyOrder.ReviewOrder.allCases.randomElement(using: &generator)!,
+                    gather: StudyOrder.NewGather.allCases.randomElement(using: &generator)!, sort: StudyOrder.NewSort.allCases.randomElement(using: &generator)!)
+        }
+    }
+
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func queuesAsAnkiQueues() throws {
+        var compared = 0, cards = 0, differences: [String] = []
+        var seen = (mixes: Set<String>(), reviews: Set<String>(), gathers: Set<String>(), sorts: Set<String>())
+        for (index, zone) in Self.zones.enumerated() {
+            let seeds = (0..<Self.seedsPerZone).map { String(1300 + index * 100 + $0) }
+            let made = try anki.python(["make", folder.path, zone] + seeds, zone: zone)
+            for seed in seeds {
+                let seedFolder = folder.appendingPathComponent(seed)
+                let last = try #require((made[seed] as? [String: Any])?["last"] as? Int)
+                let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+                _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
+                // Limits lifted and burying off, as the Anki side sets them: what is compared is the order alone.
+                for deck in ["Korean", "Korean::Phrases"] {
+                    for (key, value) in [("new_per_day", "9999"), ("reviews_per_day", "9999"), ("bury_siblings", "false")] {
+                        _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600)
+                    }
+                }
+                var generator = SeededGenerator(seed: UInt64(seed)!)
+                let options = [Options(newMix: .mixed, interdayMix: .mixed, reviews: .dueDate, gather: .deck, sort: .templateThenGather)]
+                    + (0..<4).map { _ in Options.random(&generator) }
+                let optionsFile = seedFolder.appendingPathComponent("orders.json")
+                try JSONSerialization.data(withJSONObject: options.map(\.anki)).write(to: optionsFile)
+                let moments = [last + 600, last + 2 * 86_400 + 7 * 3600]
+                var ankiQueues: [Int: [Any]] = [:]
+                for moment in moments {
+                    let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/seeded.py").path, "queue",
+                                                                          seedFolder.appendingPathComponent("collection.anki2").path, String(moment), optionsFile.path],
+                                                       environment: ["TZ": zone])
+                    try #require(result.status == 0, "seeded.py queue: \(result.stderr.suffix(1500))")
+                    ankiQueues[moment] = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any])
+                }
+                for (number, option) in options.enumerated() {
+                    for deck in ["Korean", "Korean::Phrases"] {
+                        for (key, value) in option.maeil { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
+                    }
+                    seen.mixes.insert(option.newMix.rawValue)
+                    seen.reviews.insert(option.reviews.rawValue)
+                    seen.gathers.insert(option.gather.rawValue)
+                    seen.sorts.insert(option.sort.rawValue)
+                    for moment in moments {
+                        let expected = try #require(ankiQueues[moment]?[number] as? [String: Any])
+                        let output = try anki.maeil(["queue", "Korean", "--json", "--limit", "100000"], collection, zone, at: moment)
+                        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+                        let label = "seed \(seed) (\(zone)), \(moment == moments[0] ? "same day" : "two days later"), \(option.maeil.map(\.1))"
+                        if let difference = try Self.compare(maeil: rows, anki: expected, option: option, fsrs: (made[seed] as? [String: Any])?["fsrs"] as? Bool == true) {
+                            differences.append("\(label): \(difference)")
+                        }
+                        compared += 1
+                        cards += (expected["queue"] as? [Any])?.count ?? 0
+                    }
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) of \(compared) queues differ:\n\(differences.prefix(20).joined(separator: "\n"))")
+        #expect(cards > compared * 3, "the queues compared hold \(cards) cards in all")
+        // Enough seeds to meet every choice at least once: a choice never made would pass whatever Maeil did.
+        if Self.seedsPerZone >= 2 {
+            #expect(seen.mixes.count == 3 && seen.gathers.count >= 5 && seen.sorts.count >= 4 && seen.reviews.count >= 10, "\(seen)")
+        }
+        print("display order against Anki: \(compared) queues, \(cards) cards, \(differences.count) differ")
+    }
+
+    /// Where the two queues part, or nil.
+    static func compare(maeil rows: [[String: Any]], anki expected: [String: Any], option: Options, fsrs: Bool) throws -> String? {
+        let later = Set((expected["later"] as? [Int64]) ?? [])
+        let ankiLine = try #require(expected["queue"] as? [[Int64]]).map { (id: $0[0], kind: Int($0[1])) }
+        let maeilLine = rows.compactMap { row -> (id: Int64, kind: Int)? in
+            let id = (row["anki_id"] as? Int64) ?? -1
+            guard !later.contains(id) else { return nil }
+            let kind = switch row["state"] as? String { case "new": 0; case "review": 2; default: 1 }
+            return (id, kind)
+        }
+        if ankiLine.map(\.kind) != maeilLine.map(\.kind) {
+            return "kinds Anki \(ankiLine.map(\.kind)) Maeil \(maeilLine.map(\.kind))"
+        }
+        if Set(ankiLine.map(\.id)) != Set(maeilLine.map(\.id)) {
+            return "cards Anki only \(Set(ankiLine.map(\.id)).subtracting(maeilLine.map(\.id)).sorted()), Maeil only \(Set(maeilLine.map(\.id)).subtracting(ankiLine.map(\.id)).sorted())"
+        }
+        let facts = try #require(expected["facts"] as? [String: [String: Any]])
+        func fact(_ id: Int64, _ name: String) -> Double { (facts[String(id)]?[name] as? NSNumber)?.doubleValue ?? -.infinity }
+        for kind in 0...2 {
+            let key: ((Int64) -> [Double])?
+            switch kind {
+            case 0: key = newKey(option, fact)
+            case 1: key = { [fact($0, "queue"), fact($0, "due")] }
+            default: key = reviewKey(option.reviews, fsrs: fsrs, fact)
+            }
+            guard let key else { continue }
+            let ankiKeys = ankiLine.filter { $0.kind == kind }.map { key($0.id) }, maeilKeys = maeilLine.filter { $0.kind == kind }.map { key($0.id) }
+            if ankiKeys != maeilKeys {
+                return "kind \(kind) sorted by \(ankiKeys.prefix(12)) in Anki, \(maeilKeys.prefix(12)) in Maeil"
+            }
+        }
+        return nil
+    }
+
+    /// What Anki sorts reviews by in `order`, from the card's own columns; nil where it is random
+    /// or Anki's retrievability, which only the set and the kinds check.
+    static func reviewKey(_ order: StudyOrder.ReviewOrder, fsrs: Bool, _ fact: @escaping (Int64, String) -> Double) -> ((Int64) -> [Double])? {
+        switch order {
+        case .dueDate: { [fact($0, "due")] }
+        case .dueDateThenDeck: { [fact($0, "due"), fact($0, "deck")] }
+        case .deckThenDueDate: { [fact($0, "deck"), fact($0, "due")] }
+        case .ascendingIntervals: { [fact($0, "ivl")] }
+        case .descendingIntervals: { [-fact($0, "ivl")] }
+        case .ascendingEase: fsrs ? { [-fact($0, "difficulty")] } : { [fact($0, "factor")] }
+        case .descendingEase: fsrs ? { [fact($0, "difficulty")] } : { [-fact($0, "factor")] }
+        case .added: { [fact($0, "nid"), fact($0, "ord")] }
+        case .reverseAdded: { [-fact($0, "nid"), fact($0, "ord")] }
+        case .ascendingRetrievability, .descendingRetrievability, .relativeOverdueness, .random: nil
+        }
+    }
+
+    /// What Anki sorts new cards by under `option`'s gather and sort, where neither is random.
+    static func newKey(_ option: Options, _ fact: @escaping (Int64, String) -> Double) -> ((Int64) -> [Double])? {
+        let gathered: ((Int64) -> [Double])?
+        switch option.gather {
+        case .deck: gathered = { [fact($0, "deck"), fact($0, "due"), fact($0, "ord")] }
+        case .ascendingPosition: gathered = { [fact($0, "due"), fact($0, "ord")] }
+        case .descendingPosition: gathered = { [-fact($0, "due"), fact($0, "ord")] }
+        case .deckThenRandomNotes: gathered = { [fact($0, "deck")] }
+        case .randomNotes, .randomCards: gathered = nil
+        }
+        switch option.sort {
+        case .gather: return gathered
+        case .templateThenGather: return { id in [fact(id, "ord")] + (gathered?(id) ?? []) }
+        case .templateThenRandom: return { [fact($0, "ord")] }
+        case .randomNoteThenTemplate, .randomCard: return nil
+        }
+    }
+}
