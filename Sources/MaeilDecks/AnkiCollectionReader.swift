@@ -742,8 +742,10 @@ extension AnkiPackage {
         if let minimum = whole(lapse["minInt"], .minimumLapseInterval) { preset.scheduler.minimumLapseInterval = minimum }
         if let fails = whole(lapse["leechFails"], .leechThreshold) { preset.scheduler.leechThreshold = fails }
         if let action = number(lapse["leechAction"]) { preset.scheduler.leechAction = action == 0 ? .suspend : .tag }
-        // Anki buries new and review siblings apart, both off by default; Maeil has one switch.
-        preset.burySiblings = (new["bury"] as? NSNumber)?.boolValue == true || (review["bury"] as? NSNumber)?.boolValue == true
+        // Anki's three burying switches, all off by default.
+        preset.buryNew = (new["bury"] as? NSNumber)?.boolValue == true
+        preset.buryReviews = (review["bury"] as? NSNumber)?.boolValue == true
+        preset.buryInterdayLearning = (config["buryInterdayLearning"] as? NSNumber)?.boolValue == true
         // The name the decks that share these options know them by.
         if let name = config["name"] as? String, !name.isEmpty { preset.name = DeckName.canonical(name) }
         if let days = config["easyDaysPercentages"] as? [Any], days.count == 7 {

@@ -491,17 +491,14 @@ private struct CollectionWriting {
         new["perDay"] = preset.newPerDay
         new["ints"] = [settings.graduatingInterval, settings.easyInterval, 0]
         new["initialFactor"] = settings.startingEasePermille
-        // Anki's two burial switches as they were, unless Maeil's one switch was changed since.
-        let buried = (config["new"] as? [String: Any])?["bury"] as? NSNumber, reviewsBuried = (config["rev"] as? [String: Any])?["bury"] as? NSNumber
-        let keepsBurial = buried != nil && reviewsBuried != nil && (buried!.boolValue || reviewsBuried!.boolValue) == preset.burySiblings
-        if !keepsBurial { new["bury"] = preset.burySiblings }
+        new["bury"] = preset.buryNew
         var review = config["rev"] as? [String: Any] ?? [:]
         review["perDay"] = preset.reviewsPerDay
         review["ease4"] = Double(settings.easyBonus)
         review["hardFactor"] = Double(settings.hardInterval)
         review["ivlFct"] = Double(settings.intervalModifier)
         review["maxIvl"] = settings.maximumInterval
-        if !keepsBurial { review["bury"] = preset.burySiblings }
+        review["bury"] = preset.buryReviews
         var lapse = config["lapse"] as? [String: Any] ?? [:]
         lapse["delays"] = minutes(settings.relearningSteps)
         lapse["mult"] = Double(settings.lapseNewInterval)
@@ -518,6 +515,7 @@ private struct CollectionWriting {
         config["desiredRetention"] = settings.desiredRetention
         if settings.kind == .fsrs { config["fsrsParams6"] = settings.fsrsParameters.weights }
         config["easyDaysPercentages"] = settings.easyDays
+        config["buryInterdayLearning"] = preset.buryInterdayLearning
         config["newMix"] = preset.order.newMix.ankiValue
         config["interdayLearningMix"] = preset.order.interdayLearningMix.ankiValue
         config["reviewOrder"] = preset.order.reviews.ankiValue

@@ -11,7 +11,7 @@ package struct TodayCounts: Equatable, Sendable {
 
     package init(_ collection: Collection, deckIDs: [Int64]?, now: Date, timeZone: TimeZone) throws {
         let queue = try collection.studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
-        self.init(due: queue.reviews.count, learning: queue.learningCount, new: queue.new.count)
+        self.init(due: queue.reviewCount, learning: queue.learningCount, new: queue.newCount)
     }
 
     package init(due: Int, learning: Int, new: Int) {

@@ -297,7 +297,8 @@ package final class ReviewSession {
         let next = deck.scheduler.nextStates(for: card.state, context: context)
         state.current = PresentedCard(card: card, note: note, deck: deck.deck, template: template, nextStates: next,
                                       siblings: siblings.map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended,
-                                                                           buriedUntil: $0.buriedUntil) },
+                                                                           buriedUntil: $0.buriedUntil, due: $0.state.due,
+                                                                           lastReview: $0.state.lastReview) },
                                       shownAt: shownAt, intervals: Self.describe(next, context: context))
         state.revealed = false
         state.typedAnswer = nil
@@ -311,7 +312,7 @@ package final class ReviewSession {
         if fuzz != nil, deck.preset.scheduler.loadBalancing, let presetID = deck.preset.id {
             // Siblings steer the balancer only where they are buried, as in Anki.
             context.loadBalance = try? collection.loadBalance(presetID: presetID, noteID: card.noteID, cardID: card.id,
-                                                              siblings: deck.preset.burySiblings, clock: deck.clock, today: context.today,
+                                                              siblings: deck.preset.buryReviews, clock: deck.clock, today: context.today,
                                                               days: LoadBalance.horizon, easyDays: deck.preset.scheduler.easyDays)
         }
         return context
@@ -346,7 +347,7 @@ package final class ReviewSession {
             seconds: counted.reduce(0) { $0 + $1.durationMilliseconds } / 1000,
             nextDue: try? collection.nextDue(deckIDs: state.deckIDs, after: now),
             learningLaterToday: left?.learning.count ?? 0)
-        summary.stillDue = (left?.new.count ?? 0) + (left?.reviews.count ?? 0)
+        summary.stillDue = (left?.newCount ?? 0) + (left?.reviewCount ?? 0)
         return [.finished(summary)]
     }
 

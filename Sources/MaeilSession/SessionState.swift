@@ -40,7 +40,7 @@ package struct SessionState: Equatable, Sendable {
     package var practiceQueue: [Int64] = []
 
     package var remaining: (new: Int, learning: Int, review: Int) {
-        (queue.main.count { $0.phase == .new }, queue.learningCount, queue.main.count { $0.phase == .review })
+        (queue.newCount, queue.learningCount, queue.reviewCount)
     }
 
     package static func == (lhs: SessionState, rhs: SessionState) -> Bool {

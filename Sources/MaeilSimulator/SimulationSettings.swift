@@ -98,7 +98,7 @@ extension PresetKey {
     /// learner remembers.
     package var appliesToSimulation: Bool {
         switch self {
-        case .newPerDay, .reviewsPerDay, .rolloverHour, .burySiblings, .curriculumGating, .leechThreshold, .leechAction, .newMix,
+        case .newPerDay, .reviewsPerDay, .rolloverHour, .burySiblings, .buryNew, .buryReviews, .buryInterdayLearning, .curriculumGating, .leechThreshold, .leechAction, .newMix,
              .interdayLearningMix, .reviewOrder, .newGatherOrder, .newSortOrder: false
         default: true
         }

@@ -35,18 +35,20 @@ extension Collection {
             preset.name, scheduler, preset.newPerDay, preset.reviewsPerDay, preset.rolloverHour,
             preset.burySiblings, preset.curriculumGating, preset.ankiConfig,
             preset.order == StudyOrder() ? nil : try StableJSON.string(preset.order),
+            preset.buryNew, preset.buryReviews, preset.buryInterdayLearning,
         ]
         var saved = preset
         if let id = preset.id {
             try db.execute(sql: """
                 UPDATE preset SET name = ?, scheduler = ?, new_per_day = ?, reviews_per_day = ?, rollover_hour = ?,
-                bury_siblings = ?, curriculum_gating = ?, anki_config = ?, study_order = ? WHERE id = ?
+                bury_siblings = ?, curriculum_gating = ?, anki_config = ?, study_order = ?,
+                bury_new = ?, bury_reviews = ?, bury_interday_learning = ? WHERE id = ?
                 """, arguments: StatementArguments(values + [id]))
         } else {
             try db.execute(sql: """
                 INSERT INTO preset (name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating,
-                                    anki_config, study_order)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    anki_config, study_order, bury_new, bury_reviews, bury_interday_learning)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments(values))
             saved.id = db.lastInsertedRowID
         }

@@ -52,12 +52,12 @@ struct QueueRows: QueueSource {
         return try Row.fetchAll(statement, arguments: [deck, visibleAt, dueBefore]).map { row in
             (QueuedCard(id: row["id"], noteID: row["note_id"], deckID: deck, phase: .review, due: row["due"] ?? 0),
              ReviewFacts(intervalDays: row["interval_days"], easePermille: row["ease"], stability: row["stability"], difficulty: row["difficulty"],
-                         lastReview: row["last_review"], added: row["added"], template: ranks(row["template"], row["ordinal"])))
+                         lastReview: row["last_review"], added: row["added"], template: Int(ranks.rank(name: row["template"], ordinal: row["ordinal"]))))
         }
     }
 
     func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int?, descending: Bool) throws -> [QueuedCard] {
-        let base = "SELECT id, note_id, due, new_position, template, ordinal FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
+        let base = "SELECT id, note_id, new_position AS due FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
         // Highest note first, a note's own cards still in their order.
         let order = descending ? " ORDER BY new_position >> 10 DESC, new_position & 1023" : " ORDER BY new_position"
         let limited = limit == nil ? "" : " LIMIT ?"
@@ -75,21 +75,34 @@ struct QueueRows: QueueSource {
         }
     }
 
-    /// Each template of a deck as Anki numbers it: its place among its note type's templates
-    /// (Maeil's own templates count as one note type), or, for blanks, the blank's number less one.
-    private func templateRanks(deck: Int64) throws -> (_ template: String, _ ordinal: Int) -> Int {
+    /// A deck's templates as Anki numbers them: a template's place among its note type's
+    /// templates (Maeil's own count as one note type), or, for blanks, the blank's number less one.
+    private struct TemplateRanks {
+        private var byIndex: [Int] = [], byName: [String: Int] = [:]
+
+        init(_ templates: [CardTemplate]) {
+            var seen: [String: Int] = [:]
+            for template in templates {
+                let type = template.noteType ?? ""
+                let rank = template.blanks == nil ? seen[type, default: 0] : -1
+                byIndex.append(rank)
+                byName[template.name] = rank
+                seen[type, default: 0] += 1
+            }
+        }
+
+        func rank(_ rank: Int?, ordinal: Int) -> Int16 { Int16(clamping: (rank ?? 0) < 0 ? max(ordinal - 1, 0) : rank ?? 0) }
+        func rank(name: String, ordinal: Int) -> Int16 { rank(byName[name], ordinal: ordinal) }
+        /// From a new card's position, which holds its template's index and its blank's number.
+        func rank(position: Int64) -> Int16 {
+            let index = Int((position >> 5) & 31)
+            return rank(index < byIndex.count ? byIndex[index] : nil, ordinal: Int(position & 31))
+        }
+    }
+
+    private func templateRanks(deck: Int64) throws -> TemplateRanks {
         let text = try String.fetchOne(db.cachedStatement(sql: "SELECT templates FROM deck WHERE id = ?"), arguments: [deck]) ?? "[]"
-        let templates = try DecodeCache.templates(text)
-        var ranks: [String: Int] = [:], seen: [String: Int] = [:]
-        for template in templates {
-            let type = template.noteType ?? ""
-            ranks[template.name] = template.blanks == nil ? seen[type, default: 0] : -1
-            seen[type, default: 0] += 1
-        }
-        return { template, ordinal in
-            let rank = ranks[template] ?? 0
-            return rank < 0 ? max(ordinal - 1, 0) : rank
-        }
+        return TemplateRanks(try DecodeCache.templates(text))
     }
 
     func firstUnlearnedUnit(deck: Int64) throws -> Int?? {
@@ -125,18 +138,16 @@ struct QueueRows: QueueSource {
 
     /// Queue rows: id, note id and due (and the phase, when `phase` is nil), found by name once.
     private func fetch(_ sql: String, _ arguments: StatementArguments, deck: Int64, phase: CardPhase?,
-                       ranks: ((String, Int) -> Int)? = nil) throws -> [QueuedCard] {
+                       ranks: TemplateRanks? = nil) throws -> [QueuedCard] {
         let statement = try db.cachedStatement(sql: sql)
         let columns = ColumnMap(statement)
         let id = columns["id"], noteID = columns["note_id"], due = columns["due"]
         let phaseColumn = phase == nil ? columns["phase"] : nil
-        let position = statement.columnNames.contains("new_position") ? columns["new_position"] : nil
-        let template = ranks == nil ? nil : (columns["template"], columns["ordinal"])
         return try statement.rows(arguments) { row in
             let cardPhase = phase ?? phaseColumn.flatMap { CardPhase(rawValue: row.text($0)) } ?? .learning
-            return QueuedCard(id: row.int64(id), noteID: row.int64(noteID), deckID: deck, phase: cardPhase, due: row.optionalInt64(due) ?? 0,
-                              position: position.map { row.int64($0) } ?? 0,
-                              template: template.map { ranks!(row.text($0.0), row.int($0.1)) } ?? 0)
+            let dueOrPosition = row.optionalInt64(due) ?? 0
+            return QueuedCard(id: row.int64(id), noteID: row.int64(noteID), deckID: deck, phase: cardPhase, due: dueOrPosition,
+                              template: ranks?.rank(position: dueOrPosition) ?? 0)
         }
     }
 }

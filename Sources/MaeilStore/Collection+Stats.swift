@@ -121,7 +121,7 @@ extension Collection {
             let cardCount = { (condition: String) in try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE \(deckFilter) AND \(condition)") ?? 0 }
             let (cards, suspended, starred) = (try cardCount("1"), try cardCount("suspended = 1"), try cardCount("starred = 1"))
             return CollectionStats(
-                dueToday: queue.reviews.count, newToday: queue.new.count, learningToday: queue.learningCount,
+                dueToday: queue.reviewCount, newToday: queue.newCount, learningToday: queue.learningCount,
                 cardsAnsweredToday: answeredToday.count,
                 forecast: forecast, reviewsPerDay: reviewsPerDay, retention: retention, streak: streak,
                 secondsStudiedToday: secondsByDay[today] ?? 0, secondsStudiedTotal: total,
@@ -141,7 +141,7 @@ extension Collection {
             // A month of answers says most streaks; a longer one is counted over the year.
             var answers = try AnswerDays.read(db, clocks: clocks, days: 31, today: today, now: now)
             if answers.streak >= 30 { answers = try AnswerDays.read(db, clocks: clocks, days: 365, today: today, now: now) }
-            return (queue.reviews.count, queue.learningCount, queue.new.count, answers.answeredToday.count, answers.streak)
+            return (queue.reviewCount, queue.learningCount, queue.newCount, answers.answeredToday.count, answers.streak)
         }
     }
 

@@ -145,13 +145,14 @@ enum DeckTable {
 }
 
 enum PresetTable {
-    static let columns = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating, anki_config, study_order"
+    static let columns = "id, name, scheduler, new_per_day, reviews_per_day, rollover_hour, bury_siblings, curriculum_gating, anki_config, study_order, bury_new, bury_reviews, bury_interday_learning"
 
     static func decode(_ row: Row) throws -> Preset {
         var preset = Preset(id: row["id"], name: row["name"], scheduler: try DecodeCache.settings(row["scheduler"]), newPerDay: row["new_per_day"],
                             reviewsPerDay: row["reviews_per_day"], rolloverHour: row["rollover_hour"], burySiblings: row["bury_siblings"],
                             curriculumGating: row["curriculum_gating"])
         preset.ankiConfig = row["anki_config"]
+        (preset.buryNew, preset.buryReviews, preset.buryInterdayLearning) = (row["bury_new"], row["bury_reviews"], row["bury_interday_learning"])
         if let order = row["study_order"] as String? { preset.order = try DecodeCache.studyOrder(order) }
         return preset
     }

@@ -269,6 +269,16 @@ enum Schema {
         migrator.registerMigration("v16") { db in
             try db.execute(sql: "ALTER TABLE preset ADD COLUMN study_order TEXT")
         }
+        // Anki's three burying switches, where one stood for new and review siblings (learning
+        // siblings were never buried): bury_siblings stays, the three as one, for an older Maeil.
+        migrator.registerMigration("v17") { db in
+            try db.execute(sql: """
+                ALTER TABLE preset ADD COLUMN bury_new INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE preset ADD COLUMN bury_reviews INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE preset ADD COLUMN bury_interday_learning INTEGER NOT NULL DEFAULT 0;
+                UPDATE preset SET bury_new = bury_siblings, bury_reviews = bury_siblings;
+                """)
+        }
         return migrator
     }
 }

@@ -47,6 +47,38 @@ struct AnswerPlanTests {
         #expect(off.entry.buried.isEmpty && off.buryUntil == nil)
     }
 
+    /// Anki's three switches, each for its kind of sibling, and no kind a day's queue takes
+    /// before the answered card's own: a new card buries only new siblings, a review no
+    /// learning ones; a learning card due later today is never buried.
+    @Test func eachSwitchBuriesItsKindAsAnkiDoes() {
+        let clock = Fixture.clock
+        let yesterday = Self.now.addingTimeInterval(-86_400)
+        let siblings = [
+            SiblingCard(id: 8, phase: .new, suspended: false, buriedUntil: nil),
+            SiblingCard(id: 9, phase: .review, suspended: false, buriedUntil: nil),
+            // Answered yesterday, due again tonight: interday learning.
+            SiblingCard(id: 10, phase: .learning, suspended: false, buriedUntil: nil, due: Self.now.addingTimeInterval(3600), lastReview: yesterday),
+            // Answered an hour ago, due in ten minutes: learning within the day.
+            SiblingCard(id: 11, phase: .relearning, suspended: false, buriedUntil: nil, due: Self.now.addingTimeInterval(600),
+                        lastReview: Self.now.addingTimeInterval(-3600)),
+        ]
+        func buried(_ answered: CardState, new: Bool = true, reviews: Bool = true, interday: Bool = true) -> [Int64] {
+            var preset = Preset(name: "p")
+            (preset.buryNew, preset.buryReviews, preset.buryInterdayLearning) = (new, reviews, interday)
+            let card = AnsweredCard(id: 7, noteID: 3, state: answered, suspended: false, noteTaggedLeech: false)
+            return AnswerPlan(answering: card, siblings: siblings, rating: .good, outcome: Outcome(state: Fixture.reviewCard(interval: 3)), at: Self.now,
+                              durationMilliseconds: 1000, scheduler: .ankiSM2, preset: preset, clock: clock).entry.buried.map(\.cardID)
+        }
+        let learning = CardState(phase: .learning, step: 1, due: Self.now, lastReview: Self.now.addingTimeInterval(-600))
+        #expect(buried(.new) == [8])
+        #expect(buried(Self.card.state) == [8, 9])
+        #expect(buried(learning) == [8, 9, 10])
+        #expect(buried(learning, new: false) == [9, 10])
+        #expect(buried(learning, reviews: false) == [8, 10])
+        #expect(buried(learning, interday: false) == [8, 9])
+        #expect(buried(learning, new: false, reviews: false, interday: false).isEmpty)
+    }
+
     @Test func theLogEntryHoldsBothStatesAndTheAnswer() {
         let after = Fixture.reviewCard(interval: 1, lapses: 8)
         let entry = plan(Outcome(state: after), card: Self.card).entry

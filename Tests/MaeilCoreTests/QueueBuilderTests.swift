@@ -27,7 +27,7 @@ final class RowsInMemory: QueueSource {
 
     private func visible(_ row: Row, _ at: Int64) -> Bool { !row.suspended && (row.buriedUntil ?? 0) <= at }
     private func queued(_ row: Row) -> QueuedCard {
-        QueuedCard(id: row.id, noteID: row.note, deckID: row.deck, phase: row.phase, due: row.due, position: row.position)
+        QueuedCard(id: row.id, noteID: row.note, deckID: row.deck, phase: row.phase, due: row.phase == .new ? row.position : row.due)
     }
 
     func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) -> [(card: QueuedCard, lastAnswered: Int64?)] {

@@ -133,13 +133,17 @@ struct OneCollectionTests {
                 }
                 // Point 6: decks share presets as they shared Anki's options, under Anki's names, burying as Anki's say.
                 let presets = try Collection(path: colpkg, readOnly: true).read { db in
-                    try Row.fetchAll(db, sql: "SELECT deck.name, preset.id, preset.name, preset.bury_siblings FROM deck JOIN preset ON preset.id = deck.preset_id")
+                    try Row.fetchAll(db, sql: """
+                        SELECT deck.name, preset.id, preset.name, preset.bury_new, preset.bury_reviews, preset.bury_interday_learning
+                        FROM deck JOIN preset ON preset.id = deck.preset_id
+                        """)
                 }
                 let ankiDecks = original["decks"] as? [String: [String: Any]] ?? [:]
                 for row in presets {
                     let anki = try #require(ankiDecks[row[0] as String], "seed \(entry.seed): deck \(row[0] as String)")
                     #expect(row[2] as String == anki["config_name"] as? String, "seed \(entry.seed): \(row[0] as String)'s preset")
-                    #expect(row[3] as Bool == (anki["bury_new"] as? Bool == true || anki["bury_reviews"] as? Bool == true), "seed \(entry.seed)")
+                    #expect([row[3], row[4], row[5]] as [Bool] == [anki["bury_new"], anki["bury_reviews"], anki["bury_interday"]].map { $0 as? Bool == true },
+                            "seed \(entry.seed): Anki's three burying switches")
                     let sharing = Set(presets.filter { ankiDecks[$0[0] as String]?["config_id"] as? Int64 == anki["config_id"] as? Int64 }.map { $0[1] as Int64 })
                     #expect(sharing == [row[1] as Int64], "seed \(entry.seed): decks with Anki's options \(anki["config_name"] ?? "") share one preset")
                 }

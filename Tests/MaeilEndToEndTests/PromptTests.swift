@@ -202,6 +202,11 @@ struct PromptTests {
         }
         try tmux.type("decks")
         try tmux.press("Enter")
+        // The list, then the next prompt: a busy machine can draw them a moment apart.
+        try tmux.wait(until: "the list and the next prompt") { screen in
+            screen.contains("Korean Words")
+                && screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) == "매일 ›"
+        }
         let lines = try tmux.waitForLastLines(3, containing: "Korean Words")
         #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["deck          cards  due  learning  new", "Korean Words  3      0    0         3", "매일 ›"], "\(lines)")
     }

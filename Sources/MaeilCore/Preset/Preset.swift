@@ -12,8 +12,12 @@ public struct Preset: Hashable, Sendable, Codable {
     public var reviewsPerDay: Int
     /// The hour a new study day starts, in local time.
     public var rolloverHour: Int
-    /// Bury a card's siblings until the next day once it is answered.
-    public var burySiblings: Bool
+    /// Once a card is answered, hide its note's other cards until the next day: new ones,
+    /// reviews, learning cards whose step ended on an earlier day (Anki's three burying
+    /// switches; a day's queue also takes one card per note of those kinds).
+    public var buryNew: Bool
+    public var buryReviews: Bool
+    public var buryInterdayLearning: Bool
     /// Open a curriculum unit only when every card of the one before has left learning.
     public var curriculumGating: Bool
     /// The order of a day's cards (Anki's display order).
@@ -27,17 +31,24 @@ public struct Preset: Hashable, Sendable, Codable {
         newPerDay: Int = 20, reviewsPerDay: Int = 200, rolloverHour: Int = 4,
         burySiblings: Bool = true, curriculumGating: Bool = false
     ) {
+        (buryNew, buryReviews, buryInterdayLearning) = (burySiblings, burySiblings, false)
         self.id = id
         self.name = name
         self.scheduler = scheduler
         self.newPerDay = newPerDay
         self.reviewsPerDay = reviewsPerDay
         self.rolloverHour = rolloverHour
-        self.burySiblings = burySiblings
         self.curriculumGating = curriculumGating
     }
 
     public static let defaultName = "Default"
+
+    /// All three burying switches as one: on when any is, and set all at once (Maeil's one
+    /// switch before it kept Anki's three; learning siblings were never buried then).
+    public var burySiblings: Bool {
+        get { buryNew || buryReviews || buryInterdayLearning }
+        set { (buryNew, buryReviews, buryInterdayLearning) = (newValue, newValue, newValue) }
+    }
 
     /// The id of the Anki deck options it was made from: decks that shared them share it.
     package var ankiConfigID: Int64? {

@@ -14,6 +14,9 @@ public enum PresetKey: String, CaseIterable, Sendable {
     case leechAction = "leech_action"
     case rolloverHour = "rollover_hour"
     case burySiblings = "bury_siblings"
+    case buryNew = "bury_new"
+    case buryReviews = "bury_reviews"
+    case buryInterdayLearning = "bury_interday_learning"
     case curriculumGating = "curriculum_gating"
     case graduatingInterval = "graduating_interval"
     case easyInterval = "easy_interval"
@@ -55,7 +58,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .leechThreshold: .whole(0...99)
         case .leechAction: .choice(LeechAction.allCases.map(\.rawValue))
         case .rolloverHour: .whole(0...23)
-        case .burySiblings, .curriculumGating, .shortTermWithSteps, .loadBalancing: .flag
+        case .burySiblings, .buryNew, .buryReviews, .buryInterdayLearning, .curriculumGating, .shortTermWithSteps, .loadBalancing: .flag
         case .easyDays: .easyDays
         case .graduatingInterval, .easyInterval, .minimumLapseInterval: .whole(1...365)
         case .startingEase: .number(1.31...5.0)
@@ -88,7 +91,7 @@ public enum PresetKey: String, CaseIterable, Sendable {
     /// replays. The day's limits, burying and gating shape a day's queue, not a card's schedule.
     public func changesSchedule(under kind: SchedulerKind) -> Bool {
         switch self {
-        case .newPerDay, .reviewsPerDay, .burySiblings, .curriculumGating, .newMix, .interdayLearningMix, .reviewOrder, .newGatherOrder,
+        case .newPerDay, .reviewsPerDay, .burySiblings, .buryNew, .buryReviews, .buryInterdayLearning, .curriculumGating, .newMix, .interdayLearningMix, .reviewOrder, .newGatherOrder,
              .newSortOrder: false
         case .scheduler, .maximumInterval, .leechThreshold, .leechAction, .rolloverHour: true
         case .learningSteps, .relearningSteps, .loadBalancing, .easyDays: kind != .sm2
@@ -111,7 +114,10 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .leechThreshold: "lapses that make a card a leech (0: never)"
         case .leechAction: "what a leech gets: tag or suspend"
         case .rolloverHour: "the hour a new study day starts"
-        case .burySiblings: "hide a note's other cards until tomorrow once one is answered"
+        case .burySiblings: "hide a note's other cards until tomorrow once one is answered (all three below)"
+        case .buryNew: "once a card is answered, hide its note's new cards until tomorrow"
+        case .buryReviews: "once a card is answered, hide its note's reviews until tomorrow"
+        case .buryInterdayLearning: "once a card is answered, hide its note's learning cards from an earlier day until tomorrow"
         case .curriculumGating: "open a unit only once the one before has been learned"
         case .graduatingInterval: "SM-2: days after the last learning step"
         case .easyInterval: "SM-2: days after easy on a new card"
@@ -177,6 +183,9 @@ public enum PresetKey: String, CaseIterable, Sendable {
             guard let flag = Self.flag(input.joined) else { throw Problem(description: "\(rawValue) must be true or false") }
             switch self {
             case .burySiblings: preset.burySiblings = flag
+            case .buryNew: preset.buryNew = flag
+            case .buryReviews: preset.buryReviews = flag
+            case .buryInterdayLearning: preset.buryInterdayLearning = flag
             case .curriculumGating: preset.curriculumGating = flag
             case .loadBalancing: preset.scheduler.loadBalancing = flag
             default: preset.scheduler.shortTermWithSteps = flag
@@ -234,6 +243,9 @@ public enum PresetKey: String, CaseIterable, Sendable {
         case .leechAction: return settings.leechAction.rawValue
         case .rolloverHour: return String(preset.rolloverHour)
         case .burySiblings: return String(preset.burySiblings)
+        case .buryNew: return String(preset.buryNew)
+        case .buryReviews: return String(preset.buryReviews)
+        case .buryInterdayLearning: return String(preset.buryInterdayLearning)
         case .curriculumGating: return String(preset.curriculumGating)
         case .graduatingInterval: return String(settings.graduatingInterval)
         case .easyInterval: return String(settings.easyInterval)

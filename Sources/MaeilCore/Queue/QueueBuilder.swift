@@ -49,97 +49,147 @@ public struct QueueBuilder {
     }
 
     /// The day's queue of `decks`, in the display order of the first deck's preset (the deck
-    /// studied, as Anki takes the selected deck's), each deck within its own limits.
+    /// studied, as Anki takes the selected deck's), each deck within its own limits. Cards are
+    /// gathered kind by kind, in Anki's order (learning, interday learning, reviews, new), so
+    /// that a sibling is left out as Anki leaves it out.
     public func build(_ decks: [Deck], from source: some QueueSource) throws -> StudyQueue {
         guard let first = decks.first else { return StudyQueue() }
         let order = first.preset.order
         let today = first.clock.dayNumber(of: now)
         let daySeed = seed ^ UInt64(truncatingIfNeeded: today) &* 0x2545_F491_4F6C_DD1D
-        var gathered = Gathered()
-        for deck in decks { try gather(deck, order: order, from: source, into: &gathered, seed: daySeed) }
+        let days = try decks.map { try DeckDay($0, now: now, source: source) }
+        var seen = SeenNotes(active: decks.contains { $0.preset.burySiblings })
+
+        // A step that ended on an earlier day than it began is Anki's interday learning: due for
+        // the whole of its day, in line with the reviews; the others wait for their time.
+        var learning: [(card: QueuedCard, preset: Preset)] = [], dayLearning: [(card: QueuedCard, preset: Preset)] = []
+        for day in days {
+            for (card, answered) in try source.learningCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt) {
+                let dueDay = day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
+                if let answered, day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(answered))) < dueDay {
+                    dayLearning.append((card, day.deck.preset))
+                } else {
+                    learning.append((card, day.deck.preset))
+                }
+            }
+        }
+        learning.sort { $0.card.due < $1.card.due }
+        for (card, preset) in learning { _ = seen.meet(card.noteID, preset) }
+        dayLearning.sort { ($0.card.due, $0.card.id) < ($1.card.due, $1.card.id) }
+        let interday = dayLearning.filter { seen.meet($0.card.noteID, $0.preset)?.interday != true }.map(\.card)
+
+        var reviews = QueueOrdering.DueReviews(), new: [[QueuedCard]] = []
+        for day in days { reviews.append(try gatherReviews(day, order: order, seen: &seen, from: source, seed: daySeed)) }
+        for day in days { new.append(try gatherNew(day, order: order, seen: &seen, from: source, seed: daySeed)) }
 
         let deckRank = Dictionary(decks.enumerated().map { ($1.id, $0) }) { first, _ in first }
         let fsrs = first.preset.scheduler.kind == .fsrs ? FSRS(parameters: first.preset.scheduler.fsrsParameters) : nil
         let context = QueueOrdering.ReviewContext(today: today, now: Int64(now.timeIntervalSince1970.rounded(.down)), fsrs: fsrs,
                                                   desiredRetention: first.preset.scheduler.desiredRetention, seed: daySeed, deckRank: deckRank)
-        let reviews = QueueOrdering.sorted(gathered.reviews, order: order.reviews, context: context).map(\.card)
-        let dayLearning = gathered.dayLearning.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-        let new = QueueOrdering.sorted(QueueOrdering.merged(gathered.new, order.newGather, seed: daySeed), order.newSort, seed: daySeed)
+        let sortedReviews = QueueOrdering.sortedCards(reviews, order: order.reviews, context: context)
+        let sortedNew = QueueOrdering.sorted(QueueOrdering.merged(new, order.newGather, seed: daySeed), order.newSort, seed: daySeed)
 
         var queue = StudyQueue()
-        queue.learning = gathered.learning.sorted { $0.due < $1.due }
-        queue.main = QueueOrdering.mix(QueueOrdering.mix(reviews, with: dayLearning, order.interdayLearningMix), with: new, order.newMix)
+        queue.learning = learning.map(\.card)
+        queue.main = QueueOrdering.mix(QueueOrdering.mix(sortedReviews, with: interday, order.interdayLearningMix), with: sortedNew, order.newMix)
         return queue
     }
 
-    /// What each deck gives, before the display order puts it in line.
-    private struct Gathered {
-        var learning: [QueuedCard] = []
-        var dayLearning: [QueuedCard] = []
-        var reviews: [QueueOrdering.DueReview] = []
-        /// Per deck, in the order gathered.
-        var new: [[QueuedCard]] = []
-        var seenNotes = Set<Int64>()
+    /// One deck's study day as its own clock and today's answers make it.
+    private struct DeckDay {
+        let deck: Deck
+        let today: Int
+        let rollover: Int64
+        let visibleAt: Int64
+        let done: (new: Int, reviews: Int)
+
+        init(_ deck: Deck, now: Date, source: some QueueSource) throws {
+            self.deck = deck
+            today = deck.clock.dayNumber(of: now)
+            rollover = Int64(deck.clock.start(ofDay: today + 1).timeIntervalSince1970)
+            visibleAt = Int64(now.timeIntervalSince1970.rounded(.down))
+            done = try source.answeredSince(deck: deck.id, since: deck.clock.start(ofDay: today))
+        }
     }
 
-    private func gather(_ deck: Deck, order: StudyOrder, from source: some QueueSource, into gathered: inout Gathered, seed: UInt64) throws {
-        let preset = deck.preset, clock = deck.clock
-        let today = clock.dayNumber(of: now)
-        let rollover = Int64(clock.start(ofDay: today + 1).timeIntervalSince1970)
-        let visibleAt = Int64(now.timeIntervalSince1970.rounded(.down))
-        let done = try source.answeredSince(deck: deck.id, since: clock.start(ofDay: today))
+    /// The burying switches each note was met under so far, as Anki keeps them while it gathers
+    /// a day's cards: a later card of the note is left out when the switch for its kind is on.
+    private struct SeenNotes {
+        typealias Switches = (new: Bool, reviews: Bool, interday: Bool)
+        private var notes: [Int64: Switches] = [:]
+        /// False when no deck buries anything: nothing need be kept.
+        let active: Bool
 
-        // A step that ended on an earlier day than it began is Anki's interday learning: due for
-        // the whole of its day, in line with the reviews; the others wait for their time.
-        for (card, answered) in try source.learningCards(deck: deck.id, dueBefore: rollover, visibleAt: visibleAt) {
-            let dueDay = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
-            if let answered, clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(answered))) < dueDay {
-                gathered.dayLearning.append(card)
-            } else {
-                gathered.learning.append(card)
-            }
+        init(active: Bool) { self.active = active }
+
+        /// Meets `note` under `preset`'s switches; answers those it was met under before, if it was.
+        mutating func meet(_ note: Int64, _ preset: Preset) -> Switches? {
+            guard active else { return nil }
+            let previous = notes[note]
+            let mine = (preset.buryNew, preset.buryReviews, preset.buryInterdayLearning)
+            notes[note] = previous.map { ($0.new || mine.0, $0.reviews || mine.1, $0.interday || mine.2) } ?? mine
+            return previous
         }
+    }
 
-        let reviewRoom = max(0, preset.reviewsPerDay - done.reviews)
-        if reviewRoom > 0 {
-            var reviews: [QueueOrdering.DueReview]
-            switch order.reviews {
-            case .dueDate, .dueDateThenDeck, .deckThenDueDate:
-                let due = try source.reviewCards(deck: deck.id, dueBefore: rollover, visibleAt: visibleAt, limit: reviewRoom)
-                reviews = QueueOrdering.dueReviews(due.map { ($0, nil) }, clock: clock)
-            default:
-                // The order chooses which reviews the limit takes: all of them are read to sort.
-                reviews = QueueOrdering.dueReviews(try source.reviewCardsWithFacts(deck: deck.id, dueBefore: rollover, visibleAt: visibleAt), clock: clock)
-                let context = QueueOrdering.ReviewContext(
-                    today: today, now: visibleAt,
-                    fsrs: preset.scheduler.kind == .fsrs ? FSRS(parameters: preset.scheduler.fsrsParameters) : nil,
-                    desiredRetention: preset.scheduler.desiredRetention, seed: seed, deckRank: [:])
-                reviews = Array(QueueOrdering.sorted(reviews, order: order.reviews, context: context).prefix(reviewRoom))
-            }
-            gathered.reviews += reviews
-            gathered.seenNotes.formUnion(reviews.map(\.card.noteID))
+    /// A deck's reviews for the day: in the review order, up to the limit, less siblings buried.
+    private func gatherReviews(_ day: DeckDay, order: StudyOrder, seen: inout SeenNotes, from source: some QueueSource,
+                               seed: UInt64) throws -> QueueOrdering.DueReviews {
+        let preset = day.deck.preset
+        let room = max(0, preset.reviewsPerDay - day.done.reviews)
+        guard room > 0 else { return QueueOrdering.DueReviews() }
+        var candidates: QueueOrdering.DueReviews
+        var inOrder: [Int]
+        switch order.reviews {
+        case .dueDate, .dueDateThenDeck, .deckThenDueDate:
+            // Siblings left out free their places: all are read where any deck buries.
+            candidates = QueueOrdering.DueReviews(try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt,
+                                                                         limit: seen.active ? Int.max : room), clock: day.deck.clock)
+            inOrder = Array(0..<candidates.count)
+        default:
+            // The order chooses which reviews the limit takes: all of them are read to sort.
+            let all = try source.reviewCardsWithFacts(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt)
+            candidates = QueueOrdering.DueReviews(all.map(\.card), facts: all.map(\.facts), clock: day.deck.clock)
+            let context = QueueOrdering.ReviewContext(
+                today: day.today, now: day.visibleAt,
+                fsrs: preset.scheduler.kind == .fsrs ? FSRS(parameters: preset.scheduler.fsrsParameters) : nil,
+                desiredRetention: preset.scheduler.desiredRetention, seed: seed, deckRank: [:])
+            inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
+        guard seen.active else { return candidates.picking(inOrder.prefix(room)) }
+        var taken: [Int] = []
+        for index in inOrder where taken.count < room {
+            if seen.meet(candidates.cards[index].noteID, preset)?.reviews == true { continue }
+            taken.append(index)
+        }
+        return candidates.picking(taken)
+    }
 
-        let newRoom = max(0, preset.newPerDay - done.new)
-        guard newRoom > 0 else { return }
+    /// A deck's new cards for the day: gathered in the gather order, up to the limit, less
+    /// siblings buried; with gating, of the open unit only.
+    private func gatherNew(_ day: DeckDay, order: StudyOrder, seen: inout SeenNotes, from source: some QueueSource,
+                           seed: UInt64) throws -> [QueuedCard] {
+        let preset = day.deck.preset
+        let room = max(0, preset.newPerDay - day.done.new)
+        guard room > 0 else { return [] }
         // With gating, the open unit is the first one still holding a card that has not left learning.
-        let unit: Int?? = preset.curriculumGating ? try source.firstUnlearnedUnit(deck: deck.id) : nil
+        let unit: Int?? = preset.curriculumGating ? try source.firstUnlearnedUnit(deck: day.deck.id) : nil
         let candidates: [QueuedCard]
         switch order.newGather {
         case .deck, .ascendingPosition, .descendingPosition:
             // Siblings are buried once one is answered, so one card per note is taken: ask for
             // more than the room, since some will be left out.
-            candidates = try source.newCards(deck: deck.id, unit: unit, visibleAt: visibleAt, limit: preset.burySiblings ? newRoom * 4 + 8 : newRoom,
+            candidates = try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: preset.buryNew ? room * 4 + 8 : room,
                                              descending: order.newGather == .descendingPosition)
         case .deckThenRandomNotes, .randomNotes, .randomCards:
-            candidates = QueueOrdering.gathered(try source.newCards(deck: deck.id, unit: unit, visibleAt: visibleAt, limit: nil, descending: false),
-                                                order.newGather, seed: seed)
+            candidates = QueueOrdering.gathered(try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: nil,
+                                                                    descending: false), order.newGather, seed: seed)
         }
         var new: [QueuedCard] = []
-        for card in candidates where new.count < newRoom {
-            if preset.burySiblings, !gathered.seenNotes.insert(card.noteID).inserted { continue }
+        for card in candidates where new.count < room {
+            if seen.meet(card.noteID, preset)?.new == true { continue }
             new.append(card)
         }
-        gathered.new.append(new)
+        return new
     }
 }

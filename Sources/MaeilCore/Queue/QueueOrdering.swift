@@ -42,10 +42,12 @@ enum QueueOrdering {
     }
 
     static func mix(_ reviews: [QueuedCard], with other: [QueuedCard], _ mix: StudyOrder.Mix) -> [QueuedCard] {
+        if other.isEmpty { return reviews }
+        if reviews.isEmpty { return other }
         switch mix {
-        case .mixed: intersperse(reviews, other)
-        case .afterReviews: reviews + other
-        case .beforeReviews: other + reviews
+        case .mixed: return intersperse(reviews, other)
+        case .afterReviews: return reviews + other
+        case .beforeReviews: return other + reviews
         }
     }
 
@@ -70,34 +72,68 @@ enum QueueOrdering {
         var deckRank: [Int64: Int]
     }
 
-    /// A due review with its due day, found once.
-    struct DueReview {
-        var card: QueuedCard
-        var facts: ReviewFacts?
-        var dueDay: Int
-    }
+    /// Due reviews as columns, soonest due first: the cards, their due days (each day's number
+    /// worked out once for the run of cards due that day; a zone with summer time asks the
+    /// calendar) and, where the order needs them, their facts. A day's queue can hold thousands,
+    /// and whole rows copied through every step cost more than the queue's own queries.
+    struct DueReviews {
+        var cards: [QueuedCard] = []
+        var days: [Int] = []
+        /// Empty when the order needs none.
+        var facts: [ReviewFacts?] = []
 
-    /// Reviews soonest due first with their due days: a day's number is worked out once for
-    /// the whole run of cards due that day (a zone with summer time asks the calendar).
-    static func dueReviews(_ rows: [(card: QueuedCard, facts: ReviewFacts?)], clock: DayClock) -> [DueReview] {
-        var result: [DueReview] = []
-        result.reserveCapacity(rows.count)
-        var day = 0, dayStart = Int64.max, dayEnd = Int64.min
-        for (card, facts) in rows {
-            if card.due >= dayEnd || card.due < dayStart {
-                day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
-                (dayStart, dayEnd) = (Int64(clock.start(ofDay: day).timeIntervalSince1970), Int64(clock.start(ofDay: day + 1).timeIntervalSince1970))
+        init() {}
+
+        init(_ cards: [QueuedCard], facts: [ReviewFacts?] = [], clock: DayClock) {
+            (self.cards, self.facts) = (cards, facts)
+            days.reserveCapacity(cards.count)
+            var day = 0, dayStart = Int64.max, dayEnd = Int64.min
+            for card in cards {
+                if card.due >= dayEnd || card.due < dayStart {
+                    day = clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
+                    (dayStart, dayEnd) = (Int64(clock.start(ofDay: day).timeIntervalSince1970), Int64(clock.start(ofDay: day + 1).timeIntervalSince1970))
+                }
+                days.append(day)
             }
-            result.append(DueReview(card: card, facts: facts, dueDay: day))
         }
-        return result
+
+        var count: Int { cards.count }
+
+        func facts(_ index: Int) -> ReviewFacts? { facts.isEmpty ? nil : facts[index] }
+
+        /// These reviews, only those at `indices`, in that order.
+        func picking(_ indices: some Sequence<Int>) -> DueReviews {
+            var picked = DueReviews()
+            for index in indices {
+                picked.cards.append(cards[index])
+                picked.days.append(days[index])
+                if !facts.isEmpty { picked.facts.append(facts[index]) }
+            }
+            return picked
+        }
+
+        mutating func append(_ other: DueReviews) {
+            if cards.isEmpty {
+                self = other
+                return
+            }
+            if facts.isEmpty != other.facts.isEmpty {
+                if facts.isEmpty { facts = Array(repeating: nil, count: cards.count) }
+                facts += other.facts.isEmpty ? Array(repeating: nil, count: other.count) : other.facts
+            } else {
+                facts += other.facts
+            }
+            cards += other.cards
+            days += other.days
+        }
     }
 
-    /// The keys a review is sorted by, most significant first; ties go to `hash`. A missing
-    /// value sorts as SQLite sorts NULL, as Anki's query does: first going up, last going down.
-    static func reviewKey(_ review: DueReview, order: StudyOrder.ReviewOrder, context: ReviewContext) -> (Double, Double) {
-        let (card, facts) = (review.card, review.facts)
-        let dueDay = Double(review.dueDay)
+    /// The keys review `index` is sorted by, most significant first; ties go to `hash`. A
+    /// missing value sorts as SQLite sorts NULL, as Anki's query does: first going up, last
+    /// going down.
+    static func reviewKey(_ index: Int, of reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> (Double, Double) {
+        let card = reviews.cards[index], facts = reviews.facts(index), day = reviews.days[index]
+        let dueDay = Double(day)
         let deck = Double(context.deckRank[card.deckID] ?? 0)
         func ascending(_ value: Double?) -> Double { value ?? -.infinity }
         func descending(_ value: Double?) -> Double { value.map { -$0 } ?? .infinity }
@@ -112,9 +148,9 @@ enum QueueOrdering {
             return (context.fsrs == nil ? ascending(facts.map { Double($0.easePermille) }) : descending(facts?.difficulty), 0)
         case .descendingEase:
             return (context.fsrs == nil ? descending(facts.map { Double($0.easePermille) }) : ascending(facts?.difficulty), 0)
-        case .ascendingRetrievability: return (ascending(retrievability(review, context: context)), 0)
-        case .descendingRetrievability: return (descending(retrievability(review, context: context)), 0)
-        case .relativeOverdueness: return (relativeOverdueness(review, context: context), 0)
+        case .ascendingRetrievability: return (ascending(retrievability(facts, dueDay: day, context: context)), 0)
+        case .descendingRetrievability: return (descending(retrievability(facts, dueDay: day, context: context)), 0)
+        case .relativeOverdueness: return (relativeOverdueness(facts, dueDay: day, context: context), 0)
         case .random: return (0, 0)
         case .added: return (Double(facts?.added ?? card.noteID), Double(facts?.template ?? 0))
         case .reverseAdded: return (-Double(facts?.added ?? card.noteID), Double(facts?.template ?? 0))
@@ -122,45 +158,67 @@ enum QueueOrdering {
     }
 
     /// FSRS's recall now, for a card with a memory.
-    static func retrievability(_ review: DueReview, context: ReviewContext) -> Double? {
-        guard let facts = review.facts, let stability = facts.stability else { return nil }
+    static func retrievability(_ facts: ReviewFacts?, dueDay: Int, context: ReviewContext) -> Double? {
+        guard let facts, let stability = facts.stability else { return nil }
         let fsrs = context.fsrs ?? FSRS(parameters: .fsrs6Default)
-        return fsrs.retrievability(elapsedDays: elapsedDays(review, facts, context: context), stability: stability)
+        return fsrs.retrievability(elapsedDays: elapsedDays(facts, dueDay: dueDay, context: context), stability: stability)
     }
 
     /// Days since the last answer: from its time, else from the due date less the interval.
-    static func elapsedDays(_ review: DueReview, _ facts: ReviewFacts, context: ReviewContext) -> Double {
+    static func elapsedDays(_ facts: ReviewFacts, dueDay: Int, context: ReviewContext) -> Double {
         if let last = facts.lastReview { return Double(max(0, context.now - last)) / 86_400 }
-        return Double(max(0, context.today - (review.dueDay - facts.intervalDays)))
+        return Double(max(0, context.today - (dueDay - facts.intervalDays)))
     }
 
     /// Anki's relative overdueness: under FSRS how far recall has fallen next to how far the
     /// desired retention lets it, else the days overdue as a share of the interval; the most
     /// overdue first.
-    static func relativeOverdueness(_ review: DueReview, context: ReviewContext) -> Double {
-        let interval = Double(max(review.facts?.intervalDays ?? 1, 1))
-        if let fsrs = context.fsrs, let facts = review.facts, let stability = facts.stability {
+    static func relativeOverdueness(_ facts: ReviewFacts?, dueDay: Int, context: ReviewContext) -> Double {
+        let interval = Double(max(facts?.intervalDays ?? 1, 1))
+        if let fsrs = context.fsrs, let facts, let stability = facts.stability {
             let decay = fsrs.decay
-            let recall = max(fsrs.retrievability(elapsedDays: elapsedDays(review, facts, context: context), stability: stability), 0.0001)
+            let recall = max(fsrs.retrievability(elapsedDays: elapsedDays(facts, dueDay: dueDay, context: context), stability: stability), 0.0001)
             let desired = max(context.desiredRetention, 0.0001)
             return -(pow(recall, -1 / decay) - 1) / (pow(desired, -1 / decay) - 1)
         }
-        return -(1 + (Double(context.today - review.dueDay) + 0.001) / interval)
+        return -(1 + (Double(context.today - dueDay) + 0.001) / interval)
     }
 
-    /// Due reviews in `order`.
-    static func sorted(_ reviews: [DueReview], order: StudyOrder.ReviewOrder, context: ReviewContext) -> [DueReview] {
-        reviews.map { (key: reviewKey($0, order: order, context: context), tie: hash($0.card.id, seed: context.seed), review: $0) }
-            .sorted { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
-            .map(\.review)
+    /// `reviews` in `order`.
+    static func sortedCards(_ reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [QueuedCard] {
+        // By due date, soonest first as read: only each day's run is shuffled, from the seed.
+        if order == .dueDate, zip(reviews.days, reviews.days.dropFirst()).allSatisfy({ $0 <= $1 }) {
+            var generator = SeededGenerator(seed: context.seed)
+            var result: [QueuedCard] = []
+            result.reserveCapacity(reviews.count)
+            var start = 0
+            while start < reviews.count {
+                var end = start + 1
+                while end < reviews.count, reviews.days[end] == reviews.days[start] { end += 1 }
+                result += reviews.cards[start..<end].shuffled(using: &generator)
+                start = end
+            }
+            return result
+        }
+        return sorted(reviews, order: order, context: context).map { reviews.cards[$0] }
+    }
+
+    /// The places of `reviews` in `order`.
+    static func sorted(_ reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [Int] {
+        var keys = (0..<reviews.count).map { index in
+            let key = reviewKey(index, of: reviews, order: order, context: context)
+            return (key.0, key.1, hash(reviews.cards[index].id, seed: context.seed), index)
+        }
+        keys.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        return keys.map(\.3)
     }
 
     // MARK: New cards
 
     /// A new card's place among its note's cards, from its position; its template, as Anki
     /// numbers it.
-    static func siblingPlace(_ card: QueuedCard) -> Int64 { card.position & 0x3FF }
-    static func template(_ card: QueuedCard) -> Int { card.template }
+    static func siblingPlace(_ card: QueuedCard) -> Int64 { card.due & 0x3FF }
+    static func template(_ card: QueuedCard) -> Int16 { card.template }
 
     /// New cards, gathered in position order, in `gather` order where it is random.
     static func gathered(_ cards: [QueuedCard], _ gather: StudyOrder.NewGather, seed: UInt64) -> [QueuedCard] {

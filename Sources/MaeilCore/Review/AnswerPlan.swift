@@ -43,18 +43,38 @@ public struct SiblingCard: Hashable, Sendable {
     public var phase: CardPhase
     public var suspended: Bool
     public var buriedUntil: Date?
+    /// A learning card's due time and last answer: whether it is interday learning.
+    public var due: Date?
+    public var lastReview: Date?
 
-    public init(id: Int64, phase: CardPhase, suspended: Bool, buriedUntil: Date?) {
+    public init(id: Int64, phase: CardPhase, suspended: Bool, buriedUntil: Date?, due: Date? = nil, lastReview: Date? = nil) {
         (self.id, self.phase, self.suspended, self.buriedUntil) = (id, phase, suspended, buriedUntil)
+        (self.due, self.lastReview) = (due, lastReview)
+    }
+}
+
+extension CardState {
+    /// Anki's interday learning: a learning or relearning card whose step ends on a later
+    /// study day than the one it was answered on. It is due for the whole of that day, in line
+    /// with the reviews, and buried with them by its own switch.
+    public func isInterdayLearning(clock: DayClock) -> Bool {
+        Self.isInterdayLearning(phase: phase, due: due, lastReview: lastReview, clock: clock)
+    }
+
+    public static func isInterdayLearning(phase: CardPhase, due: Date?, lastReview: Date?, clock: DayClock) -> Bool {
+        guard phase.isInSteps, let due, let lastReview else { return false }
+        return clock.dayNumber(of: lastReview) < clock.dayNumber(of: due)
     }
 }
 
 extension AnswerPlan {
     /// Plans `rating` given to `card` at `now`, with `outcome` from the deck's scheduler.
     ///
-    /// A leech gets the "leech" tag (once) and, when the preset says so, is suspended. With
-    /// sibling burying on, the note's other new and review cards are hidden until the next
-    /// study day (learning siblings stay: they are due within the day).
+    /// A leech gets the "leech" tag (once) and, when the preset says so, is suspended. The
+    /// note's other cards are hidden until the next study day as Anki's three switches say:
+    /// new ones, reviews, learning cards from an earlier day. As in Anki, answering a card
+    /// buries no kind that a day's queue takes before the card's own (a new card buries only
+    /// new siblings, a review no learning ones), and a learning card due within the day stays.
     public init(answering card: AnsweredCard, siblings: [SiblingCard], rating: Rating, outcome: Outcome, at now: Date,
                 durationMilliseconds: Int, scheduler: SchedulerKind, preset: Preset, clock: DayClock) {
         var leech: LeechEffect = []
@@ -62,13 +82,21 @@ extension AnswerPlan {
             if !card.noteTaggedLeech { leech.insert(.tagged) }
             if preset.scheduler.leechAction == .suspend, !card.suspended { leech.insert(.suspended) }
         }
+        let answered = card.state.phase
+        let buryReviews = preset.buryReviews && answered != .new
+        let buryInterday = preset.buryInterdayLearning && answered.isInSteps
         var buried: [SiblingBurial] = []
-        let until = preset.burySiblings ? clock.nextRollover(after: now) : nil
-        if let until {
-            for sibling in siblings where sibling.id != card.id && !sibling.suspended && (sibling.phase == .new || sibling.phase == .review) {
-                if let current = sibling.buriedUntil, current >= until { continue }
-                buried.append(SiblingBurial(cardID: sibling.id, previous: sibling.buriedUntil))
+        let until = clock.nextRollover(after: now)
+        for sibling in siblings where sibling.id != card.id && !sibling.suspended {
+            let buries = switch sibling.phase {
+            case .new: preset.buryNew
+            case .review: buryReviews
+            case .learning, .relearning:
+                buryInterday && CardState.isInterdayLearning(phase: sibling.phase, due: sibling.due, lastReview: sibling.lastReview, clock: clock)
             }
+            guard buries else { continue }
+            if let current = sibling.buriedUntil, current >= until { continue }
+            buried.append(SiblingBurial(cardID: sibling.id, previous: sibling.buriedUntil))
         }
         self.init(
             cardID: card.id, noteID: card.noteID, before: card.state,
