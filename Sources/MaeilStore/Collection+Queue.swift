@@ -7,7 +7,7 @@ extension Collection {
     /// this collection's rows, each deck with its own preset and study day.
     package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> StudyQueue {
         try read { db in
-            let ids = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck ORDER BY name")
+            let ids = try deckIDs ?? Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM deck ORDER BY name"))
             let decks = try ids.map { id in
                 let preset = try Self.preset(db, id: try Self.deck(db, id: id).presetID)
                 return QueueBuilder.Deck(id: id, preset: preset, clock: DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour))

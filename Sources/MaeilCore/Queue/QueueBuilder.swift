@@ -58,7 +58,7 @@ public struct QueueBuilder {
         let today = first.clock.dayNumber(of: now)
         let daySeed = seed ^ UInt64(truncatingIfNeeded: today) &* 0x2545_F491_4F6C_DD1D
         let days = try decks.map { try DeckDay($0, now: now, source: source) }
-        var seen = SeenNotes(active: decks.contains { $0.preset.burySiblings })
+        var seen = SeenNotes(decks)
 
         // A step that ended on an earlier day than it began is Anki's interday learning: due for
         // the whole of its day, in line with the reviews; the others wait for their time.
@@ -116,19 +116,45 @@ public struct QueueBuilder {
     /// a day's cards: a later card of the note is left out when the switch for its kind is on.
     private struct SeenNotes {
         typealias Switches = (new: Bool, reviews: Bool, interday: Bool)
-        private var notes: [Int64: Switches] = [:]
+        /// Per note, the switches as bits: 1 new, 2 reviews, 4 interday learning.
+        private var notes: [Int64: UInt8] = [:]
+        /// Where every deck has the same switches, only which notes were met (the usual case:
+        /// one deck, or decks sharing one preset; a set is the cheaper to keep).
+        private var met = Set<Int64>()
+        private let uniform: UInt8?
         /// False when no deck buries anything: nothing need be kept.
         let active: Bool
 
-        init(active: Bool) { self.active = active }
+        init(_ decks: [Deck]) {
+            let switches = Set(decks.map { Self.bits($0.preset) })
+            active = switches != [0]
+            uniform = switches.count == 1 ? switches.first : nil
+        }
+
+        static func bits(_ preset: Preset) -> UInt8 {
+            (preset.buryNew ? 1 : 0) | (preset.buryReviews ? 2 : 0) | (preset.buryInterdayLearning ? 4 : 0)
+        }
+
+        mutating func expect(_ count: Int) {
+            guard active else { return }
+            if uniform != nil { met.reserveCapacity(met.count + count) } else { notes.reserveCapacity(notes.count + count) }
+        }
 
         /// Meets `note` under `preset`'s switches; answers those it was met under before, if it was.
         mutating func meet(_ note: Int64, _ preset: Preset) -> Switches? {
             guard active else { return nil }
-            let previous = notes[note]
-            let mine = (preset.buryNew, preset.buryReviews, preset.buryInterdayLearning)
-            notes[note] = previous.map { ($0.new || mine.0, $0.reviews || mine.1, $0.interday || mine.2) } ?? mine
-            return previous
+            let previous: UInt8
+            if let uniform {
+                guard !met.insert(note).inserted else { return nil }
+                previous = uniform
+            } else if let index = notes.index(forKey: note) {
+                previous = notes.values[index]
+                notes.values[index] = previous | Self.bits(preset)
+            } else {
+                notes[note] = Self.bits(preset)
+                return nil
+            }
+            return (previous & 1 != 0, previous & 2 != 0, previous & 4 != 0)
         }
     }
 
@@ -157,12 +183,15 @@ public struct QueueBuilder {
             inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
         guard seen.active else { return candidates.picking(inOrder.prefix(room)) }
+        seen.expect(min(room, candidates.count))
         var taken: [Int] = []
+        taken.reserveCapacity(min(room, candidates.count))
         for index in inOrder where taken.count < room {
             if seen.meet(candidates.cards[index].noteID, preset)?.reviews == true { continue }
             taken.append(index)
         }
-        return candidates.picking(taken)
+        // Read in order and none left out: the candidates are the day's reviews as they are.
+        return taken.count == candidates.count && taken == inOrder ? candidates : candidates.picking(taken)
     }
 
     /// A deck's new cards for the day: gathered in the gather order, up to the limit, less

@@ -28,16 +28,18 @@ enum QueueOrdering {
         let ratio = Float(one.count + 1) / Float(two.count + 1)
         var result: [QueuedCard] = []
         result.reserveCapacity(one.count + two.count)
-        var first = 0, second = 0
-        while first < one.count || second < two.count {
-            if second < two.count, first == one.count || Float(second + 1) * ratio < Float(first + 1) {
-                result.append(two[second])
-                second += 1
-            } else {
-                result.append(one[first])
-                first += 1
-            }
+        // The next of `two` goes before `one`'s card at `first` once (second + 1) × ratio is
+        // below first + 1: runs of `one` are copied whole in between.
+        var first = 0
+        for (second, card) in two.enumerated() {
+            let threshold = Float(second + 1) * ratio
+            var end = first
+            while end < one.count, !(threshold < Float(end + 1)) { end += 1 }
+            result += one[first..<end]
+            result.append(card)
+            first = end
         }
+        result += one[first...]
         return result
     }
 
@@ -184,21 +186,21 @@ enum QueueOrdering {
         return -(1 + (Double(context.today - dueDay) + 0.001) / interval)
     }
 
-    /// `reviews` in `order`.
-    static func sortedCards(_ reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [QueuedCard] {
+    /// `reviews` in `order` (taken: sorted in place where they can be).
+    static func sortedCards(_ reviews: consuming DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [QueuedCard] {
         // By due date, soonest first as read: only each day's run is shuffled, from the seed.
         if order == .dueDate, zip(reviews.days, reviews.days.dropFirst()).allSatisfy({ $0 <= $1 }) {
             var generator = SeededGenerator(seed: context.seed)
-            var result: [QueuedCard] = []
-            result.reserveCapacity(reviews.count)
+            var cards = reviews.cards
+            reviews.cards = []
             var start = 0
-            while start < reviews.count {
+            while start < cards.count {
                 var end = start + 1
-                while end < reviews.count, reviews.days[end] == reviews.days[start] { end += 1 }
-                result += reviews.cards[start..<end].shuffled(using: &generator)
+                while end < cards.count, reviews.days[end] == reviews.days[start] { end += 1 }
+                cards[start..<end].shuffle(using: &generator)
                 start = end
             }
-            return result
+            return cards
         }
         return sorted(reviews, order: order, context: context).map { reviews.cards[$0] }
     }
