@@ -8,9 +8,15 @@ extension Collection {
     package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> StudyQueue {
         try read { db in
             let ids = try deckIDs ?? Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM deck ORDER BY name"))
-            let decks = try ids.map { id in
-                let preset = try Self.preset(db, id: try Self.deck(db, id: id).presetID)
-                return QueueBuilder.Deck(id: id, preset: preset, clock: DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour))
+            let stored = try ids.map { try Self.deck(db, id: $0) }
+            let byName = Dictionary(stored.map { ($0.name, $0.id) }) { first, _ in first }
+            let decks = try stored.map { deck in
+                let preset = try Self.preset(db, id: deck.presetID)
+                // The nearest deck above it among those queued: Anki's limits are a tree.
+                let parts = deck.name.components(separatedBy: "::")
+                let parent = (1..<max(parts.count, 1)).reversed().lazy.compactMap { byName[parts.prefix($0).joined(separator: "::")] }.first
+                return QueueBuilder.Deck(id: deck.id, preset: preset, clock: DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour),
+                                         parentID: parent)
             }
             return try QueueBuilder(now: now, seed: seed).build(decks, from: QueueRows(db: db))
         }

@@ -188,4 +188,36 @@ struct QueueBuilderTests {
         #expect(try build(source) { $0.reviewsPerDay = 3; $0.order.reviews = .ascendingIntervals }.reviews.map(\.id) == [1, 2, 3])
         #expect(try build(source) { $0.reviewsPerDay = 3; $0.order.reviews = .descendingIntervals }.reviews.map(\.id) == [6, 5, 4])
     }
+
+    /// Anki's limits are a tree: a deck's cap its subdecks', a subdeck's answers count against
+    /// the decks above it, and new cards are limited by the reviews left too.
+    @Test func limitsAreATreeAsInAnki() throws {
+        var rows: [RowsInMemory.Row] = []
+        for deck in [1, 2] as [Int64] {
+            for index in 0..<5 {
+                let id = deck * 100 + Int64(index)
+                rows.append(.init(id: id, note: id, deck: deck, phase: .review, due: Self.today))
+                rows.append(.init(id: id + 50, note: id + 50, deck: deck, phase: .new))
+            }
+        }
+        let source = RowsInMemory(rows)
+        func build(parent: (new: Int, reviews: Int), child: (new: Int, reviews: Int)) throws -> StudyQueue {
+            var top = Preset(name: "top", burySiblings: false), sub = Preset(name: "sub", burySiblings: false)
+            (top.newPerDay, top.reviewsPerDay, sub.newPerDay, sub.reviewsPerDay) = (parent.new, parent.reviews, child.new, child.reviews)
+            return try QueueBuilder(now: Self.now, seed: 1).build([.init(id: 1, preset: top, clock: Fixture.clock),
+                                                                   .init(id: 2, preset: sub, clock: Fixture.clock, parentID: 1)], from: source)
+        }
+        // The parent's 6 reviews cap both decks' 10, and leave no room for new cards.
+        let capped = try build(parent: (4, 6), child: (4, 5))
+        #expect(capped.reviewCount == 6 && capped.newCount == 0)
+        // The parent's 4 new cards cap both decks' 8; the subdeck's own 5 reviews cap its 5 due.
+        let newCapped = try build(parent: (4, 99), child: (3, 4))
+        #expect(newCapped.reviewCount == 9 && newCapped.newCount == 4 && newCapped.new.filter { $0.deckID == 2 }.count <= 3)
+        // New cards are limited by the reviews left: 12 reviews allowed, 10 taken, 2 left for new.
+        let full = try build(parent: (9, 12), child: (9, 9))
+        #expect(full.reviewCount == 10 && full.newCount == 2)
+        // Answers in the subdeck count against the parent: 3 new answered there leave it 1 of 4.
+        source.answers = Array(repeating: (2, Self.now, .new), count: 3)
+        #expect(try build(parent: (4, 99), child: (9, 99)).newCount == 1)
+    }
 }

@@ -4,8 +4,8 @@ import MaeilTestSupport
 import Testing
 
 /// Issue 23, point 6: Anki's display order (new/review mix, interday learning mix, review order,
-/// new-card gather and sort) and its three burying switches, used where Maeil has the feature,
-/// its queue. Seeded collections
+/// new-card gather and sort), its three burying switches and its daily limits as a tree (a deck's
+/// limits cap its subdecks'), used where Maeil has the feature, its queue. Seeded collections
 /// (scripts/anki/seeded.py) in three time zones, imported from their .colpkg; for random sets of
 /// options, Anki's own queue of deck Korean (`seeded.py queue`) against `maeil queue Korean
 /// --json`, minutes after the last answers and two days later. Where Anki breaks ties at random
@@ -24,9 +24,12 @@ struct DisplayOrderAgainstAnkiTests {
         var newMix: StudyOrder.Mix, interdayMix: StudyOrder.Mix, reviews: StudyOrder.ReviewOrder
         var gather: StudyOrder.NewGather, sort: StudyOrder.NewSort
         var buryNew = false, buryReviews = false, buryInterday = false
+        /// New and review limits of the preset Korean and its subdecks share ("Shared") and of the
+        /// one Korean::Phrases has ("Default"); nil lifts them. Korean's cap its subdecks'.
+        var limits: [String: [Int]]?
 
         var anki: [String: Any] {
-            ["newMix": newMix.ankiValue, "interdayLearningMix": interdayMix.ankiValue, "reviewOrder": reviews.ankiValue,
+            ["limits": limits ?? [:], "newMix": newMix.ankiValue, "interdayLearningMix": interdayMix.ankiValue, "reviewOrder": reviews.ankiValue,
              "newGatherPriority": gather.ankiValue, "newSortOrder": sort.ankiValue, "buryNew": buryNew, "buryReviews": buryReviews,
              "buryInterday": buryInterday]
         }
@@ -37,13 +40,23 @@ struct DisplayOrderAgainstAnkiTests {
              ("bury_reviews", String(buryReviews)), ("bury_interday_learning", String(buryInterday))]
         }
 
+        /// The limits as `deck … set` words, for the deck that holds each preset.
+        var maeilLimits: [(deck: String, key: String, value: String)] {
+            [("Korean", "Shared"), ("Korean::Phrases", "Default")].flatMap { deck, preset in
+                let pair = limits?[preset] ?? [9999, 9999]
+                return [(deck, "new_per_day", String(pair[0])), (deck, "reviews_per_day", String(pair[1]))]
+            }
+        }
+
         var buries: Bool { buryNew || buryReviews || buryInterday }
 
         static func random(_ generator: inout SeededGenerator) -> Options {
             Options(newMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!, interdayMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!,
                     reviews: StudyOrder.ReviewOrder.allCases.randomElement(using: &generator)!,
                     gather: StudyOrder.NewGather.allCases.randomElement(using: &generator)!, sort: StudyOrder.NewSort.allCases.randomElement(using: &generator)!,
-                    buryNew: Bool.random(using: &generator), buryReviews: Bool.random(using: &generator), buryInterday: Bool.random(using: &generator))
+                    buryNew: Bool.random(using: &generator), buryReviews: Bool.random(using: &generator), buryInterday: Bool.random(using: &generator),
+                    limits: Bool.random(using: &generator) ? nil : ["Shared": [Int.random(in: 0...6, using: &generator), Int.random(in: 0...8, using: &generator)],
+                                                                    "Default": [Int.random(in: 0...6, using: &generator), Int.random(in: 0...8, using: &generator)]])
         }
     }
 
@@ -59,12 +72,6 @@ struct DisplayOrderAgainstAnkiTests {
                 let last = try #require((made[seed] as? [String: Any])?["last"] as? Int)
                 let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
                 _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
-                // Limits lifted, as the Anki side lifts them: what is compared is the order and the burying.
-                for deck in ["Korean", "Korean::Phrases"] {
-                    for (key, value) in [("new_per_day", "9999"), ("reviews_per_day", "9999")] {
-                        _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600)
-                    }
-                }
                 var generator = SeededGenerator(seed: UInt64(seed)!)
                 let options = [Options(newMix: .mixed, interdayMix: .mixed, reviews: .dueDate, gather: .deck, sort: .templateThenGather)]
                     + (0..<4).map { _ in Options.random(&generator) }
@@ -83,6 +90,7 @@ struct DisplayOrderAgainstAnkiTests {
                     for deck in ["Korean", "Korean::Phrases"] {
                         for (key, value) in option.maeil { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
                     }
+                    for (deck, key, value) in option.maeilLimits { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
                     seen.mixes.insert(option.newMix.rawValue)
                     seen.reviews.insert(option.reviews.rawValue)
                     seen.gathers.insert(option.gather.rawValue)
@@ -131,7 +139,10 @@ struct DisplayOrderAgainstAnkiTests {
             // Where Anki breaks a tie at random, it may keep another of two siblings due the same
             // day than Maeil keeps: the same notes, of the same kinds, are the same queue.
             func notes(_ line: [(id: Int64, kind: Int)]) -> [String] { line.map { "\(fact($0.id, "nid"))/\($0.kind)" }.sorted() }
-            if !option.buries || notes(ankiLine) != notes(maeilLine) {
+            // Where a limit cuts between cards Anki orders at random (a due date's ties, a random
+            // gather), which it keeps is Anki's hash: the kinds at every place (how many of each,
+            // how mixed) were held above, and what the order sorts by is held below.
+            if option.limits == nil && (!option.buries || notes(ankiLine) != notes(maeilLine)) {
                 return "cards Anki only \(Set(ankiLine.map(\.id)).subtracting(maeilLine.map(\.id)).sorted()), Maeil only \(Set(maeilLine.map(\.id)).subtracting(ankiLine.map(\.id)).sorted())"
             }
         }

@@ -18,8 +18,9 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       type, interval, ease and due date afterwards, by card id
     seeded.py queue PATH AT ORDERS    Anki's study queue of deck Korean in a copy of collection PATH at
                                       Unix time AT, once for each set of display options in the JSON
-                                      file ORDERS (set on every preset with its burying switches,
-                                      limits lifted, filtered decks emptied first): the cards in the order Anki
+                                      file ORDERS (set on every preset with its burying switches and
+                                      limits by preset name, else lifted; filtered decks emptied
+                                      first): the cards in the order Anki
                                       shows them, with what each order sorts by
     seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
                                       (after Anki's deck list, which unburies on a new day): the
@@ -395,7 +396,7 @@ def queue_child(path, orders):
                 col.sched.empty_filtered_deck(deck.id)
         for config in col.decks.all_config():
             config.update({key: option[key] for key in ["newMix", "interdayLearningMix", "reviewOrder", "newGatherPriority", "newSortOrder"]})
-            config["new"]["perDay"], config["rev"]["perDay"] = 9999, 9999
+            config["new"]["perDay"], config["rev"]["perDay"] = option.get("limits", {}).get(config["name"], [9999, 9999])
             config["new"]["bury"], config["rev"]["bury"] = option.get("buryNew", False), option.get("buryReviews", False)
             config["buryInterdayLearning"] = option.get("buryInterday", False)
             col.decks.update_config(config)

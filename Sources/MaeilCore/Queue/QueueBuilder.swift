@@ -31,11 +31,15 @@ public struct QueueBuilder {
         public var id: Int64
         public var preset: Preset
         public var clock: DayClock
+        /// The nearest of the decks queued whose subdeck this is (Anki's parent): its limits cap
+        /// this deck's, and this deck's answers count against them.
+        public var parentID: Int64?
 
-        public init(id: Int64, preset: Preset, clock: DayClock) {
+        public init(id: Int64, preset: Preset, clock: DayClock, parentID: Int64? = nil) {
             self.id = id
             self.preset = preset
             self.clock = clock
+            self.parentID = parentID
         }
     }
 
@@ -78,16 +82,17 @@ public struct QueueBuilder {
         dayLearning.sort { ($0.card.due, $0.card.id) < ($1.card.due, $1.card.id) }
         let interday = dayLearning.filter { seen.meet($0.card.noteID, $0.preset)?.interday != true }.map(\.card)
 
-        var reviews = QueueOrdering.DueReviews(), new: [[QueuedCard]] = []
-        for day in days { reviews.append(try gatherReviews(day, order: order, seen: &seen, from: source, seed: daySeed)) }
-        for day in days { new.append(try gatherNew(day, order: order, seen: &seen, from: source, seed: daySeed)) }
-
+        var limits = DayLimits(days)
         let deckRank = Dictionary(decks.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        let reviews = try gatherReviews(days, order: order, limits: &limits, seen: &seen, deckRank: deckRank, from: source, seed: daySeed)
+        limits.capNewToReviews()
+        let new = try gatherNew(days, order: order, limits: &limits, seen: &seen, from: source, seed: daySeed)
+
         let fsrs = first.preset.scheduler.kind == .fsrs ? FSRS(parameters: first.preset.scheduler.fsrsParameters) : nil
         let context = QueueOrdering.ReviewContext(today: today, now: Int64(now.timeIntervalSince1970.rounded(.down)), fsrs: fsrs,
                                                   desiredRetention: first.preset.scheduler.desiredRetention, seed: daySeed, deckRank: deckRank)
         let sortedReviews = QueueOrdering.sortedCards(reviews, order: order.reviews, context: context)
-        let sortedNew = QueueOrdering.sorted(QueueOrdering.merged(new, order.newGather, seed: daySeed), order.newSort, seed: daySeed)
+        let sortedNew = QueueOrdering.sorted(new, order.newSort, seed: daySeed)
 
         var queue = StudyQueue()
         queue.learning = learning.map(\.card)
@@ -158,65 +163,137 @@ public struct QueueBuilder {
         }
     }
 
-    /// A deck's reviews for the day: in the review order, up to the limit, less siblings buried.
-    private func gatherReviews(_ day: DeckDay, order: StudyOrder, seen: inout SeenNotes, from source: some QueueSource,
-                               seed: UInt64) throws -> QueueOrdering.DueReviews {
-        let preset = day.deck.preset
-        let room = max(0, preset.reviewsPerDay - day.done.reviews)
-        guard room > 0 else { return QueueOrdering.DueReviews() }
-        var candidates: QueueOrdering.DueReviews
-        var inOrder: [Int]
-        switch order.reviews {
-        case .dueDate, .dueDateThenDeck, .deckThenDueDate:
-            // Siblings left out free their places: all are read where any deck buries.
-            candidates = QueueOrdering.DueReviews(try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt,
-                                                                         limit: seen.active ? Int.max : room), clock: day.deck.clock)
-            inOrder = Array(0..<candidates.count)
-        default:
-            // The order chooses which reviews the limit takes: all of them are read to sort.
-            let all = try source.reviewCardsWithFacts(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt)
-            candidates = QueueOrdering.DueReviews(all.map(\.card), facts: all.map(\.facts), clock: day.deck.clock)
+    /// Every deck's remaining limits for the day, as Anki keeps them in a tree: a deck's own
+    /// limit less what it and its subdecks took today (an answer to a new card counts against
+    /// both limits), capped by its parent's; a card taken counts against its deck and every
+    /// deck above it.
+    private struct DayLimits {
+        var review: [Int], new: [Int]
+        let parent: [Int?]
+
+        init(_ days: [DeckDay]) {
+            let index = Dictionary(days.enumerated().map { ($1.deck.id, $0) }) { first, _ in first }
+            parent = days.map { $0.deck.parentID.flatMap { index[$0] } }
+            var done = days.map(\.done)
+            // Answers in a subdeck count in every deck above it.
+            for deck in days.indices {
+                var above = parent[deck], hops = 0
+                while let up = above, hops < days.count {
+                    done[up].new += days[deck].done.new
+                    done[up].reviews += days[deck].done.reviews
+                    (above, hops) = (parent[up], hops + 1)
+                }
+            }
+            review = days.indices.map { max(0, days[$0].deck.preset.reviewsPerDay - done[$0].reviews - done[$0].new) }
+            new = days.indices.map { max(0, days[$0].deck.preset.newPerDay - done[$0].new) }
+        }
+
+        /// The decks from `deck` up, nearest first.
+        func chain(_ deck: Int) -> some Sequence<Int> {
+            var hops = 0
+            return sequence(first: deck) { [parent] current in
+                hops += 1
+                return hops < parent.count ? parent[current] : nil
+            }
+        }
+
+        func room(_ deck: Int, new isNew: Bool) -> Int { chain(deck).map { isNew ? new[$0] : review[$0] }.min() ?? 0 }
+
+        mutating func take(_ deck: Int, new isNew: Bool) {
+            for index in chain(deck) {
+                if isNew { new[index] -= 1 } else { review[index] -= 1 }
+            }
+        }
+
+        /// New cards are limited by the reviews left too (Anki's default): what remains of a
+        /// review limit after the day's reviews is the most new cards a deck can take.
+        mutating func capNewToReviews() {
+            for deck in new.indices { new[deck] = min(new[deck], review[deck]) }
+        }
+    }
+
+    /// The day's reviews: each deck's read, then taken in the review order (all decks as one
+    /// line, as Anki gathers them) while the deck and every deck above it have room, less
+    /// siblings buried.
+    private func gatherReviews(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, deckRank: [Int64: Int],
+                               from source: some QueueSource, seed: UInt64) throws -> QueueOrdering.DueReviews {
+        var candidates = QueueOrdering.DueReviews()
+        var deckOf: [Int] = []
+        let byDate = [.dueDate, .dueDateThenDeck, .deckThenDueDate].contains(order.reviews)
+        for (index, day) in days.enumerated() {
+            let room = limits.room(index, new: false)
+            guard room > 0 else { continue }
+            let read: QueueOrdering.DueReviews
+            if byDate {
+                // Siblings left out free their places: all are read where any deck buries.
+                read = QueueOrdering.DueReviews(try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt,
+                                                                       limit: seen.active ? Int.max : room), clock: day.deck.clock)
+            } else {
+                // The order chooses which reviews the limit takes: all of them are read to sort.
+                let all = try source.reviewCardsWithFacts(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt)
+                read = QueueOrdering.DueReviews(all.map(\.card), facts: all.map(\.facts), clock: day.deck.clock)
+            }
+            candidates.append(read)
+            deckOf += repeatElement(index, count: read.count)
+        }
+        let inOrder: [Int]
+        if byDate && days.count == 1 {
+            inOrder = Array(0..<candidates.count)  // soonest due first, as read
+        } else {
+            let first = days[0].deck.preset
             let context = QueueOrdering.ReviewContext(
-                today: day.today, now: day.visibleAt,
-                fsrs: preset.scheduler.kind == .fsrs ? FSRS(parameters: preset.scheduler.fsrsParameters) : nil,
-                desiredRetention: preset.scheduler.desiredRetention, seed: seed, deckRank: [:])
+                today: days[0].today, now: days[0].visibleAt,
+                fsrs: first.scheduler.kind == .fsrs ? FSRS(parameters: first.scheduler.fsrsParameters) : nil,
+                desiredRetention: first.scheduler.desiredRetention, seed: seed, deckRank: deckRank)
             inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
-        guard seen.active else { return candidates.picking(inOrder.prefix(room)) }
-        seen.expect(min(room, candidates.count))
+        seen.expect(candidates.count)
         var taken: [Int] = []
-        taken.reserveCapacity(min(room, candidates.count))
-        for index in inOrder where taken.count < room {
-            if seen.meet(candidates.cards[index].noteID, preset)?.reviews == true { continue }
+        taken.reserveCapacity(candidates.count)
+        for index in inOrder {
+            let deck = deckOf[index]
+            guard limits.room(deck, new: false) > 0 else { continue }
+            if seen.meet(candidates.cards[index].noteID, days[deck].deck.preset)?.reviews == true { continue }
+            limits.take(deck, new: false)
             taken.append(index)
         }
         // Read in order and none left out: the candidates are the day's reviews as they are.
-        return taken.count == candidates.count && taken == inOrder ? candidates : candidates.picking(taken)
+        return taken == inOrder && taken.count == candidates.count ? candidates : candidates.picking(taken)
     }
 
-    /// A deck's new cards for the day: gathered in the gather order, up to the limit, less
-    /// siblings buried; with gating, of the open unit only.
-    private func gatherNew(_ day: DeckDay, order: StudyOrder, seen: inout SeenNotes, from source: some QueueSource,
+    /// The day's new cards: each deck's gathered in the gather order (with gating, of the open
+    /// unit only), then taken in that order, all decks as one line, while the deck and every
+    /// deck above it have room, less siblings buried.
+    private func gatherNew(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, from source: some QueueSource,
                            seed: UInt64) throws -> [QueuedCard] {
-        let preset = day.deck.preset
-        let room = max(0, preset.newPerDay - day.done.new)
-        guard room > 0 else { return [] }
-        // With gating, the open unit is the first one still holding a card that has not left learning.
-        let unit: Int?? = preset.curriculumGating ? try source.firstUnlearnedUnit(deck: day.deck.id) : nil
-        let candidates: [QueuedCard]
-        switch order.newGather {
-        case .deck, .ascendingPosition, .descendingPosition:
-            // Siblings are buried once one is answered, so one card per note is taken: ask for
-            // more than the room, since some will be left out.
-            candidates = try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: preset.buryNew ? room * 4 + 8 : room,
-                                             descending: order.newGather == .descendingPosition)
-        case .deckThenRandomNotes, .randomNotes, .randomCards:
-            candidates = QueueOrdering.gathered(try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: nil,
-                                                                    descending: false), order.newGather, seed: seed)
+        var perDeck: [[QueuedCard]] = []
+        var deckOf: [Int64: Int] = [:]
+        for (index, day) in days.enumerated() {
+            deckOf[day.deck.id] = index
+            let room = limits.room(index, new: true)
+            guard room > 0 else {
+                perDeck.append([])
+                continue
+            }
+            let preset = day.deck.preset
+            // With gating, the open unit is the first one still holding a card that has not left learning.
+            let unit: Int?? = preset.curriculumGating ? try source.firstUnlearnedUnit(deck: day.deck.id) : nil
+            switch order.newGather {
+            case .deck, .ascendingPosition, .descendingPosition:
+                // Siblings are buried once one is answered, so one card per note is taken: ask for
+                // more than the room, since some will be left out.
+                perDeck.append(try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: seen.active ? room * 4 + 8 : room,
+                                                   descending: order.newGather == .descendingPosition))
+            case .deckThenRandomNotes, .randomNotes, .randomCards:
+                perDeck.append(QueueOrdering.gathered(try source.newCards(deck: day.deck.id, unit: unit, visibleAt: day.visibleAt, limit: nil,
+                                                                          descending: false), order.newGather, seed: seed))
+            }
         }
         var new: [QueuedCard] = []
-        for card in candidates where new.count < room {
-            if seen.meet(card.noteID, preset)?.new == true { continue }
+        for card in QueueOrdering.merged(perDeck, order.newGather, seed: seed) {
+            guard let deck = deckOf[card.deckID], limits.room(deck, new: true) > 0 else { continue }
+            if seen.meet(card.noteID, days[deck].deck.preset)?.new == true { continue }
+            limits.take(deck, new: true)
             new.append(card)
         }
         return new
