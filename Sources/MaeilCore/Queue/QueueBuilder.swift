@@ -146,7 +146,10 @@ public struct QueueBuilder {
         }
 
         /// Meets `note` under `preset`'s switches; answers those it was met under before, if it was.
-        mutating func meet(_ note: Int64, _ preset: Preset) -> Switches? {
+        mutating func meet(_ note: Int64, _ preset: Preset) -> Switches? { meet(note, bits: Self.bits(preset)) }
+
+        /// The same with the switches as `bits` makes them (a preset is large to copy per card).
+        mutating func meet(_ note: Int64, bits: UInt8) -> Switches? {
             guard active else { return nil }
             let previous: UInt8
             if let uniform {
@@ -154,9 +157,9 @@ public struct QueueBuilder {
                 previous = uniform
             } else if let index = notes.index(forKey: note) {
                 previous = notes.values[index]
-                notes.values[index] = previous | Self.bits(preset)
+                notes.values[index] = previous | bits
             } else {
-                notes[note] = Self.bits(preset)
+                notes[note] = bits
                 return nil
             }
             return (previous & 1 != 0, previous & 2 != 0, previous & 4 != 0)
@@ -188,20 +191,22 @@ public struct QueueBuilder {
             new = days.indices.map { max(0, days[$0].deck.preset.newPerDay - done[$0].new) }
         }
 
-        /// The decks from `deck` up, nearest first.
-        func chain(_ deck: Int) -> some Sequence<Int> {
-            var hops = 0
-            return sequence(first: deck) { [parent] current in
-                hops += 1
-                return hops < parent.count ? parent[current] : nil
+        /// The least room left in `deck` and the decks above it.
+        func room(_ deck: Int, new isNew: Bool) -> Int {
+            var least = Int.max, current: Int? = deck, hops = 0
+            while let index = current, hops <= parent.count {
+                least = min(least, isNew ? new[index] : review[index])
+                (current, hops) = (parent[index], hops + 1)
             }
+            return least
         }
 
-        func room(_ deck: Int, new isNew: Bool) -> Int { chain(deck).map { isNew ? new[$0] : review[$0] }.min() ?? 0 }
-
+        /// A card of `deck` taken: one less room there and in every deck above it.
         mutating func take(_ deck: Int, new isNew: Bool) {
-            for index in chain(deck) {
+            var current: Int? = deck, hops = 0
+            while let index = current, hops <= parent.count {
                 if isNew { new[index] -= 1 } else { review[index] -= 1 }
+                (current, hops) = (parent[index], hops + 1)
             }
         }
 
@@ -236,9 +241,11 @@ public struct QueueBuilder {
             candidates.append(read)
             deckOf += repeatElement(index, count: read.count)
         }
+        // One deck by due date: its reviews as read, soonest due first; else all decks as one line.
+        let asRead = byDate && days.count == 1
         let inOrder: [Int]
-        if byDate && days.count == 1 {
-            inOrder = Array(0..<candidates.count)  // soonest due first, as read
+        if asRead {
+            inOrder = []
         } else {
             let first = days[0].deck.preset
             let context = QueueOrdering.ReviewContext(
@@ -248,17 +255,22 @@ public struct QueueBuilder {
             inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
         seen.expect(candidates.count)
-        var taken: [Int] = []
-        taken.reserveCapacity(candidates.count)
-        for index in inOrder {
-            let deck = deckOf[index]
-            guard limits.room(deck, new: false) > 0 else { continue }
-            if seen.meet(candidates.cards[index].noteID, days[deck].deck.preset)?.reviews == true { continue }
+        let switches = days.map { SeenNotes.bits($0.deck.preset) }
+        // The places taken, kept only once one is left out (until then, the first `kept` in order).
+        var taken: [Int]?, kept = 0
+        for position in 0..<candidates.count {
+            let index = asRead ? position : inOrder[position]
+            let deck = asRead ? 0 : deckOf[index]
+            guard limits.room(deck, new: false) > 0,
+                  seen.meet(candidates.cards[index].noteID, bits: switches[deck])?.reviews != true else {
+                if taken == nil { taken = Array((asRead ? Array(0..<candidates.count) : inOrder).prefix(kept)) }
+                continue
+            }
             limits.take(deck, new: false)
-            taken.append(index)
+            if taken != nil { taken!.append(index) } else { kept += 1 }
         }
-        // Read in order and none left out: the candidates are the day's reviews as they are.
-        return taken == inOrder && taken.count == candidates.count ? candidates : candidates.picking(taken)
+        if let taken { return candidates.picking(taken) }
+        return asRead ? candidates : candidates.picking(inOrder)
     }
 
     /// The day's new cards: each deck's gathered in the gather order (with gating, of the open
@@ -290,9 +302,10 @@ public struct QueueBuilder {
             }
         }
         var new: [QueuedCard] = []
+        let switches = days.map { SeenNotes.bits($0.deck.preset) }
         for card in QueueOrdering.merged(perDeck, order.newGather, seed: seed) {
             guard let deck = deckOf[card.deckID], limits.room(deck, new: true) > 0 else { continue }
-            if seen.meet(card.noteID, days[deck].deck.preset)?.new == true { continue }
+            if seen.meet(card.noteID, bits: switches[deck])?.new == true { continue }
             limits.take(deck, new: true)
             new.append(card)
         }
