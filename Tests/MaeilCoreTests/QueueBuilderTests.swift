@@ -220,4 +220,13 @@ struct QueueBuilderTests {
         source.answers = Array(repeating: (2, Self.now, .new), count: 3)
         #expect(try build(parent: (4, 99), child: (9, 99)).newCount == 1)
     }
+
+    /// Siblings left out free their places even when more of them are due than the queue reads
+    /// at first: 30 reviews of one note, then two of others, and room for two.
+    @Test func buriedSiblingsBeyondTheFirstReadStillLeaveTheirPlaces() throws {
+        let siblings = (1...30).map { RowsInMemory.Row(id: Int64($0), note: 1, phase: .review, due: Self.today - 86_400) }
+        let others = [RowsInMemory.Row(id: 100, note: 2, phase: .review, due: Self.today), RowsInMemory.Row(id: 101, note: 3, phase: .review, due: Self.today)]
+        let queue = try build(RowsInMemory(siblings + others)) { $0.reviewsPerDay = 2 }
+        #expect(queue.reviews.map(\.noteID).sorted() == [1, 2])
+    }
 }

@@ -222,17 +222,39 @@ public struct QueueBuilder {
     /// siblings buried.
     private func gatherReviews(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, deckRank: [Int64: Int],
                                from source: some QueueSource, seed: UInt64) throws -> QueueOrdering.DueReviews {
+        // Siblings left out free their places: where a deck buries, a few more than its room are
+        // read, and all of them only when those were not enough (a rare day: a million cards
+        // can have tens of thousands due).
+        var readAll = Set<Int>()
+        while true {
+            var (triedLimits, triedSeen) = (limits, seen)
+            let (reviews, short) = try gatherReviews(days, order: order, limits: &triedLimits, seen: &triedSeen, deckRank: deckRank, readAll: readAll,
+                                                     from: source, seed: seed)
+            guard !short.isSubset(of: readAll) else {
+                (limits, seen) = (triedLimits, triedSeen)
+                return reviews
+            }
+            readAll.formUnion(short)
+        }
+    }
+
+    /// One try: `readAll` names the decks whose due reviews are all read. Answers the reviews
+    /// taken and the decks read only in part that still had room.
+    private func gatherReviews(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, deckRank: [Int64: Int],
+                               readAll: Set<Int>, from source: some QueueSource, seed: UInt64) throws -> (QueueOrdering.DueReviews, Set<Int>) {
         var candidates = QueueOrdering.DueReviews()
         var deckOf: [Int] = []
+        var partlyRead = Set<Int>()
         let byDate = [.dueDate, .dueDateThenDeck, .deckThenDueDate].contains(order.reviews)
         for (index, day) in days.enumerated() {
             let room = limits.room(index, new: false)
             guard room > 0 else { continue }
             let read: QueueOrdering.DueReviews
             if byDate {
-                // Siblings left out free their places: all are read where any deck buries.
+                let limit = !seen.active ? room : (readAll.contains(index) ? Int.max : room + room / 4 + 16)
                 read = QueueOrdering.DueReviews(try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt,
-                                                                       limit: seen.active ? Int.max : room), clock: day.deck.clock)
+                                                                       limit: limit), clock: day.deck.clock)
+                if seen.active, read.count == limit { partlyRead.insert(index) }
             } else {
                 // The order chooses which reviews the limit takes: all of them are read to sort.
                 let all = try source.reviewCardsWithFacts(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt)
@@ -269,8 +291,9 @@ public struct QueueBuilder {
             limits.take(deck, new: false)
             if taken != nil { taken!.append(index) } else { kept += 1 }
         }
-        if let taken { return candidates.picking(taken) }
-        return asRead ? candidates : candidates.picking(inOrder)
+        let short = partlyRead.filter { limits.room($0, new: false) > 0 }
+        if let taken { return (candidates.picking(taken), short) }
+        return (asRead ? candidates : candidates.picking(inOrder), short)
     }
 
     /// The day's new cards: each deck's gathered in the gather order (with gating, of the open
