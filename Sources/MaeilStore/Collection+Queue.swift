@@ -4,8 +4,9 @@ import MaeilCore
 
 extension Collection {
     /// Today's queue for the given decks (all decks when nil): the core's `QueueBuilder` over
-    /// this collection's rows, each deck with its own preset and study day.
-    package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> StudyQueue {
+    /// this collection's rows, each deck with its own preset and study day. `countingSiblings`:
+    /// the cards burying would leave out stay in, as Anki's deck list counts them.
+    package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, countingSiblings: Bool = false) throws -> StudyQueue {
         try read { db in
             let ids = try deckIDs ?? Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM deck ORDER BY name"))
             let stored = try ids.map { try Self.deck(db, id: $0) }
@@ -18,7 +19,9 @@ extension Collection {
                 return QueueBuilder.Deck(id: deck.id, preset: preset, clock: DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour),
                                          parentID: parent)
             }
-            return try QueueBuilder(now: now, seed: seed).build(decks, from: QueueRows(db: db))
+            var builder = QueueBuilder(now: now, seed: seed)
+            builder.leavesOutSiblings = !countingSiblings
+            return try builder.build(decks, from: QueueRows(db: db))
         }
     }
 }

@@ -74,7 +74,7 @@ extension Collection {
     }
 
     package func stats(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone) throws -> CollectionStats {
-        let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
+        let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone, countingSiblings: true)
         return try read { db in
             // Always name the decks, so the per-deck answer index serves every query.
             let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
@@ -133,7 +133,7 @@ extension Collection {
     /// streak, without the rest of `stats` (its forecast and a year of answers).
     package func todayCounts(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone)
         throws -> (due: Int, learning: Int, new: Int, answeredToday: Int, streak: Int) {
-        let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone)
+        let queue = try studyQueue(deckIDs: deckIDs, now: now, timeZone: timeZone, countingSiblings: true)
         return try read { db in
             let decks = try deckIDs ?? Int64.fetchAll(db, sql: "SELECT id FROM deck")
             let clocks = try Self.dayClocks(db, deckIDs: decks, timeZone: timeZone)

@@ -62,7 +62,7 @@ struct DisplayOrderAgainstAnkiTests {
 
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func queuesAsAnkiQueues() throws {
-        var compared = 0, cards = 0, differences: [String] = []
+        var compared = 0, cards = 0, deckRows = 0, differences: [String] = []
         var seen = (mixes: Set<String>(), reviews: Set<String>(), gathers: Set<String>(), sorts: Set<String>(), burials: Set<String>())
         for (index, zone) in Self.zones.enumerated() {
             let seeds = (0..<Self.seedsPerZone).map { String(1300 + index * 100 + $0) }
@@ -106,6 +106,16 @@ struct DisplayOrderAgainstAnkiTests {
                         }
                         compared += 1
                         cards += (expected["queue"] as? [Any])?.count ?? 0
+                        // The deck list: each deck's reviews and new cards, its subdecks' within its limits.
+                        let list = try #require(try JSONSerialization.jsonObject(with: Data(try anki.maeil(["decks", "--json"], collection, zone, at: moment).utf8))
+                                                as? [[String: Any]])
+                        let ankiList = try #require(expected["deck_list"] as? [String: [Int]])
+                        for row in list {
+                            guard let name = row["name"] as? String, name == "Korean" || name.hasPrefix("Korean::") else { continue }
+                            let counts = [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]
+                            if ankiList[name] != counts { differences.append("\(label): deck list \(name) Anki \(ankiList[name] ?? []) Maeil \(counts)") }
+                            deckRows += 1
+                        }
                     }
                 }
             }
@@ -117,7 +127,8 @@ struct DisplayOrderAgainstAnkiTests {
             #expect(seen.mixes.count == 3 && seen.gathers.count >= 5 && seen.sorts.count >= 4 && seen.reviews.count >= 10 && seen.burials.count >= 6,
                     "\(seen)")
         }
-        print("display order against Anki: \(compared) queues, \(cards) cards, \(differences.count) differ")
+        #expect(deckRows >= compared * 3, "deck list rows compared: \(deckRows)")
+        print("display order against Anki: \(compared) queues, \(cards) cards, \(deckRows) deck list rows, \(differences.count) differ")
     }
 
     /// Where the two queues part, or nil.

@@ -21,7 +21,8 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       file ORDERS (set on every preset with its burying switches and
                                       limits by preset name, else lifted; filtered decks emptied
                                       first): the cards in the order Anki
-                                      shows them, with what each order sorts by
+                                      shows them, with what each order sorts by, and
+                                      Anki's deck list (each deck's reviews and new cards)
     seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
                                       (after Anki's deck list, which unburies on a new day): the
                                       ids of the cards each query in the JSON file QUERIES finds
@@ -414,8 +415,18 @@ def queue_child(path, orders):
             facts[str(cid)] = {"queue": card.queue, "due": card.due, "ivl": card.ivl, "factor": card.factor, "ord": card.ord, "nid": card.nid,
                                "deck": names.index(col.decks.name(card.did)) if col.decks.name(card.did) in names else -1,
                                "difficulty": memory.difficulty if memory else None}
+        # Anki's deck list: each deck's reviews and new cards as reviewing it would show them.
+        tree = {}
+
+        def walk(node, prefix):
+            name = prefix + node.name
+            if name:
+                tree[name] = [node.review_count, node.new_count]
+            for child in node.children:
+                walk(child, name + "::" if name else "")
+        walk(col.sched.deck_due_tree(), "")
         result.append({"queue": [[entry.card.id, entry.queue] for entry in queued], "later": later, "facts": facts,
-                       "today": col.sched.today})
+                       "today": col.sched.today, "deck_list": tree})
         col.close()
     print(json.dumps(result))
 

@@ -46,6 +46,9 @@ public struct QueueBuilder {
     public var now: Date
     /// The collection's seed: review order is shuffled reproducibly from it and the day.
     public var seed: UInt64
+    /// Whether a sibling a review would leave out (burying) is left out of the counts too.
+    /// Anki's deck list counts it; its study screen does not.
+    public var leavesOutSiblings = true
 
     public init(now: Date, seed: UInt64) {
         self.now = now
@@ -62,7 +65,7 @@ public struct QueueBuilder {
         let today = first.clock.dayNumber(of: now)
         let daySeed = seed ^ UInt64(truncatingIfNeeded: today) &* 0x2545_F491_4F6C_DD1D
         let days = try decks.map { try DeckDay($0, now: now, source: source) }
-        var seen = SeenNotes(decks)
+        var seen = SeenNotes(leavesOutSiblings ? decks : [])
 
         // A step that ended on an earlier day than it began is Anki's interday learning: due for
         // the whole of its day, in line with the reviews; the others wait for their time.
@@ -132,7 +135,7 @@ public struct QueueBuilder {
 
         init(_ decks: [Deck]) {
             let switches = Set(decks.map { Self.bits($0.preset) })
-            active = switches != [0]
+            active = !switches.isEmpty && switches != [0]
             uniform = switches.count == 1 ? switches.first : nil
         }
 

@@ -3,7 +3,8 @@ import MaeilCore
 import MaeilSession
 import MaeilStore
 
-/// `maeil decks`: each deck with today's counts.
+/// `maeil decks`: each deck with today's counts. As in Anki's deck list, a deck's counts are
+/// what reviewing it would show: its subdecks' cards too, within its limits.
 package enum DeckListView {
     package struct Row: Encodable {
         let name: String
@@ -15,8 +16,10 @@ package enum DeckListView {
     }
 
     package static func rows(_ collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
-        try collection.decks().map { deck in
-            let today = try TodayCounts(collection, deckIDs: [deck.id], now: now, timeZone: timeZone)
+        let decks = try collection.decks()
+        return try decks.map { deck in
+            let family = [deck.id] + decks.filter { DeckNames.isSubdeck($0.name, of: deck.name) }.map(\.id)
+            let today = try TodayCounts(collection, deckIDs: family, now: now, timeZone: timeZone)
             return Row(name: deck.name, kind: deck.kind?.rawValue, cards: try collection.cardCount(deckID: deck.id),
                        due: today.due, learning: today.learning, new: today.new)
         }
