@@ -23,8 +23,9 @@ public protocol QueueSource {
 }
 
 /// Builds today's queue from rows a `QueueSource` hands over, with Anki's rules: each deck's
-/// preset sets its limits and its rollover hour; answers already given today count against the
-/// limits, so separate sessions on one day share them.
+/// preset sets its limits, its rollover hour, its burying and (for the deck studied) the
+/// display order; answers already given today count against the limits, so separate sessions
+/// on one day share them.
 public struct QueueBuilder {
     /// One deck to queue, with what its rules depend on.
     public struct Deck: Sendable {
@@ -56,9 +57,9 @@ public struct QueueBuilder {
     }
 
     /// The day's queue of `decks`, in the display order of the first deck's preset (the deck
-    /// studied, as Anki takes the selected deck's), each deck within its own limits. Cards are
-    /// gathered kind by kind, in Anki's order (learning, interday learning, reviews, new), so
-    /// that a sibling is left out as Anki leaves it out.
+    /// studied, as Anki takes the selected deck's), within Anki's tree of limits (`DayLimits`).
+    /// Cards are gathered kind by kind, in Anki's order (learning, interday learning, reviews,
+    /// new), so that a sibling is left out as Anki leaves it out.
     public func build(_ decks: [Deck], from source: some QueueSource) throws -> StudyQueue {
         guard let first = decks.first else { return StudyQueue() }
         let order = first.preset.order
