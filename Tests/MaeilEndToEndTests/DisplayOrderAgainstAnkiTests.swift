@@ -64,58 +64,48 @@ struct DisplayOrderAgainstAnkiTests {
     func queuesAsAnkiQueues() throws {
         var compared = 0, cards = 0, deckRows = 0, differences: [String] = []
         var seen = (mixes: Set<String>(), reviews: Set<String>(), gathers: Set<String>(), sorts: Set<String>(), burials: Set<String>())
-        for (index, zone) in Self.zones.enumerated() {
-            let seeds = (0..<Self.seedsPerZone).map { String(1300 + index * 100 + $0) }
-            let made = try anki.python(["make", folder.path, zone] + seeds, zone: zone)
-            for seed in seeds {
-                let seedFolder = folder.appendingPathComponent(seed)
-                let last = try #require((made[seed] as? [String: Any])?["last"] as? Int)
-                let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
-                _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
-                var generator = SeededGenerator(seed: UInt64(seed)!)
-                let options = [Options(newMix: .mixed, interdayMix: .mixed, reviews: .dueDate, gather: .deck, sort: .templateThenGather)]
-                    + (0..<4).map { _ in Options.random(&generator) }
-                let optionsFile = seedFolder.appendingPathComponent("orders.json")
-                try JSONSerialization.data(withJSONObject: options.map(\.anki)).write(to: optionsFile)
-                let moments = [last + 600, last + 2 * 86_400 + 7 * 3600]
-                var ankiQueues: [Int: [Any]] = [:]
-                for moment in moments {
-                    let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/seeded.py").path, "queue",
-                                                                          seedFolder.appendingPathComponent("collection.anki2").path, String(moment), optionsFile.path],
-                                                       environment: ["TZ": zone])
-                    try #require(result.status == 0, "seeded.py queue: \(result.stderr.suffix(1500))")
-                    ankiQueues[moment] = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any])
+        for seed in try anki.imported(zones: Self.zones, first: 1300, perZone: Self.seedsPerZone) {
+            let (zone, last, collection, seedFolder) = (seed.zone, seed.last, seed.collection, seed.folder)
+            var generator = SeededGenerator(seed: UInt64(seed.name)!)
+            let options = [Options(newMix: .mixed, interdayMix: .mixed, reviews: .dueDate, gather: .deck, sort: .templateThenGather)]
+                + (0..<4).map { _ in Options.random(&generator) }
+            let optionsFile = seedFolder.appendingPathComponent("orders.json")
+            try JSONSerialization.data(withJSONObject: options.map(\.anki)).write(to: optionsFile)
+            let moments = [last + 600, last + 2 * 86_400 + 7 * 3600]
+            var ankiQueues: [Int: [Any]] = [:]
+            for moment in moments {
+                ankiQueues[moment] = try #require(try anki.pythonValue(["queue", seedFolder.appendingPathComponent("collection.anki2").path, String(moment),
+                                                                        optionsFile.path], zone: zone) as? [Any])
+            }
+            for (number, option) in options.enumerated() {
+                for deck in ["Korean", "Korean::Phrases"] {
+                    for (key, value) in option.maeil { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
                 }
-                for (number, option) in options.enumerated() {
-                    for deck in ["Korean", "Korean::Phrases"] {
-                        for (key, value) in option.maeil { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
+                for (deck, key, value) in option.maeilLimits { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
+                seen.mixes.insert(option.newMix.rawValue)
+                seen.reviews.insert(option.reviews.rawValue)
+                seen.gathers.insert(option.gather.rawValue)
+                seen.sorts.insert(option.sort.rawValue)
+                seen.burials.insert("\(option.buryNew)\(option.buryReviews)\(option.buryInterday)")
+                for moment in moments {
+                    let expected = try #require(ankiQueues[moment]?[number] as? [String: Any])
+                    let output = try anki.maeil(["queue", "Korean", "--json", "--limit", "100000"], collection, zone, at: moment)
+                    let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+                    let label = "seed \(seed.name) (\(zone)), \(moment == moments[0] ? "same day" : "two days later"), \(option.maeil.map(\.1))"
+                    if let difference = try Self.compare(maeil: rows, anki: expected, option: option, fsrs: seed.made["fsrs"] as? Bool == true) {
+                        differences.append("\(label): \(difference)")
                     }
-                    for (deck, key, value) in option.maeilLimits { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
-                    seen.mixes.insert(option.newMix.rawValue)
-                    seen.reviews.insert(option.reviews.rawValue)
-                    seen.gathers.insert(option.gather.rawValue)
-                    seen.sorts.insert(option.sort.rawValue)
-                    seen.burials.insert("\(option.buryNew)\(option.buryReviews)\(option.buryInterday)")
-                    for moment in moments {
-                        let expected = try #require(ankiQueues[moment]?[number] as? [String: Any])
-                        let output = try anki.maeil(["queue", "Korean", "--json", "--limit", "100000"], collection, zone, at: moment)
-                        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-                        let label = "seed \(seed) (\(zone)), \(moment == moments[0] ? "same day" : "two days later"), \(option.maeil.map(\.1))"
-                        if let difference = try Self.compare(maeil: rows, anki: expected, option: option, fsrs: (made[seed] as? [String: Any])?["fsrs"] as? Bool == true) {
-                            differences.append("\(label): \(difference)")
-                        }
-                        compared += 1
-                        cards += (expected["queue"] as? [Any])?.count ?? 0
-                        // The deck list: each deck's reviews and new cards, its subdecks' within its limits.
-                        let list = try #require(try JSONSerialization.jsonObject(with: Data(try anki.maeil(["decks", "--json"], collection, zone, at: moment).utf8))
-                                                as? [[String: Any]])
-                        let ankiList = try #require(expected["deck_list"] as? [String: [Int]])
-                        for row in list {
-                            guard let name = row["name"] as? String, name == "Korean" || name.hasPrefix("Korean::") else { continue }
-                            let counts = [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]
-                            if ankiList[name] != counts { differences.append("\(label): deck list \(name) Anki \(ankiList[name] ?? []) Maeil \(counts)") }
-                            deckRows += 1
-                        }
+                    compared += 1
+                    cards += (expected["queue"] as? [Any])?.count ?? 0
+                    // The deck list: each deck's reviews and new cards, its subdecks' within its limits.
+                    let list = try #require(try JSONSerialization.jsonObject(with: Data(try anki.maeil(["decks", "--json"], collection, zone, at: moment).utf8))
+                                            as? [[String: Any]])
+                    let ankiList = try #require(expected["deck_list"] as? [String: [Int]])
+                    for row in list {
+                        guard let name = row["name"] as? String, name == "Korean" || name.hasPrefix("Korean::") else { continue }
+                        let counts = [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]
+                        if ankiList[name] != counts { differences.append("\(label): deck list \(name) Anki \(ankiList[name] ?? []) Maeil \(counts)") }
+                        deckRows += 1
                     }
                 }
             }

@@ -36,29 +36,22 @@ struct SearchAgainstAnkiTests {
         let queryFile = folder.appendingPathComponent("queries.json")
         try JSONSerialization.data(withJSONObject: Self.queries).write(to: queryFile)
         var compared = 0, found = 0, differences: [String] = [], neverFound = Set(Self.queries)
-        for (index, zone) in Self.zones.enumerated() {
-            let seeds = (0..<Self.seedsPerZone).map { String(700 + index * 100 + $0) }
-            let made = try anki.python(["make", folder.path, zone] + seeds, zone: zone)
-            for seed in seeds {
-                let seedFolder = folder.appendingPathComponent(seed)
-                let last = try #require((made[seed] as? [String: Any])?["last"] as? Int)
-                let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
-                _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
-                for moment in [last + 600, last + 2 * 86_400 + 7 * 3600] {
-                    let ankiFound = try anki.python(["search", seedFolder.appendingPathComponent("collection.anki2").path, String(moment), queryFile.path], zone: zone)
-                    for query in Self.queries {
-                        let expected = try #require(ankiFound[query] as? [Int64], "Anki found nothing for \(query)")
-                        let output = try anki.maeil(["find", "--cards", "--json", "--limit", "100000", "--", query], collection, zone, at: moment)
-                        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-                        let ids = rows.map { ($0["anki_id"] as? Int64) ?? -1 }.sorted()
-                        if ids != expected {
-                            differences.append("seed \(seed) (\(zone)), \(moment == last + 600 ? "same day" : "two days later"), \(query): "
-                                + "Anki only \(Set(expected).subtracting(ids).sorted().prefix(5)), Maeil only \(Set(ids).subtracting(expected).sorted().prefix(5))")
-                        }
-                        compared += 1
-                        found += expected.count
-                        if !expected.isEmpty { neverFound.remove(query) }
+        for seed in try anki.imported(zones: Self.zones, first: 700, perZone: Self.seedsPerZone) {
+            let (zone, last, collection) = (seed.zone, seed.last, seed.collection)
+            for moment in [last + 600, last + 2 * 86_400 + 7 * 3600] {
+                let ankiFound = try anki.python(["search", seed.folder.appendingPathComponent("collection.anki2").path, String(moment), queryFile.path], zone: zone)
+                for query in Self.queries {
+                    let expected = try #require(ankiFound[query] as? [Int64], "Anki found nothing for \(query)")
+                    let output = try anki.maeil(["find", "--cards", "--json", "--limit", "100000", "--", query], collection, zone, at: moment)
+                    let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+                    let ids = rows.map { ($0["anki_id"] as? Int64) ?? -1 }.sorted()
+                    if ids != expected {
+                        differences.append("seed \(seed.name) (\(zone)), \(moment == last + 600 ? "same day" : "two days later"), \(query): "
+                            + "Anki only \(Set(expected).subtracting(ids).sorted().prefix(5)), Maeil only \(Set(ids).subtracting(expected).sorted().prefix(5))")
                     }
+                    compared += 1
+                    found += expected.count
+                    if !expected.isEmpty { neverFound.remove(query) }
                 }
             }
         }

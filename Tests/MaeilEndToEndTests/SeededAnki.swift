@@ -8,12 +8,46 @@ struct SeededAnki {
 
     /// Runs seeded.py in `zone`; returns the JSON object it prints.
     func python(_ arguments: [String], zone: String) throws -> [String: Any] {
-        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/seeded.py").path] + arguments,
-                                           environment: ["TZ": zone])
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            throw OneCollectionTests.Failure("seeded.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
+        guard let object = try pythonValue(arguments, zone: zone) as? [String: Any] else {
+            throw OneCollectionTests.Failure("seeded.py \(arguments.first ?? ""): not a JSON object")
         }
         return object
+    }
+
+    /// Runs seeded.py in `zone`; returns the JSON value it prints.
+    func pythonValue(_ arguments: [String], zone: String) throws -> Any {
+        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/seeded.py").path] + arguments,
+                                           environment: ["TZ": zone])
+        guard result.status == 0, let value = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) else {
+            throw OneCollectionTests.Failure("seeded.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
+        }
+        return value
+    }
+
+    /// A collection seeded.py made, imported into Maeil from its .colpkg.
+    struct Seed {
+        let name: String, zone: String, folder: URL
+        /// What seeded.py said of it, and the time of its last answers.
+        let made: [String: Any], last: Int
+        /// Maeil's collection.
+        let collection: String
+    }
+
+    /// `perZone` seeds in each of `zones` (numbered from `first`, a hundred more for each next
+    /// zone), made by seeded.py in the zone and imported by maeil minutes after their last answers.
+    func imported(zones: [String], first: Int, perZone: Int) throws -> [Seed] {
+        try zones.enumerated().flatMap { index, zone in
+            let names = (0..<perZone).map { String(first + index * 100 + $0) }
+            let made = try python(["make", folder.path, zone] + names, zone: zone)
+            return try names.map { name in
+                let seedFolder = folder.appendingPathComponent(name)
+                let facts = made[name] as? [String: Any] ?? [:]
+                guard let last = facts["last"] as? Int else { throw OneCollectionTests.Failure("seeded.py made no seed \(name)") }
+                let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+                _ = try maeil(["import", seedFolder.appendingPathComponent("anki.colpkg").path, "--create"], collection, zone, at: last + 600)
+                return Seed(name: name, zone: zone, folder: seedFolder, made: facts, last: last, collection: collection)
+            }
+        }
     }
 
     /// Runs maeil on `collection` in `zone` with the clock at Unix time `at`; returns its output.

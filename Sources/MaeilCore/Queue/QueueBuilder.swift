@@ -70,21 +70,21 @@ public struct QueueBuilder {
 
         // A step that ended on an earlier day than it began is Anki's interday learning: due for
         // the whole of its day, in line with the reviews; the others wait for their time.
-        var learning: [(card: QueuedCard, preset: Preset)] = [], dayLearning: [(card: QueuedCard, preset: Preset)] = []
+        var learning: [(card: QueuedCard, burying: UInt8)] = [], dayLearning: [(card: QueuedCard, burying: UInt8)] = []
         for day in days {
             for (card, answered) in try source.learningCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt) {
                 let dueDay = day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
                 if let answered, day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(answered))) < dueDay {
-                    dayLearning.append((card, day.deck.preset))
+                    dayLearning.append((card, day.burying))
                 } else {
-                    learning.append((card, day.deck.preset))
+                    learning.append((card, day.burying))
                 }
             }
         }
         learning.sort { $0.card.due < $1.card.due }
-        for (card, preset) in learning { _ = seen.meet(card.noteID, preset) }
+        for (card, burying) in learning { _ = seen.meet(card.noteID, bits: burying) }
         dayLearning.sort { ($0.card.due, $0.card.id) < ($1.card.due, $1.card.id) }
-        let interday = dayLearning.filter { seen.meet($0.card.noteID, $0.preset)?.interday != true }.map(\.card)
+        let interday = dayLearning.filter { seen.meet($0.card.noteID, bits: $0.burying)?.interday != true }.map(\.card)
 
         var limits = DayLimits(days)
         let deckRank = Dictionary(decks.enumerated().map { ($1.id, $0) }) { first, _ in first }
@@ -111,9 +111,12 @@ public struct QueueBuilder {
         let rollover: Int64
         let visibleAt: Int64
         let done: (new: Int, reviews: Int)
+        /// Its burying switches, as `SeenNotes.bits` makes them.
+        let burying: UInt8
 
         init(_ deck: Deck, now: Date, source: some QueueSource) throws {
             self.deck = deck
+            burying = SeenNotes.bits(deck.preset)
             today = deck.clock.dayNumber(of: now)
             rollover = Int64(deck.clock.start(ofDay: today + 1).timeIntervalSince1970)
             visibleAt = Int64(now.timeIntervalSince1970.rounded(.down))
@@ -150,9 +153,7 @@ public struct QueueBuilder {
         }
 
         /// Meets `note` under `preset`'s switches; answers those it was met under before, if it was.
-        mutating func meet(_ note: Int64, _ preset: Preset) -> Switches? { meet(note, bits: Self.bits(preset)) }
-
-        /// The same with the switches as `bits` makes them (a preset is large to copy per card).
+        /// (The switches as `bits` makes them: a preset is large to copy per card.)
         mutating func meet(_ note: Int64, bits: UInt8) -> Switches? {
             guard active else { return nil }
             let previous: UInt8
@@ -281,14 +282,13 @@ public struct QueueBuilder {
             inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
         seen.expect(candidates.count)
-        let switches = days.map { SeenNotes.bits($0.deck.preset) }
         // The places taken, kept only once one is left out (until then, the first `kept` in order).
         var taken: [Int]?, kept = 0
         for position in 0..<candidates.count {
             let index = asRead ? position : inOrder[position]
             let deck = asRead ? 0 : deckOf[index]
             guard limits.room(deck, new: false) > 0,
-                  seen.meet(candidates.cards[index].noteID, bits: switches[deck])?.reviews != true else {
+                  seen.meet(candidates.cards[index].noteID, bits: days[deck].burying)?.reviews != true else {
                 if taken == nil { taken = Array((asRead ? Array(0..<candidates.count) : inOrder).prefix(kept)) }
                 continue
             }
@@ -329,10 +329,9 @@ public struct QueueBuilder {
             }
         }
         var new: [QueuedCard] = []
-        let switches = days.map { SeenNotes.bits($0.deck.preset) }
         for card in QueueOrdering.merged(perDeck, order.newGather, seed: seed) {
             guard let deck = deckOf[card.deckID], limits.room(deck, new: true) > 0 else { continue }
-            if seen.meet(card.noteID, bits: switches[deck])?.new == true { continue }
+            if seen.meet(card.noteID, bits: days[deck].burying)?.new == true { continue }
             limits.take(deck, new: true)
             new.append(card)
         }

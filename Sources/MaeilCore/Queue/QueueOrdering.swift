@@ -217,10 +217,8 @@ enum QueueOrdering {
 
     // MARK: New cards
 
-    /// A new card's place among its note's cards, from its position; its template, as Anki
-    /// numbers it.
+    /// A new card's place among its note's cards, from its position.
     static func siblingPlace(_ card: QueuedCard) -> Int64 { card.due & 0x3FF }
-    static func template(_ card: QueuedCard) -> Int16 { card.template }
 
     /// New cards, gathered in position order, in `gather` order where it is random.
     static func gathered(_ cards: [QueuedCard], _ gather: StudyOrder.NewGather, seed: UInt64) -> [QueuedCard] {
@@ -255,18 +253,19 @@ enum QueueOrdering {
 
     /// The day's new cards in `sort` order, from the order they were gathered in.
     static func sorted(_ cards: [QueuedCard], _ sort: StudyOrder.NewSort, seed: UInt64) -> [QueuedCard] {
-        let gathered = Dictionary(uniqueKeysWithValues: cards.enumerated().map { ($1.id, $0) })
-        func rank(_ card: QueuedCard) -> Int { gathered[card.id]! }
+        // Each card with its place in the gather order, which breaks the ties.
+        let gathered = Array(cards.enumerated())
+        func by(_ key: (QueuedCard) -> (UInt64, UInt64)) -> [QueuedCard] {
+            gathered.sorted { (key($0.element).0, key($0.element).1, $0.offset) < (key($1.element).0, key($1.element).1, $1.offset) }
+                .map(\.element)
+        }
+        func template(_ card: QueuedCard) -> UInt64 { UInt64(card.template) }
         switch sort {
         case .gather: return cards
-        case .templateThenGather: return cards.sorted { (template($0), rank($0)) < (template($1), rank($1)) }
-        case .templateThenRandom:
-            return cards.sorted { (template($0), hash($0.id, seed: seed)) < (template($1), hash($1.id, seed: seed)) }
-        case .randomNoteThenTemplate:
-            return cards.sorted {
-                (hash($0.noteID, seed: seed), template($0), rank($0)) < (hash($1.noteID, seed: seed), template($1), rank($1))
-            }
-        case .randomCard: return cards.sorted { hash($0.id, seed: seed) < hash($1.id, seed: seed) }
+        case .templateThenGather: return by { (template($0), 0) }
+        case .templateThenRandom: return by { (template($0), hash($0.id, seed: seed)) }
+        case .randomNoteThenTemplate: return by { (hash($0.noteID, seed: seed), template($0)) }
+        case .randomCard: return by { (hash($0.id, seed: seed), 0) }
         }
     }
 }
