@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 @testable import MaeilCore
 import MaeilTestSupport
@@ -160,6 +161,24 @@ struct QueueBuilderTests {
         #expect(mixed([1, 2, 3], []) == [1, 2, 3])
         #expect(QueueOrdering.mix(line([1, 2]), with: line([9]), .afterReviews).map(\.id) == [1, 2, 9])
         #expect(QueueOrdering.mix(line([1, 2]), with: line([9]), .beforeReviews).map(\.id) == [9, 1, 2])
+    }
+
+    /// Whatever the lengths, the mix keeps each line's order, and each card of the shorter line
+    /// has as many of the longer line's before it as Anki's rule gives: (its place + 1) × the
+    /// ratio of the lengths (each plus one), rounded down.
+    @Test func mixingKeepsBothLinesAndFollowsAnkisRatio() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...400), Gen.int(in: 0...60)) { oneCount, twoCount in
+            let one = (0..<oneCount).map { QueuedCard(id: Int64($0), noteID: 0, deckID: 1, phase: .review, due: 0) }
+            let two = (0..<twoCount).map { QueuedCard(id: Int64(10_000 + $0), noteID: 0, deckID: 1, phase: .new, due: 0) }
+            let mixed = QueueOrdering.intersperse(one, two)
+            #expect(mixed.filter { $0.phase == .review } == one)
+            #expect(mixed.filter { $0.phase == .new } == two)
+            let ratio = Float(oneCount + 1) / Float(twoCount + 1)
+            for (place, index) in mixed.indices.filter({ mixed[$0].phase == .new }).enumerated() {
+                let before = min(oneCount, Int((Float(place + 1) * ratio).rounded(.down)))
+                #expect(index - place == before, "card \(place) of \(twoCount) mixed into \(oneCount)")
+            }
+        }
     }
 
     @Test func aStepEndedOnAnEarlierDayIsInLineWithTheReviewsAllDay() throws {

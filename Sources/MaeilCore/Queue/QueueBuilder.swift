@@ -132,7 +132,7 @@ public struct QueueBuilder {
         private var notes: [Int64: UInt8] = [:]
         /// Where every deck has the same switches, only which notes were met (the usual case:
         /// one deck, or decks sharing one preset; a set is the cheaper to keep).
-        private var met = Set<Int64>()
+        private var met = NoteIDSet()
         private let uniform: UInt8?
         /// False when no deck buries anything: nothing need be kept.
         let active: Bool
@@ -149,7 +149,7 @@ public struct QueueBuilder {
 
         mutating func expect(_ count: Int) {
             guard active else { return }
-            if uniform != nil { met.reserveCapacity(met.count + count) } else { notes.reserveCapacity(notes.count + count) }
+            if uniform != nil { met.reserve(count) } else { notes.reserveCapacity(notes.count + count) }
         }
 
         /// Meets `note` under `preset`'s switches; answers those it was met under before, if it was.
@@ -158,7 +158,7 @@ public struct QueueBuilder {
             guard active else { return nil }
             let previous: UInt8
             if let uniform {
-                guard !met.insert(note).inserted else { return nil }
+                guard !met.insert(note) else { return nil }
                 previous = uniform
             } else if let index = notes.index(forKey: note) {
                 previous = notes.values[index]

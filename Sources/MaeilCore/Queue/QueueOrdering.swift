@@ -24,26 +24,38 @@ public struct ReviewFacts: Hashable, Sendable {
 enum QueueOrdering {
     /// Anki's intersperser: `two` spread as evenly as the counts allow through `one`, the
     /// longer line's first card first.
-    static func intersperse(_ one: [QueuedCard], _ two: [QueuedCard]) -> [QueuedCard] {
+    static func intersperse(_ one: consuming [QueuedCard], _ two: [QueuedCard]) -> [QueuedCard] {
         let ratio = Float(one.count + 1) / Float(two.count + 1)
-        var result: [QueuedCard] = []
-        result.reserveCapacity(one.count + two.count)
-        // The next of `two` goes before `one`'s card at `first` once (second + 1) × ratio is
-        // below first + 1: runs of `one` are copied whole in between.
-        var first = 0
-        for (second, card) in two.enumerated() {
+        let oneCount = one.count
+        // How many of `one` go before each of `two`: the next of `two` goes before `one`'s
+        // card at `end` once (second + 1) × ratio is below end + 1.
+        var before: [Int] = []
+        before.reserveCapacity(two.count)
+        var end = 0
+        for second in two.indices {
             let threshold = Float(second + 1) * ratio
-            var end = first
-            while end < one.count, !(threshold < Float(end + 1)) { end += 1 }
-            result += one[first..<end]
-            result.append(card)
-            first = end
+            while end < oneCount, !(threshold < Float(end + 1)) { end += 1 }
+            before.append(end)
         }
-        result += one[first...]
+        // In `one`'s own storage, from the back: each run of `one` moves up by the cards of
+        // `two` before it. A day's line is long and the cards mixed in are few; a second copy
+        // of the line costs more than the queue's reads.
+        var result = one
+        result.append(contentsOf: two)
+        result.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var runEnd = oneCount
+            for second in two.indices.reversed() {
+                let runStart = before[second]
+                (base + runStart + second + 1).update(from: base + runStart, count: runEnd - runStart)
+                base[runStart + second] = two[second]
+                runEnd = runStart
+            }
+        }
         return result
     }
 
-    static func mix(_ reviews: [QueuedCard], with other: [QueuedCard], _ mix: StudyOrder.Mix) -> [QueuedCard] {
+    static func mix(_ reviews: consuming [QueuedCard], with other: [QueuedCard], _ mix: StudyOrder.Mix) -> [QueuedCard] {
         if other.isEmpty { return reviews }
         if reviews.isEmpty { return other }
         switch mix {
