@@ -140,7 +140,11 @@ private struct CollectionReading {
         guard let created = try Int64.fetchOne(db, sql: "SELECT crt FROM col") else {
             throw ImportProblem(file: file, message: "the collection has no creation time (col.crt)")
         }
-        let days = AnkiDays(created: created, config: try AnkiDays.config(db), timeZone: options.timeZone, now: options.now)
+        let config = try AnkiDays.config(db)
+        let days = AnkiDays(created: created, config: config, timeZone: options.timeZone, now: options.now)
+        // Anki's rules for daily limits, where the file carries its collection's settings (a
+        // .colpkg does; an .apkg leaves them out, and its import keeps the collection's own).
+        if options.deckName == nil, let rules = AnkiDays.limitRules(config) { try emit(.limitRules(rules)) }
         // Buried cards come back the next day: the day after the collection last changed.
         let changed = sane(Double(try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000)
         let buriedUntil = days.clock.start(ofDay: days.clock.dayNumber(of: changed) + 1)
@@ -190,7 +194,7 @@ private struct CollectionReading {
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 if options.deckName == nil, let record = ankiDecks[homeDeck] {
-                    (deck.ankiID, deck.description) = (homeDeck, record.description)
+                    (deck.ankiID, deck.description, deck.limits) = (homeDeck, record.description, record.limits(days))
                 }
                 deck.preset = deckOptions[homeDeck]?.preset
                 // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
@@ -265,7 +269,7 @@ private struct CollectionReading {
             for (id, record) in ankiDecks.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
                 let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
                     var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
-                    (deck.ankiID, deck.description) = (id, record.description)
+                    (deck.ankiID, deck.description, deck.limits) = (id, record.description, record.limits(days))
                     deck.preset = deckOptions[id]?.preset
                     return deck
                 }
@@ -284,6 +288,41 @@ private struct CollectionReading {
     struct AnkiDeckRecord {
         var name: String
         var description = ""
+        /// Its own limits ("This deck", "Today only"), a day limit's day as Anki counts it:
+        /// days since the collection was created.
+        var limits = DeckLimits()
+
+        /// The limits with their days as study days here.
+        func limits(_ days: AnkiDays) -> DeckLimits {
+            var limits = limits
+            limits.newToday?.day += days.createdDay
+            limits.reviewsToday?.day += days.createdDay
+            return limits
+        }
+
+        /// From a legacy deck's JSON: reviewLimit, newLimit, reviewLimitToday, newLimitToday.
+        static func limits(legacy deck: [String: Any]) -> DeckLimits {
+            func whole(_ value: Any?) -> Int? { (value as? NSNumber).map { Int(clamping: $0.int64Value).clamped(to: 0...99_999) } }
+            func day(_ value: Any?) -> DeckLimits.DayLimit? {
+                guard let object = value as? [String: Any], let limit = whole(object["limit"]), let today = whole(object["today"]) else { return nil }
+                return DeckLimits.DayLimit(limit: limit, day: today)
+            }
+            return DeckLimits(newPerDay: whole(deck["newLimit"]), reviewsPerDay: whole(deck["reviewLimit"]),
+                              newToday: day(deck["newLimitToday"]), reviewsToday: day(deck["reviewLimitToday"]))
+        }
+
+        /// From a deck's protobuf (schema 18): Deck.Normal's review_limit 6, new_limit 7, and the
+        /// day limits 8 and 9 (limit 1, today 2).
+        static func limits(normal: Data) -> DeckLimits {
+            func whole(_ data: Data, _ field: Int) -> Int? {
+                (try? ProtobufReader.varint(data, field: field)).flatMap { $0 }.map { Int(clamping: $0).clamped(to: 0...99_999) }
+            }
+            func day(_ field: Int) -> DeckLimits.DayLimit? {
+                guard let message = (try? ProtobufReader.messages(normal, field: field))?.first else { return nil }
+                return DeckLimits.DayLimit(limit: whole(message, 1) ?? 0, day: whole(message, 2) ?? 0)
+            }
+            return DeckLimits(newPerDay: whole(normal, 7), reviewsPerDay: whole(normal, 6), newToday: day(9), reviewsToday: day(8))
+        }
     }
 
     struct DeckAndType: Hashable {
@@ -309,7 +348,9 @@ private struct CollectionReading {
         var configOfDeck: [Int64: String] = [:]
         for (key, value) in json(try row.decode(String?.self, atIndex: 1) ?? "") {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
-            names[id] = (deck["name"] as? String).map { AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "") }
+            names[id] = (deck["name"] as? String).map {
+                AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "", limits: AnkiDeckRecord.limits(legacy: deck))
+            }
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
         let configs = json(try row.decode(String?.self, atIndex: 2) ?? "")
@@ -396,6 +437,7 @@ private struct CollectionReading {
             if let kind = try row.decode(Data?.self, atIndex: 2), let normal = (try? ProtobufReader.messages(kind, field: 1))?.first {
                 if let config = (try? ProtobufReader.varint(normal, field: 1)).flatMap({ $0 }) { configOfDeck[id] = Int64(bitPattern: config) }
                 record.description = (try? ProtobufReader.string(normal, field: 4)).flatMap { $0 } ?? ""
+                record.limits = AnkiDeckRecord.limits(normal: normal)
             }
             names[id] = record
         }

@@ -30,6 +30,13 @@ struct AnkiDays {
         clock.start(ofDay: createdDay + Int(day.clamped(to: -3_000_000...3_000_000)))
     }
 
+    /// Anki's collection-wide rules for daily limits, when the settings hold either of them.
+    static func limitRules(_ config: [String: Any]) -> LimitRules? {
+        let ignores = config["newCardsIgnoreReviewLimit"] as? Bool, parents = config["applyAllParentLimits"] as? Bool
+        guard ignores != nil || parents != nil else { return nil }
+        return LimitRules(newIgnoresReviewLimit: ignores ?? false, applyAllParentLimits: parents ?? false)
+    }
+
     /// The collection's settings: the `config` table of schema 14 and later, else `col.conf`.
     static func config(_ db: Database) throws -> [String: Any] {
         func object(_ data: Data?) -> Any? { data.flatMap { try? JSONSerialization.jsonObject(with: $0, options: [.fragmentsAllowed]) } }

@@ -233,6 +233,7 @@ private struct CollectionWriting {
             }
             fsrs = fsrs || deck.preset.scheduler.kind == .fsrs
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
+                .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             var written = ExportSummary.Deck(deck)
@@ -322,6 +323,8 @@ private struct CollectionWriting {
                                    "creationOffset": -clock.timeZone.secondsFromGMT(for: created) / 60,
                                    // The v3 scheduler: without the key Anki opens the file with one that cannot review.
                                    "sched2021": true]
+            .merging(source.limitRules.map { ["newCardsIgnoreReviewLimit": $0.newIgnoresReviewLimit, "applyAllParentLimits": $0.applyAllParentLimits] }
+                     ?? [:]) { $1 }
         try db.execute(sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", arguments: [
             Int64(created.timeIntervalSince1970), nowSeconds * 1000, nowSeconds * 1000,
             try json(conf), try json(models), try json(decks), try json(configs),
@@ -476,6 +479,17 @@ private struct CollectionWriting {
         ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": description, "md": false, "dyn": 0,
          "collapsed": false, "browserCollapsed": false,
          "extendNew": 0, "extendRev": 0, "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+    }
+
+    /// A deck's own limits as Anki's deck keeps them; a day limit's day counted from the
+    /// collection's creation (a day before it cannot be written, and has long passed).
+    static func limitsJSON(_ limits: DeckLimits, createdDay: Int) -> [String: Any] {
+        func day(_ limit: DeckLimits.DayLimit?) -> Any {
+            guard let limit, limit.day >= createdDay else { return NSNull() }
+            return ["limit": limit.limit, "today": limit.day - createdDay]
+        }
+        return ["reviewLimit": limits.reviewsPerDay ?? NSNull(), "newLimit": limits.newPerDay ?? NSNull(),
+                "reviewLimitToday": day(limits.reviewsToday), "newLimitToday": day(limits.newToday)]
     }
 
     /// A preset as Anki's deck options: the options it came with from Anki, Maeil's values over them.

@@ -13,6 +13,7 @@ package struct ExportCollection: Sendable {
     /// Anki's ids of the collection's decks that came from Anki, by name: a parent that is not
     /// exported itself goes to Anki under its own id too.
     package var deckAnkiIDs: [String: Int64] = [:]
+    package var limitRules: LimitRules?
 
     package init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
         self.noteTypes = noteTypes
@@ -35,6 +36,8 @@ package protocol ExportSource {
     var keptCardIDs: Set<Int64> { get }
     /// The earliest due date or last answer of a card that is not new.
     var earliestDate: Date? { get }
+    /// Anki's collection-wide rules for daily limits, for a file that holds the collection's settings.
+    var limitRules: LimitRules? { get }
     /// Hands on the notes of `decks[index]`, in order, each with its note type; their cards'
     /// histories only when `history` is set (a text file has no place for them).
     mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws
@@ -100,6 +103,8 @@ package struct ExportDeck: Sendable {
     /// The id for a deck that never was in Anki, unless another deck has it: the same in every
     /// export, so a sync finds the deck by it.
     package var proposedID: Int64?
+    /// Its own daily limits (Anki's "This deck" and "Today only").
+    package var limits = DeckLimits()
 
     package init(name: String, preset: Preset, notes: [ExportNote], ankiID: Int64? = nil, description: String = "") {
         self.name = name

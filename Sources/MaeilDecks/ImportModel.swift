@@ -19,6 +19,8 @@ package struct ImportedDeck: Sendable {
     package var source: String
     /// Anki's id for the deck, when it comes from Anki (its description is then Anki's HTML).
     package var ankiID: Int64? = nil
+    /// Its own daily limits, from Anki's "This deck" and "Today only".
+    package var limits = DeckLimits()
 }
 
 package struct ImportedUnit: Hashable, Sendable {
@@ -41,6 +43,8 @@ package struct ImportBundle: Sendable {
     package var skipped: [ImportProblem] = []
     package var noteTypes: [AnkiNoteType] = []
     package var readingPlans: [ReadingPlan] = []
+    /// Anki's collection-wide rules for daily limits, when the file carries them.
+    package var limitRules: LimitRules?
 
     package init() {}
 }

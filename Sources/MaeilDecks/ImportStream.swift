@@ -21,6 +21,8 @@ package enum ImportEvent: Sendable {
     case noteTypes([AnkiNoteType])
     /// A plan of daily readings: no notes, no cards.
     case readingPlan(ReadingPlan)
+    /// Anki's collection-wide rules for daily limits (a whole collection's file carries them).
+    case limitRules(LimitRules)
 }
 
 /// Takes a reader's events; throwing stops the reader.
@@ -38,12 +40,14 @@ extension ImportBundle {
         case .media(let files): media += files
         case .noteTypes(let types): noteTypes += types
         case .readingPlan(let plan): readingPlans.append(plan)
+        case .limitRules(let rules): limitRules = rules
         }
     }
 
     /// The bundle as events: each deck, then its notes.
     package func emit(into emit: ImportEmitter) throws {
         try emit(.expecting(notes: decks.reduce(0) { $0 + $1.notes.count }))
+        if let limitRules { try emit(.limitRules(limitRules)) }
         if !noteTypes.isEmpty { try emit(.noteTypes(noteTypes)) }
         for (index, deck) in decks.enumerated() {
             var announced = deck

@@ -33,6 +33,8 @@ struct DeckImport {
             existing.speak = imported.speak ?? existing.speak
             existing.kind = imported.kind ?? existing.kind
             existing.ankiID = existing.ankiID ?? imported.ankiID
+            // A deck's own limits come with it once; limits set here since are kept.
+            if existing.limits.isEmpty { existing.limits = imported.limits }
             try writer.update(existing)
             deck = existing
         } else if let preset = imported.preset, let ankiID = preset.ankiConfigID {
@@ -47,7 +49,7 @@ struct DeckImport {
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
                                          preset: named, presetID: shared, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID)
+                                         ankiID: imported.ankiID, limits: imported.limits)
             created = true
         } else {
             // A new deck gets a preset of its own, named after it, with the file's options.
@@ -59,7 +61,7 @@ struct DeckImport {
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
                                          templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID)
+                                         ankiID: imported.ankiID, limits: imported.limits)
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)

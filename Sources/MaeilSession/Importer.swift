@@ -146,6 +146,8 @@ package struct Importer {
                         summary.skipped += problems.map(\.description)
                     case .event(.noteTypes(let types)):
                         try writer.save(types)
+                    case .event(.limitRules(let rules)):
+                        try writer.setLimitRules(rules)
                     case .event(.readingPlan(let plan)):
                         let created = try writer.save(plan)
                         summary.readingPlans.append(.init(name: plan.name, created: created, days: plan.days.count))

@@ -34,6 +34,7 @@ package struct StoreExportSource: ExportSource {
     package let keptNoteIDs: Set<Int64>
     package let keptCardIDs: Set<Int64>
     package let earliestDate: Date?
+    package let limitRules: LimitRules?
     /// What a sync must look at again since its base, read with the rest; and, when given,
     /// the only notes handed on.
     package let dirty: SyncDirty?
@@ -56,11 +57,13 @@ package struct StoreExportSource: ExportSource {
             var exported = ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
                                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
             exported.proposedID = AnkiPackageWriter.ownIDBase + deck.id
+            exported.limits = deck.limits
             return exported
         }
         self.deckAnkiIDs = deckAnkiIDs
         (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
+        limitRules = try reading.limitRules()
     }
 
     package var noteTypes: [AnkiNoteType] { types.values.sorted { $0.id < $1.id } }

@@ -23,6 +23,9 @@ package struct ExportReading {
     /// The note types that came from Anki, by Anki's id.
     package func ankiNoteTypes() throws -> [Int64: AnkiNoteType] { try Collection.ankiNoteTypes(db) }
 
+    /// Anki's collection-wide rules for daily limits, as the collection keeps them.
+    package func limitRules() throws -> LimitRules { try Collection.limitRules(db) }
+
     /// Whether a note of the deck is of none of `types`: one added in Maeil, or from a text file.
     package func hasNote(deckID: Int64, outside types: some Sequence<Int64>) throws -> Bool {
         let list = types.map(String.init).joined(separator: ", ")

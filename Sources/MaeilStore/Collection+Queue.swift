@@ -8,8 +8,13 @@ extension Collection {
     /// the cards burying would leave out stay in, as Anki's deck list counts them.
     package func studyQueue(deckIDs: [Int64]? = nil, now: Date, timeZone: TimeZone, countingSiblings: Bool = false) throws -> StudyQueue {
         try read { db in
+            let rules = try Self.limitRules(db)
             let ids = try deckIDs ?? Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM deck ORDER BY name"))
-            let stored = try ids.map { try Self.deck(db, id: $0) }
+            var stored = try ids.map { try Self.deck(db, id: $0) }
+            let studied = Set(stored.map(\.id))
+            if rules.applyAllParentLimits, deckIDs != nil, let first = stored.first {
+                stored += try Self.decksAroundForLimits(db, of: first, leaving: studied)
+            }
             let byName = Dictionary(stored.map { ($0.name, $0.id) }) { first, _ in first }
             let decks = try stored.map { deck in
                 let preset = try Self.preset(db, id: deck.presetID)
@@ -17,12 +22,28 @@ extension Collection {
                 let parts = deck.name.components(separatedBy: "::")
                 let parent = (1..<max(parts.count, 1)).reversed().lazy.compactMap { byName[parts.prefix($0).joined(separator: "::")] }.first
                 return QueueBuilder.Deck(id: deck.id, preset: preset, clock: DecodeCache.clock(timeZone: timeZone, rolloverHour: preset.rolloverHour),
-                                         parentID: parent)
+                                         parentID: parent, limits: deck.limits, gathers: studied.contains(deck.id))
             }
-            var builder = QueueBuilder(now: now, seed: seed)
+            var builder = QueueBuilder(now: now, seed: seed, rules: rules)
             builder.leavesOutSiblings = !countingSiblings
             return try builder.build(decks, from: QueueRows(db: db))
         }
+    }
+
+    /// Where every parent's limits apply: the decks above `deck`, for their limits, and the
+    /// others under the topmost of them, whose answers today count against those limits.
+    static func decksAroundForLimits(_ db: Database, of deck: Deck, leaving studied: Set<Int64>) throws -> [Deck] {
+        let parts = deck.name.components(separatedBy: "::")
+        guard parts.count > 1 else { return [] }
+        let top = parts[0]
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT \(DeckTable.columns) FROM deck WHERE name = ? OR name LIKE ? ESCAPE '\\' ORDER BY name"),
+                                arguments: [top, Self.likePrefix(top + "::")])
+            .map(DeckTable.decode).filter { !studied.contains($0.id) }
+    }
+
+    /// `prefix` as a LIKE pattern that matches names starting with it, its wildcards escaped.
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 }
 
@@ -121,15 +142,15 @@ struct QueueRows: QueueSource {
         return row.map { $0["unit_position"] as Int? }
     }
 
-    func answeredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
-        var counts = (new: 0, reviews: 0)
+    func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday {
+        var answered = AnsweredToday()
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT b_phase AS phase, count(*) AS answers FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 0 GROUP BY b_phase
             """), arguments: [deck, since.unixMilliseconds])
         while let row = try rows.next() {
             switch row["phase"] as String? {
-            case "new": counts.new = row["answers"]
-            case "review": counts.reviews = row["answers"]
+            case "new": answered.new = row["answers"]
+            case "review": answered.reviews = row["answers"]
             default: break
             }
         }
@@ -139,10 +160,19 @@ struct QueueRows: QueueSource {
             SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews
             FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2 AND anki_type IS NOT NULL
             """), arguments: [deck, since.unixMilliseconds]) {
-            counts.new += Int(row["new"] as Double)
-            counts.reviews += Int(row["reviews"] as Double)
+            answered.new += Int(row["new"] as Double)
+            answered.reviews += Int(row["reviews"] as Double)
         }
-        return counts
+        // Learning steps answered, from the state each answer found: the builder tells the
+        // interday ones. (Anki's own rows today carry no due; they count as Anki's type says.)
+        let steps = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT b_due, b_last_review FROM review_log
+            WHERE deck_id = ? AND time >= ? AND kind = 0 AND b_phase IN ('learning', 'relearning') AND b_due IS NOT NULL AND b_last_review IS NOT NULL
+            """), arguments: [deck, since.unixMilliseconds])
+        while let row = try steps.next() {
+            answered.learning.append(.init(due: row[0], answeredBefore: row[1]))
+        }
+        return answered
     }
 
     /// Queue rows: id, note id and due (and the phase, when `phase` is nil), found by name once.

@@ -13,6 +13,8 @@ package struct Deck: Hashable, Sendable {
     package var source: String?
     /// Anki's id for the deck, when it came from Anki; its description is then Anki's HTML.
     package var ankiID: Int64? = nil
+    /// Its own daily limits over its preset's.
+    package var limits = DeckLimits()
 }
 
 extension Deck {

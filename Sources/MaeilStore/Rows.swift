@@ -131,12 +131,18 @@ enum NoteTable {
 }
 
 enum DeckTable {
-    static let columns = "id, name, kind, description, preset_id, templates, speak, source, anki_id"
+    static let columns = "id, name, kind, description, preset_id, templates, speak, source, anki_id, limits"
 
     static func decode(_ row: Row) throws -> Deck {
         Deck(id: row["id"], name: row["name"], kind: (row["kind"] as String?).flatMap(NoteKind.init(rawValue:)),
              description: row["description"], presetID: row["preset_id"], templates: try DecodeCache.templates(row["templates"]),
-             speak: row["speak"], source: row["source"], ankiID: row["anki_id"])
+             speak: row["speak"], source: row["source"], ankiID: row["anki_id"],
+             limits: try (row["limits"] as String?).map { try JSONDecoder().decode(DeckLimits.self, from: Data($0.utf8)) } ?? DeckLimits())
+    }
+
+    /// The limits column: NULL when the deck has none of its own.
+    static func limitsColumn(_ limits: DeckLimits) throws -> String? {
+        limits.isEmpty ? nil : try StableJSON.string(limits)
     }
 
     static func templatesColumn(_ templates: [CardTemplate]) throws -> String {

@@ -279,6 +279,11 @@ enum Schema {
                 UPDATE preset SET bury_new = bury_siblings, bury_reviews = bury_siblings;
                 """)
         }
+        // A deck's own daily limits over its preset's (Anki's "This deck" and "Today only"), as
+        // JSON; NULL when it has none. Anki's collection-wide limit rules live in meta.
+        migrator.registerMigration("v18") { db in
+            try db.execute(sql: "ALTER TABLE deck ADD COLUMN limits TEXT")
+        }
         return migrator
     }
 }

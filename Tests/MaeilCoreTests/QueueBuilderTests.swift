@@ -23,6 +23,8 @@ final class RowsInMemory: QueueSource {
     var rows: [Row]
     /// (deck, time, phase before) of today's answers.
     var answers: [(deck: Int64, time: Date, phase: CardPhase)] = []
+    /// Today's answers to learning steps: (deck, time, the step's due, the answer before).
+    var stepAnswers: [(deck: Int64, time: Date, due: Int64, before: Int64)] = []
 
     init(_ rows: [Row]) { self.rows = rows }
 
@@ -57,9 +59,10 @@ final class RowsInMemory: QueueSource {
         rows.first { $0.deck == deck && !$0.suspended && ($0.phase == .new || $0.phase == .learning) }.map(\.unit)
     }
 
-    func answeredSince(deck: Int64, since: Date) -> (new: Int, reviews: Int) {
+    func answeredSince(deck: Int64, since: Date) -> AnsweredToday {
         let today = answers.filter { $0.deck == deck && $0.time >= since }
-        return (today.filter { $0.phase == .new }.count, today.filter { $0.phase == .review }.count)
+        return AnsweredToday(new: today.filter { $0.phase == .new }.count, reviews: today.filter { $0.phase == .review }.count,
+                             learning: stepAnswers.filter { $0.deck == deck && $0.time >= since }.map { .init(due: $0.due, answeredBefore: $0.before) })
     }
 }
 
@@ -85,6 +88,22 @@ struct QueueBuilderTests {
         #expect(try build(source) { $0.newPerDay = 12 }.new.map(\.id) == Array(1...12))
         source.answers = Array(repeating: (1, Self.now, .new), count: 10) + [(1, Self.now.addingTimeInterval(-86_400), .new)]
         #expect(try build(source) { $0.newPerDay = 12 }.new.count == 2)
+    }
+
+    /// Anki counts an answer to interday learning (a step that ended on a later day than it
+    /// was answered) against the review limit, and an answer to a step within the day against
+    /// none.
+    @Test func interdayLearningAnsweredTodayCountsAsAReview() throws {
+        let nowSeconds = Int64(Self.now.timeIntervalSince1970)
+        let source = RowsInMemory((0..<10).map { .init(id: Int64($0 + 1), note: Int64($0 + 1), phase: .review, due: Self.today) })
+        #expect(try build(source) { $0.reviewsPerDay = 5 }.reviewCount == 5)
+        source.stepAnswers = [
+            // Answered yesterday, due this morning: interday, twice.
+            (1, Self.now, Self.today + 3600, nowSeconds - 86_400), (1, Self.now, Self.today + 7200, nowSeconds - 90_000),
+            // Answered an hour ago, due ten minutes later: a step within the day.
+            (1, Self.now, nowSeconds - 3000, nowSeconds - 3600),
+        ]
+        #expect(try build(source) { $0.reviewsPerDay = 5 }.reviewCount == 3)
     }
 
     @Test func reviewsStopAtTheirLimitOldestDayFirstShuffledWithinADay() throws {
@@ -238,6 +257,54 @@ struct QueueBuilderTests {
         // Answers in the subdeck count against the parent: 3 new answered there leave it 1 of 4.
         source.answers = Array(repeating: (2, Self.now, .new), count: 3)
         #expect(try build(parent: (4, 99), child: (9, 99)).newCount == 1)
+    }
+
+    /// A deck's own limits come before its preset's, a limit for today only on that day; and
+    /// the collection's rules change how limits count, as Anki's options do.
+    @Test func aDecksOwnLimitsAndTheCollectionsRulesAsInAnki() throws {
+        var rows: [RowsInMemory.Row] = []
+        for deck in [1, 2, 3] as [Int64] {
+            for index in 0..<6 {
+                let id = deck * 100 + Int64(index)
+                rows.append(.init(id: id, note: id, deck: deck, phase: .review, due: Self.today))
+                rows.append(.init(id: id + 50, note: id + 50, deck: deck, phase: .new))
+            }
+        }
+        let source = RowsInMemory(rows)
+        let preset = Preset(name: "p", newPerDay: 20, reviewsPerDay: 200, burySiblings: false)
+        func build(_ decks: [QueueBuilder.Deck], rules: LimitRules = LimitRules()) throws -> StudyQueue {
+            try QueueBuilder(now: Self.now, seed: 1, rules: rules).build(decks, from: source)
+        }
+        let today = Fixture.clock.dayNumber(of: Self.now)
+        // This deck's own limits over the preset's 20 and 200.
+        let own = try build([.init(id: 1, preset: preset, clock: Fixture.clock, limits: DeckLimits(newPerDay: 2, reviewsPerDay: 4))])
+        #expect(own.reviewCount == 4 && own.newCount == 0, "the reviews left cap new cards")
+        let ownNew = try build([.init(id: 1, preset: preset, clock: Fixture.clock, limits: DeckLimits(newPerDay: 2, reviewsPerDay: 30))])
+        #expect(ownNew.reviewCount == 6 && ownNew.newCount == 2)
+        // Today's limit over this deck's; yesterday's no more.
+        let todays = DeckLimits(newPerDay: 2, reviewsPerDay: 30, newToday: .init(limit: 5, day: today), reviewsToday: .init(limit: 1, day: today - 1))
+        let withToday = try build([.init(id: 1, preset: preset, clock: Fixture.clock, limits: todays)])
+        #expect(withToday.newCount == 5 && withToday.reviewCount == 6)
+        let reviewsToday = DeckLimits(reviewsToday: .init(limit: 3, day: today))
+        #expect(try build([.init(id: 1, preset: preset, clock: Fixture.clock, limits: reviewsToday)]).reviewCount == 3)
+        // New cards answered today use up reviews, and the reviews left cap new cards, unless
+        // new cards ignore the review limit.
+        source.answers = Array(repeating: (1, Self.now, .new), count: 3)
+        let tight = [QueueBuilder.Deck(id: 1, preset: preset, clock: Fixture.clock, limits: DeckLimits(newPerDay: 6, reviewsPerDay: 7))]
+        let counted = try build(tight)
+        #expect(counted.reviewCount == 4 && counted.newCount == 0)
+        let ignored = try build(tight, rules: LimitRules(newIgnoresReviewLimit: true))
+        #expect(ignored.reviewCount == 6 && ignored.newCount == 3)
+        source.answers = []
+        // With every parent's limits: deck 1 above the studied deck 2 (and deck 3 beside it)
+        // is there for its limit of 4 new, less the 1 answered in deck 3 today.
+        source.answers = [(3, Self.now, .new)]
+        let family = [QueueBuilder.Deck(id: 2, preset: preset, clock: Fixture.clock, parentID: 1),
+                      .init(id: 1, preset: preset, clock: Fixture.clock, limits: DeckLimits(newPerDay: 4), gathers: false),
+                      .init(id: 3, preset: preset, clock: Fixture.clock, parentID: 1, gathers: false)]
+        let parents = try build(family)
+        #expect(parents.newCount == 3 && parents.reviewCount == 6)
+        #expect(Set(parents.main.map(\.deckID)) == [2], "only the studied deck's cards")
     }
 
     /// Siblings left out free their places even when more of them are due than the queue reads

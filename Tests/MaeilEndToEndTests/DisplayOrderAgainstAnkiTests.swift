@@ -27,11 +27,18 @@ struct DisplayOrderAgainstAnkiTests {
         /// New and review limits of the preset Korean and its subdecks share ("Shared") and of the
         /// one Korean::Phrases has ("Default"); nil lifts them. Korean's cap its subdecks'.
         var limits: [String: [Int]]?
+        /// The deck studied: Korean, or its subdeck Korean::Food (where every parent's limits can apply).
+        var studied = "Korean"
+        /// The collection's rules for limits.
+        var ignoreReviews = false, allParents = false
+        /// Korean::Food's own new and review limits, and Korean's for today only; nil: none.
+        var foodLimits: [Int?] = [nil, nil], koreanToday: [Int?] = [nil, nil]
 
         var anki: [String: Any] {
             ["limits": limits ?? [:], "newMix": newMix.ankiValue, "interdayLearningMix": interdayMix.ankiValue, "reviewOrder": reviews.ankiValue,
              "newGatherPriority": gather.ankiValue, "newSortOrder": sort.ankiValue, "buryNew": buryNew, "buryReviews": buryReviews,
-             "buryInterday": buryInterday]
+             "buryInterday": buryInterday, "studied": studied, "ignoreReviews": ignoreReviews, "allParents": allParents,
+             "foodLimits": foodLimits.map { $0 ?? NSNull() as Any }, "koreanToday": koreanToday.map { $0 ?? NSNull() as Any }]
         }
 
         var maeil: [(String, String)] {
@@ -40,17 +47,33 @@ struct DisplayOrderAgainstAnkiTests {
              ("bury_reviews", String(buryReviews)), ("bury_interday_learning", String(buryInterday))]
         }
 
-        /// The limits as `deck … set` words, for the deck that holds each preset.
+        /// The limits as `deck … set` words, for the deck that holds each preset, each deck's
+        /// own, and the collection's rules. (A limit for today is set on the day compared first.)
         var maeilLimits: [(deck: String, key: String, value: String)] {
-            [("Korean", "Shared"), ("Korean::Phrases", "Default")].flatMap { deck, preset in
+            func text(_ limit: Int?) -> String { limit.map(String.init) ?? DeckLimitKey.clear }
+            return [("Korean", "Shared"), ("Korean::Phrases", "Default")].flatMap { deck, preset in
                 let pair = limits?[preset] ?? [9999, 9999]
                 return [(deck, "new_per_day", String(pair[0])), (deck, "reviews_per_day", String(pair[1]))]
-            }
+            } + [("Korean::Food", "deck_new_per_day", text(foodLimits[0])), ("Korean::Food", "deck_reviews_per_day", text(foodLimits[1])),
+                 ("Korean", "today_new_per_day", text(koreanToday[0])), ("Korean", "today_reviews_per_day", text(koreanToday[1])),
+                 ("Korean", "new_cards_ignore_review_limit", String(ignoreReviews)), ("Korean", "apply_all_parent_limits", String(allParents))]
         }
 
         var buries: Bool { buryNew || buryReviews || buryInterday }
+        /// Whether a limit may cut between cards Anki orders at random.
+        var cutsByLimits: Bool { limits != nil || (foodLimits + koreanToday).contains { $0 != nil } }
 
         static func random(_ generator: inout SeededGenerator) -> Options {
+            var options = randomOrders(&generator)
+            func limit(_ upTo: Int) -> Int? { Bool.random(using: &generator) ? nil : Int.random(in: 0...upTo, using: &generator) }
+            options.studied = Bool.random(using: &generator) ? "Korean" : "Korean::Food"
+            (options.ignoreReviews, options.allParents) = (Bool.random(using: &generator), Bool.random(using: &generator))
+            options.foodLimits = [limit(5), limit(7)]
+            options.koreanToday = [limit(6), limit(9)]
+            return options
+        }
+
+        static func randomOrders(_ generator: inout SeededGenerator) -> Options {
             Options(newMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!, interdayMix: StudyOrder.Mix.allCases.randomElement(using: &generator)!,
                     reviews: StudyOrder.ReviewOrder.allCases.randomElement(using: &generator)!,
                     gather: StudyOrder.NewGather.allCases.randomElement(using: &generator)!, sort: StudyOrder.NewSort.allCases.randomElement(using: &generator)!,
@@ -81,17 +104,21 @@ struct DisplayOrderAgainstAnkiTests {
                 for deck in ["Korean", "Korean::Phrases"] {
                     for (key, value) in option.maeil { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
                 }
-                for (deck, key, value) in option.maeilLimits { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
+                // A limit for today is Anki's for the day it is read on (seeded.py sets it then): here too.
+                let (today, always) = (option.maeilLimits.filter { $0.key.hasPrefix("today_") }, option.maeilLimits.filter { !$0.key.hasPrefix("today_") })
+                for (deck, key, value) in always { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: last + 600) }
                 seen.mixes.insert(option.newMix.rawValue)
                 seen.reviews.insert(option.reviews.rawValue)
                 seen.gathers.insert(option.gather.rawValue)
                 seen.sorts.insert(option.sort.rawValue)
                 seen.burials.insert("\(option.buryNew)\(option.buryReviews)\(option.buryInterday)")
                 for moment in moments {
+                    for (deck, key, value) in today { _ = try anki.maeil(["deck", deck, "set", key, value], collection, zone, at: moment) }
                     let expected = try #require(ankiQueues[moment]?[number] as? [String: Any])
-                    let output = try anki.maeil(["queue", "Korean", "--json", "--limit", "100000"], collection, zone, at: moment)
+                    let output = try anki.maeil(["queue", option.studied, "--json", "--limit", "100000"], collection, zone, at: moment)
                     let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-                    let label = "seed \(seed.name) (\(zone)), \(moment == moments[0] ? "same day" : "two days later"), \(option.maeil.map(\.1))"
+                    let label = "seed \(seed.name) (\(zone)), \(moment == moments[0] ? "same day" : "two days later"), \(option.studied), "
+                        + "\(option.maeil.map(\.1)) \(option.maeilLimits.map(\.value))"
                     if let difference = try Self.compare(maeil: rows, anki: expected, option: option, fsrs: seed.made["fsrs"] as? Bool == true) {
                         differences.append("\(label): \(difference)")
                     }
@@ -143,7 +170,7 @@ struct DisplayOrderAgainstAnkiTests {
             // Where a limit cuts between cards Anki orders at random (a due date's ties, a random
             // gather), which it keeps is Anki's hash: the kinds at every place (how many of each,
             // how mixed) were held above, and what the order sorts by is held below.
-            if option.limits == nil && (!option.buries || notes(ankiLine) != notes(maeilLine)) {
+            if !option.cutsByLimits && (!option.buries || notes(ankiLine) != notes(maeilLine)) {
                 return "cards Anki only \(Set(ankiLine.map(\.id)).subtracting(maeilLine.map(\.id)).sorted()), Maeil only \(Set(maeilLine.map(\.id)).subtracting(ankiLine.map(\.id)).sorted())"
             }
         }

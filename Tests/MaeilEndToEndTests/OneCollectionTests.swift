@@ -147,6 +147,15 @@ struct OneCollectionTests {
                     let sharing = Set(presets.filter { ankiDecks[$0[0] as String]?["config_id"] as? Int64 == anki["config_id"] as? Int64 }.map { $0[1] as Int64 })
                     #expect(sharing == [row[1] as Int64], "seed \(entry.seed): decks with Anki's options \(anki["config_name"] ?? "") share one preset")
                 }
+                // Limits outside the options: each deck's own, and the collection's rules (a .colpkg carries them).
+                let ownLimits = try Collection(path: colpkg, readOnly: true).decks()
+                for deck in ownLimits {
+                    let anki = try #require(ankiDecks[deck.name]?["limits"] as? [Any])
+                    #expect([deck.limits.newPerDay, deck.limits.reviewsPerDay] == anki.prefix(2).map { $0 as? Int },
+                            "seed \(entry.seed): \(deck.name)'s own limits \(deck.limits) in Anki \(anki)")
+                }
+                let rules = try Collection(path: colpkg, readOnly: true).limitRules()
+                #expect([rules.newIgnoresReviewLimit, rules.applyAllParentLimits] == original["limit_rules"] as? [Bool], "seed \(entry.seed): limit rules")
                 let out = seedFolder.appendingPathComponent("maeil.colpkg").path
                 _ = try maeil(["export", "--out", out], collection: colpkg, zone: zone)
                 exported.append(out)
@@ -160,6 +169,7 @@ struct OneCollectionTests {
                 // Point 7 and 8: each note and card under its own id, with its flag; Anki's Check Database finds nothing.
                 let originalCards = original["cards"] as? [String: [String: Any]] ?? [:], returnedCards = returned["cards"] as? [String: [String: Any]] ?? [:]
                 #expect(returned["check_database"] as? String == "Database rebuilt and optimized.", "seed \(entry.seed): \(returned["check_database"] ?? "") \(returned["check_changed"] ?? "")")
+                #expect(returned["limit_rules"] as? [Bool] == original["limit_rules"] as? [Bool], "seed \(entry.seed): the limit rules back in Anki")
                 #expect(NSDictionary(dictionary: returned["decks"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: original["decks"] as? [String: Any] ?? [:]),
                         "seed \(entry.seed): decks, their options' ids and names, burials: \(returned["decks"] ?? "") vs \(original["decks"] ?? "")")
                 for (key, card) in originalCards {

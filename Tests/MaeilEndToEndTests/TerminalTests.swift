@@ -212,8 +212,8 @@ struct TerminalTests {
         #expect(Self.region(deck, from: "매일 › deck").prefix(4) == [
             "매일 › deck hangul-jamo",
             "Hangul Jamo · preset Hangul Jamo",
-            "option                  value",
-            "scheduler               fsrs",
+            "option                         value",
+            "scheduler                      fsrs",
         ])
     }
 }

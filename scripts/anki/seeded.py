@@ -134,6 +134,18 @@ def make_child(folder, *seeds):
         config["new"]["bury"], config["rev"]["bury"] = rng.random() < 0.5, rng.random() < 0.5
         config["buryInterdayLearning"] = rng.random() < 0.5
         col.decks.update_config(config)
+        # Limits outside the options: each deck's own ("This deck", "Today only") and the
+        # collection's rules for counting them. A generator of their own keeps the rest as it was.
+        limits_rng = random.Random(int(seed) * 7919)
+        for did in decks + [unseen]:
+            deck = col.decks.get(did)
+            deck["newLimit"], deck["reviewLimit"] = [limits_rng.choice([None, None, limits_rng.randint(3, 30)]) for _ in range(2)]
+            for key in ["newLimitToday", "reviewLimitToday"]:
+                if limits_rng.random() < 0.3:
+                    deck[key] = {"limit": limits_rng.randint(3, 30), "today": col.sched.today}
+            col.decks.save(deck)
+        col.set_config("newCardsIgnoreReviewLimit", limits_rng.random() < 0.5)
+        col.set_config("applyAllParentLimits", limits_rng.random() < 0.5)
         made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "last": last, "crt": col.crt,
                       "creation_offset": col.get_config("creationOffset", None)}
         export(col, path)
@@ -345,11 +357,18 @@ def read_one_open(col):
         if entry.name == "Default" and not col.find_cards("deck:Default -deck:Default::*") or col.decks.is_filtered(entry.id):
             continue
         conf = col.decks.config_dict_for_deck_id(entry.id)
-        decks[entry.name] = {"id": entry.id, "description": col.decks.get(entry.id).get("desc", ""),
+        deck = col.decks.get(entry.id)
+
+        def today_only(key):
+            limit = deck.get(key)
+            return limit["limit"] if limit and limit.get("today") == col.sched.today else None
+        decks[entry.name] = {"id": entry.id, "description": deck.get("desc", ""),
                              "config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
-                             "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False)}
+                             "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False),
+                             "limits": [deck.get("newLimit"), deck.get("reviewLimit"), today_only("newLimitToday"), today_only("reviewLimitToday")]}
+    options = col.decks.get_deck_configs_for_update(1)
     return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
-            "created": created.isoformat(), "col": col}
+            "created": created.isoformat(), "limit_rules": [options.new_cards_ignore_review_limit, options.apply_all_parent_limits], "col": col}
 
 
 def set_due(path, at, *specs):
@@ -401,8 +420,18 @@ def queue_child(path, orders):
             config["new"]["bury"], config["rev"]["bury"] = option.get("buryNew", False), option.get("buryReviews", False)
             config["buryInterdayLearning"] = option.get("buryInterday", False)
             col.decks.update_config(config)
+        # The collection's rules for limits, and limits of a deck's own ("This deck", "Today only").
+        col.set_config("newCardsIgnoreReviewLimit", option.get("ignoreReviews", False))
+        col.set_config("applyAllParentLimits", option.get("allParents", False))
         korean = col.decks.id("Korean")
-        col.decks.select(korean)
+        food = col.decks.get(col.decks.id("Korean::Food"))
+        food["newLimit"], food["reviewLimit"] = option.get("foodLimits", [None, None])
+        col.decks.save(food)
+        deck = col.decks.get(korean)
+        for key, limit in zip(["newLimitToday", "reviewLimitToday"], option.get("koreanToday", [None, None])):
+            deck[key] = None if limit is None else {"limit": limit, "today": col.sched.today}
+        col.decks.save(deck)
+        col.decks.select(col.decks.id(option.get("studied", "Korean")))
         col.sched.deck_due_tree()
         queued = col.sched.get_queued_cards(fetch_limit=5000).cards
         names = sorted(name for name in (d.name for d in col.decks.all_names_and_ids()) if name == "Korean" or name.startswith("Korean::"))

@@ -18,8 +18,24 @@ public protocol QueueSource {
     /// The unit position of the first unsuspended card, in new-card order, that is new or still
     /// in learning: nil when there is none, `.some(nil)` when that card is in no unit.
     func firstUnlearnedUnit(deck: Int64) throws -> Int??
-    /// Answers given in a deck since `since` to cards that were new, and to cards in review.
-    func answeredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int)
+    /// Answers given in a deck since `since`: how many to cards that were new and to cards in
+    /// review, and for each answer to a learning or relearning card, when it was due and when
+    /// it had been answered before.
+    func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday
+}
+
+/// A deck's answers of the day, as its limits count them.
+public struct AnsweredToday: Sendable, Equatable {
+    public var new = 0, reviews = 0
+    /// Answers to learning and relearning cards: due and answered before (unix seconds).
+    public var learning: [Step] = []
+
+    public struct Step: Sendable, Equatable {
+        public var due: Int64, answeredBefore: Int64
+        public init(due: Int64, answeredBefore: Int64) { (self.due, self.answeredBefore) = (due, answeredBefore) }
+    }
+
+    public init(new: Int = 0, reviews: Int = 0, learning: [Step] = []) { (self.new, self.reviews, self.learning) = (new, reviews, learning) }
 }
 
 /// Builds today's queue from rows a `QueueSource` hands over, with Anki's rules: each deck's
@@ -35,12 +51,19 @@ public struct QueueBuilder {
         /// The nearest of the decks queued whose subdeck this is (Anki's parent): its limits cap
         /// this deck's, and this deck's answers count against them.
         public var parentID: Int64?
+        /// Its own limits over its preset's.
+        public var limits: DeckLimits
+        /// False for a deck that is there for its limits and its answers only: a deck above the
+        /// one studied, or beside it, when every parent's limits apply.
+        public var gathers: Bool
 
-        public init(id: Int64, preset: Preset, clock: DayClock, parentID: Int64? = nil) {
+        public init(id: Int64, preset: Preset, clock: DayClock, parentID: Int64? = nil, limits: DeckLimits = DeckLimits(), gathers: Bool = true) {
             self.id = id
             self.preset = preset
             self.clock = clock
             self.parentID = parentID
+            self.limits = limits
+            self.gathers = gathers
         }
     }
 
@@ -50,10 +73,13 @@ public struct QueueBuilder {
     /// Whether a sibling a review would leave out (burying) is left out of the counts too.
     /// Anki's deck list counts it; its study screen does not.
     public var leavesOutSiblings = true
+    /// How the collection's limits count (Anki's collection-wide options).
+    public var rules = LimitRules()
 
-    public init(now: Date, seed: UInt64) {
+    public init(now: Date, seed: UInt64, rules: LimitRules = LimitRules()) {
         self.now = now
         self.seed = seed
+        self.rules = rules
     }
 
     /// The day's queue of `decks`, in the display order of the first deck's preset (the deck
@@ -71,7 +97,7 @@ public struct QueueBuilder {
         // A step that ended on an earlier day than it began is Anki's interday learning: due for
         // the whole of its day, in line with the reviews; the others wait for their time.
         var learning: [(card: QueuedCard, burying: UInt8)] = [], dayLearning: [(card: QueuedCard, burying: UInt8)] = []
-        for day in days {
+        for day in days where day.deck.gathers {
             for (card, answered) in try source.learningCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt) {
                 let dueDay = day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(card.due)))
                 if let answered, day.deck.clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(answered))) < dueDay {
@@ -86,10 +112,10 @@ public struct QueueBuilder {
         dayLearning.sort { ($0.card.due, $0.card.id) < ($1.card.due, $1.card.id) }
         let interday = dayLearning.filter { seen.meet($0.card.noteID, bits: $0.burying)?.interday != true }.map(\.card)
 
-        var limits = DayLimits(days)
+        var limits = DayLimits(days, rules: rules)
         let deckRank = Dictionary(decks.enumerated().map { ($1.id, $0) }) { first, _ in first }
         let reviews = try gatherReviews(days, order: order, limits: &limits, seen: &seen, deckRank: deckRank, from: source, seed: daySeed)
-        limits.capNewToReviews()
+        if !rules.newIgnoresReviewLimit { limits.capNewToReviews() }
         let new = try gatherNew(days, order: order, limits: &limits, seen: &seen, from: source, seed: daySeed)
 
         let fsrs = first.preset.scheduler.kind == .fsrs ? FSRS(parameters: first.preset.scheduler.fsrsParameters) : nil
@@ -120,7 +146,15 @@ public struct QueueBuilder {
             today = deck.clock.dayNumber(of: now)
             rollover = Int64(deck.clock.start(ofDay: today + 1).timeIntervalSince1970)
             visibleAt = Int64(now.timeIntervalSince1970.rounded(.down))
-            done = try source.answeredSince(deck: deck.id, since: deck.clock.start(ofDay: today))
+            let answered = try source.answeredSince(deck: deck.id, since: deck.clock.start(ofDay: today))
+            // An answer to interday learning counts as a review, as Anki counts it: the card
+            // was in line with the reviews, under their limit.
+            let clock = deck.clock
+            let interday = answered.learning.count { step in
+                CardState.isInterdayLearning(phase: .learning, due: Date(timeIntervalSince1970: TimeInterval(step.due)),
+                                             lastReview: Date(timeIntervalSince1970: TimeInterval(step.answeredBefore)), clock: clock)
+            }
+            done = (answered.new, answered.reviews + interday)
         }
     }
 
@@ -179,7 +213,7 @@ public struct QueueBuilder {
         var review: [Int], new: [Int]
         let parent: [Int?]
 
-        init(_ days: [DeckDay]) {
+        init(_ days: [DeckDay], rules: LimitRules) {
             let index = Dictionary(days.enumerated().map { ($1.deck.id, $0) }) { first, _ in first }
             parent = days.map { $0.deck.parentID.flatMap { index[$0] } }
             var done = days.map(\.done)
@@ -192,8 +226,17 @@ public struct QueueBuilder {
                     (above, hops) = (parent[up], hops + 1)
                 }
             }
-            review = days.indices.map { max(0, days[$0].deck.preset.reviewsPerDay - done[$0].reviews - done[$0].new) }
-            new = days.indices.map { max(0, days[$0].deck.preset.newPerDay - done[$0].new) }
+            // A deck's own limit for the day, else its preset's; answers to new cards use up
+            // reviews too, unless new cards ignore the review limit.
+            review = days.indices.map { index in
+                let day = days[index]
+                let limit = day.deck.limits.reviews(on: day.today) ?? day.deck.preset.reviewsPerDay
+                return max(0, limit - done[index].reviews - (rules.newIgnoresReviewLimit ? 0 : done[index].new))
+            }
+            new = days.indices.map { index in
+                let day = days[index]
+                return max(0, (day.deck.limits.new(on: day.today) ?? day.deck.preset.newPerDay) - done[index].new)
+            }
         }
 
         /// The least room left in `deck` and the decks above it.
@@ -251,7 +294,7 @@ public struct QueueBuilder {
         var deckOf: [Int] = []
         var partlyRead = Set<Int>()
         let byDate = [.dueDate, .dueDateThenDeck, .deckThenDueDate].contains(order.reviews)
-        for (index, day) in days.enumerated() {
+        for (index, day) in days.enumerated() where day.deck.gathers {
             let room = limits.room(index, new: false)
             guard room > 0 else { continue }
             let read: QueueOrdering.DueReviews
@@ -310,7 +353,7 @@ public struct QueueBuilder {
         for (index, day) in days.enumerated() {
             deckOf[day.deck.id] = index
             let room = limits.room(index, new: true)
-            guard room > 0 else {
+            guard room > 0, day.deck.gathers else {
                 perDeck.append([])
                 continue
             }

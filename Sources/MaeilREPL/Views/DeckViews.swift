@@ -36,9 +36,14 @@ package enum DeckListView {
 
 /// `maeil deck DECK`: the options of its preset, and the decks that share it.
 package enum DeckOptionsView {
-    package static func json(_ deck: Deck, preset: Preset, sharing: [String]) -> JSONObject {
+    package static func json(_ deck: Deck, preset: Preset, sharing: [String], rules: LimitRules, today: Int) -> JSONObject {
         JSONObject([("deck", deck.name), ("preset", preset.name), ("shared_with", sharing)]
-            + PresetKey.allCases.map { ($0.rawValue, typed($0, in: preset)) })
+            + PresetKey.allCases.map { ($0.rawValue, typed($0, in: preset)) }
+            + DeckLimitKey.allCases.map { key in
+                let text = key.value(in: deck.limits, rules: rules, today: today)
+                let typed: any Encodable = key.isCollectionWide ? text == "true" : Int(text) as Int?
+                return (key.rawValue, typed)
+            })
     }
 
     /// A setting as a script reads it: numbers as numbers, flags as true or false, the FSRS
@@ -66,13 +71,19 @@ package enum DeckOptionsView {
         return lines
     }
 
-    package static func lines(_ deck: Deck, preset: Preset, sharing: [String], style: Style) -> [String] {
+    /// What a change to a deck's own limit, or to the collection's rules, set.
+    package static func changed(_ key: DeckLimitKey, deck: Deck, rules: LimitRules, today: Int, style: Style) -> [String] {
+        ["\(key.rawValue) = \(key.value(in: deck.limits, rules: rules, today: today))" + style.dim(key.isCollectionWide ? " (for every deck)" : "")]
+    }
+
+    package static func lines(_ deck: Deck, preset: Preset, sharing: [String], rules: LimitRules, today: Int, style: Style) -> [String] {
         // The parameters are a long list: a row of their own after the table, wrapped by the terminal.
         let short = PresetKey.allCases.filter { $0 != .fsrsParameters }
         return [
             style.bold(TerminalText.sanitize(deck.name)) + style.dim(" · preset \(TerminalText.sanitize(preset.name))")
                 + (sharing.isEmpty ? "" : style.dim(", shared with \(sharing.map(TerminalText.sanitize).joined(separator: ", "))")),
-            TextTable.render(header: ["option", "value"], rows: short.map { [$0.rawValue, $0.value(in: preset)] }),
+            TextTable.render(header: ["option", "value"], rows: short.map { [$0.rawValue, $0.value(in: preset)] }
+                             + DeckLimitKey.allCases.map { [$0.rawValue, $0.value(in: deck.limits, rules: rules, today: today)] }),
             PresetKey.fsrsParameters.rawValue + "  " + PresetKey.fsrsParameters.value(in: preset),
             style.dim("deck \(DeckNames.slug(deck.name)) set KEY VALUE changes one; `maeil deck --help` says what each does."),
         ]
@@ -82,7 +93,19 @@ package enum DeckOptionsView {
 /// `deck`'s words: a deck's name (in one word or several), then optionally `set KEY VALUE`.
 package struct DeckWords: Sendable {
     package var deck: String
-    package var change: (key: PresetKey, value: String)?
+    package var change: (key: Key, value: String)?
+
+    /// A preset's option, or one of the limits Anki keeps outside a preset.
+    package enum Key: Sendable {
+        case preset(PresetKey)
+        case limit(DeckLimitKey)
+
+        init?(_ name: String) {
+            if let key = PresetKey(rawValue: name) { self = .preset(key) } else if let key = DeckLimitKey(rawValue: name) { self = .limit(key) } else { return nil }
+        }
+
+        static var names: [String] { PresetKey.allCases.map(\.rawValue) + DeckLimitKey.allCases.map(\.rawValue) }
+    }
 
     package struct Problem: Error, CustomStringConvertible, Sendable {
         package let description: String
@@ -99,8 +122,8 @@ package struct DeckWords: Sendable {
         guard let name = words.dropFirst(index + 1).first else {
             throw Problem(description: "set what? deck DECK set KEY VALUE; `maeil deck --help` lists the keys")
         }
-        guard let key = PresetKey(rawValue: name) else {
-            throw Problem(description: "no option '\(name)'; the options are \(PresetKey.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let key = Key(name) else {
+            throw Problem(description: "no option '\(name)'; the options are \(Key.names.joined(separator: ", "))")
         }
         let value = words.dropFirst(index + 2)
         guard !value.isEmpty else { throw Problem(description: "\(name) needs a value: deck DECK set \(name) VALUE") }

@@ -28,6 +28,8 @@ struct DeckCommand: MaeilCommand {
             them, as in Anki. Switching a deck from SM-2 to FSRS gives each reviewed card its memory state from \
             its review log, so no card starts over. Keys:
             \(PresetKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+            These are the deck's own, or the collection's, as in Anki:
+            \(DeckLimitKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
             """)
 
     @OptionGroup var collection: CollectionOptions
@@ -48,7 +50,11 @@ struct DeckCommand: MaeilCommand {
         let request = try DeckWords(words)
         let collection = try context.collection(self.collection, readOnly: request.change == nil)
         let deck = try context.deck(request.deck, in: collection)
-        if let (key, value) = request.change {
+        let preset = try collection.preset(id: deck.presetID)
+        // A day limit is for the deck's study day.
+        let today = preset.dayClock(in: context.environment.timeZone).dayNumber(of: context.now)
+        switch request.change {
+        case (.preset(let key), let value)?:
             let result: PresetChange.Result
             do {
                 result = try PresetChange(collection: collection).set(key, .text(value), deck: deck, now: context.now, timeZone: context.environment.timeZone)
@@ -56,10 +62,20 @@ struct DeckCommand: MaeilCommand {
                 throw UsageError(problem.description)
             }
             return DeckOptionsView.changed(key, result, deck: deck, style: context.style).forEach(context.line)
+        case (.limit(let key), let value)?:
+            let (changed, rules): (Deck, LimitRules)
+            do {
+                (changed, rules) = try collection.setLimit(key, value, deckID: deck.id, today: today)
+            } catch let problem as PresetKey.Problem {
+                throw UsageError(problem.description)
+            }
+            return DeckOptionsView.changed(key, deck: changed, rules: rules, today: today, style: context.style).forEach(context.line)
+        case nil:
+            break
         }
-        let preset = try collection.preset(id: deck.presetID)
+        let rules = try collection.limitRules()
         let sharing = try collection.decks().filter { $0.presetID == deck.presetID && $0.id != deck.id }.map(\.name)
-        if json { return context.verbatim(try JSONOutput.string(DeckOptionsView.json(deck, preset: preset, sharing: sharing))) }
-        DeckOptionsView.lines(deck, preset: preset, sharing: sharing, style: context.style).forEach(context.line)
+        if json { return context.verbatim(try JSONOutput.string(DeckOptionsView.json(deck, preset: preset, sharing: sharing, rules: rules, today: today))) }
+        DeckOptionsView.lines(deck, preset: preset, sharing: sharing, rules: rules, today: today, style: context.style).forEach(context.line)
     }
 }
