@@ -99,7 +99,7 @@ let package = Package(
         // across as they are, so it sits on the deck formats.
         .target(
             name: "MaeilSync",
-            dependencies: ["MaeilDecks", "MaeilPrograms", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["MaeilCore", "MaeilDecks", "MaeilPrograms", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),

@@ -165,7 +165,7 @@ private struct CollectionReading {
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
-        let order = try noteOrder()
+        let order = try noteOrder().filter { options.onlyNotes?.contains($0) ?? true }
         try emit(.expecting(notes: order.count))
         // The note types whole, before any note of theirs: what a package for Anki carries back.
         let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))

@@ -101,6 +101,9 @@ package struct ImportOptions: Sendable {
     /// different instant in each time zone.
     package var timeZone = TimeZone.current
     package var now = Date()
+    /// An Anki collection's notes to read, by Anki's ids; all when nil (a sync takes the few
+    /// that came down).
+    package var onlyNotes: Set<Int64>?
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

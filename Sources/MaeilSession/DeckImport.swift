@@ -318,6 +318,38 @@ struct DeckImport {
         return summary
     }
 
+    /// An Anki card's row over the same card here, as Anki merges: its log rows Maeil does not
+    /// have yet are added (never one twice), and its state, suspension, burial, flag and data
+    /// replace Maeil's only when it changed in Anki after it last changed here (`taking`: where
+    /// a sync's merge already decided which row is the newer). Answers whether it gave a card
+    /// that had been studied a state of Anki's.
+    static func mergeAnkiCard(_ imported: CardDraft, into card: Card, writer: CollectionWriter, taking: Bool? = nil) throws -> Bool {
+        guard let modified = imported.ankiModified else { return false }
+        // Unchanged in Anki since it came: Anki changes a card's time with every answer,
+        // reset and due date, so there is nothing new to merge.
+        if taking == nil, card.ankiModified == modified { return false }
+        let known = try writer.ankiLogIDs(cardID: card.id)
+        let newer = try taking ?? (modified > writer.lastChange(cardID: card.id))
+        for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
+            // A card that keeps Maeil's state ends its log with the entry that recorded it:
+            // Anki's rows added after it keep Anki's columns, not a state of their own.
+            if !newer { entry.after = nil }
+            try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
+        }
+        guard newer else { return false }
+        var applied = false
+        if imported.state != card.state {
+            try writer.setState(cardID: card.id, imported.state, kind: .imported)
+            applied = imported.state != .new
+        }
+        try writer.setAnkiModified(cardID: card.id, modified)
+        try writer.setFlags(cardID: card.id, suspended: imported.suspended)
+        try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
+        try writer.setAnkiFlag(cardID: card.id, imported.flags)
+        try writer.setAnkiCardData(cardID: card.id, customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition)
+        return applied
+    }
+
     /// Carries another program's scheduling over to the cards of a note already in the
     /// collection: each card's state, suspension and burial, and its review history (as
     /// imported log entries). An Anki card merges as Anki merges: its log rows Maeil does not
@@ -329,32 +361,11 @@ struct DeckImport {
         var applied = 0
         for imported in cards {
             guard let card = stored.first(where: { $0.template == imported.template && $0.ordinal == imported.ordinal }) else { continue }
-            if let modified = imported.ankiModified {
+            if imported.ankiModified != nil {
                 if note.ankiID == nil || card.ankiID == nil {
                     try writer.adoptAnkiIDs(noteID: note.id, ankiID, cardID: card.id, imported.ankiID)
                 }
-                // Unchanged in Anki since it came: Anki changes a card's time with every answer,
-                // reset and due date, so there is nothing new to merge.
-                if card.ankiModified == modified { continue }
-                let changedHere = try writer.lastChange(cardID: card.id)
-                let known = try writer.ankiLogIDs(cardID: card.id)
-                let newer = modified > changedHere
-                for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
-                    // A card that keeps Maeil's state ends its log with the entry that recorded it:
-                    // Anki's rows added after it keep Anki's columns, not a state of their own.
-                    if !newer { entry.after = nil }
-                    try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
-                }
-                guard newer else { continue }
-                if imported.state != card.state {
-                    try writer.setState(cardID: card.id, imported.state, kind: .imported)
-                    if imported.state != .new { applied += 1 }
-                }
-                try writer.setAnkiModified(cardID: card.id, modified)
-                try writer.setFlags(cardID: card.id, suspended: imported.suspended)
-                try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
-                try writer.setAnkiFlag(cardID: card.id, imported.flags)
-                try writer.setAnkiCardData(cardID: card.id, customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition)
+                applied += try mergeAnkiCard(imported, into: card, writer: writer) ? 1 : 0
                 continue
             }
             if card.state == .new, imported.state != .new {

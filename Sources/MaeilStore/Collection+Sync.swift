@@ -79,6 +79,19 @@ extension Collection {
         }
     }
 
+    /// Writes what a sync takes from the server, in one transaction, as the sync's own writes:
+    /// the change flag stays as the sync left it, so a change since the sync began is only ever
+    /// another writer's. Nil, with nothing written, when another writer changed something since.
+    package func writeAsSync<T>(now: Date, _ body: (CollectionWriter) throws -> T) throws -> T? {
+        try transaction { db in
+            // '0' or 'S' as the sync began; '1' once another writer wrote.
+            guard let flag = try String.fetchOne(db, sql: Self.flagSQL), flag != "1" else { return nil }
+            let result = try body(CollectionWriter(db: db, now: now))
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'sync_dirty'", arguments: [flag])
+            return result
+        }
+    }
+
     /// Whether something was written since `takeChangeFlag`.
     package func changedDuringSync() throws -> Bool {
         try read { db in try String.fetchOne(db, sql: Self.flagSQL) == "1" }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MaeilCore
 import MaeilDecks
 
 /// A normal sync's working copy: this collection written as an Anki collection file (schema 11),
@@ -18,6 +19,13 @@ package final class SyncMerge {
     /// Cards changed on both sides since the last sync, by id: whichever row won, each side's
     /// answers are in the log.
     package private(set) var changedOnBothSides: Set<Int64> = []
+    /// Cards the server sent a row or an answer of, by Anki's id; and of those it sent a row
+    /// of, the ones whose row the merge took (this side's was not the newer).
+    package private(set) var receivedCards: Set<Int64> = []
+    package private(set) var takenCards: Set<Int64> = []
+    /// Whether a note type, deck or set of options the server sent differs from this side's in
+    /// more than what changes by itself (a deck's counts of the day, modification times).
+    package private(set) var serverChangedObjects = false
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
@@ -48,6 +56,14 @@ package final class SyncMerge {
     }
 
     package func close() throws { try queue.close() }
+
+    /// The notes of `cards` (Anki's ids), as the merge holds them.
+    package func notes(ofCards cards: Set<Int64>) throws -> Set<Int64> {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: cards.sorted()), as: UTF8.self)
+        return try queue.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT nid FROM main.cards WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]))
+        }
+    }
 
     // MARK: Deletions
 
@@ -138,6 +154,7 @@ package final class SyncMerge {
                     guard let id = Self.int(object["id"]) else { continue }
                     let local = mine["\(id)"] as? [String: Any]
                     if let local, Self.int(local["usn"]) == -1, (Self.int(local["mod"]) ?? 0) >= (Self.int(object["mod"]) ?? 0) { continue }
+                    if local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true { serverChangedObjects = true }
                     if column == "models", let local {
                         for key in ["flds", "tmpls"] where (local[key] as? [Any])?.count != (object[key] as? [Any])?.count {
                             throw SyncError(.schema, "the note type \(object["name"] as? String ?? "\(id)") has other fields or card types on the "
@@ -212,7 +229,9 @@ package final class SyncMerge {
             let revlog = try db.cachedStatement(sql: "INSERT OR IGNORE INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for row in chunk.revlog where row.count >= 9 {
                 try revlog.execute(arguments: StatementArguments(row.prefix(9).map(Self.value)))
+                if let card = Self.int(row[1]) { receivedCards.insert(card) }
             }
+            for row in chunk.cards { if let card = row.first.flatMap(Self.int) { receivedCards.insert(card) } }
             for (table, rows, width) in [("cards", chunk.cards, 18), ("notes", chunk.notes, 11)] {
                 let pending = try db.cachedStatement(sql: "SELECT usn = -1 FROM \(table) WHERE id = ?")
                 let keep = try db.cachedStatement(sql: "SELECT usn = -1 AND mod >= ? FROM \(table) WHERE id = ?")
@@ -229,6 +248,7 @@ package final class SyncMerge {
                         try newer.execute(arguments: [modified, id, modified])
                         continue
                     }
+                    if table == "cards" { takenCards.insert(id) }
                     var values = row.prefix(width).map(Self.value)
                     if table == "notes" {
                         // Anki sends no sort field or checksum: the reader needs neither.
@@ -348,6 +368,45 @@ package final class SyncMerge {
 
     static func text(_ object: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// Whether `incoming` differs from `local` in what Maeil reads of it: a deck's name, options,
+    /// description and limits; the options as the preset they make; a note type's name, kind,
+    /// style, fields and templates. Each side writes the rest its own way.
+    static func changesWhatMaeilUses(_ column: String, _ local: [String: Any], _ incoming: [String: Any]) -> Bool {
+        switch column {
+        case "decks":
+            return ["name", "conf", "desc", "dyn", "reviewLimit", "newLimit", "reviewLimitToday", "newLimitToday"].contains {
+                normalized(local[$0]) != normalized(incoming[$0])
+            }
+        case "dconf":
+            func settings(_ object: [String: Any]) -> Preset? {
+                guard let text = try? Self.text(object), var preset = AnkiPackage.preset(ankiConfig: text, fsrs: false) else { return nil }
+                (preset.id, preset.ankiConfig) = (nil, nil)
+                return preset
+            }
+            return settings(local) != settings(incoming)
+        default:
+            func shape(_ object: [String: Any]) -> String {
+                let fields = (object["flds"] as? [[String: Any]] ?? []).map { normalized($0["name"]) }
+                let templates = (object["tmpls"] as? [[String: Any]] ?? []).map { template in ["name", "qfmt", "afmt"].map { normalized(template[$0]) } }
+                return normalized([object["name"], object["type"], object["css"]]) + "\(fields)\(templates)"
+            }
+            return shape(local) != shape(incoming)
+        }
+    }
+
+    /// A JSON value as text that is the same for the same value however it was written: a
+    /// flag and the number it stands for alike, a missing key and null alike.
+    static func normalized(_ value: Any?) -> String {
+        switch value {
+        case nil, is NSNull: return "null"
+        case let number as NSNumber: return number.doubleValue == number.doubleValue.rounded() ? "\(number.int64Value)" : "\(number.doubleValue)"
+        case let text as String: return "\"" + text + "\""
+        case let list as [Any?]: return "[" + list.map(normalized).joined(separator: ",") + "]"
+        case let object as [String: Any]: return "{" + object.keys.sorted().map { "\($0):" + normalized(object[$0]) }.joined(separator: ",") + "}"
+        default: return "\(value!)"
+        }
     }
 
     static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {

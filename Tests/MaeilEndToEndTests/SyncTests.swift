@@ -157,6 +157,8 @@ struct SyncTests {
             let second = try maeil(["sync", "--json"], collection, state: state)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.contains("\"reason\" : \"onlyServerChanged\"") && second.stdout.contains("\"action\" : \"normal\""), "\(second.stdout)")
+            // Only the phone's answers came down: taken in place, not by rebuilding the collection.
+            #expect(second.stdout.contains("\"taken_in_place\" : true"), "\(second.stdout)")
             // Read from a copy: the reading runs Anki's Check Database, which may fix the phone's own
             // cards (answers given within one second: Anki's last review time one second short of
             // what its log says) and so mark the schema changed: the phone's next sync was a full one.

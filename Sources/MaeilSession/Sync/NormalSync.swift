@@ -22,6 +22,9 @@ package struct NormalSync {
         package var backup: String?
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
+        /// Whether what came down was applied here in place (only cards and answers came), or
+        /// the collection took the whole merge.
+        package var takenInPlace = false
     }
 
     /// Runs the sync against the server whose `meta` was read. `base` is the export the last sync
@@ -42,6 +45,8 @@ package struct NormalSync {
         let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere, fromBase: laidOver)
         var summary = Summary()
         var cameDown = false
+        // Where only cards and answers came down, the notes they belong to: taken in place.
+        var inPlace: Set<Int64>?
         do {
             let localGraves = try merge.localGraves()
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
@@ -68,6 +73,9 @@ package struct NormalSync {
                 try merge.apply(serverChunk: chunk)
                 cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
+            }
+            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, summary.receivedNotes == 0, !merge.receivedCards.isEmpty {
+                inPlace = try merge.notes(ofCards: merge.receivedCards)
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
                 (summary.sentCards, summary.sentNotes, summary.sentReviews)
@@ -99,6 +107,11 @@ package struct NormalSync {
             base.settle()
             return summary
         }
+        if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards, mark: newMark, work: work) {
+            summary.takenInPlace = true
+            summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
+            return summary
+        }
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: contents)
@@ -106,6 +119,74 @@ package struct NormalSync {
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary
     }
+
+    /// The server's cards and answers, applied here in place where nothing else came down: each
+    /// card merged as an import merges it (`DeckImport.mergeAnkiCard`), as the merge decided, in
+    /// one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over
+    /// it, as this collection now exports them. False, with nothing changed, where a card that
+    /// came down is not here under Anki's id (the collection then takes the whole merge); an
+    /// error where another writer changed the collection meanwhile (the next sync carries that
+    /// change, and takes this one's again).
+    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
+        var options = ImportOptions()
+        (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
+        var drafts: [(note: NoteDraft, card: CardDraft)] = []
+        try DeckReader.stream([merged.path], options: options) { event in
+            guard case .notes(_, let notes) = event else { return }
+            for note in notes {
+                for card in note.cards where card.ankiID.map(cards.contains) == true { drafts.append((note, card)) }
+            }
+        }
+        guard drafts.count == cards.count else { return false }
+        let written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
+            var found: [(CardDraft, Card)] = []
+            for (note, draft) in drafts {
+                if let id = draft.ankiID, let card = try writer.card(ankiID: id) {
+                    found.append((draft, card))
+                    continue
+                }
+                // A card made here, known to Anki by the id an export proposed for it (its note's
+                // guid, and the id the exporter proposes): given Anki's ids from now on.
+                guard let stored = try writer.note(guid: note.guid),
+                      let card = try writer.cards(noteID: stored.id).first(where: {
+                          $0.ankiID == nil && StoreExportSource.proposedID(created: stored.created, id: $0.id) == draft.ankiID
+                      })
+                else { return false }
+                try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
+                found.append((draft, card))
+            }
+            // The merge decided which row of a card is the newer: a row it took replaces this one;
+            // where this side's won, or only answers came, they join its log.
+            for (draft, card) in found {
+                _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
+            }
+            return true
+        }
+        guard let written else { throw Self.changedMeanwhile }
+        guard written else { return false }
+        // The next base: the merge, with what this collection now exports for the notes changed
+        // here laid over it; where that cannot be laid, the whole collection's export.
+        let nextBase = work.appendingPathComponent("next-base.anki2"), part = work.appendingPathComponent("taken.anki2")
+        try FileManager.default.copyItem(at: merged, to: nextBase)
+        var marks = try full.write(full.collection, to: part, onlyMarked: true)
+        var answersOf: URL?
+        let laid = try marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: nextBase) } ?? false
+        if !laid {
+            try FileManager.default.removeItem(at: nextBase)
+            marks = try full.write(full.collection, to: nextBase)
+            try SyncMerge.addMissing(try SyncMerge.storedObjects(in: merged), to: nextBase)
+            answersOf = merged
+        }
+        if try full.collection.changedDuringSync() { throw Self.changedMeanwhile }
+        let base = SyncBase(collectionPath: full.collection.path)
+        try base.prepare(nextBase, mark: mark, answersOf: answersOf)
+        try full.collection.recordSync(mark, base: marks?.through, leavesBase: true)
+        base.settle()
+        return true
+    }
+
+    static let changedMeanwhile = SyncError(.inProgress, "the collection changed while the server's changes were on their way (a review in "
+                                            + "another window?); run maeil sync again")
 
     /// This collection as Anki's file at `merged`. Where every change since the base is marked
     /// (the marks were kept since the sync that left it), only the marked notes are exported and
