@@ -21,6 +21,12 @@ package enum AnkiPackageWriter {
     /// times): clear of the ids Anki gives, the same in every export.
     package static let ownIDBase: Int64 = 1_400_000_000_000
 
+    /// A log entry as the revlog row a package writes for it (ease, interval, last interval,
+    /// factor, type); nil for Maeil's own bookkeeping, which Anki has no row for.
+    package static func revlog(_ entry: ReviewLogEntry) -> (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)? {
+        CollectionWriting.revlog(entry)
+    }
+
     package enum Format: Sendable {
         case current, legacy
     }

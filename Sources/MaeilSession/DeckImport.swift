@@ -328,8 +328,10 @@ struct DeckImport {
         // Unchanged in Anki since it came: Anki changes a card's time with every answer,
         // reset and due date, so there is nothing new to merge.
         if taking == nil, card.ankiModified == modified { return false }
-        let known = try writer.ankiLogIDs(cardID: card.id)
+        var known = try writer.ankiLogIDs(cardID: card.id)
         let newer = try taking ?? (modified > writer.lastChange(cardID: card.id))
+        // A sync brings a card's whole log back, this side's answers in it.
+        if taking != nil { known.formUnion(try ownAnswersComeBack(imported.history, cardID: card.id, writer: writer)) }
         for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
             // A card that keeps Maeil's state ends its log with the entry that recorded it:
             // Anki's rows added after it keep Anki's columns, not a state of their own.
@@ -348,6 +350,31 @@ struct DeckImport {
         try writer.setAnkiFlag(cardID: card.id, imported.flags)
         try writer.setAnkiCardData(cardID: card.id, customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition)
         return applied
+    }
+
+    /// Answers given here (no Anki id yet) found in `history` as Anki's file has them: with
+    /// every column Maeil wrote for them, under their time in milliseconds, or the next free one
+    /// after it where answers shared a millisecond (the earliest such row is taken: another
+    /// with the same columns is the same answer to Anki, so either way every row is there once).
+    /// Each takes its Anki id; answers those ids. Throws `SyncTakeProblem` where one is not
+    /// found: the caller takes the whole merge.
+    static func ownAnswersComeBack(_ history: [ReviewLogEntry], cardID: Int64, writer: CollectionWriter) throws -> Set<Int64> {
+        let own = try writer.reviewLog(cardID: cardID).filter { $0.entry.ankiID == nil && AnkiPackageWriter.revlog($0.entry) != nil }
+        var found = Set<Int64>()
+        for row in own {
+            let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
+            let columns = AnkiPackageWriter.revlog(row.entry)!
+            let match = history.compactMap { entry -> Int64? in
+                guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), (time...(time + 300_000)).contains(id) else { return nil }
+                let same = (Int(anki.ease), Int(anki.interval), Int(anki.lastInterval), Int(anki.factor), Int(anki.type))
+                    == (columns.ease, columns.interval, columns.lastInterval, columns.factor, columns.type)
+                return same ? id : nil
+            }.min()
+            guard let id = match else { throw SyncTakeProblem(cardID: cardID) }
+            try writer.adoptLogID(row.id, ankiID: id)
+            found.insert(id)
+        }
+        return found
     }
 
     /// Carries another program's scheduling over to the cards of a note already in the
@@ -380,4 +407,9 @@ struct DeckImport {
         }
         return applied
     }
+}
+
+/// A card whose answers given here cannot each be told in what a sync brought back.
+struct SyncTakeProblem: Error {
+    let cardID: Int64
 }

@@ -158,6 +158,13 @@ package struct CollectionWriter {
         try Collection.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE anki_id = ?", [ankiID]).first
     }
 
+    /// The cards with these Anki ids, by Anki's id, in one pass (Anki's ids have no index).
+    package func cards(ankiIDs: [Int64]) throws -> [Int64: Card] {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: ankiIDs), as: UTF8.self)
+        let cards = try Collection.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE anki_id IN (SELECT value FROM json_each(?))", [list])
+        return Dictionary(cards.compactMap { card in card.ankiID.map { ($0, card) } }) { first, _ in first }
+    }
+
     package func cards(noteID: Int64) throws -> [Card] {
         try Collection.cards(db, noteID: noteID)
     }
@@ -227,6 +234,11 @@ package struct CollectionWriter {
     /// The Anki review-log ids a card's log already holds.
     package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {
         Set(try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL", arguments: [cardID]))
+    }
+
+    /// An answer given here, come back from Anki: it keeps Anki's id from now on.
+    package func adoptLogID(_ rowID: Int64, ankiID: Int64) throws {
+        try db.execute(sql: "UPDATE review_log SET anki_id = ? WHERE id = ? AND anki_id IS NULL", arguments: [ankiID, rowID])
     }
 
     /// Adds one entry of a card's history (from another program's review log).

@@ -26,7 +26,7 @@ package enum SyncDelta {
         return try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS delta", arguments: [delta.path])
             defer { try? db.execute(sql: "DETACH DATABASE delta") }
-            try moveDueDays(db)
+            let dayShift = try moveDueDays(db)
             let guids = "(SELECT value FROM json_each(?))"
             let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
             try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
@@ -96,28 +96,33 @@ package enum SyncDelta {
                 """) ?? true
             guard !answerClash else { return false }
             try db.execute(sql: "INSERT OR REPLACE INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers")
-            try takeObjects(db)
+            try takeObjects(db, dayShift: dayShift)
             return true
         }
     }
 
     /// The part's review due days counted from the base's creation day instead of its own.
-    static func moveDueDays(_ db: Database) throws {
+    /// Answers how many days on the same day is in the base's count.
+    @discardableResult
+    static func moveDueDays(_ db: Database) throws -> Int64 {
         let own = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM delta.col") ?? 0, try SyncMerge.config(db, schema: "delta"))
         let base = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM main.col") ?? 0, try SyncMerge.config(db, schema: "main"))
         try db.execute(sql: "UPDATE delta.cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [own - base])
+        return own - base
     }
 
-    /// Decks, options, configuration and tags as the part wrote them (it writes every deck);
+    /// Decks (their day limits moved to the base's days), options, configuration and tags as the
+    /// part wrote them (it writes every deck);
     /// note types the base's with the part's laid over (it writes only its notes' types). The
     /// creation day's offset stays the base's: the due days count from it.
-    static func takeObjects(_ db: Database) throws {
+    static func takeObjects(_ db: Database, dayShift: Int64) throws {
         var models = try SyncMerge.objects(db, "models")
         for (key, value) in try SyncMerge.objects(db, "models", schema: "delta") { models[key] = value }
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
-        try db.execute(sql: "UPDATE main.col SET decks = (SELECT decks FROM delta.col), dconf = (SELECT dconf FROM delta.col), "
-                       + "tags = (SELECT tags FROM delta.col)")
+        try db.execute(sql: "UPDATE main.col SET dconf = (SELECT dconf FROM delta.col), tags = (SELECT tags FROM delta.col)")
+        // A deck's limit for one day counts its day from the part's creation day: moved as the due days are.
+        try SyncMerge.save(db, "decks", SyncMerge.movingDayLimits(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
         try SyncMerge.save(db, "models", models)
         try SyncMerge.save(db, "conf", config)
     }

@@ -187,12 +187,32 @@ package final class SyncMerge {
                 // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
                 guard baseShift != 0 else { continue }
                 try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [baseShift])
+                // A deck's limit for one day names that day in the same count.
+                let decks = Self.movingDayLimits(try Self.objects(db, "decks", schema: schema), by: baseShift)
+                try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
             }
             var merged = conf
             for key in ["creationOffset", "rollover"] { if let value = config[key] { merged[key] = value } }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(merged)])
             return Self.int(config["rollover"]).map { $0 != Self.int(conf["rollover"]) } ?? false
         }
+    }
+
+    /// Decks whose limits for one day ("Today only") name that day `shift` days further on:
+    /// the same day, counted from a creation day `shift` days earlier.
+    static func movingDayLimits(_ decks: [String: Any], by shift: Int64) -> [String: Any] {
+        guard shift != 0 else { return decks }
+        var moved = decks
+        for (key, value) in decks {
+            guard var deck = value as? [String: Any] else { continue }
+            for name in ["reviewLimitToday", "newLimitToday"] {
+                guard var limit = deck[name] as? [String: Any], let today = int(limit["today"]) else { continue }
+                limit["today"] = today + shift
+                deck[name] = limit
+            }
+            moved[key] = deck
+        }
+        return moved
     }
 
     static func createdDay(_ created: Int64, _ config: [String: Any]) -> Int64 {

@@ -104,6 +104,58 @@ struct SyncTests {
         try Collection(path: path, readOnly: true).read { try Set(Int64.fetchAll($0, sql: "SELECT anki_id FROM review_log WHERE anki_id IS NOT NULL")) }
     }
 
+    /// Answers given here go up, the phone answers the same cards again, and what comes down is
+    /// taken in place: each answer given here is known in the log that comes back (under its
+    /// time, or the next free millisecond where a dozen shared one), so none is there twice and
+    /// the next sync finds nothing to send.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func answersGivenHereComeBackOnce() throws {
+        let seed = "311"
+        _ = try seeded(["make", folder.path, zone, seed])
+        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+        let seedFolder = folder.appendingPathComponent(seed)
+        let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+        let state = seedFolder.appendingPathComponent("state").path
+        let phoneFolder = seedFolder.appendingPathComponent("phone")
+        let phonePath = phoneFolder.appendingPathComponent("phone.anki2").path
+        let login = [server.endpoint, seed, "secret-\(seed)"]
+        try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+        _ = try maeil(["import", seedFolder.appendingPathComponent("collection.anki2").path, "--create"], collection, state: state)
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", seed], collection, input: "secret-\(seed)\n", state: state).status == 0)
+        _ = try phone(["download", phoneFolder.path] + login)
+        _ = try phone(["sync", phonePath] + login)
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+
+        // A dozen cards set due at once here (their answers share a millisecond), then answered.
+        let chosen = try Collection(path: collection, readOnly: true).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT card.id, card.anki_id, note.guid FROM card JOIN note ON note.id = card.note_id
+                WHERE card.phase = 'review' AND card.suspended = 0 ORDER BY card.id LIMIT 12
+                """).map { (id: $0[0] as Int64, ankiID: $0[1] as Int64, guid: $0[2] as String) }
+        }
+        try #require(chosen.count >= 6, "review cards: \(chosen.count)")
+        #expect(try maeil(["set-due", "0"] + chosen.map { "card:\($0.id)" }, collection, state: state).status == 0)
+        _ = try maeil(["review"], collection, input: String(repeating: "\n3\n", count: 60) + "q\n", state: state)
+        #expect(try maeil(["sync"], collection, state: state).stdout.hasPrefix("Synced with"))
+        // The phone takes them, and answers the same cards again.
+        let answered = try phone(["answer", phonePath] + login + Array(Set(chosen.map(\.guid))))
+        #expect((answered["revlog"] as? [Int64] ?? []).count >= chosen.count, "\(answered)")
+
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let phoneLog = try DatabaseQueue(path: phonePath).read { db in
+            try Set(Int64.fetchAll(db, sql: "SELECT id FROM revlog WHERE cid IN (\(chosen.map { String($0.ankiID) }.joined(separator: ",")))"))
+        }
+        let here = try Collection(path: collection, readOnly: true).read { db in
+            try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id IN (\(chosen.map { String($0.id) }.joined(separator: ","))) AND anki_id IS NOT NULL")
+        }
+        #expect(here.count == Set(here).count, "an answer twice here: \(here.count) rows, \(Set(here).count) answers")
+        #expect(Set(here) == phoneLog, "here only \(Set(here).subtracting(phoneLog).sorted()), there only \(phoneLog.subtracting(here).sorted())")
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+    }
+
     /// Maeil uploads to an empty server, the phone downloads and studies and syncs, Maeil
     /// downloads that: at each step both sides hold the same cards, dates and review log, Anki's
     /// Check Database finds nothing, and Anki can review what it received.

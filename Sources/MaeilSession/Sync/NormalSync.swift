@@ -138,29 +138,36 @@ package struct NormalSync {
             }
         }
         guard drafts.count == cards.count else { return false }
-        let written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
-            var found: [(CardDraft, Card)] = []
-            for (note, draft) in drafts {
-                if let id = draft.ankiID, let card = try writer.card(ankiID: id) {
+        let written: Bool?
+        do {
+            written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
+                var found: [(CardDraft, Card)] = []
+                let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
+                for (note, draft) in drafts {
+                    if let id = draft.ankiID, let card = byAnkiID[id] {
+                        found.append((draft, card))
+                        continue
+                    }
+                    // A card made here, known to Anki by the id an export proposed for it (its note's
+                    // guid, and the id the exporter proposes): given Anki's ids from now on.
+                    guard let stored = try writer.note(guid: note.guid),
+                          let card = try writer.cards(noteID: stored.id).first(where: {
+                              $0.ankiID == nil && StoreExportSource.proposedID(created: stored.created, id: $0.id) == draft.ankiID
+                          })
+                    else { return false }
+                    try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
                     found.append((draft, card))
-                    continue
                 }
-                // A card made here, known to Anki by the id an export proposed for it (its note's
-                // guid, and the id the exporter proposes): given Anki's ids from now on.
-                guard let stored = try writer.note(guid: note.guid),
-                      let card = try writer.cards(noteID: stored.id).first(where: {
-                          $0.ankiID == nil && StoreExportSource.proposedID(created: stored.created, id: $0.id) == draft.ankiID
-                      })
-                else { return false }
-                try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
-                found.append((draft, card))
+                // The merge decided which row of a card is the newer: a row it took replaces this one;
+                // where this side's won, or only answers came, they join its log.
+                for (draft, card) in found {
+                    _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
+                }
+                return true
             }
-            // The merge decided which row of a card is the newer: a row it took replaces this one;
-            // where this side's won, or only answers came, they join its log.
-            for (draft, card) in found {
-                _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
-            }
-            return true
+        } catch is SyncTakeProblem {
+            // Nothing was written (the transaction rolled back): the whole merge is taken instead.
+            return false
         }
         guard let written else { throw Self.changedMeanwhile }
         guard written else { return false }
