@@ -331,7 +331,7 @@ struct DeckImport {
         var known = try writer.ankiLogIDs(cardID: card.id)
         let newer = try taking ?? (modified > writer.lastChange(cardID: card.id))
         // A sync brings a card's whole log back, this side's answers in it.
-        if taking != nil { known.formUnion(try ownAnswersComeBack(imported.history, cardID: card.id, writer: writer)) }
+        if taking != nil { known.formUnion(try ownAnswersComeBack(imported.history, cardID: card.id, known: known, writer: writer)) }
         for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
             // A card that keeps Maeil's state ends its log with the entry that recorded it:
             // Anki's rows added after it keep Anki's columns, not a state of their own.
@@ -352,20 +352,21 @@ struct DeckImport {
         return applied
     }
 
-    /// Answers given here (no Anki id yet) found in `history` as Anki's file has them: with
-    /// every column Maeil wrote for them, under their time in milliseconds, or the next free one
-    /// after it where answers shared a millisecond (the earliest such row is taken: another
-    /// with the same columns is the same answer to Anki, so either way every row is there once).
-    /// Each takes its Anki id; answers those ids. Throws `SyncTakeProblem` where one is not
-    /// found: the caller takes the whole merge.
-    static func ownAnswersComeBack(_ history: [ReviewLogEntry], cardID: Int64, writer: CollectionWriter) throws -> Set<Int64> {
+    /// Answers given here (no Anki id yet) found in `history`, among the rows not `known`, as
+    /// Anki's file has them: with every column Maeil wrote for them, under their time in
+    /// milliseconds, or the next free one after it where answers shared a millisecond (the
+    /// earliest such row is taken: another with the same columns is the same answer to Anki, so
+    /// either way every row is there once). Each takes its Anki id; answers those ids. Throws
+    /// `SyncTakeProblem` where one is not found: the caller takes the whole merge.
+    static func ownAnswersComeBack(_ history: [ReviewLogEntry], cardID: Int64, known: Set<Int64>, writer: CollectionWriter) throws -> Set<Int64> {
         let own = try writer.reviewLog(cardID: cardID).filter { $0.entry.ankiID == nil && AnkiPackageWriter.revlog($0.entry) != nil }
         var found = Set<Int64>()
         for row in own {
             let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
             let columns = AnkiPackageWriter.revlog(row.entry)!
             let match = history.compactMap { entry -> Int64? in
-                guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), (time...(time + 300_000)).contains(id) else { return nil }
+                guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), !known.contains(id), (time...(time + 300_000)).contains(id)
+                else { return nil }
                 let same = (Int(anki.ease), Int(anki.interval), Int(anki.lastInterval), Int(anki.factor), Int(anki.type))
                     == (columns.ease, columns.interval, columns.lastInterval, columns.factor, columns.type)
                 return same ? id : nil

@@ -122,11 +122,12 @@ package struct NormalSync {
 
     /// The server's cards and answers, applied here in place where nothing else came down: each
     /// card merged as an import merges it (`DeckImport.mergeAnkiCard`), as the merge decided, in
-    /// one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over
-    /// it, as this collection now exports them. False, with nothing changed, where a card that
-    /// came down is not here under Anki's id (the collection then takes the whole merge); an
-    /// error where another writer changed the collection meanwhile (the next sync carries that
-    /// change, and takes this one's again).
+    /// one transaction, as the sync's own writes. The next base is the merge with the notes
+    /// changed here laid over it, as this collection now exports them. False, with nothing
+    /// changed, where a card that came down is not found here or its answers given here cannot
+    /// be told in its log (the collection then takes the whole merge); an error where another
+    /// writer changed the collection meanwhile (the next sync carries that change, and takes
+    /// this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
