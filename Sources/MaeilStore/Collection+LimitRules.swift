@@ -34,7 +34,7 @@ extension Collection {
             if key.isCollectionWide {
                 try Self.setLimitRules(db, rules)
             } else {
-                try db.execute(sql: "UPDATE deck SET limits = ? WHERE id = ?", arguments: [try DeckTable.limitsColumn(deck.limits), deckID])
+                try Self.update(db, deck)
             }
             return (deck, rules)
         }

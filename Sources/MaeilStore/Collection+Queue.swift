@@ -37,13 +37,8 @@ extension Collection {
         guard parts.count > 1 else { return [] }
         let top = parts[0]
         return try Row.fetchAll(db.cachedStatement(sql: "SELECT \(DeckTable.columns) FROM deck WHERE name = ? OR name LIKE ? ESCAPE '\\' ORDER BY name"),
-                                arguments: [top, Self.likePrefix(top + "::")])
+                                arguments: [top, Self.likeEscaped(top + "::") + "%"])
             .map(DeckTable.decode).filter { !studied.contains($0.id) }
-    }
-
-    /// `prefix` as a LIKE pattern that matches names starting with it, its wildcards escaped.
-    static func likePrefix(_ prefix: String) -> String {
-        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 }
 

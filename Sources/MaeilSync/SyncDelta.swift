@@ -103,7 +103,6 @@ package enum SyncDelta {
 
     /// The part's review due days counted from the base's creation day instead of its own.
     /// Answers how many days on the same day is in the base's count.
-    @discardableResult
     static func moveDueDays(_ db: Database) throws -> Int64 {
         let own = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM delta.col") ?? 0, try SyncMerge.config(db, schema: "delta"))
         let base = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM main.col") ?? 0, try SyncMerge.config(db, schema: "main"))
@@ -112,9 +111,9 @@ package enum SyncDelta {
     }
 
     /// Decks (their day limits moved to the base's days), options, configuration and tags as the
-    /// part wrote them (it writes every deck);
-    /// note types the base's with the part's laid over (it writes only its notes' types). The
-    /// creation day's offset stays the base's: the due days count from it.
+    /// part wrote them (it writes every deck); note types the base's with the part's laid over
+    /// (it writes only its notes' types). The creation day's offset stays the base's: the due
+    /// days count from it.
     static func takeObjects(_ db: Database, dayShift: Int64) throws {
         var models = try SyncMerge.objects(db, "models")
         for (key, value) in try SyncMerge.objects(db, "models", schema: "delta") { models[key] = value }

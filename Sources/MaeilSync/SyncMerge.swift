@@ -59,7 +59,7 @@ package final class SyncMerge {
 
     /// The notes of `cards` (Anki's ids), as the merge holds them.
     package func notes(ofCards cards: Set<Int64>) throws -> Set<Int64> {
-        let list = String(decoding: try JSONSerialization.data(withJSONObject: cards.sorted()), as: UTF8.self)
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: Array(cards)), as: UTF8.self)
         return try queue.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT nid FROM main.cards WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]))
         }
@@ -251,7 +251,6 @@ package final class SyncMerge {
                 try revlog.execute(arguments: StatementArguments(row.prefix(9).map(Self.value)))
                 if let card = Self.int(row[1]) { receivedCards.insert(card) }
             }
-            for row in chunk.cards { if let card = row.first.flatMap(Self.int) { receivedCards.insert(card) } }
             for (table, rows, width) in [("cards", chunk.cards, 18), ("notes", chunk.notes, 11)] {
                 let pending = try db.cachedStatement(sql: "SELECT usn = -1 FROM \(table) WHERE id = ?")
                 let keep = try db.cachedStatement(sql: "SELECT usn = -1 AND mod >= ? FROM \(table) WHERE id = ?")
@@ -261,6 +260,7 @@ package final class SyncMerge {
                 let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
                 for row in rows where row.count >= width {
                     let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
+                    if table == "cards" { receivedCards.insert(id) }
                     if table == "cards", try Bool.fetchOne(pending, arguments: [id]) == true {
                         changedOnBothSides.insert(id)
                     }

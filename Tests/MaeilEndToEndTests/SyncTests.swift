@@ -104,15 +104,10 @@ struct SyncTests {
         try Collection(path: path, readOnly: true).read { try Set(Int64.fetchAll($0, sql: "SELECT anki_id FROM review_log WHERE anki_id IS NOT NULL")) }
     }
 
-    /// Answers given here go up, the phone answers the same cards again, and what comes down is
-    /// taken in place: each answer given here is known in the log that comes back (under its
-    /// time, or the next free millisecond where a dozen shared one), so none is there twice and
-    /// the next sync finds nothing to send.
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
-    func answersGivenHereComeBackOnce() throws {
-        let seed = "311"
-        _ = try seeded(["make", folder.path, zone, seed])
-        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+    /// Seed `seed`'s collection imported here and uploaded at the first login, downloaded by the
+    /// phone, and each side synced once more: where the tests that change both sides start.
+    func sharedWithThePhone(_ seed: String, server: AnkiSyncServer)
+        throws -> (collection: String, state: String, phonePath: String, login: [String], settled: Binary.Result) {
         let seedFolder = folder.appendingPathComponent(seed)
         let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
         let state = seedFolder.appendingPathComponent("state").path
@@ -124,7 +119,20 @@ struct SyncTests {
         #expect(try maeil(["sync", "--login", server.endpoint, "--user", seed], collection, input: "secret-\(seed)\n", state: state).status == 0)
         _ = try phone(["download", phoneFolder.path] + login)
         _ = try phone(["sync", phonePath] + login)
-        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        return (collection, state, phonePath, login, try maeil(["sync"], collection, state: state))
+    }
+
+    /// Answers given here go up, the phone answers the same cards again, and what comes down is
+    /// taken in place: each answer given here is known in the log that comes back (under its
+    /// time, or the next free millisecond where a dozen shared one), so none is there twice and
+    /// the next sync finds nothing to send.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func answersGivenHereComeBackOnce() throws {
+        let seed = "311"
+        _ = try seeded(["make", folder.path, zone, seed])
+        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
+        #expect(settled.status == 0)
 
         // A dozen cards set due at once here (their answers share a millisecond), then answered.
         let chosen = try Collection(path: collection, readOnly: true).read { db in
@@ -296,17 +304,8 @@ struct SyncTests {
         for seed in seeds {
             let fsrs = (made[seed] as? [String: Any])?["fsrs"] as? Bool == true
             let seedFolder = folder.appendingPathComponent(seed)
-            let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
-            let state = seedFolder.appendingPathComponent("state").path
-            let phoneFolder = seedFolder.appendingPathComponent("phone")
-            let phonePath = phoneFolder.appendingPathComponent("phone.anki2").path
-            let login = [server.endpoint, seed, "secret-\(seed)"]
-            try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-            _ = try maeil(["import", seedFolder.appendingPathComponent("collection.anki2").path, "--create"], collection, state: state)
-            #expect(try maeil(["sync", "--login", server.endpoint, "--user", seed], collection, input: "secret-\(seed)\n", state: state).status == 0)
-            _ = try phone(["download", phoneFolder.path] + login)
-            _ = try phone(["sync", phonePath] + login)
-            #expect(try maeil(["sync"], collection, state: state).stdout.hasPrefix("Synced with"))
+            let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
+            #expect(settled.stdout.hasPrefix("Synced with"))
 
             // Notes the phone's `change` leaves alone (it takes the three oldest), by Anki id.
             let notes = try Collection(path: collection, readOnly: true).read { db in
