@@ -35,7 +35,8 @@ struct TerminalSession {
             screen.type("\n")
             guard try screen.wait(for: ratingPrompt, since: DispatchTime.now().uptimeNanoseconds) != nil else { throw BenchFailure(description: "maeil ended at a card") }
             let answered = DispatchTime.now().uptimeNanoseconds
-            screen.type("3\n")
+            // A rating is a single key: an Enter after it would reveal the next card unseen.
+            screen.type("3")
             // The session ends by itself when no card is left.
             guard let next = try screen.wait(for: cardPrompt, since: answered) else {
                 finished = true
