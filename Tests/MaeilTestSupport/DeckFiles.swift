@@ -10,9 +10,7 @@ package enum DeckFiles {
         .appendingPathComponent("MaeilDecksTests/Fixtures")
 
     package static func directory() -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-decks-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        TestFolders.make("maeil-decks")
     }
 
     /// Writes `files` (name → text) into a new folder and returns the folder's path.

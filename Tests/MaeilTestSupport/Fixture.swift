@@ -70,9 +70,7 @@ package enum Fixture {
     }
 
     package static func temporaryDirectory() -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        TestFolders.make("maeil-tests")
     }
 
     /// A collection file with `count` one-card word notes, all new, no daily limit worth the name.
