@@ -240,6 +240,7 @@ private struct CollectionWriting {
             fsrs = fsrs || deck.preset.scheduler.kind == .fsrs
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
                 .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
+                .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             var written = ExportSummary.Deck(deck)
@@ -485,6 +486,12 @@ private struct CollectionWriting {
         ["id": id, "name": name, "mod": now, "usn": -1, "conf": configID, "desc": description, "md": false, "dyn": 0,
          "collapsed": false, "browserCollapsed": false,
          "extendNew": 0, "extendRev": 0, "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+    }
+
+    /// The day's answers as Anki's deck counts them, on Anki's day number of today (a count
+    /// of another day is none). Anki counts no learning steps there.
+    static func studiedJSON(_ studied: ExportDeck.StudiedToday, today: Int) -> [String: Any] {
+        ["newToday": [today, studied.new], "revToday": [today, studied.reviews], "lrnToday": [today, 0], "timeToday": [today, studied.milliseconds]]
     }
 
     /// A deck's own limits as Anki's deck keeps them; a day limit's day counted from the

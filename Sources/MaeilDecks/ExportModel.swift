@@ -105,6 +105,14 @@ package struct ExportDeck: Sendable {
     package var proposedID: Int64?
     /// Its own daily limits (Anki's "This deck" and "Today only").
     package var limits = DeckLimits()
+    /// Today's answers in it and its subdecks as its limits count them, and their time: Anki
+    /// keeps them with the deck and counts them against its limits.
+    package var studiedToday = StudiedToday()
+
+    package struct StudiedToday: Sendable, Equatable {
+        package var new = 0, reviews = 0, milliseconds = 0
+        package init(new: Int = 0, reviews: Int = 0, milliseconds: Int = 0) { (self.new, self.reviews, self.milliseconds) = (new, reviews, milliseconds) }
+    }
 
     package init(name: String, preset: Preset, notes: [ExportNote], ankiID: Int64? = nil, description: String = "") {
         self.name = name

@@ -18,7 +18,7 @@ package struct Exporter {
     /// answers, and no deck is held whole. `marks`: the source also reads what a sync must look
     /// at again since its base (`dirty`); `onlyMarked`: it hands on only those notes (the
     /// decks, note types and ids are as a whole export's).
-    package func streaming<T>(_ decks: [Deck], now: Date, marks: Bool = false, onlyMarked: Bool = false,
+    package func streaming<T>(_ decks: [Deck], now: Date, timeZone: TimeZone, marks: Bool = false, onlyMarked: Bool = false,
                               _ body: (inout StoreExportSource) throws -> T) throws -> T {
         let presets = try decks.map { try collection.preset(id: $0.presetID) }
         var deckAnkiIDs: [String: Int64] = [:]
@@ -26,14 +26,14 @@ package struct Exporter {
         let mediaFolder = URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
         return try collection.readingExport { reading in
             var source = try StoreExportSource(reading: reading, decks: zip(decks, presets).map { $0 }, deckAnkiIDs: deckAnkiIDs,
-                                               mediaFolder: mediaFolder, now: now, marks: marks, onlyMarked: onlyMarked)
+                                               mediaFolder: mediaFolder, now: now, timeZone: timeZone, marks: marks, onlyMarked: onlyMarked)
             return try body(&source)
         }
     }
 
     /// The decks held whole: for tests and benchmarks that look at every note.
-    package func export(_ decks: [Deck], now: Date) throws -> ExportCollection {
-        try streaming(decks, now: now) { source in
+    package func export(_ decks: [Deck], now: Date, timeZone: TimeZone) throws -> ExportCollection {
+        try streaming(decks, now: now, timeZone: timeZone) { source in
             var exported: [ExportDeck] = []
             for index in source.decks.indices {
                 var deck = source.decks[index]
@@ -124,7 +124,7 @@ package enum ExportFile {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ExportProblem(description: "there is no folder \(TerminalText.visible(folder)) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(TerminalText.visible(folder).replacingOccurrences(of: "'", with: "'\\''"))')")
         }
-        return try Exporter(collection: collection).streaming(decks, now: now) { source in
+        return try Exporter(collection: collection).streaming(decks, now: now, timeZone: timeZone) { source in
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
             if format == "txt" { return try AnkiTextWriter.write(&source, to: url.path) }
             return try AnkiPackageWriter.write(&source, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now,

@@ -44,7 +44,8 @@ package struct StoreExportSource: ExportSource {
     /// Place among new cards, counted across every deck written.
     private var position = 0
 
-    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, marks: Bool, onlyMarked: Bool) throws {
+    init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, timeZone: TimeZone,
+         marks: Bool, onlyMarked: Bool) throws {
         self.reading = reading
         dirty = marks || onlyMarked ? try reading.syncDirty() : nil
         only = onlyMarked ? dirty?.notes ?? [] : nil
@@ -53,17 +54,39 @@ package struct StoreExportSource: ExportSource {
         self.mediaFolder = mediaFolder
         self.now = now
         // A description from Anki is its HTML; Maeil's own is plain text.
+        let studied = try Self.studiedToday(reading, decks: decks, now: now, timeZone: timeZone)
         self.decks = decks.map { deck, preset in
             var exported = ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
                                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
             exported.proposedID = AnkiPackageWriter.ownIDBase + deck.id
             exported.limits = deck.limits
+            exported.studiedToday = studied[deck.id] ?? ExportDeck.StudiedToday()
             return exported
         }
         self.deckAnkiIDs = deckAnkiIDs
         (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
         limitRules = try reading.limitRules()
+    }
+
+    /// Each deck's answers of the day with those of its subdecks among `decks`, as Anki counts
+    /// them for a deck and every deck above it; each deck's day by its own options' clock.
+    static func studiedToday(_ reading: ExportReading, decks: [(Deck, Preset)], now: Date, timeZone: TimeZone) throws -> [Int64: ExportDeck.StudiedToday] {
+        let own = try decks.map { deck, preset in
+            let clock = DayClock(timeZone: timeZone, rolloverHour: preset.rolloverHour)
+            let answered = try reading.answeredSince(deck: deck.id, since: clock.start(ofDay: clock.dayNumber(of: now)))
+            let counted = answered.counted(clock: clock)
+            return (name: deck.name, studied: ExportDeck.StudiedToday(new: counted.new, reviews: counted.reviews, milliseconds: answered.milliseconds))
+        }
+        var result: [Int64: ExportDeck.StudiedToday] = [:]
+        for (deck, _) in decks {
+            for (name, studied) in own where name == deck.name || name.hasPrefix(deck.name + "::") {
+                result[deck.id, default: .init()].new += studied.new
+                result[deck.id, default: .init()].reviews += studied.reviews
+                result[deck.id, default: .init()].milliseconds += studied.milliseconds
+            }
+        }
+        return result
     }
 
     package var noteTypes: [AnkiNoteType] { types.values.sorted { $0.id < $1.id } }

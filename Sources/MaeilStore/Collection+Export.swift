@@ -26,6 +26,11 @@ package struct ExportReading {
     /// Anki's collection-wide rules for daily limits, as the collection keeps them.
     package func limitRules() throws -> LimitRules { try Collection.limitRules(db) }
 
+    /// A deck's answers since `since`, as a day's queue counts them.
+    package func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday {
+        try QueueRows(db: db).answeredSince(deck: deck, since: since)
+    }
+
     /// Whether a note of the deck is of none of `types`: one added in Maeil, or from a text file.
     package func hasNote(deckID: Int64, outside types: some Sequence<Int64>) throws -> Bool {
         let list = types.map(String.init).joined(separator: ", ")

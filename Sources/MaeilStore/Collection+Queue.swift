@@ -140,9 +140,11 @@ struct QueueRows: QueueSource {
     func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday {
         var answered = AnsweredToday()
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT b_phase AS phase, count(*) AS answers FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 0 GROUP BY b_phase
+            SELECT b_phase AS phase, count(*) AS answers, total(duration_ms) AS milliseconds FROM review_log
+            WHERE deck_id = ? AND time >= ? AND kind = 0 GROUP BY b_phase
             """), arguments: [deck, since.unixMilliseconds])
         while let row = try rows.next() {
+            answered.milliseconds += Int(row["milliseconds"] as Double)
             switch row["phase"] as String? {
             case "new": answered.new = row["answers"]
             case "review": answered.reviews = row["answers"]
@@ -152,11 +154,12 @@ struct QueueRows: QueueSource {
         // Answers given today in Anki (a sync or a package brought them) count as Anki counts
         // them: a new card's first answer (a learning row after no interval) and a review card's.
         if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews
+            SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews, total(duration_ms) AS milliseconds
             FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2 AND anki_type IS NOT NULL
             """), arguments: [deck, since.unixMilliseconds]) {
             answered.new += Int(row["new"] as Double)
             answered.reviews += Int(row["reviews"] as Double)
+            answered.milliseconds += Int(row["milliseconds"] as Double)
         }
         // Learning steps answered, from the state each answer found: the builder tells the
         // interday ones. (Anki's own rows today carry no due; they count as Anki's type says.)

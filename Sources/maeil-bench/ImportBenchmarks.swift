@@ -39,7 +39,7 @@ enum ImportBenchmarks {
                 }
                 var notes = 0
                 let seconds = try Benchmarks.bestTime(repeats: 3) {
-                    let exported = try Exporter(collection: collection).export(try collection.decks(), now: now)
+                    let exported = try Exporter(collection: collection).export(try collection.decks(), now: now, timeZone: .current)
                     try AnkiPackageWriter.write(exported, to: folder.appendingPathComponent("out.apkg"), now: now, clock: clock)
                     notes = exported.decks.reduce(0) { $0 + $1.notes.count }
                 }

@@ -88,6 +88,17 @@ struct AnkiRoundTripTests {
         let fsrsAnswers = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE kind = 0 AND scheduler = 'fsrs'") ?? 0 }
         #expect(fsrsAnswers == 10)
 
+        // The deck list as Maeil counts it after the answers, and the day's answers by the card each found.
+        // Each deck's review limit is two more than the reviews answered (four and three were left due),
+        // so the day's answers decide the count.
+        for deck in ["Korean", "Japanese"] { _ = try maeil(["deck", deck, "set", "reviews_per_day", "12"]) }
+        let maeilDecks = try #require(try JSONSerialization.jsonObject(with: Data(maeil(["decks", "--json"]).stdout.utf8)) as? [[String: Any]])
+        let answeredToday = try store.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT deck.name, total(b_phase = 'new'), total(b_phase = 'review'), total(duration_ms) FROM review_log
+                JOIN deck ON deck.id = review_log.deck_id WHERE review_log.kind = 0 GROUP BY deck.name
+                """).map { ($0[0] as String, [Int($0[1] as Double), Int($0[2] as Double), Int($0[3] as Double)]) })
+        }
         for (name, deck) in [("sm2", "Korean"), ("fsrs", "Japanese")] {
             let apkg = folder.appendingPathComponent("\(deck).apkg").path, colpkg = folder.appendingPathComponent("\(deck).colpkg").path
             _ = try maeil(["export", deck, "--out", apkg])
@@ -121,13 +132,21 @@ struct AnkiRoundTripTests {
                 #expect(options?["fsrs_params"] as? [Double] == ankiJapanese["fsrs_params"] as? [Double])
             }
             try compareCards(after, deck: deck, store: store)
+            // Anki counts the day's answers given in Maeil against the deck's limits, as its own:
+            // its deck list shows what Maeil's shows, and the deck's counts of the day are Maeil's.
+            let ankiDeck = try #require((after["decks"] as? [String: Any])?[deck] as? [String: Any])
+            let row = try #require(maeilDecks.first { $0["name"] as? String == deck })
+            #expect(ankiDeck["due_tree"] as? [String: Int] == ["new": row["new"] as? Int ?? -1, "review": row["due"] as? Int ?? -1, "learning": row["learning"] as? Int ?? -1],
+                    "\(deck): Anki's deck list \(ankiDeck["due_tree"] ?? "") and Maeil's \(row)")
+            let studied = ankiDeck["studied_today"] as? [String: Int]
+            #expect([studied?["new"], studied?["review"], studied?["milliseconds"]] == (answeredToday[deck] ?? []).map { $0 }, "\(deck): the day's answers in Anki \(studied ?? [:])")
         }
     }
 
     /// Each card as Anki read it against Maeil's card: interval, due, ease, lapses, S and D, reviews.
     func compareCards(_ dump: [String: Any], deck name: String, store: Collection) throws {
         let deck = try #require(try store.decks().first { $0.name == name })
-        let exported = try Exporter(collection: store).export([deck], now: Date())
+        let exported = try Exporter(collection: store).export([deck], now: Date(), timeZone: .current)
         // The zone the binary ran in (Binary.run's TZ), not this process's: from 04:00 to 20:00 UTC
         // their study days differ, and every review card read one day apart.
         let clock = DayClock(timeZone: try #require(TimeZone(identifier: Fixture.middayTimeZone)),

@@ -213,14 +213,31 @@ def dump(folder, name):
             "fields": note.fields, "note_type": note.note_type()["name"], "tags": sorted(note.tags),
             "reviews": col.db.scalar("select count() from revlog where cid = ?", cid),
         })
+    # The deck list as Anki shows it today: what it counts as studied today is in it.
+    due_tree = {}
+
+    def walk(node, prefix):
+        name = prefix + node.name
+        if name:
+            due_tree[name] = {"new": node.new_count, "review": node.review_count, "learning": node.learn_count}
+        for child in node.children:
+            walk(child, name + "::" if name else "")
+    walk(col.sched.deck_due_tree(), "")
     problems, _ = col.fix_integrity()
     media = col.media.check()
     decks = {}
     for entry in col.decks.all_names_and_ids():
         conf = col.decks.config_dict_for_deck_id(entry.id)
+        deck = col.decks.get(entry.id)
+
+        def studied(key):
+            day, amount = deck.get(key, [0, 0])
+            return amount if day == today else 0
         decks[entry.name] = {"desired_retention": conf.get("desiredRetention"), "fsrs_params": conf.get("fsrsParams6"),
                              "new_per_day": conf["new"]["perDay"], "reviews_per_day": conf["rev"]["perDay"],
-                             "steps": conf["new"]["delays"], "relearning_steps": conf["lapse"]["delays"]}
+                             "steps": conf["new"]["delays"], "relearning_steps": conf["lapse"]["delays"],
+                             "studied_today": {"new": studied("newToday"), "review": studied("revToday"), "milliseconds": studied("timeToday")},
+                             "due_tree": due_tree.get(entry.name)}
     result = {"sort_fields_anki_would_change": changed, "fsrs": bool(col.get_config("fsrs", False)), "notes": col.note_count(), "reviews": col.db.scalar("select count() from revlog"),
               "cards": cards, "check_database": problems, "media_missing": list(media.missing), "media_unused": list(media.unused),
               "media_files": sorted(os.listdir(col.media.dir())), "decks": decks, "today": today}

@@ -29,6 +29,8 @@ public struct AnsweredToday: Sendable, Equatable {
     public var new = 0, reviews = 0
     /// Answers to learning and relearning cards: due and answered before (unix seconds).
     public var learning: [Step] = []
+    /// The time every answer of the day took (Anki keeps it beside its counts).
+    public var milliseconds = 0
 
     public struct Step: Sendable, Equatable {
         public var due: Int64, answeredBefore: Int64
@@ -36,6 +38,17 @@ public struct AnsweredToday: Sendable, Equatable {
     }
 
     public init(new: Int = 0, reviews: Int = 0, learning: [Step] = []) { (self.new, self.reviews, self.learning) = (new, reviews, learning) }
+
+    /// New cards and reviews as the day's limits count them: an answer to interday learning
+    /// counts as a review, as Anki counts it (the card was in line with the reviews, under
+    /// their limit).
+    public func counted(clock: DayClock) -> (new: Int, reviews: Int) {
+        let interday = learning.count { step in
+            CardState.isInterdayLearning(phase: .learning, due: Date(timeIntervalSince1970: TimeInterval(step.due)),
+                                         lastReview: Date(timeIntervalSince1970: TimeInterval(step.answeredBefore)), clock: clock)
+        }
+        return (new, reviews + interday)
+    }
 }
 
 /// Builds today's queue from rows a `QueueSource` hands over, with Anki's rules: each deck's
@@ -146,15 +159,7 @@ public struct QueueBuilder {
             today = deck.clock.dayNumber(of: now)
             rollover = Int64(deck.clock.start(ofDay: today + 1).timeIntervalSince1970)
             visibleAt = Int64(now.timeIntervalSince1970.rounded(.down))
-            let answered = try source.answeredSince(deck: deck.id, since: deck.clock.start(ofDay: today))
-            // An answer to interday learning counts as a review, as Anki counts it: the card
-            // was in line with the reviews, under their limit.
-            let clock = deck.clock
-            let interday = answered.learning.count { step in
-                CardState.isInterdayLearning(phase: .learning, due: Date(timeIntervalSince1970: TimeInterval(step.due)),
-                                             lastReview: Date(timeIntervalSince1970: TimeInterval(step.answeredBefore)), clock: clock)
-            }
-            done = (answered.new, answered.reviews + interday)
+            done = try source.answeredSince(deck: deck.id, since: deck.clock.start(ofDay: today)).counted(clock: deck.clock)
         }
     }
 

@@ -36,7 +36,7 @@ package struct FullSync {
     /// them (nil where the collection keeps none).
     @discardableResult
     func write(_ source: Collection, to file: URL, onlyMarked: Bool = false) throws -> SyncDirty? {
-        try Exporter(collection: source).streaming(try source.decks(), now: now, marks: true, onlyMarked: onlyMarked) { export in
+        try Exporter(collection: source).streaming(try source.decks(), now: now, timeZone: timeZone, marks: true, onlyMarked: onlyMarked) { export in
             try AnkiPackageWriter.writeCollectionFile(&export, to: file, now: now, clock: ExportFile.clock(for: export.decks, timeZone: timeZone))
             return export.dirty
         }
