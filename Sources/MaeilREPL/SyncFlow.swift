@@ -82,7 +82,7 @@ package enum SyncFlow {
         let base = standing.flatMap { SyncBase(collectionPath: collection.path).matching($0) }
         var plan = try SyncPlan.decide(meta: meta, mark: mark, endpoint: account.endpoint, changedHere: changedHere, cardsHere: local.cards > 0,
                                        now: context.now, canMerge: !changedHere || base != nil, choice: choice, uploaded: underWay,
-                                       changedThere: { try server.changedSince(usn: $0) })
+                                       changedThere: { try server.changedSince(usn: $0, config: base.flatMap(SyncBase.config(of:))) })
         var report = Report(server: account.endpoint, action: "none", reason: "", local: local)
         if case .normal(let reason) = plan, let standing {
             status.show("Syncing")
@@ -112,9 +112,12 @@ package enum SyncFlow {
             break
         case .inSync, .normal:
             report.reason = "in sync"
-            // The server's time moved with nothing changed: remembered, so the next sync need not ask.
+            // The server's time moved with nothing changed: remembered, so the next sync need not ask,
+            // and the base stands for the new mark too, so the next change here still merges.
             if mark?.serverModified != meta.modified || mark?.schema != meta.schema || underWay != nil {
-                try collection.recordSync(SyncMark(endpoint: account.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn))
+                let moved = SyncMark(endpoint: account.endpoint, serverModified: meta.modified, schema: meta.schema, usn: meta.usn)
+                let kept = standing.flatMap { standing in SyncBase(collectionPath: collection.path).alsoStands(for: moved, holding: standing) ? standing : nil }
+                try collection.recordSync(moved, sameBaseAs: kept)
             }
             say("Already in sync with \(account.endpoint).")
         case .refused(let message):
@@ -157,6 +160,7 @@ package enum SyncFlow {
             return items.isEmpty ? nil : items.joined(separator: ", ") + " " + verb
         }
         let parts = [part(summary.sentCards, summary.sentNotes, summary.sentReviews, summary.sentDeletions, "went up"),
+                     summary.sentSettings ? "the collection's settings went up" : nil,
                      part(summary.receivedCards, summary.receivedNotes, summary.receivedReviews, summary.receivedDeletions, "came down")].compactMap { $0 }
         var text = "Synced with \(server): " + (parts.isEmpty ? "nothing changed on either side." : parts.joined(separator: "; ") + ".")
         if summary.recomputedCards > 0 {

@@ -44,10 +44,14 @@ extension Collection {
         try transaction { db in try Self.setLimitRules(db, rules) }
     }
 
+    /// A change of the rules is one a sync carries (Anki keeps them in its collection's config):
+    /// marked as the triggers on the synced tables mark a change (meta has none, it holds the mark).
     static func setLimitRules(_ db: Database, _ rules: LimitRules) throws {
+        let changed = try limitRules(db) != rules
         for (key, on) in [(ruleKeys.newIgnoresReviewLimit, rules.newIgnoresReviewLimit), (ruleKeys.applyAllParentLimits, rules.applyAllParentLimits)] {
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, on ? "1" : "0"])
         }
+        if changed { try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'sync_dirty'") }
     }
 }
 

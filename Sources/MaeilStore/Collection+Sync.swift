@@ -100,7 +100,9 @@ extension Collection {
     /// Records a finished sync's mark (and forgets an upload under way). `base`: the marks the
     /// base this sync leaves holds (read with what it exported), cleared with it; nil when the
     /// sync leaves the base as it was.
-    package func recordSync(_ mark: SyncMark, base: SyncDirty.Through? = nil, leavesBase: Bool = false) throws {
+    /// `sameBaseAs`: the sync found nothing changed on either side, and the base of the sync that
+    /// left that mark stands for this one too; the marks kept since it carry over.
+    package func recordSync(_ mark: SyncMark, base: SyncDirty.Through? = nil, leavesBase: Bool = false, sameBaseAs previous: SyncMark? = nil) throws {
         try checkBeforeWriting()
         let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
         try StoreError.during(path) {
@@ -108,6 +110,9 @@ extension Collection {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)", arguments: [json])
                 try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_upload'")
                 if leavesBase { try Self.settleSyncTracking(db, mark: json, through: base) }
+                if let previous, try Self.syncTracking(db) == previous {
+                    try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'sync_tracking'", arguments: [json])
+                }
             }
         }
     }

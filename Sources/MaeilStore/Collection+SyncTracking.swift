@@ -72,9 +72,11 @@ extension Collection {
     /// The mark of the sync whose base holds every change up to the marks still kept: only
     /// then can a sync lay the marked notes over that base.
     package func syncTracking() throws -> SyncMark? {
-        try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_tracking'").flatMap { try? JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
-        }
+        try read { db in try Self.syncTracking(db) }
+    }
+
+    static func syncTracking(_ db: Database) throws -> SyncMark? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sync_tracking'").flatMap { try? JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
     }
 
     /// In the transaction that records `mark`: the marks its base holds are cleared, and the

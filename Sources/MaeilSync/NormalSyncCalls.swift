@@ -47,7 +47,12 @@ package struct SyncObjects: @unchecked Sendable {
         created = SyncServer.int(object["crt"])
     }
 
-    var json: [String: Any] { ["models": models, "decks": [decks, deckConfigs], "tags": tags] }
+    var json: [String: Any] {
+        var json: [String: Any] = ["models": models, "decks": [decks, deckConfigs], "tags": tags]
+        if let config { json["conf"] = config }
+        if let created { json["crt"] = created }
+        return json
+    }
 }
 
 /// Rows of one chunk: review-log, card and note rows as the arrays Anki sends.

@@ -168,16 +168,48 @@ package final class SyncMerge {
         }
     }
 
+    // MARK: The collection's config
+
+    /// Keys of the collection's config that Maeil holds as settings of its own (the limit
+    /// rules, the hour a day starts, FSRS), each with Anki's value where the key is absent.
+    static let ownConfigKeys: [(key: String, absent: Int64)] = [
+        ("newCardsIgnoreReviewLimit", 0), ("applyAllParentLimits", 0), ("rollover", 4), ("fsrs", 0),
+    ]
+
+    static func ownConfigDiffers(_ a: [String: Any], _ b: [String: Any]) -> Bool {
+        ownConfigKeys.contains { (int(a[$0.key]) ?? $0.absent) != (int(b[$0.key]) ?? $0.absent) }
+    }
+
+    /// The collection's config and creation time to send, where this side changed a setting of
+    /// its own since the base: Anki's client sends its whole config when it is the newer side,
+    /// and the server takes it whole, so it is the base's (every key the server had at the
+    /// last sync, the phone's too) with this side's settings over it, and the next new card's
+    /// place past every new card's. Nil where none changed: the server's comes down instead.
+    package func localConfig() throws -> (config: [String: Any], created: Int64)? {
+        guard changedHere, hasBase else { return nil }
+        return try queue.read { db in
+            let mine = try Self.config(db, schema: "main"), base = try Self.config(db, schema: "base")
+            guard Self.ownConfigDiffers(mine, base), let created = try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") else { return nil }
+            var config = base
+            for (key, _) in Self.ownConfigKeys { config[key] = mine[key] }
+            let lastNew = try Int64.fetchOne(db, sql: "SELECT max(due) FROM cards WHERE type = 0") ?? 0
+            config["nextPos"] = max(Self.int(base["nextPos"]) ?? 0, lastNew + 1)
+            return (config, created)
+        }
+    }
+
     /// Moves the copy (and the base) to the server's calendar: review due days count from the
-    /// creation date of the server's collection, which an export made here does not share.
-    /// Answers whether the server's day starts at another hour than this side's.
+    /// creation date of the server's collection, which an export made here does not share. The
+    /// copy takes `config` whole, the server's config as it now stands (nil: none came, and
+    /// this side's stays). Answers whether a setting Maeil holds (`ownConfigKeys`) differs
+    /// from this side's.
     @discardableResult
-    package func adopt(created: Int64, config: [String: Any]) throws -> Bool {
+    package func adopt(created: Int64, config: [String: Any]?) throws -> Bool {
         try queue.write { db in
             let conf = try Self.config(db, schema: "main")
             let ownCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created
             // A collection without the creator's offset counts from this machine's (as Anki does): the export's.
-            var config = config
+            var config = config ?? conf
             if config["creationOffset"] == nil { config["creationOffset"] = conf["creationOffset"] }
             let shift = Self.createdDay(ownCreated, conf) - Self.createdDay(created, config)
             for schema in hasBase ? ["main", "base"] : ["main"] {
@@ -191,10 +223,8 @@ package final class SyncMerge {
                 let decks = Self.movingDayLimits(try Self.objects(db, "decks", schema: schema), by: baseShift)
                 try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
             }
-            var merged = conf
-            for key in ["creationOffset", "rollover"] { if let value = config[key] { merged[key] = value } }
-            try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(merged)])
-            return Self.int(config["rollover"]).map { $0 != Self.int(conf["rollover"]) } ?? false
+            try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])
+            return Self.ownConfigDiffers(config, conf)
         }
     }
 
@@ -343,23 +373,31 @@ package final class SyncMerge {
 
     // MARK: Whole files
 
-    /// The note types, decks and options a schema-11 collection file holds.
+    /// The note types, decks, options and collection config a schema-11 collection file holds.
     package static func storedObjects(in file: URL) throws -> SyncObjects {
         let queue = try DatabaseQueue(path: file.path)
         defer { try? queue.close() }
         return try queue.read { db in
             func values(_ column: String) throws -> [[String: Any]] { try objects(db, column).values.compactMap { $0 as? [String: Any] } }
-            return SyncObjects(models: try values("models"), decks: try values("decks"), deckConfigs: try values("dconf"))
+            var stored = SyncObjects(models: try values("models"), decks: try values("decks"), deckConfigs: try values("dconf"))
+            stored.config = try Self.config(db, schema: "main")
+            return stored
         }
     }
 
     /// Adds to a schema-11 collection file the note types, decks and options it lacks (by id):
     /// what the server holds that Maeil does not (a note type no note uses, a filtered deck),
-    /// so the base counts what the server counts.
+    /// so the base counts what the server counts. The file takes the server's collection config
+    /// whole (a sync that sends this side's settings sends the rest as the server had it), but
+    /// for the offset its own creation day is counted at.
     package static func addMissing(_ objects: SyncObjects, to file: URL) throws {
         let queue = try DatabaseQueue(path: file.path)
         defer { try? queue.close() }
         try queue.write { db in
+            if var config = objects.config {
+                config["creationOffset"] = try Self.config(db, schema: "main")["creationOffset"]
+                try save(db, "conf", config)
+            }
             for (column, incoming) in [("models", objects.models), ("decks", objects.decks), ("dconf", objects.deckConfigs)] {
                 var mine = try Self.objects(db, column)
                 for object in incoming {

@@ -60,15 +60,17 @@ package struct SyncServer: Sendable {
         _ = try connection.post("download", body: Data("{}".utf8), answer: file)
     }
 
-    /// Whether anything in the server's copy changed since the server's usn was `usn`: a normal
-    /// sync is started and its deletions, note types, decks, options, tags and rows are read,
-    /// sending nothing, then it is aborted, so the server changes nothing. The server's time
-    /// moves without any change (a full download elsewhere bumps it); this tells the two apart.
-    package func changedSince(usn: Int) throws -> Bool {
+    /// Whether anything in the server's copy changed since the server's usn was `usn`, or its
+    /// collection config differs from `config` (the one the last sync left; config has no usn):
+    /// a normal sync is started and its deletions, note types, decks, options, tags and rows are
+    /// read, sending nothing, then it is aborted, so the server changes nothing. The server's
+    /// time moves without any change (a full download elsewhere bumps it); this tells the two apart.
+    package func changedSince(usn: Int, config: [String: Any]?) throws -> Bool {
         defer { abort() }
         if try !start(minUsn: usn, localIsNewer: false).isEmpty { return true }
         let changes = try applyChanges(SyncObjects())
         if !changes.models.isEmpty || !changes.tags.isEmpty || !changes.decks.isEmpty || !changes.deckConfigs.isEmpty { return true }
+        if let theirs = changes.config, let config, SyncMerge.normalized(theirs) != SyncMerge.normalized(config) { return true }
         while true {
             let chunk = try chunk()
             if chunk.count > 0 { return true }

@@ -164,6 +164,48 @@ struct SyncTests {
         #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
     }
 
+    /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
+    /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
+    /// sends its config when it changed, whole, so the phone's own keys stay as the phone had
+    /// them; the next sync on either side finds nothing left.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func theCollectionsSettingsCrossBothWays() throws {
+        let seed = "312"
+        _ = try seeded(["make", folder.path, zone, seed])
+        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
+        #expect(settled.status == 0)
+        func rules() throws -> [Bool] {
+            let rules = try Collection(path: collection, readOnly: true).limitRules()
+            return [rules.newIgnoresReviewLimit, rules.applyAllParentLimits]
+        }
+        // The seed drew the rules at random: each side turns one of them over.
+        let seeded = try rules()
+        let ignore = !seeded[0], allParents = !seeded[1]
+
+        // The phone: whether new cards ignore the review limit, and a key of the phone's own.
+        let set = try phone(["config", phonePath] + login + ["newCardsIgnoreReviewLimit=\(ignore)", "phoneOnly=\"kept\""])
+        #expect((set["required"] as? Int ?? 9) <= 1, "\(set)")
+        let down = try maeil(["sync", "--json"], collection, state: state)
+        #expect(down.status == 0 && down.stdout.contains("\"sent_settings\" : false"), "\(down.stdout)\(down.stderr)")
+        #expect(try rules() == [ignore, seeded[1]], "the phone's rule here")
+
+        // Here: whether every parent's limits apply. Only that changed, and it goes up.
+        #expect(try maeil(["deck", "Korean", "set", "apply_all_parent_limits", "\(allParents)"], collection, state: state).status == 0)
+        let nextPositionBefore = SyncTests.int((set["config"] as? [String: Any])?["nextPos"]) ?? 0
+        let up = try maeil(["sync"], collection, state: state)
+        #expect(up.stdout == "Synced with \(server.endpoint): the collection's settings went up.\n", "\(up.stdout)\(up.stderr)")
+        let after = try #require(try phone(["config", phonePath] + login)["config"] as? [String: Any])
+        #expect(after["newCardsIgnoreReviewLimit"] as? Bool == ignore && after["applyAllParentLimits"] as? Bool == allParents, "\(after)")
+        #expect(after["phoneOnly"] as? String == "kept", "the phone's own key: \(after)")
+        #expect((SyncTests.int(after["nextPos"]) ?? 0) >= nextPositionBefore, "the next new card's place: \(after["nextPos"] ?? "") < \(nextPositionBefore)")
+        #expect(after["sched2021"] as? Bool == true && after["creationOffset"] != nil, "\(after)")
+        #expect(try rules() == [ignore, allParents])
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+    }
+
     /// Maeil uploads to an empty server, the phone downloads and studies and syncs, Maeil
     /// downloads that: at each step both sides hold the same cards, dates and review log, Anki's
     /// Check Database finds nothing, and Anki can review what it received.

@@ -20,6 +20,10 @@ client does, and prints one JSON object:
                                                    GUID made due today and answered Good, no other
                                                    card touched; then a normal sync; prints the
                                                    review-log ids added
+    phone.py config PATH ENDPOINT USER PASSWORD [KEY=JSON]...
+                                                   the collection's config at PATH gets each KEY
+                                                   set to the JSON value, then a normal sync;
+                                                   prints the whole config after it
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
                                                    sync that follows is a full one, uploaded)
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
@@ -147,6 +151,20 @@ def answer(path, endpoint, user, password, *guids):
     return {"required": required, "answered": answered, "revlog": added}
 
 
+def config(path, endpoint, user, password, *settings):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    for setting in settings:
+        key, value = setting.split("=", 1)
+        col.set_config(key, json.loads(value))
+    auth = col.sync_login(user, password, endpoint)
+    required = col.sync_collection(auth, False).required
+    after = col.all_config()
+    col.close()
+    return {"required": required, "config": after}
+
+
 def options(path, deck):
     """A deck's options as Anki holds them: new cards and reviews a day."""
     from anki.collection import Collection
@@ -212,5 +230,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

@@ -25,6 +25,8 @@ package struct NormalSync {
         /// Whether what came down was applied here in place (only cards and answers came), or
         /// the collection took the whole merge.
         package var takenInPlace = false
+        /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
+        package var sentSettings = false
     }
 
     /// Runs the sync against the server whose `meta` was read. `base` is the export the last sync
@@ -50,19 +52,25 @@ package struct NormalSync {
         do {
             let localGraves = try merge.localGraves()
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
-            let serverGraves = try server.start(minUsn: mark.usn, localIsNewer: false)
+            // A setting of the collection's changed here: this side is the newer, as Anki's client
+            // is after changing its config, and sends it; else the server's comes down.
+            let sentConfig = try merge.localConfig()
+            summary.sentSettings = sentConfig != nil
+            let serverGraves = try server.start(minUsn: mark.usn, localIsNewer: sentConfig != nil)
             summary.receivedDeletions = serverGraves.cards.count + serverGraves.notes.count + serverGraves.decks.count
             try merge.apply(serverGraves: serverGraves)
             for start in stride(from: 0, to: max(localGraves.cards.count, localGraves.notes.count), by: 250) {
                 try server.applyGraves(SyncGraves(cards: Array(localGraves.cards.dropFirst(start).prefix(250)),
                                                   notes: Array(localGraves.notes.dropFirst(start).prefix(250))))
             }
-            let remote = try server.applyChanges(try merge.localObjects(usn: meta.usn))
+            var objects = try merge.localObjects(usn: meta.usn)
+            (objects.config, objects.created) = (sentConfig?.config, sentConfig?.created)
+            let remote = try server.applyChanges(objects)
             // The server counts due days from its own creation date; without it, nothing can be merged.
-            guard let created = remote.created else {
+            guard let created = remote.created ?? sentConfig?.created else {
                 throw SyncError(.server, "the sync server did not send its collection's creation time")
             }
-            let settingsChanged = try merge.adopt(created: created, config: remote.config ?? [:])
+            let settingsChanged = try merge.adopt(created: created, config: remote.config ?? sentConfig?.config)
             cameDown = settingsChanged || !serverGraves.isEmpty || !remote.models.isEmpty || !remote.decks.isEmpty || !remote.deckConfigs.isEmpty
             try merge.markPendingRows()
             try merge.apply(serverObjects: remote)

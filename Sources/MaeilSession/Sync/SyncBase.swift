@@ -20,7 +20,7 @@ package struct SyncBase {
 
     /// The base for a collection whose last sync left `mark`, if one was written for it.
     package func matching(_ mark: SyncMark) -> URL? {
-        for candidate in [next, file] where (try? Self.tag(of: candidate)) == mark {
+        for candidate in [next, file] where (try? Self.tags(of: candidate))?.contains(mark) == true {
             if candidate == next { settle() }
             return file
         }
@@ -41,7 +41,7 @@ package struct SyncBase {
         }
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS maeil_sync_base (mark TEXT NOT NULL); DELETE FROM maeil_sync_base")
-            try db.execute(sql: "INSERT INTO maeil_sync_base VALUES (?)", arguments: [String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)])
+            try db.execute(sql: "INSERT INTO maeil_sync_base VALUES (?)", arguments: [try Self.text(mark)])
         }
         try queue.close()
         try? FileManager.default.removeItem(at: next)
@@ -54,14 +54,49 @@ package struct SyncBase {
         if FileManager.default.fileExists(atPath: next.path) { _ = rename(next.path, file.path) }
     }
 
-    static func tag(of url: URL) throws -> SyncMark? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    /// The base stands for `mark` too: a sync that found nothing changed on either side moves
+    /// the collection's mark to the server's new time (another device synced and changed
+    /// nothing), and the next change here must still merge against this base. It holds both
+    /// marks until the next base replaces it, so whichever the collection recorded matches,
+    /// however a kill falls. Answers false where the base is not the one for `standing`.
+    package func alsoStands(for mark: SyncMark, holding standing: SyncMark) -> Bool {
+        guard matching(standing) != nil else { return false }
+        do {
+            let queue = try DatabaseQueue(path: file.path)
+            defer { try? queue.close() }
+            let (old, new) = (try Self.text(standing), try Self.text(mark))
+            try queue.write { db in
+                try db.execute(sql: "DELETE FROM maeil_sync_base")
+                try db.execute(sql: "INSERT INTO maeil_sync_base VALUES (?), (?)", arguments: [old, new])
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The collection config the base holds: the server's as the last sync left it.
+    package static func config(of url: URL) -> [String: Any]? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: url.path, configuration: configuration) else { return nil }
+        defer { try? queue.close() }
+        let text = try? queue.read { try String.fetchOne($0, sql: "SELECT conf FROM col") }
+        return text.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func text(_ mark: SyncMark) throws -> String {
+        String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
+    }
+
+    static func tags(of url: URL) throws -> [SyncMark] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT mark FROM maeil_sync_base").flatMap { try JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
+            try String.fetchAll(db, sql: "SELECT mark FROM maeil_sync_base").map { try JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
         }
     }
 }
