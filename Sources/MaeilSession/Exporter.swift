@@ -122,7 +122,9 @@ package enum ExportFile {
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ExportProblem(description: "there is no folder \(TerminalText.visible(folder)) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(TerminalText.visible(folder).replacingOccurrences(of: "'", with: "'\\''"))')")
+            // The folder whole, never shortened: the command must make the folder it names.
+            let named = TerminalText.visible(folder, limit: Int(PATH_MAX))
+            throw ExportProblem(description: "there is no folder \(named) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(named.replacingOccurrences(of: "'", with: "'\\''"))')")
         }
         return try Exporter(collection: collection).streaming(decks, now: now, timeZone: timeZone) { source in
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
