@@ -79,6 +79,22 @@ package struct SyncChunk: @unchecked Sendable {
     package var count: Int { revlog.count + cards.count + notes.count }
 }
 
+/// Rows of one chunk going up, each already the JSON array Anki takes, as SQLite writes it
+/// (Foundation's JSONSerialization took 5 ms for a chunk of 250 cards and 250 answers).
+package struct OutgoingChunk: Sendable {
+    package var done = false
+    package var revlog: [String] = []
+    package var cards: [String] = []
+    package var notes: [String] = []
+
+    package var count: Int { revlog.count + cards.count + notes.count }
+
+    var body: Data {
+        func list(_ rows: [String]) -> String { "[" + rows.joined(separator: ",") + "]" }
+        return Data("{\"chunk\":{\"done\":\(done),\"revlog\":\(list(revlog)),\"cards\":\(list(cards)),\"notes\":\(list(notes))}}".utf8)
+    }
+}
+
 /// The calls of a normal sync, in the order the protocol makes them: `start`, `applyGraves`,
 /// `applyChanges`, `chunk` until done, `applyChunk` until done, `sanityCheck2`, `finish`.
 extension SyncServer {
@@ -100,8 +116,8 @@ extension SyncServer {
         SyncChunk(try connection.call("chunk"))
     }
 
-    package func applyChunk(_ chunk: SyncChunk) throws {
-        _ = try connection.call("applyChunk", ["chunk": chunk.json])
+    package func applyChunk(_ chunk: OutgoingChunk) throws {
+        _ = try connection.call("applyChunk", json: chunk.body)
     }
 
     /// The counts both sides must agree on once merged: cards, notes, review-log rows,

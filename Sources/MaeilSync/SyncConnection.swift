@@ -29,7 +29,12 @@ package struct SyncConnection: Sendable {
 
     /// `method` with a JSON body, answering JSON (`null` for nothing).
     package func call(_ method: String, _ body: [String: Any] = [:]) throws -> Any {
-        let data = try post(method, body: try JSONSerialization.data(withJSONObject: body))
+        try call(method, json: try JSONSerialization.data(withJSONObject: body))
+    }
+
+    /// The same with the body already JSON.
+    package func call(_ method: String, json body: Data) throws -> Any {
+        let data = try post(method, body: body)
         return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 

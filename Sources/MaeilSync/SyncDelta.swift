@@ -79,6 +79,8 @@ package enum SyncDelta {
                   AND b.time = d.time AND b.type = d.type AND b.place = d.place
                 """)
             defer { try? db.execute(sql: "DROP TABLE temp.answers") }
+            // Looked up by id for every new answer below: without it, each looks at every other (42 ms at 2,000).
+            try db.execute(sql: "CREATE INDEX temp.answers_id ON answers(id)")
             // A new answer whose millisecond another answer has takes the next free one, as in a whole export.
             let taken = try Row.fetchAll(db, sql: """
                 SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)

@@ -268,7 +268,8 @@ package final class SyncMerge {
                     UPDATE \(table) SET mod = max(mod, coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod)) WHERE usn = -1
                     """)
             }
-            try db.execute(sql: "UPDATE revlog SET usn = 0 WHERE usn = -1 AND id IN (SELECT id FROM base.revlog)")
+            // Each looked up by its id: `id IN (SELECT id FROM base.revlog)` read every answer of the base (14 ms at 100,000).
+            try db.execute(sql: "UPDATE revlog SET usn = 0 WHERE usn = -1 AND EXISTS (SELECT 1 FROM base.revlog b WHERE b.id = revlog.id)")
         }
     }
 
@@ -312,31 +313,32 @@ package final class SyncMerge {
     }
 
     /// What is still pending once the server's rows are in, in chunks of at most `size` rows,
-    /// with the server's usn: the last chunk says it is the last.
-    package func pendingChunks(usn: Int, size: Int = 250) throws -> [SyncChunk] {
+    /// with the server's usn: the last chunk says it is the last. Each row is Anki's JSON array,
+    /// its numbers whole (a missing one 0), as Anki's client sends it.
+    package func pendingChunks(usn: Int, size: Int = 250) throws -> [OutgoingChunk] {
         try queue.read { db in
-            var chunks: [SyncChunk] = []
-            var current = SyncChunk()
-            func add(_ row: [Any], to keyPath: WritableKeyPath<SyncChunk, [[Any]]>) {
+            var chunks: [OutgoingChunk] = []
+            var current = OutgoingChunk()
+            func add(_ row: String, to keyPath: WritableKeyPath<OutgoingChunk, [String]>) {
                 current[keyPath: keyPath].append(row)
                 if current.count >= size {
                     chunks.append(current)
-                    current = SyncChunk()
+                    current = OutgoingChunk()
                 }
             }
-            for row in try Row.fetchAll(db, sql: "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog WHERE usn = -1 ORDER BY id") {
-                let v: [Int64] = (0..<8).map { row[$0] }
-                add([v[0], v[1], usn, v[2], v[3], v[4], v[5], v[6], v[7]], to: \.revlog)
+            func whole(_ columns: [String]) -> String { columns.map { $0 == "?" ? $0 : "coalesce(CAST(\($0) AS INTEGER), 0)" }.joined(separator: ", ") }
+            let revlog = whole(["id", "cid", "?", "ease", "ivl", "lastIvl", "factor", "time", "type"])
+            for row in try String.fetchAll(db, sql: "SELECT json_array(\(revlog)) FROM revlog WHERE usn = -1 ORDER BY id", arguments: [usn]) {
+                add(row, to: \.revlog)
             }
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM cards WHERE usn = -1 ORDER BY id") {
-                var values: [Any] = (0..<17).map { (row[$0] as Int64?) ?? 0 }
-                values[5] = usn
-                values.append((row[17] as String?) ?? "")
-                add(values, to: \.cards)
+            let cards = whole(["id", "nid", "did", "ord", "mod", "?", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue", "odid", "flags"])
+            for row in try String.fetchAll(db, sql: "SELECT json_array(\(cards), coalesce(data, '')) FROM cards WHERE usn = -1 ORDER BY id", arguments: [usn]) {
+                add(row, to: \.cards)
             }
-            for row in try Row.fetchAll(db, sql: "SELECT id, guid, mid, mod, tags, flds, flags, data FROM notes WHERE usn = -1 ORDER BY id") {
-                add([row[0] as Int64, row[1] as String, row[2] as Int64, row[3] as Int64, usn, row[4] as String, row[5] as String, "", "",
-                     (row[6] as Int64?) ?? 0, (row[7] as String?) ?? ""], to: \.notes)
+            for row in try String.fetchAll(db, sql: """
+                SELECT json_array(id, guid, mid, mod, ?, tags, flds, '', '', coalesce(flags, 0), coalesce(data, '')) FROM notes WHERE usn = -1 ORDER BY id
+                """, arguments: [usn]) {
+                add(row, to: \.notes)
             }
             current.done = true
             chunks.append(current)

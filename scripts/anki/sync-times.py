@@ -7,7 +7,7 @@ sync server in the same run (issue 24's speed target; `maeil bench --filter sync
 Both take the package (maeil bench's: 20,000 notes, 100,000 reviews) into a collection of their
 own and log in as a user of their own; then each uploads its whole collection and downloads it
 again, the best of three of each, in seconds (maeil's: the whole command, as a user runs it).
-Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due today and syncs them up
+Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); the best of three of each. Prints one JSON object.
 """
@@ -88,7 +88,7 @@ try:
         return other, login
 
     def changed_by(other, login):
-        other.sched.set_due_date(other.find_cards("")[:1000], "0")
+        other.sched.set_due_date(other.find_cards("")[:1000], str(next(days)))
         other.sync_collection(login, False)
 
     def timed(change, sync):
@@ -100,12 +100,15 @@ try:
             times.append(time.perf_counter() - start)
         return min(times)
 
+    # Each change sets another due day, so every one changes all 1,000 cards on both sides (the
+    # same day again leaves Maeil's cards as they were, and it had nothing to send).
+    days = iter(range(2, 100))
     col = Collection(os.path.join(folder, "anki", "collection.anki2"))
-    figures["anki_normal_send"] = timed(lambda: col.sched.set_due_date(col.find_cards("")[:1000], "0"), lambda: col.sync_collection(auth, False))
+    figures["anki_normal_send"] = timed(lambda: col.sched.set_due_date(col.find_cards("")[:1000], str(next(days))), lambda: col.sync_collection(auth, False))
     anki_phone = phone("anki")
     figures["anki_normal_take"] = timed(lambda: changed_by(*anki_phone), lambda: col.sync_collection(auth, False))
     cards = ["card:%d" % number for number in range(1, 1001)]
-    figures["maeil_normal_send"] = timed(lambda: run("set-due", "0", *cards), lambda: run("sync"))
+    figures["maeil_normal_send"] = timed(lambda: run("set-due", str(next(days)), *cards), lambda: run("sync"))
     maeil_phone = phone("maeil")
     figures["maeil_normal_take"] = timed(lambda: changed_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
