@@ -37,7 +37,7 @@ package struct NormalSync {
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: work) } }
         let merged = work.appendingPathComponent("collection.anki2")
-        let (marks, laidOver) = try export(to: merged, base: base, mark: mark, work: work)
+        let (marks, laidOver) = try export(to: merged, base: base, mark: mark, work: work, changedHere: changedHere)
         var baseCopy: URL?
         if let base {
             let copy = work.appendingPathComponent("base.anki2")
@@ -208,9 +208,11 @@ package struct NormalSync {
     /// (the marks were kept since the sync that left it), only the marked notes are exported and
     /// laid over a copy of the base (SyncDelta); else, or where the part does not fit, the whole
     /// collection is. Answers the marks the export read, and whether it laid a part over the base.
-    func export(to merged: URL, base: URL?, mark: SyncMark, work: URL) throws -> (SyncDirty?, Bool) {
+    /// Where nothing changed here since the base, the base is the export as it is.
+    func export(to merged: URL, base: URL?, mark: SyncMark, work: URL, changedHere: Bool) throws -> (SyncDirty?, Bool) {
         if let base, try full.collection.syncTracking() == mark {
             try FileManager.default.copyItem(at: base, to: merged)
+            if !changedHere { return (try full.collection.readingExport { try $0.syncDirty() }, true) }
             let part = work.appendingPathComponent("marked.anki2")
             defer { try? FileManager.default.removeItem(at: part) }
             if let marks = try full.write(full.collection, to: part, onlyMarked: true),
