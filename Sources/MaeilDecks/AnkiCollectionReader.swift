@@ -145,6 +145,12 @@ private struct CollectionReading {
         // Anki's rules for daily limits, where the file carries its collection's settings (a
         // .colpkg does; an .apkg leaves them out, and its import keeps the collection's own).
         if options.deckName == nil, let rules = AnkiDays.limitRules(config) { try emit(.limitRules(rules)) }
+        // A whole collection's config is the collection's, every key: kept to write it back. (An
+        // .apkg carries a config of its own making, not the collection's it came from.)
+        if options.deckName == nil, !file.lowercased().hasSuffix(".apkg"),
+           let text = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) {
+            try emit(.ankiConfig(String(decoding: text, as: UTF8.self)))
+        }
         // Buried cards come back the next day: the day after the collection last changed.
         let changed = sane(Double(try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000)
         let buriedUntil = days.clock.start(ofDay: days.clock.dayNumber(of: changed) + 1)

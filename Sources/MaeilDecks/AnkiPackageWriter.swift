@@ -200,6 +200,7 @@ private struct CollectionWriting {
         var cardIDs = AnkiIDs(kept: source.keptCardIDs, start: nowSeconds * 1000)
         var summary = ExportSummary(media: 0)
         var cardCount = 0
+        var lastNewPosition: Int64 = 0
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
         // Decks keep Anki's ids; a deck made here, or a second deck with one id (from another
@@ -271,6 +272,7 @@ private struct CollectionWriting {
                     bind.int(card.state.phase == .new ? 0 : card.state.easePermille); bind.int(card.state.reps); bind.int(card.state.lapses)
                     bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
+                    if columns.type == 0 { lastNewPosition = max(lastNewPosition, Int64(columns.due)) }
                     for entry in card.history {
                         guard let row = Self.revlog(entry) else { continue }
                         bind.begin(insertAnswer)
@@ -322,14 +324,22 @@ private struct CollectionWriting {
         func json(_ object: Any) throws -> String {
             String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
         }
-        let conf: [String: Any] = ["nextPos": cardCount + 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
-                                   "schedVer": 2, "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0,
-                                   "curModel": noteTypes.first?.id ?? 1, "fsrs": fsrs, "rollover": clock.rolloverHour,
-                                   // Anki counts due days from crt's date at this offset: without it, at its
-                                   // own, so a collection opened in another time zone would move every date.
-                                   "creationOffset": -clock.timeZone.secondsFromGMT(for: created) / 60,
-                                   // The v3 scheduler: without the key Anki opens the file with one that cannot review.
-                                   "sched2021": true]
+        // The collection's own config where a whole collection's file brought it, every key; Anki's
+        // defaults where none did. Over it what Maeil decides: its settings, and what the file's
+        // creation time and new cards need.
+        let defaults: [String: Any] = ["nextPos": 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
+                                       "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0, "curModel": noteTypes.first?.id ?? 1]
+        var kept = source.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? defaults
+        // A day number counted from the old creation date: Anki sets it again when it next unburies.
+        kept["lastUnburied"] = nil
+        let conf = kept.merging(["schedVer": 2, "fsrs": fsrs, "rollover": clock.rolloverHour,
+                                 // Past every new card's place, as Anki keeps it.
+                                 "nextPos": max((kept["nextPos"] as? NSNumber)?.int64Value ?? 0, lastNewPosition + 1),
+                                 // Anki counts due days from crt's date at this offset: without it, at its
+                                 // own, so a collection opened in another time zone would move every date.
+                                 "creationOffset": -clock.timeZone.secondsFromGMT(for: created) / 60,
+                                 // The v3 scheduler: without the key Anki opens the file with one that cannot review.
+                                 "sched2021": true]) { $1 }
             .merging(source.limitRules.map { ["newCardsIgnoreReviewLimit": $0.newIgnoresReviewLimit, "applyAllParentLimits": $0.applyAllParentLimits] }
                      ?? [:]) { $1 }
         try db.execute(sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", arguments: [

@@ -14,6 +14,7 @@ package struct ExportCollection: Sendable {
     /// exported itself goes to Anki under its own id too.
     package var deckAnkiIDs: [String: Int64] = [:]
     package var limitRules: LimitRules?
+    package var ankiConfig: String?
 
     package init(noteTypes: [AnkiNoteType], decks: [ExportDeck], media: [(name: String, file: URL)]) {
         self.noteTypes = noteTypes
@@ -38,6 +39,9 @@ package protocol ExportSource {
     var earliestDate: Date? { get }
     /// Anki's collection-wide rules for daily limits, for a file that holds the collection's settings.
     var limitRules: LimitRules? { get }
+    /// Anki's collection config as a whole collection's file brought it (JSON): its keys are
+    /// written back, Maeil's own settings over them.
+    var ankiConfig: String? { get }
     /// Hands on the notes of `decks[index]`, in order, each with its note type; their cards'
     /// histories only when `history` is set (a text file has no place for them).
     mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws

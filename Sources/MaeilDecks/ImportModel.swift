@@ -45,6 +45,7 @@ package struct ImportBundle: Sendable {
     package var readingPlans: [ReadingPlan] = []
     /// Anki's collection-wide rules for daily limits, when the file carries them.
     package var limitRules: LimitRules?
+    package var ankiConfig: String?
 
     package init() {}
 }

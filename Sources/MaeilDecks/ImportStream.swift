@@ -23,6 +23,8 @@ package enum ImportEvent: Sendable {
     case readingPlan(ReadingPlan)
     /// Anki's collection-wide rules for daily limits (a whole collection's file carries them).
     case limitRules(LimitRules)
+    /// Anki's collection config, every key, as JSON (a whole collection's file: .colpkg, .anki2).
+    case ankiConfig(String)
 }
 
 /// Takes a reader's events; throwing stops the reader.
@@ -41,6 +43,7 @@ extension ImportBundle {
         case .noteTypes(let types): noteTypes += types
         case .readingPlan(let plan): readingPlans.append(plan)
         case .limitRules(let rules): limitRules = rules
+        case .ankiConfig(let config): ankiConfig = config
         }
     }
 
@@ -48,6 +51,7 @@ extension ImportBundle {
     package func emit(into emit: ImportEmitter) throws {
         try emit(.expecting(notes: decks.reduce(0) { $0 + $1.notes.count }))
         if let limitRules { try emit(.limitRules(limitRules)) }
+        if let ankiConfig { try emit(.ankiConfig(ankiConfig)) }
         if !noteTypes.isEmpty { try emit(.noteTypes(noteTypes)) }
         for (index, deck) in decks.enumerated() {
             var announced = deck

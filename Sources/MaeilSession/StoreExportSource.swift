@@ -35,6 +35,7 @@ package struct StoreExportSource: ExportSource {
     package let keptCardIDs: Set<Int64>
     package let earliestDate: Date?
     package let limitRules: LimitRules?
+    package let ankiConfig: String?
     /// What a sync must look at again since its base, read with the rest; and, when given,
     /// the only notes handed on.
     package let dirty: SyncDirty?
@@ -67,6 +68,7 @@ package struct StoreExportSource: ExportSource {
         (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
         limitRules = try reading.limitRules()
+        ankiConfig = try reading.ankiConfig()
     }
 
     /// Each deck's answers of the day with those of its subdecks among `decks`, as Anki counts

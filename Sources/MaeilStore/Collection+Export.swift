@@ -26,6 +26,9 @@ package struct ExportReading {
     /// Anki's collection-wide rules for daily limits, as the collection keeps them.
     package func limitRules() throws -> LimitRules { try Collection.limitRules(db) }
 
+    /// Anki's collection config as a whole collection's file brought it (JSON), if one did.
+    package func ankiConfig() throws -> String? { try Collection.ankiConfig(db) }
+
     /// A deck's answers since `since`, as a day's queue counts them.
     package func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday {
         try QueueRows(db: db).answeredSince(deck: deck, since: since)

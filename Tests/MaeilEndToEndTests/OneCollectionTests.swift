@@ -170,6 +170,11 @@ struct OneCollectionTests {
                 let originalCards = original["cards"] as? [String: [String: Any]] ?? [:], returnedCards = returned["cards"] as? [String: [String: Any]] ?? [:]
                 #expect(returned["check_database"] as? String == "Database rebuilt and optimized.", "seed \(entry.seed): \(returned["check_database"] ?? "") \(returned["check_changed"] ?? "")")
                 #expect(returned["limit_rules"] as? [Bool] == original["limit_rules"] as? [Bool], "seed \(entry.seed): the limit rules back in Anki")
+                // The collection's config, every key, an add-on's too.
+                let originalConfig = original["config"] as? [String: Any] ?? [:], returnedConfig = returned["config"] as? [String: Any] ?? [:]
+                #expect(originalConfig["addon:seeded"] != nil, "seed \(entry.seed): the seeded config")
+                #expect(NSDictionary(dictionary: returnedConfig) == NSDictionary(dictionary: originalConfig),
+                        "seed \(entry.seed): the config back in Anki: \(returnedConfig) vs \(originalConfig)")
                 #expect(NSDictionary(dictionary: returned["decks"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: original["decks"] as? [String: Any] ?? [:]),
                         "seed \(entry.seed): decks, their options' ids and names, burials: \(returned["decks"] ?? "") vs \(original["decks"] ?? "")")
                 for (key, card) in originalCards {

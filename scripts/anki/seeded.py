@@ -146,6 +146,12 @@ def make_child(folder, *seeds):
             col.decks.save(deck)
         col.set_config("newCardsIgnoreReviewLimit", limits_rng.random() < 0.5)
         col.set_config("applyAllParentLimits", limits_rng.random() < 0.5)
+        # Settings of the collection's that Maeil has no use for, and a key of an add-on's: kept whole.
+        config_rng = random.Random(int(seed) * 104729)
+        col.set_config("sortType", config_rng.choice(["noteFld", "noteCrt", "cardDue", "noteMod"]))
+        col.set_config("sortBackwards", config_rng.random() < 0.5)
+        col.set_config("collapseTime", config_rng.choice([600, 1200, 2400]))
+        col.set_config("addon:seeded", {"seed": int(seed), "words": ["김치", "밥"], "ratio": round(config_rng.random(), 3)})
         made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "last": last, "crt": col.crt,
                       "creation_offset": col.get_config("creationOffset", None)}
         export(col, path)
@@ -367,7 +373,11 @@ def read_one_open(col):
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False),
                              "limits": [deck.get("newLimit"), deck.get("reviewLimit"), today_only("newLimitToday"), today_only("reviewLimitToday")]}
     options = col.decks.get_deck_configs_for_update(1)
-    return {"cards": cards, "decks": decks, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
+    # The collection's config, but for what a file made at another time or place says of when it
+    # was made and when Anki last unburied (day numbers from the creation date) or looked at it.
+    config = {key: value for key, value in col.all_config().items()
+              if key not in ("creationOffset", "localOffset", "lastUnburied", "nextPos", "curDeck", "activeDecks")}
+    return {"cards": cards, "decks": decks, "config": config, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
             "created": created.isoformat(), "limit_rules": [options.new_cards_ignore_review_limit, options.apply_all_parent_limits], "col": col}
 
 
