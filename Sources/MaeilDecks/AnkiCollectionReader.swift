@@ -200,7 +200,7 @@ private struct CollectionReading {
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 if options.deckName == nil, let record = ankiDecks[homeDeck] {
-                    (deck.ankiID, deck.description, deck.limits) = (homeDeck, record.description, record.limits(days))
+                    (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (homeDeck, record.description, record.limits(days), record.keptJSON)
                 }
                 deck.preset = deckOptions[homeDeck]?.preset
                 // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
@@ -275,7 +275,7 @@ private struct CollectionReading {
             for (id, record) in ankiDecks.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
                 let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
                     var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
-                    (deck.ankiID, deck.description, deck.limits) = (id, record.description, record.limits(days))
+                    (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (id, record.description, record.limits(days), record.keptJSON)
                     deck.preset = deckOptions[id]?.preset
                     return deck
                 }
@@ -297,6 +297,40 @@ private struct CollectionReading {
         /// Its own limits ("This deck", "Today only"), a day limit's day as Anki counts it:
         /// days since the collection was created.
         var limits = DeckLimits()
+        /// The rest of the deck as Anki's legacy JSON: what Maeil neither uses nor writes itself.
+        var kept: [String: Any] = [:]
+
+        /// Keys Maeil writes itself: the deck's identity, options, limits and day's counts.
+        static let written: Set<String> = ["id", "name", "mod", "usn", "conf", "desc", "dyn", "newLimit", "reviewLimit", "newLimitToday",
+                                           "reviewLimitToday", "newToday", "revToday", "lrnToday", "timeToday"]
+
+        var keptJSON: String? {
+            guard !kept.isEmpty, let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        static func kept(legacy deck: [String: Any]) -> [String: Any] {
+            deck.filter { !written.contains($0.key) }
+        }
+
+        /// From schema 18's protobuf: DeckCommon { bool study_collapsed = 1; bool browser_collapsed = 2;
+        /// bytes other = 255 (the legacy keys it has no field for, as JSON) } and NormalDeck
+        /// { uint32 extend_new = 2; uint32 extend_review = 3; bool markdown_description = 5 }, under
+        /// their legacy names.
+        static func kept(common: Data, normal: Data) -> [String: Any] {
+            func number(_ data: Data, _ field: Int) -> UInt64 { (try? ProtobufReader.varint(data, field: field)).flatMap { $0 } ?? 0 }
+            var kept: [String: Any] = [:]
+            if let other = (try? ProtobufReader.messages(common, field: 255))?.first,
+               let object = (try? JSONSerialization.jsonObject(with: other)) as? [String: Any] {
+                kept = object.filter { !written.contains($0.key) }
+            }
+            kept["collapsed"] = number(common, 1) == 1
+            kept["browserCollapsed"] = number(common, 2) == 1
+            kept["extendNew"] = Int(number(normal, 2))
+            kept["extendRev"] = Int(number(normal, 3))
+            kept["md"] = number(normal, 5) == 1
+            return kept
+        }
 
         /// The limits with their days as study days here.
         func limits(_ days: AnkiDays) -> DeckLimits {
@@ -355,7 +389,8 @@ private struct CollectionReading {
         for (key, value) in json(try row.decode(String?.self, atIndex: 1) ?? "") {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
             names[id] = (deck["name"] as? String).map {
-                AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "", limits: AnkiDeckRecord.limits(legacy: deck))
+                AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "", limits: AnkiDeckRecord.limits(legacy: deck),
+                               kept: AnkiDeckRecord.kept(legacy: deck))
             }
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
@@ -436,7 +471,7 @@ private struct CollectionReading {
         }
         var names: [Int64: AnkiDeckRecord] = [:]
         var configOfDeck: [Int64: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, kind FROM decks") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, kind, common FROM decks") {
             let id = try row.decode(Int64.self, atIndex: 0)
             var record = AnkiDeckRecord(name: try row.decode(String.self, atIndex: 1).replacingOccurrences(of: "\u{1f}", with: "::"))
             // DeckKind { NormalDeck normal = 1 { int64 config_id = 1; string description = 4 } }
@@ -444,6 +479,7 @@ private struct CollectionReading {
                 if let config = (try? ProtobufReader.varint(normal, field: 1)).flatMap({ $0 }) { configOfDeck[id] = Int64(bitPattern: config) }
                 record.description = (try? ProtobufReader.string(normal, field: 4)).flatMap { $0 } ?? ""
                 record.limits = AnkiDeckRecord.limits(normal: normal)
+                record.kept = AnkiDeckRecord.kept(common: try row.decode(Data?.self, atIndex: 3) ?? Data(), normal: normal)
             }
             names[id] = record
         }

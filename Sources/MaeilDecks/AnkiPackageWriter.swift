@@ -239,7 +239,9 @@ private struct CollectionWriting {
                 configs["\(configID)"] = Self.deckConfigJSON(deck.preset, id: configID, now: nowSeconds)
             }
             fsrs = fsrs || deck.preset.scheduler.kind == .fsrs
+            let kept = deck.ankiJSON.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? [:]
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: deck.name, configID: configID, description: deck.description, now: nowSeconds)
+                .merging(kept) { $1 }
                 .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
                 .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count

@@ -109,6 +109,8 @@ package struct ExportDeck: Sendable {
     package var proposedID: Int64?
     /// Its own daily limits (Anki's "This deck" and "Today only").
     package var limits = DeckLimits()
+    /// The rest of Anki's deck (legacy JSON) as it came from Anki, written back under Maeil's keys.
+    package var ankiJSON: String?
     /// Today's answers in it and its subdecks as its limits count them, and their time: Anki
     /// keeps them with the deck and counts them against its limits.
     package var studiedToday = StudiedToday()

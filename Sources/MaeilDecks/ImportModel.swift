@@ -21,6 +21,8 @@ package struct ImportedDeck: Sendable {
     package var ankiID: Int64? = nil
     /// Its own daily limits, from Anki's "This deck" and "Today only".
     package var limits = DeckLimits()
+    /// The rest of Anki's deck (legacy JSON), when it came from Anki: written back whole.
+    package var ankiJSON: String?
 }
 
 package struct ImportedUnit: Hashable, Sendable {

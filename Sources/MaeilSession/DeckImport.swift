@@ -35,6 +35,7 @@ struct DeckImport {
             existing.ankiID = existing.ankiID ?? imported.ankiID
             // A deck's own limits come with it once; limits set here since are kept.
             if existing.limits.isEmpty { existing.limits = imported.limits }
+            existing.ankiJSON = imported.ankiJSON ?? existing.ankiJSON
             try writer.update(existing)
             deck = existing
         } else if let preset = imported.preset, let ankiID = preset.ankiConfigID {
@@ -49,7 +50,7 @@ struct DeckImport {
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
                                          preset: named, presetID: shared, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID, limits: imported.limits)
+                                         ankiID: imported.ankiID, limits: imported.limits, ankiJSON: imported.ankiJSON)
             created = true
         } else {
             // A new deck gets a preset of its own, named after it, with the file's options.
@@ -61,7 +62,7 @@ struct DeckImport {
             }
             deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
                                          templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID, limits: imported.limits)
+                                         ankiID: imported.ankiID, limits: imported.limits, ankiJSON: imported.ankiJSON)
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)

@@ -61,6 +61,7 @@ package struct StoreExportSource: ExportSource {
                                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
             exported.proposedID = AnkiPackageWriter.ownIDBase + deck.id
             exported.limits = deck.limits
+            exported.ankiJSON = deck.ankiJSON
             exported.studiedToday = studied[deck.id] ?? ExportDeck.StudiedToday()
             return exported
         }

@@ -93,17 +93,17 @@ extension Collection {
 
     static func createDeck(_ db: Database, name: String, kind: NoteKind?, description: String, templates: [CardTemplate],
                            preset: Preset?, presetID: Int64? = nil, speak: String?, source: String?, ankiID: Int64? = nil,
-                           limits: DeckLimits = DeckLimits(), now: Date) throws -> Deck {
+                           limits: DeckLimits = DeckLimits(), ankiJSON: String? = nil, now: Date) throws -> Deck {
         let trimmed = DeckName.canonical(name)
         guard !trimmed.isEmpty else { throw StoreError.deckNameEmpty }
         guard try deck(db, named: trimmed) == nil else { throw StoreError.deckExists(trimmed) }
         let savedID = try presetID ?? save(db, preset ?? Preset(name: trimmed)).id!
         let templatesJSON = try DeckTable.templatesColumn(templates)
         try db.execute(sql: """
-            INSERT INTO deck (name, kind, description, preset_id, templates, speak, source, anki_id, limits, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO deck (name, kind, description, preset_id, templates, speak, source, anki_id, limits, anki_json, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [trimmed, kind?.rawValue, description, savedID, templatesJSON, speak, source, ankiID, try DeckTable.limitsColumn(limits),
-                             now.unixSeconds])
+                             ankiJSON, now.unixSeconds])
         return try deck(db, id: db.lastInsertedRowID)
     }
 
@@ -115,10 +115,11 @@ extension Collection {
     static func update(_ db: Database, _ deck: Deck) throws {
         let templatesJSON = try DeckTable.templatesColumn(deck.templates)
         try db.execute(sql: """
-            UPDATE deck SET name = ?, kind = ?, description = ?, preset_id = ?, templates = ?, speak = ?, source = ?, anki_id = ?, limits = ?
+            UPDATE deck SET name = ?, kind = ?, description = ?, preset_id = ?, templates = ?, speak = ?, source = ?, anki_id = ?, limits = ?,
+              anki_json = ?
             WHERE id = ?
             """, arguments: [deck.name, deck.kind?.rawValue, deck.description, deck.presetID, templatesJSON, deck.speak, deck.source,
-                             deck.ankiID, try DeckTable.limitsColumn(deck.limits), deck.id])
+                             deck.ankiID, try DeckTable.limitsColumn(deck.limits), deck.ankiJSON, deck.id])
     }
 
     // MARK: Curriculum units

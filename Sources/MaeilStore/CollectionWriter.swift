@@ -47,9 +47,10 @@ package struct CollectionWriter {
 
     package func createDeck(name: String, kind: NoteKind?, description: String = "", templates: [CardTemplate],
                            preset: Preset?, presetID: Int64? = nil, speak: String? = nil, source: String? = nil, ankiID: Int64? = nil,
-                           limits: DeckLimits = DeckLimits()) throws -> Deck {
+                           limits: DeckLimits = DeckLimits(), ankiJSON: String? = nil) throws -> Deck {
         try Collection.createDeck(db, name: name, kind: kind, description: description, templates: templates,
-                                  preset: preset, presetID: presetID, speak: speak, source: source, ankiID: ankiID, limits: limits, now: now)
+                                  preset: preset, presetID: presetID, speak: speak, source: source, ankiID: ankiID, limits: limits,
+                                  ankiJSON: ankiJSON, now: now)
     }
 
     /// The preset made from Anki's deck options with this id, if there is one.

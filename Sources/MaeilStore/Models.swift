@@ -15,6 +15,9 @@ package struct Deck: Hashable, Sendable {
     package var ankiID: Int64? = nil
     /// Its own daily limits over its preset's.
     package var limits = DeckLimits()
+    /// The rest of Anki's deck as Anki keeps it (legacy JSON: collapsed or not, an add-on's
+    /// keys…), for writing it back whole.
+    package var ankiJSON: String? = nil
 }
 
 extension Deck {

@@ -131,13 +131,14 @@ enum NoteTable {
 }
 
 enum DeckTable {
-    static let columns = "id, name, kind, description, preset_id, templates, speak, source, anki_id, limits"
+    static let columns = "id, name, kind, description, preset_id, templates, speak, source, anki_id, limits, anki_json"
 
     static func decode(_ row: Row) throws -> Deck {
         Deck(id: row["id"], name: row["name"], kind: (row["kind"] as String?).flatMap(NoteKind.init(rawValue:)),
              description: row["description"], presetID: row["preset_id"], templates: try DecodeCache.templates(row["templates"]),
              speak: row["speak"], source: row["source"], ankiID: row["anki_id"],
-             limits: try (row["limits"] as String?).map { try JSONDecoder().decode(DeckLimits.self, from: Data($0.utf8)) } ?? DeckLimits())
+             limits: try (row["limits"] as String?).map { try JSONDecoder().decode(DeckLimits.self, from: Data($0.utf8)) } ?? DeckLimits(),
+             ankiJSON: row["anki_json"])
     }
 
     /// The limits column: NULL when the deck has none of its own.

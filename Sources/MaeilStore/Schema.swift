@@ -284,6 +284,10 @@ enum Schema {
         migrator.registerMigration("v18") { db in
             try db.execute(sql: "ALTER TABLE deck ADD COLUMN limits TEXT")
         }
+        // The rest of Anki's deck, kept whole (Deck.ankiJSON).
+        migrator.registerMigration("v19") { db in
+            try db.execute(sql: "ALTER TABLE deck ADD COLUMN anki_json TEXT")
+        }
         return migrator
     }
 }

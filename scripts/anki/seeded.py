@@ -148,6 +148,13 @@ def make_child(folder, *seeds):
         col.set_config("applyAllParentLimits", limits_rng.random() < 0.5)
         # Settings of the collection's that Maeil has no use for, and a key of an add-on's: kept whole.
         config_rng = random.Random(int(seed) * 104729)
+        for did in decks + [unseen]:
+            deck = col.decks.get(did)
+            deck["collapsed"], deck["browserCollapsed"] = config_rng.random() < 0.5, config_rng.random() < 0.5
+            deck["extendNew"], deck["extendRev"] = config_rng.choice([0, 0, 5, 20]), config_rng.choice([0, 0, 10, 50])
+            if config_rng.random() < 0.5:
+                deck["addon:seeded"] = {"deck": deck["name"], "n": config_rng.randint(1, 99)}
+            col.decks.save(deck)
         col.set_config("sortType", config_rng.choice(["noteFld", "noteCrt", "cardDue", "noteMod"]))
         col.set_config("sortBackwards", config_rng.random() < 0.5)
         col.set_config("collapseTime", config_rng.choice([600, 1200, 2400]))
@@ -368,7 +375,11 @@ def read_one_open(col):
         def today_only(key):
             limit = deck.get(key)
             return limit["limit"] if limit and limit.get("today") == col.sched.today else None
-        decks[entry.name] = {"id": entry.id, "description": deck.get("desc", ""),
+        # The rest of the deck as Anki's legacy JSON, but for what changes with each save and each
+        # day (its counts of the day, and a day limit's day counted from the creation date).
+        rest = {key: value for key, value in deck.items() if key not in (
+            "mod", "usn", "newToday", "revToday", "lrnToday", "timeToday", "newLimitToday", "reviewLimitToday")}
+        decks[entry.name] = {"id": entry.id, "description": deck.get("desc", ""), "rest": rest,
                              "config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False),
                              "limits": [deck.get("newLimit"), deck.get("reviewLimit"), today_only("newLimitToday"), today_only("reviewLimitToday")]}
