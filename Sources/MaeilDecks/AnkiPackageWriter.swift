@@ -552,7 +552,9 @@ private struct CollectionWriting {
         config["mod"] = now
         config["usn"] = -1
         config["desiredRetention"] = settings.desiredRetention
-        if settings.kind == .fsrs { config["fsrsParams6"] = settings.fsrsParameters.weights }
+        // Anki's default parameters stay as Anki wrote them: none (Anki then uses its defaults).
+        let keptDefaults = (kept["fsrsParams6"] as? [Any])?.isEmpty == true && settings.fsrsParameters == .fsrs6Default
+        if settings.kind == .fsrs, !keptDefaults { config["fsrsParams6"] = settings.fsrsParameters.weights }
         config["easyDaysPercentages"] = settings.easyDays
         config["buryInterdayLearning"] = preset.buryInterdayLearning
         config["newMix"] = preset.order.newMix.ankiValue

@@ -379,7 +379,9 @@ def read_one_open(col):
         # day (its counts of the day, and a day limit's day counted from the creation date).
         rest = {key: value for key, value in deck.items() if key not in (
             "mod", "usn", "newToday", "revToday", "lrnToday", "timeToday", "newLimitToday", "reviewLimitToday")}
-        decks[entry.name] = {"id": entry.id, "description": deck.get("desc", ""), "rest": rest,
+        # Its options as Anki holds them, every key but when they were saved.
+        options = {key: value for key, value in conf.items() if key not in ("mod", "usn")}
+        decks[entry.name] = {"id": entry.id, "description": deck.get("desc", ""), "rest": rest, "options": options,
                              "config_id": conf["id"], "config_name": conf["name"], "bury_new": conf["new"]["bury"],
                              "bury_reviews": conf["rev"]["bury"], "bury_interday": conf.get("buryInterdayLearning", False),
                              "limits": [deck.get("newLimit"), deck.get("reviewLimit"), today_only("newLimitToday"), today_only("reviewLimitToday")]}
