@@ -534,11 +534,22 @@ private struct CollectionReading {
             }
             return result
         }
-        // proto3: a field left out holds 0.
-        return [
+        func text(_ number: Int) -> String {
+            for case (number, .bytes(let bytes)) in fields { return String(decoding: bytes, as: UTF8.self) }
+            return ""
+        }
+        // Keys of the legacy JSON the protobuf has no field for (an add-on's), as Anki keeps them.
+        var other: [String: Any] = [:]
+        for case (255, .bytes(let bytes)) in fields {
+            other = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
+        }
+        // proto3: a field left out holds 0. Names as Anki's own legacy JSON of DeckConfig.Config.
+        return other.merging([
             "id": id, "name": name, "mod": modified, "usn": -1, "dyn": false,
             "new": ["delays": floats(1), "perDay": whole(9) ?? 0, "ints": [whole(18) ?? 0, whole(19) ?? 0, 0],
-                    "initialFactor": Int(((float(11) ?? 0) * 1000).rounded()), "bury": whole(27) == 1, "order": 1],
+                    "initialFactor": Int(((float(11) ?? 0) * 1000).rounded()), "bury": whole(27) == 1,
+                    // new_card_insert_order: 0 due, 1 random; the legacy order: 1 due, 0 random.
+                    "order": whole(20) == 1 ? 0 : 1],
             "rev": ["perDay": whole(10) ?? 0, "ease4": float(12) ?? 0, "hardFactor": float(13) ?? 0, "ivlFct": float(15) ?? 0,
                     "maxIvl": whole(16) ?? 0, "bury": whole(28) == 1],
             "lapse": ["delays": floats(2), "mult": float(14) ?? 0, "minInt": whole(17) ?? 0, "leechFails": whole(22) ?? 0,
@@ -547,7 +558,12 @@ private struct CollectionReading {
             "buryInterdayLearning": whole(29) == 1,
             "newMix": whole(30) ?? 0, "interdayLearningMix": whole(31) ?? 0, "newSortOrder": whole(32) ?? 0, "reviewOrder": whole(33) ?? 0,
             "newGatherPriority": whole(34) ?? 0,
-        ]
+            "easyDaysPercentages": floats(4), "newPerDayMinimum": whole(35) ?? 0, "sm2Retention": float(40) ?? 0,
+            "autoplay": whole(23) != 1, "maxTaken": whole(24) ?? 0, "timer": whole(25) == 1 ? 1 : 0, "replayq": whole(26) != 1,
+            "questionAction": whole(36) ?? 0, "answerAction": whole(43) ?? 0, "stopTimerOnAnswer": whole(38) == 1,
+            "secondsToShowQuestion": float(41) ?? 0, "secondsToShowAnswer": float(42) ?? 0, "waitForAudio": whole(44) == 1,
+            "weightSearch": text(45), "ignoreRevlogsBeforeDate": text(46),
+        ]) { $1 }
     }
 
     /// Maeil templates from Anki's: the fields a question shows, the ones its answer adds.
@@ -851,9 +867,10 @@ extension AnkiPackage {
                 if let parameters = FSRSParameters(clamping: list.compactMap(number)) { preset.scheduler.fsrsParameters = parameters }
                 break
             }
-            if let retention = number(config["desiredRetention"]) {
-                preset.scheduler.desiredRetention = retention.clamped(to: PresetKey.desiredRetention.numberRange)
-            }
+        }
+        // Kept under SM-2 too: it is the preset's, and FSRS takes it when it is turned on.
+        if let retention = number(config["desiredRetention"]) {
+            preset.scheduler.desiredRetention = retention.clamped(to: PresetKey.desiredRetention.numberRange)
         }
         preset.ankiConfig = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
         options.preset = preset

@@ -133,6 +133,38 @@ def make_child(folder, *seeds):
         config = col.decks.get_config(shared)
         config["new"]["bury"], config["rev"]["bury"] = rng.random() < 0.5, rng.random() < 0.5
         config["buryInterdayLearning"] = rng.random() < 0.5
+        # Every other option of the shared preset drawn too, once the cards were studied (a generator
+        # of their own keeps the collections as they were made before).
+        options_rng = random.Random(int(seed) * 15485863)
+        new, rev, lapse = config["new"], config["rev"], config["lapse"]
+        new["delays"] = options_rng.choice([[1.0, 10.0], [2.0, 15.0, 60.0], [5.0]])
+        new["ints"] = [options_rng.randint(1, 3), options_rng.randint(4, 7), 0]
+        new["initialFactor"] = options_rng.choice([2100, 2500, 2800])
+        rev["ease4"] = options_rng.choice([1.2, 1.3, 1.5])
+        rev["hardFactor"] = options_rng.choice([1.1, 1.2])
+        rev["ivlFct"] = options_rng.choice([0.9, 1.0, 1.1])
+        rev["maxIvl"] = options_rng.choice([365, 3650, 36500])
+        lapse["delays"] = options_rng.choice([[10.0], [5.0, 20.0]])
+        lapse["mult"] = options_rng.choice([0.0, 0.2, 0.5])
+        lapse["minInt"] = options_rng.randint(1, 3)
+        lapse["leechFails"] = options_rng.choice([5, 8, 12])
+        lapse["leechAction"] = options_rng.choice([0, 1])
+        config["desiredRetention"] = options_rng.choice([0.85, 0.9, 0.92])
+        config["easyDaysPercentages"] = [options_rng.choice([0.0, 0.5, 1.0]) for _ in range(7)]
+        config["maxTaken"] = options_rng.choice([30, 60, 90])
+        config["autoplay"], config["replayq"] = options_rng.random() < 0.5, options_rng.random() < 0.5
+        config["timer"] = options_rng.choice([0, 1])
+        config["newMix"], config["interdayLearningMix"] = options_rng.randint(0, 2), options_rng.randint(0, 2)
+        config["reviewOrder"] = options_rng.randint(0, 8)
+        config["newGatherPriority"], config["newSortOrder"] = options_rng.randint(0, 5), options_rng.randint(0, 4)
+        if options_rng.random() < 0.5:
+            config["ignoreRevlogsBeforeDate"] = "2025-01-0%d" % options_rng.randint(1, 9)
+        config["questionAction"], config["answerAction"] = options_rng.randint(0, 1), options_rng.randint(0, 3)
+        config["secondsToShowQuestion"], config["secondsToShowAnswer"] = options_rng.choice([0.0, 5.0]), options_rng.choice([0.0, 3.0])
+        config["waitForAudio"], config["stopTimerOnAnswer"] = options_rng.random() < 0.5, options_rng.random() < 0.5
+        config["newPerDayMinimum"] = options_rng.choice([0, 5])
+        if options_rng.random() < 0.5:
+            config["addon:seeded"] = {"preset": True, "n": options_rng.randint(1, 99)}
         col.decks.update_config(config)
         # Limits outside the options: each deck's own ("This deck", "Today only") and the
         # collection's rules for counting them. A generator of their own keeps the rest as it was.
