@@ -74,7 +74,7 @@ package enum AnkiPackage {
         if version == .latest {
             try budget.zstd(try budget.extract(entry), entry: collectionEntry, to: scratch.url)
         } else {
-            try budget.extract(entry).write(to: scratch.url)
+            try budget.extract(entry, to: scratch.url)
         }
         guard try scratch.isSQLite() else {
             throw ImportProblem(file: file, entry: collectionEntry, message: "the collection inside is not an SQLite database")
@@ -175,10 +175,20 @@ struct UnpackBudget {
     }
 
     mutating func extract(_ entry: ZipReader.Entry) throws -> Data {
+        let data = try unpacking(entry) { try zip.extract(entry, limit: $0) }
+        used += Int64(data.count)
+        return data
+    }
+
+    /// The same, written into a new file at `url` a piece at a time.
+    mutating func extract(_ entry: ZipReader.Entry, to url: URL) throws {
+        used += try unpacking(entry) { try zip.extract(entry, limit: $0, to: url) }
+    }
+
+    /// `body` given the most the entry may unpack to, its failures said as a person can act on them.
+    private func unpacking<T>(_ entry: ZipReader.Entry, _ body: (Int64) throws -> T) throws -> T {
         do {
-            let data = try zip.extract(entry, limit: available)
-            used += Int64(data.count)
-            return data
+            return try body(available)
         } catch ZipReader.Failure.tooLarge {
             throw tooLarge(entry.name)
         } catch ZipReader.Failure.expandsTooMuch(let ratio) {

@@ -94,6 +94,28 @@ package struct ZipReader {
 
     /// The entry's bytes, at most `limit` of them.
     package func extract(_ entry: Entry, limit: Int64) throws -> Data {
+        var output = Data()
+        try extract(entry, limit: limit) { output.append($0) }
+        return output
+    }
+
+    /// The entry unpacked into a new file at `url`, a piece at a time: a collection of half a
+    /// gigabyte is never held in memory whole. Answers how many bytes it unpacked to.
+    package func extract(_ entry: Entry, limit: Int64, to url: URL) throws -> Int64 {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
+            throw Failure.corrupt("cannot write \(url.lastPathComponent)")
+        }
+        defer { try? handle.close() }
+        var written: Int64 = 0
+        try extract(entry, limit: limit) { piece in
+            try handle.write(contentsOf: piece)
+            written += Int64(piece.count)
+        }
+        return written
+    }
+
+    /// The entry unpacked, handed on a piece at a time, its checksum checked at the end.
+    private func extract(_ entry: Entry, limit: Int64, into sink: (Data) throws -> Void) throws {
         let header = entry.localHeaderOffset
         guard try Self.integer(data, header, UInt32.self) == 0x0403_4B50 else { throw Failure.corrupt("the local header of \(entry.name) is missing") }
         let nameLength = Int(try Self.integer(data, header + 26, UInt16.self))
@@ -103,23 +125,30 @@ package struct ZipReader {
             throw Failure.corrupt("the data of \(entry.name) runs past the end of the file")
         }
         let compressed = data[(data.startIndex + start)..<(data.startIndex + start + entry.compressedSize)]
-        let output: Data
+        var crc = CSystemZlib.crc32(0, nil, 0)
+        func take(_ piece: Data) throws {
+            crc = Self.crc32(piece, continuing: crc)
+            try sink(piece)
+        }
         switch entry.method {
         case 0:
             guard Int64(compressed.count) <= limit else { throw Failure.tooLarge }
-            output = Data(compressed)
+            try take(Data(compressed))
         case 8:
-            output = try Self.inflate(compressed, limit: limit, name: entry.name)
+            try Self.inflate(compressed, limit: limit, name: entry.name, into: take)
         default:
             throw Failure.corrupt("\(entry.name) uses compression method \(entry.method), which Anki does not write")
         }
-        guard Self.crc32(output) == entry.crc32 else { throw Failure.corrupt("\(entry.name) fails its checksum (CRC-32)") }
-        return output
+        guard UInt32(crc) == entry.crc32 else { throw Failure.corrupt("\(entry.name) fails its checksum (CRC-32)") }
     }
 
     static func crc32(_ data: Data) -> UInt32 {
+        UInt32(crc32(data, continuing: CSystemZlib.crc32(0, nil, 0)))
+    }
+
+    static func crc32(_ data: Data, continuing start: uLong) -> uLong {
         data.withUnsafeBytes { bytes in
-            var crc = CSystemZlib.crc32(0, nil, 0)
+            var crc = start
             var offset = 0
             // zlib takes 32-bit lengths.
             while offset < bytes.count {
@@ -127,22 +156,29 @@ package struct ZipReader {
                 crc = CSystemZlib.crc32(crc, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(length))
                 offset += length
             }
-            return UInt32(crc)
+            return crc
         }
     }
 
     /// Raw deflate, stopping at `limit` bytes, and failing (not waiting) when the data ends
     /// before the stream does.
     static func inflate(_ input: Data, limit: Int64, name: String) throws -> Data {
+        var output = Data()
+        try inflate(input, limit: limit, name: name) { output.append($0) }
+        return output
+    }
+
+    /// The same, handing the output on in pieces of at most 64 KiB.
+    static func inflate(_ input: Data, limit: Int64, name: String, into sink: (Data) throws -> Void) throws {
         var stream = z_stream()
         guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw Failure.corrupt("cannot start zlib")
         }
         defer { inflateEnd(&stream) }
-        var output = Data()
+        var total = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var bytes = [UInt8](input)
-        let status: Int32 = bytes.withUnsafeMutableBufferPointer { inputBuffer in
+        let status: Int32 = try bytes.withUnsafeMutableBufferPointer { inputBuffer in
             stream.next_in = inputBuffer.baseAddress
             stream.avail_in = UInt32(inputBuffer.count)
             while true {
@@ -152,12 +188,13 @@ package struct ZipReader {
                     let result = CSystemZlib.inflate(&stream, Z_NO_FLUSH)
                     return (result, outputBuffer.count - Int(stream.avail_out))
                 }
-                output.append(contentsOf: buffer.prefix(produced.1))
-                if Int64(output.count) > limit { return -100 }
+                total += produced.1
+                if Int64(total) > limit { return -100 }
+                if produced.1 > 0 { try sink(Data(buffer.prefix(produced.1))) }
                 // The ratio is checked against the input read so far, so a bomb is stopped after
                 // its first MiB, not after it has filled memory.
                 let consumed = inputBuffer.count - Int(stream.avail_in)
-                if output.count > 1 << 20, output.count > consumed * Self.maximumRatio { return -101 }
+                if total > 1 << 20, total > consumed * Self.maximumRatio { return -101 }
                 switch produced.0 {
                 case Z_STREAM_END: return Z_STREAM_END
                 case Z_OK: if produced.1 == 0 && stream.avail_in == 0 { return Z_BUF_ERROR }
@@ -168,7 +205,7 @@ package struct ZipReader {
         }
         bytes.removeAll()
         switch status {
-        case Z_STREAM_END: return output
+        case Z_STREAM_END: return
         case -100: throw Failure.tooLarge
         case -101: throw Failure.expandsTooMuch(ratio: maximumRatio)
         case Z_BUF_ERROR: throw Failure.corrupt("the compressed data of \(name) ends early")
