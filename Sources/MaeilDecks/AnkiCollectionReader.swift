@@ -890,3 +890,29 @@ extension AnkiPackage {
         return (config?["mod"] as? NSNumber)?.int64Value ?? 0
     }
 }
+
+extension AnkiPackage {
+    /// What a schema-11 collection file (a sync's merge) holds beside what Maeil uses: its config
+    /// and the rest of each deck (Anki's legacy JSON, by Anki's deck id), as an import keeps them.
+    package static func keptObjects(ofCollectionFile url: URL) throws -> (config: String?, decks: [Int64: String]) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            func object(_ column: String) throws -> [String: Any] {
+                let text = try String.fetchOne(db, sql: "SELECT \(column) FROM col") ?? "{}"
+                return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            }
+            let config = try? JSONSerialization.data(withJSONObject: try object("conf"), options: [.sortedKeys])
+            var decks: [Int64: String] = [:]
+            for (key, value) in try object("decks") {
+                guard let id = Int64(key), let deck = value as? [String: Any] else { continue }
+                var record = CollectionReading.AnkiDeckRecord(name: "")
+                record.kept = CollectionReading.AnkiDeckRecord.kept(legacy: deck)
+                if let json = record.keptJSON { decks[id] = json }
+            }
+            return (config.map { String(decoding: $0, as: UTF8.self) }, decks)
+        }
+    }
+}

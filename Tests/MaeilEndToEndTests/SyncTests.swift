@@ -183,27 +183,70 @@ struct SyncTests {
         let seeded = try rules()
         let ignore = !seeded[0], allParents = !seeded[1]
 
-        // The phone: whether new cards ignore the review limit, and a key of the phone's own.
+        // The phone: whether new cards ignore the review limit, and a key of the phone's own; and
+        // Korean collapsed in its deck list, with a key of an add-on's.
         let set = try phone(["config", phonePath] + login + ["newCardsIgnoreReviewLimit=\(ignore)", "phoneOnly=\"kept\""])
         #expect((set["required"] as? Int ?? 9) <= 1, "\(set)")
+        let collapsed = try phone(["deck", phonePath] + login + ["Korean", "collapsed=true", "addon:phone=\"folded\""])
+        #expect((collapsed["required"] as? Int ?? 9) <= 1, "\(collapsed)")
         let down = try maeil(["sync", "--json"], collection, state: state)
         #expect(down.status == 0 && down.stdout.contains("\"sent_settings\" : false"), "\(down.stdout)\(down.stderr)")
         #expect(try rules() == [ignore, seeded[1]], "the phone's rule here")
 
         // Here: whether every parent's limits apply. Only that changed, and it goes up.
         #expect(try maeil(["deck", "Korean", "set", "apply_all_parent_limits", "\(allParents)"], collection, state: state).status == 0)
+        #expect(try maeil(["deck", "Korean", "set", "deck_new_per_day", "7"], collection, state: state).status == 0)
         let nextPositionBefore = SyncTests.int((set["config"] as? [String: Any])?["nextPos"]) ?? 0
         let up = try maeil(["sync"], collection, state: state)
-        #expect(up.stdout == "Synced with \(server.endpoint): the collection's settings went up.\n", "\(up.stdout)\(up.stderr)")
+        #expect(up.stdout.hasPrefix("Synced with \(server.endpoint): ") && up.stdout.contains("the collection's settings went up"),
+                "\(up.stdout)\(up.stderr)")
         let after = try #require(try phone(["config", phonePath] + login)["config"] as? [String: Any])
         #expect(after["newCardsIgnoreReviewLimit"] as? Bool == ignore && after["applyAllParentLimits"] as? Bool == allParents, "\(after)")
         #expect(after["phoneOnly"] as? String == "kept", "the phone's own key: \(after)")
         #expect((SyncTests.int(after["nextPos"]) ?? 0) >= nextPositionBefore, "the next new card's place: \(after["nextPos"] ?? "") < \(nextPositionBefore)")
         #expect(after["sched2021"] as? Bool == true && after["creationOffset"] != nil, "\(after)")
+        // Korean's own limit went up with Korean as the phone left it otherwise.
+        let korean = try #require(try phone(["deck", phonePath] + login + ["Korean"])["deck"] as? [String: Any])
+        #expect(korean["collapsed"] as? Bool == true && korean["addon:phone"] as? String == "folded" && korean["newLimit"] as? Int == 7,
+                "Korean on the phone: \(korean)")
         #expect(try rules() == [ignore, allParents])
         let again = try maeil(["sync"], collection, state: state)
         #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
         #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+    }
+
+    /// What Maeil does not use comes down too, and goes back to Anki as it came: a config key
+    /// alone (nothing else came down), and a deck's collapse and an add-on's key on it with
+    /// answers that are taken in place.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func whatMaeilDoesNotUseComesDownToo() throws {
+        let seed = "313"
+        _ = try seeded(["make", folder.path, zone, seed])
+        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
+        #expect(settled.status == 0)
+        func exported() throws -> [String: Any] {
+            let out = folder.appendingPathComponent("\(seed)/back-\(UUID().uuidString).colpkg").path
+            #expect(try maeil(["export", "--out", out], collection, state: state).status == 0)
+            return try #require(try seeded(["read", out])[out] as? [String: Any])
+        }
+
+        _ = try phone(["config", phonePath] + login + ["phoneOnly=\"kept\""])
+        let configOnly = try maeil(["sync"], collection, state: state)
+        #expect(configOnly.status == 0, "\(configOnly.stderr)")
+        #expect((try exported()["config"] as? [String: Any])?["phoneOnly"] as? String == "kept", "the phone's config key in Maeil's .colpkg")
+
+        let guid = try #require(try Collection(path: collection, readOnly: true).read { db in
+            try String.fetchOne(db, sql: "SELECT note.guid FROM card JOIN note ON note.id = card.note_id WHERE card.phase = 'review' AND card.suspended = 0 LIMIT 1")
+        })
+        _ = try phone(["answer", phonePath] + login + [guid])
+        _ = try phone(["deck", phonePath] + login + ["Korean", "collapsed=true", "addon:phone=\"folded\""])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let korean = ((try exported()["decks"] as? [String: Any])?["Korean"] as? [String: Any])?["rest"] as? [String: Any] ?? [:]
+        #expect(korean["collapsed"] as? Bool == true && korean["addon:phone"] as? String == "folded", "Korean in Maeil's .colpkg: \(korean)")
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
     }
 
     /// Maeil uploads to an empty server, the phone downloads and studies and syncs, Maeil

@@ -24,6 +24,10 @@ client does, and prints one JSON object:
                                                    the collection's config at PATH gets each KEY
                                                    set to the JSON value, then a normal sync;
                                                    prints the whole config after it
+    phone.py deck PATH ENDPOINT USER PASSWORD DECK [KEY=JSON]...
+                                                   the deck DECK at PATH gets each KEY of its
+                                                   legacy JSON set, then a normal sync; prints
+                                                   the deck's legacy JSON after it
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
                                                    sync that follows is a full one, uploaded)
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
@@ -165,6 +169,23 @@ def config(path, endpoint, user, password, *settings):
     return {"required": required, "config": after}
 
 
+def deck(path, endpoint, user, password, name, *settings):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    found = col.decks.get(col.decks.id_for_name(name))
+    for setting in settings:
+        key, value = setting.split("=", 1)
+        found[key] = json.loads(value)
+    if settings:
+        col.decks.save(found)
+    auth = col.sync_login(user, password, endpoint)
+    required = col.sync_collection(auth, False).required
+    after = col.decks.get(col.decks.id_for_name(name))
+    col.close()
+    return {"required": required, "deck": after}
+
+
 def options(path, deck):
     """A deck's options as Anki holds them: new cards and reviews a day."""
     from anki.collection import Collection
@@ -230,5 +251,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

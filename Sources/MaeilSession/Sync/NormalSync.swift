@@ -109,6 +109,8 @@ package struct NormalSync {
         let newMark = SyncMark(endpoint: mark.endpoint, serverModified: contents.modified, schema: meta.schema, usn: meta.usn + 1)
         // Nothing came down: this collection already is the merge; the merge becomes the base.
         if !cameDown {
+            // But for what Maeil keeps of Anki's as it came: the server's config and decks.
+            _ = try full.collection.writeAsSync(now: full.now) { writer in try Self.takeKept(from: merged, writer: writer) }
             let base = SyncBase(collectionPath: full.collection.path)
             try base.prepare(merged, mark: newMark)
             try full.collection.recordSync(newMark, base: marks?.through, leavesBase: true)
@@ -172,6 +174,7 @@ package struct NormalSync {
                 for (draft, card) in found {
                     _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
                 }
+                try Self.takeKept(from: merged, writer: writer)
                 return true
             }
         } catch is SyncTakeProblem {
@@ -199,6 +202,18 @@ package struct NormalSync {
         try full.collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
         return true
+    }
+
+    /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck),
+    /// as the merge holds it: an import would keep the same, and a later upload sends it.
+    static func takeKept(from merged: URL, writer: CollectionWriter) throws {
+        let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
+        if let config = kept.config { try writer.setAnkiConfig(config) }
+        for var deck in try writer.decks() {
+            guard let id = deck.ankiID, let json = kept.decks[id], json != deck.ankiJSON else { continue }
+            deck.ankiJSON = json
+            try writer.update(deck)
+        }
     }
 
     static let changedMeanwhile = SyncError(.inProgress, "the collection changed while the server's changes were on their way (a review in "
