@@ -302,8 +302,13 @@ struct SyncTests {
             let second = try maeil(["sync", "--json"], collection, state: state)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.contains("\"reason\" : \"onlyServerChanged\"") && second.stdout.contains("\"action\" : \"normal\""), "\(second.stdout)")
-            // Only the phone's answers came down: taken in place, not by rebuilding the collection.
-            #expect(second.stdout.contains("\"taken_in_place\" : true"), "\(second.stdout)")
+            // Only the phone's answers came down: taken in place, not by rebuilding the collection. Where
+            // they also changed a note (an answer that makes a card a leech tags its note: the phone's
+            // answers follow its clock, and a slow machine makes other learning cards due), the note
+            // comes down too, and a note is still taken by rebuilding (seen once in CI: 1 note).
+            let secondReport = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]
+            let notesCame = (secondReport?["merged"] as? [String: Any])?["received_notes"] as? Int ?? 0
+            #expect(notesCame > 0 || second.stdout.contains("\"taken_in_place\" : true"), "\(second.stdout)")
             // Read from a copy: the reading runs Anki's Check Database, which may fix the phone's own
             // cards (answers given within one second: Anki's last review time one second short of
             // what its log says) and so mark the schema changed: the phone's next sync was a full one.
