@@ -900,13 +900,10 @@ extension AnkiPackage {
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
-            func object(_ column: String) throws -> [String: Any] {
-                let text = try String.fetchOne(db, sql: "SELECT \(column) FROM col") ?? "{}"
-                return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-            }
-            let config = try? JSONSerialization.data(withJSONObject: try object("conf"), options: [.sortedKeys])
+            let config = try? JSONSerialization.data(withJSONObject: try AnkiDays.config(db), options: [.sortedKeys])
+            let text = try String.fetchOne(db, sql: "SELECT decks FROM col") ?? "{}"
             var decks: [Int64: String] = [:]
-            for (key, value) in try object("decks") {
+            for (key, value) in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] {
                 guard let id = Int64(key), let deck = value as? [String: Any] else { continue }
                 var record = CollectionReading.AnkiDeckRecord(name: "")
                 record.kept = CollectionReading.AnkiDeckRecord.kept(legacy: deck)

@@ -199,7 +199,6 @@ private struct CollectionWriting {
         var noteIDs = AnkiIDs(kept: source.keptNoteIDs, start: nowSeconds * 1000)
         var cardIDs = AnkiIDs(kept: source.keptCardIDs, start: nowSeconds * 1000)
         var summary = ExportSummary(media: 0)
-        var cardCount = 0
         var lastNewPosition: Int64 = 0
         var modelDeck: [Int64: Int64] = [:]
         var fsrs = false
@@ -264,7 +263,6 @@ private struct CollectionWriting {
                 bind.int(Self.checksum(first))
                 try bind.step(db)
                 for card in note.cards {
-                    cardCount += 1
                     let cardID = cardIDs.id(keeping: card.ankiID, proposing: card.proposedID)
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)

@@ -55,16 +55,12 @@ package struct SyncObjects: @unchecked Sendable {
     }
 }
 
-/// Rows of one chunk: review-log, card and note rows as the arrays Anki sends.
+/// Rows of one chunk that came down: review-log, card and note rows as the arrays Anki sends.
 package struct SyncChunk: @unchecked Sendable {
     package var done = false
     package var revlog: [[Any]] = []
     package var cards: [[Any]] = []
     package var notes: [[Any]] = []
-
-    package init(done: Bool = false, revlog: [[Any]] = [], cards: [[Any]] = [], notes: [[Any]] = []) {
-        (self.done, self.revlog, self.cards, self.notes) = (done, revlog, cards, notes)
-    }
 
     init(_ object: Any?) {
         let object = object as? [String: Any] ?? [:]
@@ -73,8 +69,6 @@ package struct SyncChunk: @unchecked Sendable {
         cards = object["cards"] as? [[Any]] ?? []
         notes = object["notes"] as? [[Any]] ?? []
     }
-
-    var json: [String: Any] { ["done": done, "revlog": revlog, "cards": cards, "notes": notes] }
 
     package var count: Int { revlog.count + cards.count + notes.count }
 }

@@ -122,6 +122,15 @@ struct SyncTests {
         return (collection, state, phonePath, login, try maeil(["sync"], collection, state: state))
     }
 
+    /// Seed `seed` made, Anki's server started with its user, and the collection shared as above.
+    func sharedWithThePhone(_ seed: String) throws -> (server: AnkiSyncServer, collection: String, state: String, phonePath: String, login: [String]) {
+        _ = try seeded(["make", folder.path, zone, seed])
+        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
+        let shared = try sharedWithThePhone(seed, server: server)
+        #expect(shared.settled.status == 0)
+        return (server, shared.collection, shared.state, shared.phonePath, shared.login)
+    }
+
     /// Answers given here go up, the phone answers the same cards again, and what comes down is
     /// taken in place: each answer given here is known in the log that comes back (under its
     /// time, or the next free millisecond where a dozen shared one), so none is there twice and
@@ -129,10 +138,7 @@ struct SyncTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func answersGivenHereComeBackOnce() throws {
         let seed = "311"
-        _ = try seeded(["make", folder.path, zone, seed])
-        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
-        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
-        #expect(settled.status == 0)
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
 
         // A dozen cards set due at once here (their answers share a millisecond), then answered.
         let chosen = try Collection(path: collection, readOnly: true).read { db in
@@ -171,10 +177,7 @@ struct SyncTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func theCollectionsSettingsCrossBothWays() throws {
         let seed = "312"
-        _ = try seeded(["make", folder.path, zone, seed])
-        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
-        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
-        #expect(settled.status == 0)
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         func rules() throws -> [Bool] {
             let rules = try Collection(path: collection, readOnly: true).limitRules()
             return [rules.newIgnoresReviewLimit, rules.applyAllParentLimits]
@@ -221,10 +224,7 @@ struct SyncTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func whatMaeilDoesNotUseComesDownToo() throws {
         let seed = "313"
-        _ = try seeded(["make", folder.path, zone, seed])
-        let server = try AnkiSyncServer(users: [seed], folder: folder.appendingPathComponent("server"))
-        let (collection, state, phonePath, login, settled) = try sharedWithThePhone(seed, server: server)
-        #expect(settled.status == 0)
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         func exported() throws -> [String: Any] {
             let out = folder.appendingPathComponent("\(seed)/back-\(UUID().uuidString).colpkg").path
             #expect(try maeil(["export", "--out", out], collection, state: state).status == 0)

@@ -77,11 +77,7 @@ package struct SyncBase {
 
     /// The collection config the base holds: the server's as the last sync left it.
     package static func config(of url: URL) -> [String: Any]? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard let queue = try? DatabaseQueue(path: url.path, configuration: configuration) else { return nil }
-        defer { try? queue.close() }
-        let text = try? queue.read { try String.fetchOne($0, sql: "SELECT conf FROM col") }
+        let text = try? reading(url) { try String.fetchOne($0, sql: "SELECT conf FROM col") }
         return text.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
@@ -91,12 +87,17 @@ package struct SyncBase {
 
     static func tags(of url: URL) throws -> [SyncMark] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return try reading(url) { db in
+            try String.fetchAll(db, sql: "SELECT mark FROM maeil_sync_base").map { try JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// `body` over the file at `url`, opened only to read.
+    private static func reading<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
-        return try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT mark FROM maeil_sync_base").map { try JSONDecoder().decode(SyncMark.self, from: Data($0.utf8)) }
-        }
+        return try queue.read(body)
     }
 }
