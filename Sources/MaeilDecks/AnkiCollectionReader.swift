@@ -894,22 +894,39 @@ extension AnkiPackage {
 extension AnkiPackage {
     /// What a schema-11 collection file (a sync's merge) holds beside what Maeil uses: its config
     /// and the rest of each deck (Anki's legacy JSON, by Anki's deck id), as an import keeps them.
-    package static func keptObjects(ofCollectionFile url: URL) throws -> (config: String?, decks: [Int64: String]) {
+    package static func keptObjects(ofCollectionFile url: URL) throws -> KeptObjects {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
-            let config = try? JSONSerialization.data(withJSONObject: try AnkiDays.config(db), options: [.sortedKeys])
-            let text = try String.fetchOne(db, sql: "SELECT decks FROM col") ?? "{}"
-            var decks: [Int64: String] = [:]
-            for (key, value) in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] {
-                guard let id = Int64(key), let deck = value as? [String: Any] else { continue }
+            func objects(_ column: String) throws -> [Int64: [String: Any]] {
+                let text = try String.fetchOne(db, sql: "SELECT \(column) FROM col") ?? "{}"
+                let all = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                return Dictionary(uniqueKeysWithValues: all.compactMap { key, value in
+                    guard let id = Int64(key), let object = value as? [String: Any] else { return nil }
+                    return (id, object)
+                })
+            }
+            func text(_ object: Any) -> String? {
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+            }
+            var kept = KeptObjects(config: text(try AnkiDays.config(db)))
+            for (id, deck) in try objects("decks") {
                 var record = CollectionReading.AnkiDeckRecord(name: "")
                 record.kept = CollectionReading.AnkiDeckRecord.kept(legacy: deck)
-                if let json = record.keptJSON { decks[id] = json }
+                kept.decks[id] = record.keptJSON
             }
-            return (config.map { String(decoding: $0, as: UTF8.self) }, decks)
+            // As an import keeps a preset's options (`deckOptions`): the legacy JSON whole.
+            kept.deckOptions = try objects("dconf").compactMapValues(text)
+            return kept
         }
+    }
+
+    /// What `keptObjects` reads, each by Anki's id.
+    package struct KeptObjects {
+        package var config: String?
+        package var decks: [Int64: String] = [:]
+        package var deckOptions: [Int64: String] = [:]
     }
 }

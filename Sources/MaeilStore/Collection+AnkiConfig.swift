@@ -1,4 +1,5 @@
 import GRDB
+import MaeilCore
 
 /// Anki's collection config, every key, as a whole collection's file (.colpkg, collection.anki2,
 /// a sync's download) brought it: Maeil uses a few of its keys (kept as settings of their own,
@@ -6,6 +7,15 @@ import GRDB
 extension CollectionWriter {
     package func setAnkiConfig(_ json: String) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('anki_config', ?)", arguments: [json])
+    }
+
+    /// Anki's options (legacy JSON) a preset keeps, its settings as they are.
+    package func setAnkiConfig(_ json: String, ofPreset id: Int64) throws {
+        try db.execute(sql: "UPDATE preset SET anki_config = ? WHERE id = ?", arguments: [json, id])
+    }
+
+    package func presets() throws -> [Preset] {
+        try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode)
     }
 }
 

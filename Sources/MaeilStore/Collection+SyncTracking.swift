@@ -42,8 +42,6 @@ extension Collection {
              AFTER UPDATE ON deck WHEN OLD.name IS NOT NEW.name OR OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
                OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id
              """, "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
-            ("preset_update", "AFTER UPDATE ON preset",
-             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id;"),
             ("note_type_update", "AFTER UPDATE ON note_type",
              "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id);"),
         ]
@@ -54,6 +52,16 @@ extension Collection {
         for (name, event, body) in triggers {
             try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
         }
+        // A preset's settings give its decks' cards their steps and desired retention; Anki's
+        // options it only keeps (anki_config, refreshed by a sync's take) mark no note. Made
+        // again each time from the table as it is, so a column a later migration adds marks too.
+        let presetColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('preset') WHERE name NOT IN ('id', 'anki_config')")
+        try db.execute(sql: """
+            DROP TRIGGER IF EXISTS sync_mark_preset_update;
+            CREATE TRIGGER sync_mark_preset_update AFTER UPDATE ON preset
+            WHEN \(presetColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+            BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id; END
+            """)
     }
 
     /// The marks as a read transaction sees them; nil where the collection keeps none.

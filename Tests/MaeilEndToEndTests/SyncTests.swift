@@ -241,12 +241,23 @@ struct SyncTests {
         })
         _ = try phone(["answer", phonePath] + login + [guid])
         _ = try phone(["deck", phonePath] + login + ["Korean", "collapsed=true", "addon:phone=\"folded\""])
+        _ = try phone(["preset", phonePath] + login + ["Korean", "autoplay=false", "addon:phone=\"quiet\""])
         let taken = try maeil(["sync", "--json"], collection, state: state)
         #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
         let korean = ((try exported()["decks"] as? [String: Any])?["Korean"] as? [String: Any])?["rest"] as? [String: Any] ?? [:]
         #expect(korean["collapsed"] as? Bool == true && korean["addon:phone"] as? String == "folded", "Korean in Maeil's .colpkg: \(korean)")
         let again = try maeil(["sync"], collection, state: state)
         #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+
+        // Maeil changes the same options after: the newer whole goes up, with the phone's keys in it.
+        #expect(try maeil(["deck", "Korean", "set", "reviews_per_day", "77"], collection, state: state).status == 0)
+        let sent = try maeil(["sync"], collection, state: state)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        _ = try phone(["sync", phonePath] + login)
+        let options = try phone(["options", phonePath, "Korean"])
+        let config = options["config"] as? [String: Any] ?? [:]
+        #expect(options["reviews_per_day"] as? Int == 77 && config["autoplay"] as? Bool == false && config["addon:phone"] as? String == "quiet",
+                "Korean's options on the phone: \(options)")
     }
 
     /// Maeil uploads to an empty server, the phone downloads and studies and syncs, Maeil

@@ -76,4 +76,22 @@ struct SyncMarkTests {
         try collection.settleChangeFlag()
         #expect(try collection.changedSinceSync())
     }
+
+    /// A preset's settings give its cards their steps and retention: a change to them marks its
+    /// notes for the next sync's export. Anki's options it only keeps (refreshed by a sync) mark
+    /// none, so a sync that takes them does not export every note of the preset again.
+    @Test func onlyAPresetsSettingsMarkItsNotes() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 3)
+        _ = try collection.takeChangeFlag()
+        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
+        #expect(try marked().isEmpty)
+        try collection.batch(now: Fixture.noon) { writer in try writer.setAnkiConfig(#"{"autoplay":false,"id":5}"#, ofPreset: deck.presetID) }
+        #expect(try collection.preset(id: deck.presetID).ankiConfigID == 5)
+        #expect(try marked().isEmpty, "Anki's options kept as they came mark no note")
+        var preset = try collection.preset(id: deck.presetID)
+        preset.scheduler.desiredRetention = 0.85
+        _ = try collection.save(preset)
+        #expect(try marked() == Set(try collection.notes(deckID: deck.id).map(\.id)))
+    }
 }

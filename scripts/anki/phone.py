@@ -28,6 +28,11 @@ client does, and prints one JSON object:
                                                    the deck DECK at PATH gets each KEY of its
                                                    legacy JSON set, then a normal sync; prints
                                                    the deck's legacy JSON after it
+    phone.py preset PATH ENDPOINT USER PASSWORD DECK [KEY=JSON]...
+                                                   the options DECK uses at PATH get each KEY of
+                                                   their legacy JSON set, then a normal sync
+    phone.py options PATH DECK                     the options DECK uses at PATH: new cards and
+                                                   reviews a day, and their legacy JSON whole
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
                                                    sync that follows is a full one, uploaded)
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
@@ -186,14 +191,30 @@ def deck(path, endpoint, user, password, name, *settings):
     return {"required": required, "deck": after}
 
 
+def preset(path, endpoint, user, password, name, *settings):
+    """Sets keys of the options a deck uses (key=JSON), then syncs."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    config = col.decks.config_dict_for_deck_id(col.decks.id_for_name(name))
+    for setting in settings:
+        key, value = setting.split("=", 1)
+        config[key] = json.loads(value)
+    col.decks.update_config(config)
+    auth = col.sync_login(user, password, endpoint)
+    required = col.sync_collection(auth, False).required
+    col.close()
+    return {"required": required}
+
+
 def options(path, deck):
-    """A deck's options as Anki holds them: new cards and reviews a day."""
+    """A deck's options as Anki holds them: new cards and reviews a day, and the whole."""
     from anki.collection import Collection
 
     col = Collection(path)
     config = col.decks.config_dict_for_deck_id(col.decks.id_for_name(deck))
     col.close()
-    return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"]}
+    return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"], "config": config}
 
 
 def memory(path, guid):
@@ -251,5 +272,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

@@ -204,8 +204,10 @@ package struct NormalSync {
         return true
     }
 
-    /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck),
-    /// as the merge holds it: an import would keep the same, and a later upload sends it.
+    /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck,
+    /// each preset's Anki options), as the merge holds it: an import would keep the same, and a
+    /// later upload sends it. Taken only where what Maeil uses of them did not change (else the
+    /// whole merge is taken), so only what Maeil keeps is written.
     static func takeKept(from merged: URL, writer: CollectionWriter) throws {
         let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
         if let config = kept.config { try writer.setAnkiConfig(config) }
@@ -213,6 +215,16 @@ package struct NormalSync {
             guard let id = deck.ankiID, let json = kept.decks[id], json != deck.ankiJSON else { continue }
             deck.ankiJSON = json
             try writer.update(deck)
+        }
+        let presets = try writer.presets(), keptIDs = Set(presets.compactMap(\.ankiConfigID))
+        for preset in presets {
+            // Options made here go to Anki under an id of their own (`ownIDBase`), unless a preset
+            // from Anki holds that id; kept from now on.
+            guard let id = preset.id else { continue }
+            let ankiID = preset.ankiConfigID ?? AnkiPackageWriter.ownIDBase + id
+            guard preset.ankiConfigID != nil || !keptIDs.contains(ankiID), let json = kept.deckOptions[ankiID],
+                  json != preset.ankiConfig else { continue }
+            try writer.setAnkiConfig(json, ofPreset: id)
         }
     }
 
