@@ -141,7 +141,7 @@ package struct NoteInserter {
         var scheduled = 0
         for index in deck.templates.indices {
             let name = deck.templates[index].name
-            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType) { ordinal in
+            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
                 let draft = drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal }
                 let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)

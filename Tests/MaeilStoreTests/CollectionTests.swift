@@ -133,6 +133,23 @@ struct CollectionTests {
         #expect(try collection.cards(noteID: note.id).map(\.ordinal) == [1, 2])
     }
 
+    /// Anki's cloze type: a note whose deletions are all edited out keeps its cards, as Anki
+    /// keeps them; one added without a deletion gets Anki's first card (c1). Before, the edit
+    /// added a card that went to Anki as a second card of c1 (Check Database deleted it).
+    @Test func ankisClozeWithoutDeletionsAsAnkiHasIt() throws {
+        let collection = try Fixture.collection()
+        let template = CardTemplate(name: "Cloze", front: ["Text"], back: ["Back Extra"], blanks: "Text", noteType: "Cloze")
+        let deck = try collection.createDeck(name: "Anki", kind: .cloze, templates: [template], now: Fixture.noon)
+        func draft(_ text: String, guid: String) -> NoteDraft {
+            NoteDraft(guid: guid, kind: .cloze, noteType: "Cloze", fields: [NoteField(name: "Text", value: text), NoteField(name: "Back Extra", value: "")])
+        }
+        let note = try collection.addNote(draft("{{c1::물}} and {{c2::불}}", guid: "a"), deckID: deck.id, now: Fixture.noon)
+        try collection.updateNote(id: note.id, fields: [NoteField(name: "Text", value: "edited"), NoteField(name: "Back Extra", value: "")], now: Fixture.noon)
+        #expect(try collection.cards(noteID: note.id).map(\.ordinal) == [1, 2])
+        let bare = try collection.addNote(draft("no deletion", guid: "b"), deckID: deck.id, now: Fixture.noon)
+        #expect(try collection.cards(noteID: bare.id).map(\.ordinal) == [1])
+    }
+
     @Test func deletingANoteKeepsItsHistory() throws {
         let collection = try Fixture.collection()
         let clock = TestClock(Fixture.noon)

@@ -51,8 +51,9 @@ extension CardTemplate {
     }
 
     /// `ordinals(for:noteType:)` without the array, which was an allocation for every note of
-    /// a large import.
-    package func forEachOrdinal(for fields: [NoteField], noteType: String?, _ body: (Int) throws -> Void) rethrows {
+    /// a large import. `hasCards`: the note has cards already (an edit), which for Anki's
+    /// cloze types changes what a note without deletions gets.
+    package func forEachOrdinal(for fields: [NoteField], noteType: String?, hasCards: Bool = false, _ body: (Int) throws -> Void) rethrows {
         if let required = self.noteType, required != noteType { return }
         // Anki makes a cloze note's cards from its deletions alone: the other fields its question
         // shows (image occlusion's header) may be empty. Maeil's own templates need their front.
@@ -63,6 +64,12 @@ extension CardTemplate {
             let numbers = Cloze.numbers(in: text)
             if !numbers.isEmpty {
                 for number in numbers { try body(number) }
+                return
+            }
+            // Anki's cloze type without a deletion: its first card, and only for a note with no
+            // card yet (an edit that takes every deletion out keeps the cards as they are).
+            if clozeFromAnki {
+                if !hasCards { try body(1) }
                 return
             }
         }
