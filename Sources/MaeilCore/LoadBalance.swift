@@ -44,14 +44,26 @@ public struct LoadBalance: Sendable, Hashable {
             let inverse = 1 / Float(max(days[index], 1))
             return countWeight * (inverse * inverse * inverse) * siblings[index] * easy[index]
         }
-        let total = weights.reduce(0, +)
-        guard total > 0 else { return nil }
-        var target = Float(draw) * total
-        for (index, weight) in weights.enumerated() {
-            if target < weight { return days[index] }
-            target -= weight
+        return Self.weightedIndex(weights, draw: Float(draw)).map { days[$0] }
+    }
+
+    /// rand's `WeightedIndex` as Anki samples it, for the draw `f` in [0, 1): running totals
+    /// in 32 bits, f times the total (`UniformFloat` over [0, total)), the first total past it.
+    /// Nil where no weight is positive (Anki then fuzzes without balancing).
+    static func weightedIndex(_ weights: [Float], draw f: Float) -> Int? {
+        guard var total = weights.first else { return nil }
+        var running: [Float] = []
+        running.reserveCapacity(weights.count)
+        for weight in weights.dropFirst() {
+            running.append(total)
+            total += weight
         }
-        return days.last
+        guard total > 0, total.isFinite else { return nil }
+        // `UniformFloat::new(0, total)`: a scale whose largest draw stays below the total.
+        var scale = total
+        while scale * (1 - 0x1p-23) >= total { scale = scale.nextDown }
+        let chosen = f * scale
+        return running.firstIndex { $0 > chosen } ?? running.count
     }
 
     /// What a sibling due on a day does to the days around it, from five before to five after.

@@ -7,6 +7,9 @@ public struct SchedulingContext: Sendable {
     public var clock: DayClock { didSet { today = clock.dayNumber(of: now) } }
     /// In [0, 1); nil turns fuzz off.
     public var fuzzFactor: Double?
+    /// Anki's own draw for this answer, where the fuzz factor is its (`init(now:clock:fuzz:)`):
+    /// the learning fuzz then comes from it too, as in Anki.
+    public private(set) var fuzzDraw: AnkiFuzzDraw?
     /// The preset's due counts when it balances load (and fuzz is on); nil otherwise.
     public var loadBalance: LoadBalance?
     /// The study day `now` falls on, worked out once: an answer needs it several times.
@@ -17,6 +20,12 @@ public struct SchedulingContext: Sendable {
         self.clock = clock
         self.fuzzFactor = fuzzFactor
         today = clock.dayNumber(of: now)
+    }
+
+    /// Fuzz as Anki draws it for the answer (nil: off).
+    public init(now: Date, clock: DayClock, fuzz draw: AnkiFuzzDraw?) {
+        self.init(now: now, clock: clock, fuzzFactor: draw?.factor)
+        fuzzDraw = draw
     }
 
     /// Whole study days since `earlier`; never negative, even when the clock went back.
@@ -104,7 +113,8 @@ extension Transition {
                 let days = (delaySeconds - untilRollover) / 86_400 + 1
                 state.due = context.clock.start(ofDay: today + days)
             } else {
-                state.due = context.now.addingTimeInterval(TimeInterval(Self.learningFuzz(delaySeconds, context.fuzzFactor)))
+                let fuzzed = context.fuzzDraw?.learningSeconds(delaySeconds) ?? Self.learningFuzz(delaySeconds, context.fuzzFactor)
+                state.due = context.now.addingTimeInterval(TimeInterval(fuzzed))
             }
         } else {
             state.due = context.clock.start(ofDay: today + intervalDays)

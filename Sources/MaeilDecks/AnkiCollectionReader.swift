@@ -264,6 +264,8 @@ private struct CollectionReading {
                                       flags: Int(card.flags & 7), buriedByUser: card.queue == -3)
                 draft.ankiCustomData = Self.customData(data)
                 draft.ankiOriginalPosition = Self.originalPosition(data)
+                if card.type == 0 { draft.ankiPosition = card.originalDeck != 0 ? card.originalDue : card.due }
+                draft.ankiRetention = (data?["dr"] as? NSNumber)?.doubleValue
                 note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)
@@ -611,12 +613,18 @@ private struct CollectionReading {
     // MARK: Cards and reviews
 
     /// The notes' ids in the order they come over: new cards keep Anki's order (a new card in
-    /// a filtered deck keeps its place in the new queue in odue), notes with no new card keep
+    /// a filtered deck keeps its place in the new queue in odue), and a note whose cards all
+    /// left the new queue takes the place they left ("pos" in their data), so a card forgotten
+    /// later goes back among the new cards where Anki puts it back; notes with neither keep
     /// their creation order.
     func noteOrder() throws -> [Int64] {
         var firstNew: [Int64: Int64] = [:]
         let positions = try Row.fetchCursor(db, sql: """
-            SELECT nid, min(CASE WHEN odid != 0 THEN odue ELSE due END) FROM cards WHERE type = 0 GROUP BY nid
+            SELECT nid, place FROM (
+              SELECT nid, coalesce(min(CASE WHEN type = 0 THEN (CASE WHEN odid != 0 THEN odue ELSE due END) END),
+                                   min(CASE WHEN type != 0 AND data LIKE '%"pos"%' AND json_valid(data) THEN json_extract(data, '$.pos') END)) AS place
+              FROM cards GROUP BY nid)
+            WHERE typeof(place) = 'integer'
             """)
         while let row = try positions.next() {
             let pair = PackageRow(row: row, table: "cards", file: file)

@@ -22,26 +22,29 @@ package enum AnkiPackageWriter {
     package static let ownIDBase: Int64 = 1_400_000_000_000
 
     /// A log entry as the revlog row a package writes for it (ease, interval, last interval,
-    /// factor, type); nil for Maeil's own bookkeeping, which Anki has no row for.
-    package static func revlog(_ entry: ReviewLogEntry) -> (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)? {
-        CollectionWriting.revlog(entry)
+    /// factor, type); nil for Maeil's own bookkeeping, which Anki has no row for. `clock`: the
+    /// study-day clock the answer was given by, which makes a step that ran past the day's end
+    /// whole days, as Anki logs it; without it, steps stay in seconds.
+    package static func revlog(_ entry: ReviewLogEntry, clock: DayClock? = nil) -> (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)? {
+        CollectionWriting.revlog(entry, clock: clock, steps: nil)
     }
 
     package enum Format: Sendable {
         case current, legacy
     }
 
-    /// `clock` is the study-day clock review due dates are counted in.
+    /// `clock` is the study-day clock review due dates are counted in. `deckPackage`: an .apkg,
+    /// which Anki imports into another collection, rather than a whole collection (.colpkg).
     @discardableResult
-    package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws
-        -> ExportSummary {
+    package static func write(_ collection: ExportCollection, to url: URL, format: Format = .current, now: Date, clock: DayClock,
+                              deckPackage: Bool = false) throws -> ExportSummary {
         var source = collection
-        return try write(&source, to: url, format: format, now: now, clock: clock)
+        return try write(&source, to: url, format: format, now: now, clock: clock, deckPackage: deckPackage)
     }
 
     @discardableResult
-    package static func write(_ source: inout some ExportSource, to url: URL, format: Format = .current, now: Date, clock: DayClock) throws
-        -> ExportSummary {
+    package static func write(_ source: inout some ExportSource, to url: URL, format: Format = .current, now: Date, clock: DayClock,
+                              deckPackage: Bool = false) throws -> ExportSummary {
         // Working files carry the process's id: the next export removes a killed one's.
         Leftovers.removeDead(in: FileManager.default.temporaryDirectory, prefix: "maeil-export-")
         Leftovers.removeDead(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent).", suffix: ".partial")
@@ -50,7 +53,7 @@ package enum AnkiPackageWriter {
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
         // A scratch file that is zipped and deleted: no journal, no waiting for the disk.
-        let summary = try writeCollectionFile(&source, to: databaseURL, now: now, clock: clock)
+        let summary = try writeCollectionFile(&source, to: databaseURL, now: now, clock: clock, deckPackage: deckPackage)
         let media = source.media
         let partial = url.deletingLastPathComponent().appendingPathComponent(Leftovers.name(".\(url.lastPathComponent).", ".partial"))
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -92,14 +95,14 @@ package enum AnkiPackageWriter {
     /// The collection alone, as the SQLite file a package holds (a sync uploads it): written
     /// to `url`, which must not exist yet.
     @discardableResult
-    package static func writeCollectionFile(_ source: inout some ExportSource, to url: URL, now: Date, clock: DayClock) throws
-        -> ExportSummary {
+    package static func writeCollectionFile(_ source: inout some ExportSource, to url: URL, now: Date, clock: DayClock,
+                                            deckPackage: Bool = false) throws -> ExportSummary {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        let summary = try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock).write(&source) }
+        let summary = try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock, deckPackage: deckPackage).write(&source) }
         try queue.close()
         return summary
     }
@@ -143,6 +146,10 @@ private struct CollectionWriting {
     let db: Database
     let now: Date
     let clock: DayClock
+    /// An .apkg: Anki's importer counts the package's today by the default rollover where the
+    /// package names none, as its own .apkg never does; a rollover named moved every date a day
+    /// when imported between the two hours.
+    let deckPackage: Bool
 
     static let schema = """
         CREATE TABLE col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
@@ -245,6 +252,7 @@ private struct CollectionWriting {
                 .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
             let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
             let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
+            let stepSeconds = (learning: deck.preset.scheduler.learningSteps.seconds, relearning: deck.preset.scheduler.relearningSteps.seconds)
             var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.add(note)
@@ -269,12 +277,14 @@ private struct CollectionWriting {
                     bind.begin(insertCard)
                     bind.int(cardID); bind.int(noteID); bind.int(deckID); bind.int(card.ordinal); bind.int(card.modified)
                     bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
-                    bind.int(card.state.phase == .new ? 0 : card.state.easePermille); bind.int(card.state.reps); bind.int(card.state.lapses)
+                    // No ease before a card first leaves learning, as in Anki.
+                    bind.int(card.state.phase == .new || card.state.phase == .learning ? 0 : card.state.easePermille)
+                    bind.int(card.state.reps); bind.int(card.state.lapses)
                     bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
                     if columns.type == 0 { lastNewPosition = max(lastNewPosition, Int64(columns.due)) }
                     for entry in card.history {
-                        guard let row = Self.revlog(entry) else { continue }
+                        guard let row = Self.revlog(entry, clock: clock, steps: stepSeconds) else { continue }
                         bind.begin(insertAnswer)
                         bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
                         bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
@@ -332,7 +342,7 @@ private struct CollectionWriting {
         var kept = source.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? defaults
         // A day number counted from the old creation date: Anki sets it again when it next unburies.
         kept["lastUnburied"] = nil
-        let conf = kept.merging(["schedVer": 2, "fsrs": fsrs, "rollover": clock.rolloverHour,
+        var conf = kept.merging(["schedVer": 2, "fsrs": fsrs, "rollover": clock.rolloverHour,
                                  // Past every new card's place, as Anki keeps it.
                                  "nextPos": max((kept["nextPos"] as? NSNumber)?.int64Value ?? 0, lastNewPosition + 1),
                                  // Anki counts due days from crt's date at this offset: without it, at its
@@ -342,8 +352,16 @@ private struct CollectionWriting {
                                  "sched2021": true]) { $1 }
             .merging(source.limitRules.map { ["newCardsIgnoreReviewLimit": $0.newIgnoresReviewLimit, "applyAllParentLimits": $0.applyAllParentLimits] }
                      ?? [:]) { $1 }
+        // An .apkg names no rollover, as Anki's own (its importer then counts the package's days from
+        // 4 o'clock, as the collection it goes into does by default); its creation time falls at
+        // midday, so the creation day is the same whichever hour a day starts.
+        var createdAt = Int64(created.timeIntervalSince1970)
+        if deckPackage {
+            conf["rollover"] = nil
+            createdAt += 12 * 3600
+        }
         try db.execute(sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", arguments: [
-            Int64(created.timeIntervalSince1970), nowSeconds * 1000, nowSeconds * 1000,
+            createdAt, nowSeconds * 1000, nowSeconds * 1000,
             try json(conf), try json(models), try json(decks), try json(configs),
         ])
         try db.execute(sql: Self.indexes)
@@ -377,8 +395,10 @@ private struct CollectionWriting {
             let steps = state.phase == .learning ? learningSteps : relearningSteps
             let left = max(1, steps - state.step)
             let interval = state.phase == .relearning ? state.intervalDays : 0
-            // Due today: a second (Anki's learning queue); due on a later day: a day number (its day-learning queue).
-            guard let due = state.due, clock.dayNumber(of: due) > today else {
+            // A step scheduled in seconds stays a second (Anki's learning queue), even one that ends
+            // past midnight; one that ran past the day's end was given the start of a later day,
+            // which Anki keeps as a day number (its day-learning queue).
+            guard let due = state.due, clock.dayNumber(of: due) > today, clock.start(ofDay: clock.dayNumber(of: due)) == due else {
                 return (type, queue(1), Int64(state.due?.timeIntervalSince1970 ?? 0), interval, left)
             }
             return (type, queue(3), Int64(clock.dayNumber(of: due) - createdDay), interval, left)
@@ -395,9 +415,12 @@ private struct CollectionWriting {
         let memory = card.state.memory
         let kept = memory.map(AnkiPackageWriter.ankiMemory)
         if let kept { members.append("\"d\":\(kept.difficulty)") }
-        if memory != nil, let decay = card.decay { members.append("\"decay\":\((decay * 1000).rounded() / 1000)") }
-        if memory != nil, let retention = card.desiredRetention { members.append("\"dr\":\(retention)") }
-        let answered = card.state.phase == .new ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
+        // Anki keeps FSRS-6's decay as the parameter (w20, positive); the forgetting curve's
+        // exponent is its negative.
+        if let decay = card.decay { members.append("\"decay\":\((abs(decay) * 1000).rounded() / 1000)") }
+        if let retention = card.desiredRetention { members.append("\"dr\":\(retention)") }
+        // A card forgotten keeps its last review's time, as Anki keeps it.
+        let answered = card.state.phase == .new && card.state.reps == 0 ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
         if let answered { members.append("\"lrt\":\(Int64(answered.timeIntervalSince1970))") }
         if let kept { members.append("\"s\":\(kept.stability)") }
         if let custom = card.customData { members.append("\"cd\":" + jsonString(custom)) }
@@ -426,14 +449,33 @@ private struct CollectionWriting {
     /// Anki's revlog columns for one answer.
     typealias Revlog = (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)
 
-    /// A log entry as a revlog row; nil for Maeil's own bookkeeping.
-    static func revlog(_ entry: ReviewLogEntry) -> Revlog? {
-        func interval(_ state: CardState?) -> Int {
+    /// A log entry as a revlog row; nil for Maeil's own bookkeeping. `steps`: the preset's, for
+    /// the last interval of a card in steps, which Anki logs as its current step's delay (not a
+    /// hard answer's longer one).
+    static func revlog(_ entry: ReviewLogEntry, clock: DayClock?, steps: (learning: [Int], relearning: [Int])?) -> Revlog? {
+        // Anki's `maybe_as_days`: a step as long as what was left of the day is logged in days.
+        let second = entry.time.timeIntervalSince1970.rounded(.down)
+        let untilRollover = clock.map { clock in
+            max(0, Int(clock.start(ofDay: clock.dayNumber(of: entry.time) + 1).timeIntervalSince1970 - second))
+        }
+        // A change by hand logs the card's interval column as it was: none in learning, the review
+        // interval in relearning.
+        func cardInterval(_ state: CardState?) -> Int {
+            guard let state, state.phase == .review || state.phase == .relearning else { return 0 }
+            return state.intervalDays
+        }
+        func interval(_ state: CardState?, current: Bool = false) -> Int {
             guard let state else { return 0 }
             switch state.phase {
             case .new: return 0
             case .review: return state.intervalDays
-            case .learning, .relearning: return -state.scheduledSeconds
+            case .learning, .relearning:
+                var seconds = state.scheduledSeconds
+                if current, let steps, case let list = state.phase == .learning ? steps.learning : steps.relearning, !list.isEmpty {
+                    seconds = list[min(max(state.step, 0), list.count - 1)]
+                }
+                if let untilRollover, seconds >= untilRollover { return (seconds - untilRollover) / 86_400 + 1 }
+                return -seconds
             }
         }
         // A row that came from Anki goes back as it came.
@@ -451,19 +493,22 @@ private struct CollectionWriting {
             let factor: Int
             if let memory = entry.after?.memory, entry.scheduler == SchedulerKind.fsrs.rawValue {
                 factor = Int((((memory.difficulty - 1) / 9 + 0.1) * 1000).rounded())
+            } else if entry.after?.phase == .learning {
+                // A card learning for the first time has no ease yet in Anki.
+                factor = 0
             } else {
                 factor = entry.after?.easePermille ?? 2500
             }
-            return (rating.rawValue, interval(entry.after), interval(entry.before), factor, type)
+            return (rating.rawValue, interval(entry.after), interval(entry.before, current: true), factor, type)
         }
         // Forgetting a card is Anki's "reset": a manual entry with no ease.
         if entry.kind == .manual, entry.after?.phase == .new, entry.before.map({ $0.phase != .new }) == true {
-            return (0, 0, interval(entry.before), 0, 4)
+            return (0, 0, cardInterval(entry.before), 0, 4)
         }
         // A due date set by hand is the row Anki's own Set Due Date writes: manual, no button, the
         // new interval and the old, the card's ease (never 0, which Anki reads as a reset).
         if entry.kind == .manual, let after = entry.after, after.phase == .review, after.due != entry.before?.due {
-            return (0, after.intervalDays, interval(entry.before), after.easePermille > 0 ? after.easePermille : 2500, 4)
+            return (0, after.intervalDays, cardInterval(entry.before), after.easePermille > 0 ? after.easePermille : 2500, 4)
         }
         return nil
     }

@@ -349,12 +349,13 @@ struct DeckImport {
         try writer.setFlags(cardID: card.id, suspended: imported.suspended)
         try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
         try writer.setAnkiFlag(cardID: card.id, imported.flags)
-        try writer.setAnkiCardData(cardID: card.id, customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition)
+        try writer.setAnkiCardData(cardID: card.id, AnkiCardData(customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition,
+                                                                 position: imported.ankiPosition, retention: imported.ankiRetention))
         return applied
     }
 
     /// Answers given here (no Anki id yet) found in `history`, among the rows not `known`, as
-    /// Anki's file has them: with every column Maeil wrote for them, under their time in
+    /// Anki's file has them: with the button, kind and factor Maeil wrote for them, under their time in
     /// milliseconds, or the next free one after it where answers shared a millisecond (the
     /// earliest such row is taken: another with the same columns is the same answer to Anki, so
     /// either way every row is there once). Each takes its Anki id; answers those ids. Throws
@@ -368,8 +369,9 @@ struct DeckImport {
             let match = history.compactMap { entry -> Int64? in
                 guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), !known.contains(id), (time...(time + 300_000)).contains(id)
                 else { return nil }
-                let same = (Int(anki.ease), Int(anki.interval), Int(anki.lastInterval), Int(anki.factor), Int(anki.type))
-                    == (columns.ease, columns.interval, columns.lastInterval, columns.factor, columns.type)
+                // A step logged in seconds here may be whole days in the file (it ran past the day's
+                // end where it was written): the button, the kind and the factor tell the answer.
+                let same = (Int(anki.ease), Int(anki.factor), Int(anki.type)) == (columns.ease, columns.factor, columns.type)
                 return same ? id : nil
             }.min()
             guard let id = match else { throw SyncTakeProblem(cardID: cardID) }

@@ -130,7 +130,7 @@ package enum ExportFile {
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.
             if format == "txt" { return try AnkiTextWriter.write(&source, to: url.path) }
             return try AnkiPackageWriter.write(&source, to: url, format: format == "apkg-legacy" ? .legacy : .current, now: now,
-                                               clock: clock(for: source.decks, timeZone: timeZone))
+                                               clock: clock(for: source.decks, timeZone: timeZone), deckPackage: format != "colpkg")
         }
     }
 

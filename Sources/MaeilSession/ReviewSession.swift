@@ -150,7 +150,7 @@ package final class ReviewSession {
             let deck = try decks.context(for: current.deck.id)
             // Computed at the answer time, so a card shown before midnight and answered after is
             // scheduled from the moment of the answer.
-            let outcome = deck.scheduler.answer(current.card.state, rating, context: schedulingContext(for: current.card, deck, at: now))
+            let outcome = deck.scheduler.answer(current.card.state, rating, context: schedulingContext(for: current.card, of: current.note, deck, at: now))
             let plan = AnswerPlan(
                 answering: AnsweredCard(id: current.card.id, noteID: current.card.noteID, state: current.card.state,
                                         suspended: current.card.suspended, noteTaggedLeech: current.note.isTaggedLeech),
@@ -293,7 +293,7 @@ package final class ReviewSession {
         let deck = try decks.context(for: card.deckID)
         let template = deck.deck.templates.first { $0.name == card.template }
             ?? CardTemplate(name: card.template, front: note.fields.prefix(1).map(\.name), back: note.fields.dropFirst().map(\.name))
-        let context = schedulingContext(for: card, deck, at: now)
+        let context = schedulingContext(for: card, of: note, deck, at: now)
         let next = deck.scheduler.nextStates(for: card.state, context: context)
         state.current = PresentedCard(card: card, note: note, deck: deck.deck, template: template, nextStates: next,
                                       siblings: siblings.map { SiblingCard(id: $0.id, phase: $0.state.phase, suspended: $0.suspended,
@@ -305,9 +305,12 @@ package final class ReviewSession {
         return nil
     }
 
-    private func schedulingContext(for card: Card, _ deck: DeckContext, at now: Date) -> SchedulingContext {
-        let fuzz = environment.fuzz ? FuzzFactor.forAnswer(cardID: card.id, reps: card.state.reps, seed: collection.seed) : nil
-        var context = SchedulingContext(now: now, clock: deck.clock, fuzzFactor: fuzz)
+    /// Fuzz drawn as Anki draws it, from the card's id in Anki (the one its export proposes for
+    /// a card made here) and its reps: the same answer fuzzes alike here and on the phone.
+    private func schedulingContext(for card: Card, of note: Note, _ deck: DeckContext, at now: Date) -> SchedulingContext {
+        let ankiID = card.ankiID ?? StoreExportSource.proposedID(created: note.created, id: card.id) ?? card.id
+        let fuzz = environment.fuzz ? AnkiFuzzDraw(cardID: ankiID, reps: card.state.reps) : nil
+        var context = SchedulingContext(now: now, clock: deck.clock, fuzz: fuzz)
         // The balancer only chooses where fuzz would: without fuzz it has nothing to do.
         if fuzz != nil, deck.preset.scheduler.loadBalancing, let presetID = deck.preset.id {
             // Siblings steer the balancer only where they are buried, as in Anki.

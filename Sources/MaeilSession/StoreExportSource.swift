@@ -138,16 +138,24 @@ package struct StoreExportSource: ExportSource {
         let cards = rows.cards.map { card -> ExportCard in
             position += 1
             let history = rows.logs[card.id] ?? []
+            let kept = rows.ankiData[card.id] ?? AnkiCardData()
             // When Maeil last changed the card; Anki's own time for one untouched here.
             let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
+            // Anki keeps on a card the retention its last answer was scheduled for: the preset's
+            // where the last answer was given here, else the one the card came with.
+            let answeredHere = history.last { $0.rating != nil }?.kind == .answer
+            let retention = answeredHere ? preset.scheduler.desiredRetention : kept.retention ?? preset.scheduler.desiredRetention
+            // FSRS's decay and retention stay on a card forgotten, as on one with a memory.
+            let keepsFSRSData = card.state.memory != nil || (card.state.phase == .new && card.state.reps > 0 && preset.scheduler.kind == .fsrs)
             var exported = ExportCard(
                 ordinal: Exporter.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
-                buried: card.buriedUntil.map { $0 > now } ?? false, position: position,
+                buried: card.buriedUntil.map { $0 > now } ?? false, position: Int(kept.position ?? Int64(position)),
                 modified: max(card.ankiModified ?? 0, changed, rows.modified[card.id] ?? 0, note.ankiModified == nil ? note.modified : 0), history: history,
-                desiredRetention: card.state.memory == nil ? nil : preset.scheduler.desiredRetention,
-                decay: card.state.memory == nil ? nil : fsrs.decay, ankiID: card.ankiID, flags: card.flags,
+                desiredRetention: keepsFSRSData ? retention : nil, decay: keepsFSRSData ? fsrs.decay : nil, ankiID: card.ankiID, flags: card.flags,
                 buriedByUser: card.buriedByUser)
-            (exported.customData, exported.originalPosition) = (rows.ankiData[card.id]?.customData, rows.ankiData[card.id]?.originalPosition)
+            // The place a card left in the new queue, which Anki records when it leaves it.
+            exported.customData = kept.customData
+            exported.originalPosition = card.state.phase == .new ? nil : kept.originalPosition ?? kept.position
             exported.proposedID = Self.proposedID(created: note.created, id: card.id)
             return exported
         }

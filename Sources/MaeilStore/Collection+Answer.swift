@@ -109,11 +109,16 @@ extension Collection {
         try apply(.cards([cardID], .bury(until: until), label: "\(until == nil ? "unbury" : "bury") card \(cardID)"))
     }
 
-    /// Sends a card back to new, keeping its place in the new-card order. The change is
-    /// logged (as a manual entry), so the log still explains the card's state and it can be undone.
+    /// Sends a card back to new, keeping its place in the new-card order and its counts of
+    /// reviews and lapses, as Anki's Forget does unless told otherwise. The change is logged
+    /// (as a manual entry), so the log still explains the card's state and it can be undone.
     @discardableResult
     package func forget(cardID: Int64, at now: Date) throws -> Int64 {
-        try apply(.cards([cardID], .reschedule(now: now) { _, _ in .new }, label: "forget card \(cardID)"))
+        try apply(.cards([cardID], .forget(now: now) { card, _ in
+            var state = CardState.new
+            (state.reps, state.lapses) = (card.state.reps, card.state.lapses)
+            return state
+        }, label: "forget card \(cardID)"))
     }
 
     /// Sets a card's state directly (an import or a reschedule), logged as a manual change.

@@ -36,7 +36,21 @@ extension Collection {
     /// Adds a note and the cards its deck's templates give it, all new.
     @discardableResult
     package func addNote(_ draft: NoteDraft, deckID: Int64, now: Date) throws -> Note {
-        try transaction { db in try Self.addNoteWithCards(db, draft, deck: try Self.deck(db, id: deckID), now: now).note }
+        try transaction { db in
+            let deck = try Self.deck(db, id: deckID)
+            let note = try Self.addNoteWithCards(db, draft, deck: deck, now: now).note
+            if let type = draft.ankiNoteTypeID, let deckID = deck.ankiID { try Self.rememberAnkiAdd(db, noteType: type, deck: deckID) }
+            return note
+        }
+    }
+
+    /// What Anki's config records of a note added (its Add screen starts from it next time):
+    /// the note type last used, and each of the deck and the note type last used with the other.
+    static func rememberAnkiAdd(_ db: Database, noteType: Int64, deck: Int64) throws {
+        try db.execute(sql: """
+            UPDATE meta SET value = json_set(value, '$.curModel', ?, '$._nt_' || ? || '_lastDeck', ?, '$._deck_' || ? || '_lastNotetype', ?)
+            WHERE key = 'anki_config' AND json_valid(value)
+            """, arguments: [noteType, noteType, deck, deck, noteType])
     }
 
     /// The next free note position in a deck, for notes added outside a curriculum.

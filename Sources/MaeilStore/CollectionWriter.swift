@@ -198,11 +198,12 @@ package struct CollectionWriter {
         try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE note_id = ?").execute(arguments: [starred, noteID])
     }
 
-    /// Sets what Anki keeps in a card's data that Maeil does not use: its custom data and its
-    /// original position in the new queue.
-    package func setAnkiCardData(cardID: Int64, customData: String?, originalPosition: Int64?) throws {
-        try db.cachedStatement(sql: "UPDATE card SET anki_custom_data = ?, anki_original_position = ? WHERE id = ?")
-            .execute(arguments: [customData, originalPosition, cardID])
+    /// Sets what Anki keeps on a card that Maeil does not use: its custom data, its place in
+    /// the new queue (while new, and the original one once it left), its desired retention.
+    package func setAnkiCardData(cardID: Int64, _ data: AnkiCardData) throws {
+        try db.cachedStatement(sql: """
+            UPDATE card SET anki_custom_data = ?, anki_original_position = ?, anki_position = ?, anki_retention = ? WHERE id = ?
+            """).execute(arguments: [data.customData, data.originalPosition, data.position, data.retention, cardID])
     }
 
     /// Sets a card's Anki flag (0 none, 1–7).

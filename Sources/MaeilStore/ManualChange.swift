@@ -19,6 +19,10 @@ package struct ManualChange: Sendable {
         /// A new state for each card from its current one and its deck's preset, logged as a
         /// manual change (forget, set due date).
         case reschedule(now: Date, next: @Sendable (Card, Preset) -> CardState)
+        /// Back to new (a `reschedule` to `next`'s state), each card back in the place it left
+        /// in Anki's new queue and in that queue again (not suspended or buried), as Anki's
+        /// Forget leaves it.
+        case forget(now: Date, next: @Sendable (Card, Preset) -> CardState)
     }
 
     package let action: Action
@@ -87,12 +91,21 @@ extension Collection {
             try inserter.update(note)
         case .delete:
             if let noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID]) }
-        case .reschedule(let now, let next):
+        case .reschedule(let now, let next), .forget(let now, let next):
+            // In whole seconds, as answers are logged: a change and an answer in one second keep their order.
+            let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
             var binder = Binder()
             for id in cardIDs {
                 let card = try Self.card(db, id: id)
                 let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
                 _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, &binder)
+            }
+            if case .forget = action {
+                try db.execute(sql: """
+                    UPDATE card SET anki_position = coalesce(anki_original_position, anki_position), anki_original_position = NULL,
+                                    suspended = 0, buried_until = NULL, buried_by_user = 0
+                    WHERE id IN (\(list))
+                    """)
             }
         }
     }

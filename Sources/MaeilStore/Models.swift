@@ -28,12 +28,22 @@ extension Deck {
     }
 }
 
-/// What Anki keeps in a card's data that Maeil does not use, kept so it goes back as it came.
+/// What Anki keeps on a card that Maeil does not use, kept so it goes back as it came.
 package struct AnkiCardData: Hashable, Sendable {
     /// Custom data, as custom scheduling code leaves it (JSON object text).
     package var customData: String?
     /// The card's place in the new queue before it left it.
     package var originalPosition: Int64?
+    /// Its place in the new queue while new.
+    package var position: Int64?
+    /// The desired retention Anki last scheduled it with (FSRS).
+    package var retention: Double?
+
+    package init(customData: String? = nil, originalPosition: Int64? = nil, position: Int64? = nil, retention: Double? = nil) {
+        (self.customData, self.originalPosition, self.position, self.retention) = (customData, originalPosition, position, retention)
+    }
+
+    var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil }
 }
 
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.

@@ -29,15 +29,17 @@ package struct NoteInserter {
     private var bind = Binder()
     /// New cards waiting to be written `batchSize` to a statement: one statement per card
     /// cost more in SQLite's per-statement work than in writing the rows.
-    private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64)] = []
+    private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, ankiPosition: Int64?)] = []
+    /// The place in Anki's new queue the next note made here takes (read when first needed).
+    private var nextAnkiPosition: Int64?
     private var insertCards: Statement?
     static let batchSize = 32
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
-        + "anki_custom_data, anki_original_position, "
+        + "anki_custom_data, anki_original_position, anki_position, anki_retention, "
         + "buried_by_user, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 14 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 16 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -139,19 +141,26 @@ package struct NoteInserter {
         -> (cards: [NewCard], scheduled: Int) {
         var cards: [NewCard] = []
         var scheduled = 0
+        // New cards made here share their note's place in Anki's new queue, as Anki gives one per note.
+        var notePosition: Int64?
         for index in deck.templates.indices {
             let name = deck.templates[index].name
             try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
                 let draft = drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal }
                 let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
+                var ankiPosition = draft?.ankiPosition
+                if draft == nil {
+                    if notePosition == nil { notePosition = try takeAnkiPosition() }
+                    ankiPosition = notePosition
+                }
                 if draft == nil, !listingCards {
-                    pending.append((noteID, name, ordinal, unitPosition, newPosition))
+                    pending.append((noteID, name, ordinal, unitPosition, newPosition, ankiPosition))
                     if pending.count == Self.batchSize { try flush() }
                     return
                 }
                 let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
-                                               newPosition: newPosition, draft: draft)
+                                               newPosition: newPosition, ankiPosition: ankiPosition, draft: draft)
                 // A card reset to new keeps its history too.
                 for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
                 if let draft, draft.state != .new {
@@ -179,12 +188,12 @@ package struct NoteInserter {
             insertCards = statement
             bind.begin(statement)
             for card in pending { bindCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
-                                           newPosition: card.newPosition, draft: nil) }
+                                           newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil) }
             try bind.step(db)
         } else {
             for card in pending {
                 try insertOneCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
-                                  newPosition: card.newPosition, draft: nil)
+                                  newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil)
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -193,20 +202,39 @@ package struct NoteInserter {
     /// Writes one card, new or with a draft's state and flags; returns its id.
     @discardableResult
     private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
-                                        draft: CardDraft?) throws -> Int64 {
+                                        ankiPosition: Int64?, draft: CardDraft?) throws -> Int64 {
         bind.begin(insertCard)
-        bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition, draft: draft)
+        bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition,
+                 ankiPosition: ankiPosition, draft: draft)
         try bind.step(db)
         return sqlite3_last_insert_rowid(db.sqliteConnection)
     }
 
     /// One card's values, in `cardColumns` order.
-    private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, draft: CardDraft?) {
+    private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
+                                   ankiPosition: Int64?, draft: CardDraft?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
         bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
-        bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.bool(draft?.buriedByUser ?? false)
+        bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.int(ankiPosition); bind.double(draft?.ankiRetention)
+        bind.bool(draft?.buriedByUser ?? false)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
+    }
+
+    /// The next place in Anki's new queue: Anki's own next position where the collection came
+    /// from Anki, and past every place a card holds, as Anki's `nextPos` counts.
+    private mutating func takeAnkiPosition() throws -> Int64 {
+        if nextAnkiPosition == nil {
+            let held = try Int64.fetchOne(db, sql: """
+                SELECT max(coalesce(max(anki_position), 0), coalesce(max(anki_original_position), 0)) FROM card
+                """) ?? 0
+            let kept = try Int64.fetchOne(db, sql: """
+                SELECT json_extract(value, '$.nextPos') FROM meta WHERE key = 'anki_config' AND json_valid(value)
+                """) ?? 0
+            nextAnkiPosition = max(held + 1, kept)
+        }
+        defer { nextAnkiPosition! += 1 }
+        return nextAnkiPosition!
     }
 }
 

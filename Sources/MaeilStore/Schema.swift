@@ -288,6 +288,14 @@ enum Schema {
         migrator.registerMigration("v19") { db in
             try db.execute(sql: "ALTER TABLE deck ADD COLUMN anki_json TEXT")
         }
+        // A card's place in Anki's new queue (Anki's due for a new card, given per note as a note
+        // is added), and the desired retention Anki keeps on a card it last scheduled with FSRS.
+        migrator.registerMigration("v20") { db in
+            try db.execute(sql: """
+                ALTER TABLE card ADD COLUMN anki_position INTEGER;
+                ALTER TABLE card ADD COLUMN anki_retention REAL;
+                """)
+        }
         return migrator
     }
 }

@@ -70,7 +70,10 @@ package struct SyncServer: Sendable {
         if try !start(minUsn: usn, localIsNewer: false).isEmpty { return true }
         let changes = try applyChanges(SyncObjects())
         if !changes.models.isEmpty || !changes.tags.isEmpty || !changes.decks.isEmpty || !changes.deckConfigs.isEmpty { return true }
-        if let theirs = changes.config, let config, SyncMerge.normalized(theirs) != SyncMerge.normalized(config) { return true }
+        // Anki's own bookkeeping is no change: the day it last unburied, which a server or phone
+        // sets when it opens the collection on a new day.
+        func settings(_ config: [String: Any]) -> String { SyncMerge.normalized(config.filter { $0.key != "lastUnburied" }) }
+        if let theirs = changes.config, let config, settings(theirs) != settings(config) { return true }
         while true {
             let chunk = try chunk()
             if chunk.count > 0 { return true }

@@ -291,7 +291,9 @@ struct SessionTests {
         try session.send(.answer(.easy))
         #expect(try collection.card(id: card.id).state.phase == .review)
         let logID = try collection.forget(cardID: card.id, at: clock.now)
-        #expect(try collection.card(id: card.id).state == .new)
+        // New again, its count of reviews kept, as Anki's Forget keeps it.
+        let forgotten = try collection.card(id: card.id).state
+        #expect(forgotten.phase == .new && forgotten.due == nil && forgotten.intervalDays == 0 && forgotten.reps == 1 && forgotten.lapses == 0)
         try collection.undo(logID: logID)
         #expect(try collection.card(id: card.id).state.phase == .review)
     }

@@ -5,7 +5,7 @@ import Glibc
 
 /// The folders tests make, all inside one folder of this test process that goes when the
 /// process exits: made one by one in the system's temporary folder, each run of the suite left
-/// about a hundred behind.
+/// about a hundred behind. MAEIL_KEEP_TEST_FOLDERS=1 keeps them, to look into a failure.
 package enum TestFolders {
     private static let run: URL = {
         let run = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-test-run-\(getpid())")
@@ -21,6 +21,7 @@ package enum TestFolders {
     }
 
     private static func removeRun() {
+        guard ProcessInfo.processInfo.environment["MAEIL_KEEP_TEST_FOLDERS"] == nil else { return }
         try? FileManager.default.removeItem(at: run)
     }
 }

@@ -26,6 +26,10 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py search PATH AT QUERIES  Anki's search of a copy of collection PATH at Unix time AT
                                       (after Anki's deck list, which unburies on a new day): the
                                       ids of the cards each query in the JSON file QUERIES finds
+    seeded.py mirror JOBS             for each job of the JSON file JOBS ({"path", "out", "actions"}):
+                                      a copy of collection PATH at OUT, on which Anki does each
+                                      action at its time (`mirror_action`), read as `read` reads
+                                      a collection, by OUT; Anki's .apkg of it beside OUT, mirror.apkg
 
 A seed picks the collection's rollover hour (0, 4 or 6; at 0 the creation time falls at
 midnight, as in collections made by older Anki), SM-2 or FSRS, a deck and two subdecks (two of
@@ -46,7 +50,7 @@ import tempfile
 import time
 
 from answering import answer_next
-from fakeclock import rerun_frozen, set_clock
+from fakeclock import rerun_frozen, set_clock, set_clock_exactly
 
 DAY = 86400
 WORDS = ["물", "불", "집", "책", "나무", "사과", "학교", "김치", "바다", "하늘", "산", "강", "눈", "비", "꽃", "달", "별", "밥",
@@ -394,6 +398,9 @@ def read_one_open(col):
             "stability": round(memory.stability, 4) if memory else None, "difficulty": round(memory.difficulty, 3) if memory else None,
             "fields": note.fields, "tags": sorted(note.tags), "note_mod": note.mod, "mod": card.mod, "custom_data": card.custom_data,
             "original_position": card.original_position,
+            "filtered": bool(card.odid),
+            # The card's data as Anki keeps it (FSRS's memory, decay and retention, last review, position…).
+            "data": json.loads(col.db.scalar("select data from cards where id = ?", cid) or "{}"),
             "revlog": [list(row) for row in col.db.all(
                 "select id, ease, ivl, lastIvl, factor, time, type from revlog where cid = ? order by id", cid)],
         }
@@ -533,8 +540,107 @@ def search_child(path, queries):
     print(json.dumps(found, ensure_ascii=False))
 
 
+def mirror(jobs):
+    with open(jobs) as f:
+        first = min((action["at"] for job in json.load(f) for action in job["actions"]), default=int(time.time()))
+    # Fuzz on: Maeil fuzzes as Anki does (by card id and reps), and balances the load as Anki does.
+    rerun_frozen(__file__, ["mirror-child", jobs], first, sys.executable, fuzz=True)
+
+
+def mirror_child(jobs):
+    import shutil
+    from anki.collection import Collection
+
+    clock_file = os.environ["MAEIL_CLOCK_FILE"]
+    result = {}
+    with open(jobs) as f:
+        for job in json.load(f):
+            shutil.copy(job["path"], job["out"])
+            set_clock_exactly(clock_file, job["actions"][0]["at"])
+            col = Collection(job["out"])
+            added = {}
+            for action in job["actions"]:
+                set_clock_exactly(clock_file, action["at"])
+                mirror_action(col, action, added)
+            # Anki's own .apkg of its copy: what an .apkg of Maeil's is held against.
+            export(col, os.path.dirname(job["out"]), "mirror")
+            found = read_one_open(col)
+            found["check_database"], found["check_changed"] = check_database(found.pop("col"))
+            if "text" in job:
+                found["text"] = text_into_copy(job["path"], job["text"])
+            result[job["out"]] = found
+    print(json.dumps(result, ensure_ascii=False))
+
+
+def text_into_copy(path, text):
+    """Maeil's text export imported by Anki into a copy of the collection it came from, as
+    Anki's Import File does (notes matched by the guid column, updated): each note's fields and
+    tags afterwards, by guid, and what the import said."""
+    import shutil
+    from anki.collection import Collection
+    from anki.import_export_pb2 import ImportCsvRequest
+
+    copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+    shutil.copy(path, copy)
+    col = Collection(copy)
+    log = col.import_csv(ImportCsvRequest(path=text, metadata=col.get_csv_metadata(path=text, delimiter=None))).log
+    notes = {}
+    for nid in col.find_notes(""):
+        note = col.get_note(nid)
+        notes[note.guid] = {"fields": note.fields, "tags": sorted(note.tags)}
+    col.close()
+    return {"notes": notes, "updated": len(log.updated), "new": len(log.new), "conflicting": len(log.conflicting),
+            "missing_notetype": len(log.missing_notetype)}
+
+
+def mirror_action(col, action, added):
+    """One thing a person does in Anki, as Anki's screens do it. `added`: the cards of the note
+    added, by ordinal, for the answers that name them so."""
+    from anki.scheduler.v3 import CardAnswer
+
+    kind = action["do"]
+    if kind == "open":
+        # The deck list, as a person opening Anki sees it first: on a new day it unburies.
+        col.sched.deck_due_tree()
+    elif kind in ("edit", "tag", "star"):
+        note = col.get_note(action["note"])
+        if kind == "edit":
+            note.fields[action["field"]] = action["value"]
+        else:
+            note.add_tag(action.get("tag", "marked"))
+        col.update_note(note)
+    elif kind == "flag":
+        col.set_user_flag_for_cards(action["flag"], [action["card"]])
+    elif kind == "suspend":
+        col.sched.suspend_cards(col.get_note(action["note"]).card_ids())
+    elif kind == "forget":
+        # The Forget dialog as it opens: back to its old place in the new queue, counts kept.
+        col.sched.schedule_cards_as_new([action["card"]], restore_position=True, reset_counts=False)
+    elif kind == "delete":
+        col.remove_notes([action["note"]])
+    elif kind == "add":
+        note = col.new_note(col.models.get(action["notetype"]))
+        for index, value in enumerate(action["fields"][:len(note.fields)]):
+            note.fields[index] = value
+        col.add_note(note, col.decks.id_for_name(action["deck"]))
+        added.update({card.ord: card.id for card in note.cards()})
+    elif kind == "options":
+        config = col.decks.config_dict_for_deck_id(col.decks.id_for_name(action["deck"]))
+        config["new"]["perDay"] = action["new_per_day"]
+        col.decks.update_config(config)
+    elif kind == "answer":
+        card = col.get_card(action["card"] if "card" in action else added[action["added_ordinal"]])
+        card.start_timer()
+        states = col._backend.get_scheduling_states(card.id)
+        rating = [CardAnswer.AGAIN, CardAnswer.HARD, CardAnswer.GOOD, CardAnswer.EASY][action["rating"] - 1]
+        col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=rating))
+    else:
+        raise ValueError("no such action: " + kind)
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
      "search": search, "search-child": search_child, "queue": queue, "queue-child": queue_child, "set-due": set_due, "set-due-child": set_due_child,
+     "mirror": mirror, "mirror-child": mirror_child,
      "occlusion": occlusion}[command](*arguments)

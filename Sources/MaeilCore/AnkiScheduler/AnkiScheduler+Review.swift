@@ -4,8 +4,7 @@ extension AnkiScheduler {
 
     func reviewOutcome(_ card: CardState, _ rating: Rating, _ answer: AnswerContext, _ context: SchedulingContext) -> Outcome {
         guard rating != .again else { return lapse(card, answer, context) }
-        let elapsed = card.lastReview.map { context.elapsedDays(since: $0) } ?? card.intervalDays
-        let days = passingInterval(rating, card, elapsedDays: elapsed, answer)
+        let days = passingInterval(rating, card, elapsedDays: Self.elapsedDays(card, context), answer)
         // Additive ease changes: hard −0.15 (not below 1.30), good none, easy +0.15.
         let ease: Int
         switch rating {
@@ -15,6 +14,15 @@ extension AnkiScheduler {
         }
         return Transition(phase: .review, intervalDays: days, easePermille: ease, memory: answer.fsrs?[rating].memory.stored, lapses: card.lapses)
             .finish(from: card, passed: true, context: context)
+    }
+
+    /// Days since the last review as Anki counts them for a review card: from its due day, the
+    /// interval less the days still to go (rslib `normal_study_state`), so a card made due on
+    /// another day by hand, or last answered in another time zone, counts as Anki counts it.
+    /// From the last review only where the card has no due day.
+    static func elapsedDays(_ card: CardState, _ context: SchedulingContext) -> Int {
+        if let due = card.due { return max(0, card.intervalDays - (context.clock.dayNumber(of: due) - context.today)) }
+        return card.lastReview.map { context.elapsedDays(since: $0) } ?? card.intervalDays
     }
 
     /// "Again" on a review: a lapse. The ease drops by 0.20 (never below 1.30), the card gets its

@@ -19,16 +19,20 @@ extension AnkiScheduler {
         let memory = answer.fsrs?[rating].memory.stored
         let learning = phase == .learning
         if let delay {
-            // The interval kept in steps: none while learning; in relearning the one the card returns with.
-            let interval = learning ? 0 : (answer.fsrs.map { Self.wholeDays($0[rating].interval) }
-                ?? (rating == .again ? relearningAgainInterval(card, answer) : card.intervalDays))
+            // The interval kept in steps: none while learning; in relearning the one the card returns
+            // with, which only "again" works out anew (Anki's relearning.rs keeps it otherwise).
+            let interval = learning ? 0 : (rating == .again
+                ? (answer.fsrs.map { Self.wholeDays($0[.again].interval) } ?? relearningAgainInterval(card, answer))
+                : card.intervalDays)
             return Transition(phase: phase, step: nextStep, delaySeconds: delay, intervalDays: interval, easePermille: card.easePermille,
                               memory: memory, lapses: card.lapses)
                 .finish(from: card, passed: rating.isPass, context: context)
         }
-        // Graduating takes the starting ease; returning keeps the card's.
+        // Graduating takes the starting ease and starts counting lapses again (a card forgotten
+        // keeps its count until then, as in Anki); returning keeps the card's.
         return Transition(phase: .review, intervalDays: learning ? graduatingDays(rating, answer) : returningDays(card, rating, answer),
-                          easePermille: learning ? settings.startingEasePermille : card.easePermille, memory: memory, lapses: card.lapses)
+                          easePermille: learning ? settings.startingEasePermille : card.easePermille, memory: memory,
+                          lapses: learning ? 0 : card.lapses)
             .finish(from: card, passed: rating.isPass, context: context)
     }
 

@@ -75,6 +75,10 @@ package struct CardDraft: Hashable, Sendable {
     package var ankiCustomData: String? = nil
     /// Anki's record of the card's place in the new queue once it left it.
     package var ankiOriginalPosition: Int64? = nil
+    /// A new card's place in Anki's new queue.
+    package var ankiPosition: Int64? = nil
+    /// The desired retention Anki keeps on the card ("dr").
+    package var ankiRetention: Double? = nil
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0, buriedByUser: Bool = false) {
