@@ -250,9 +250,8 @@ private struct CollectionWriting {
                 .merging(kept) { $1 }
                 .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
                 .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
-            let learningSteps = deck.preset.scheduler.learningSteps.seconds.count
-            let relearningSteps = deck.preset.scheduler.relearningSteps.seconds.count
             let stepSeconds = (learning: deck.preset.scheduler.learningSteps.seconds, relearning: deck.preset.scheduler.relearningSteps.seconds)
+            let (learningSteps, relearningSteps) = (stepSeconds.learning.count, stepSeconds.relearning.count)
             var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.add(note)
@@ -454,9 +453,11 @@ private struct CollectionWriting {
     /// hard answer's longer one).
     static func revlog(_ entry: ReviewLogEntry, clock: DayClock?, steps: (learning: [Int], relearning: [Int])?) -> Revlog? {
         // Anki's `maybe_as_days`: a step as long as what was left of the day is logged in days.
-        let second = entry.time.timeIntervalSince1970.rounded(.down)
-        let untilRollover = clock.map { clock in
-            max(0, Int(clock.start(ofDay: clock.dayNumber(of: entry.time) + 1).timeIntervalSince1970 - second))
+        // Worked out only for a step: most rows of an export came from Anki and go back as they came.
+        func untilRollover() -> Int? {
+            clock.map { clock in
+                max(0, Int(clock.start(ofDay: clock.dayNumber(of: entry.time) + 1).timeIntervalSince1970 - entry.time.timeIntervalSince1970.rounded(.down)))
+            }
         }
         // A change by hand logs the card's interval column as it was: none in learning, the review
         // interval in relearning.
@@ -474,7 +475,7 @@ private struct CollectionWriting {
                 if current, let steps, case let list = state.phase == .learning ? steps.learning : steps.relearning, !list.isEmpty {
                     seconds = list[min(max(state.step, 0), list.count - 1)]
                 }
-                if let untilRollover, seconds >= untilRollover { return (seconds - untilRollover) / 86_400 + 1 }
+                if let untilRollover = untilRollover(), seconds >= untilRollover { return (seconds - untilRollover) / 86_400 + 1 }
                 return -seconds
             }
         }

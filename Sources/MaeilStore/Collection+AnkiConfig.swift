@@ -13,10 +13,6 @@ extension CollectionWriter {
     package func setAnkiConfig(_ json: String, ofPreset id: Int64) throws {
         try db.execute(sql: "UPDATE preset SET anki_config = ? WHERE id = ?", arguments: [json, id])
     }
-
-    package func presets() throws -> [Preset] {
-        try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode)
-    }
 }
 
 extension Collection {

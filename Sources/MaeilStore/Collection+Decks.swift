@@ -6,7 +6,11 @@ extension Collection {
     // MARK: Presets
 
     package func presets() throws -> [Preset] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode) }
+        try read { db in try Self.presets(db) }
+    }
+
+    static func presets(_ db: Database) throws -> [Preset] {
+        try Row.fetchAll(db, sql: "SELECT \(PresetTable.columns) FROM preset ORDER BY id").map(PresetTable.decode)
     }
 
     package func preset(id: Int64) throws -> Preset { try read { db in try Self.preset(db, id: id) } }

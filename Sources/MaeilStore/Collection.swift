@@ -14,7 +14,8 @@ import MaeilCore
 package final class Collection: Sendable {
     package let path: String
     let pool: DatabasePool
-    /// Seeds the fuzz factors, so a collection's schedule is reproducible.
+    /// Seeds the queue's random orders and its ties between equal cards, so a day's order is
+    /// reproducible; fuzz is Anki's own draw for each card (`AnkiFuzzDraw`).
     package let seed: UInt64
     /// The file's check before this handle's first write: started when the collection is
     /// opened for writing, on a thread of its own, so it runs while the learner looks at the

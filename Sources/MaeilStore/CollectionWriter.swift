@@ -77,6 +77,10 @@ package struct CollectionWriter {
         try Collection.preset(db, id: id)
     }
 
+    package func presets() throws -> [Preset] {
+        try Collection.presets(db)
+    }
+
     package func decks() throws -> [Deck] {
         try Row.fetchAll(db, sql: "SELECT \(DeckTable.columns) FROM deck ORDER BY name").map(DeckTable.decode)
     }

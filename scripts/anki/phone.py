@@ -65,6 +65,20 @@ def synced(path, endpoint, user, password, upload):
     return col, required
 
 
+def sync_open(col, endpoint, user, password):
+    """A normal sync of the open collection; what the server asked for."""
+    auth = col.sync_login(user, password, endpoint)
+    return col.sync_collection(auth, False).required
+
+
+def set_keys(target, settings):
+    """Each KEY=JSON of `settings` set on the dict `target`; whether there were any."""
+    for setting in settings:
+        key, value = setting.split("=", 1)
+        target[key] = json.loads(value)
+    return bool(settings)
+
+
 def download(folder, endpoint, user, password):
     col, required = synced(os.path.join(folder, "phone.anki2"), endpoint, user, password, upload=False)
     read = read_one_open(col)
@@ -129,8 +143,7 @@ def change(path, endpoint, user, password):
     config = col.decks.config_dict_for_deck_id(col.decks.id_for_name("Korean"))
     config["new"]["perDay"] = 17
     col.decks.update_config(config)
-    auth = col.sync_login(user, password, endpoint)
-    required = col.sync_collection(auth, False).required
+    required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "added": added.guid, "edited": [edited.guid, edited.fields[0]], "moved": [moved.guid, target.name],
             "deleted": deleted.guid}
@@ -154,8 +167,7 @@ def answer(path, endpoint, user, password, *guids):
         col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=CardAnswer.GOOD))
         answered += 1
     added = sorted(set(col.db.list("select id from revlog")) - before)
-    auth = col.sync_login(user, password, endpoint)
-    required = col.sync_collection(auth, False).required
+    required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "answered": answered, "revlog": added}
 
@@ -164,11 +176,11 @@ def config(path, endpoint, user, password, *settings):
     from anki.collection import Collection
 
     col = Collection(path)
-    for setting in settings:
-        key, value = setting.split("=", 1)
-        col.set_config(key, json.loads(value))
-    auth = col.sync_login(user, password, endpoint)
-    required = col.sync_collection(auth, False).required
+    changed = {}
+    set_keys(changed, settings)
+    for key, value in changed.items():
+        col.set_config(key, value)
+    required = sync_open(col, endpoint, user, password)
     after = col.all_config()
     col.close()
     return {"required": required, "config": after}
@@ -179,13 +191,9 @@ def deck(path, endpoint, user, password, name, *settings):
 
     col = Collection(path)
     found = col.decks.get(col.decks.id_for_name(name))
-    for setting in settings:
-        key, value = setting.split("=", 1)
-        found[key] = json.loads(value)
-    if settings:
+    if set_keys(found, settings):
         col.decks.save(found)
-    auth = col.sync_login(user, password, endpoint)
-    required = col.sync_collection(auth, False).required
+    required = sync_open(col, endpoint, user, password)
     after = col.decks.get(col.decks.id_for_name(name))
     col.close()
     return {"required": required, "deck": after}
@@ -197,12 +205,9 @@ def preset(path, endpoint, user, password, name, *settings):
 
     col = Collection(path)
     config = col.decks.config_dict_for_deck_id(col.decks.id_for_name(name))
-    for setting in settings:
-        key, value = setting.split("=", 1)
-        config[key] = json.loads(value)
+    set_keys(config, settings)
     col.decks.update_config(config)
-    auth = col.sync_login(user, password, endpoint)
-    required = col.sync_collection(auth, False).required
+    required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required}
 
