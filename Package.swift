@@ -147,8 +147,8 @@ let package = Package(
             dependencies: ["MaeilSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "MaeilProgramsTests", dependencies: ["MaeilPrograms"], swiftSettings: swiftSettings),
-        .testTarget(name: "MaeilSpeechTests", dependencies: ["MaeilSpeech"], swiftSettings: swiftSettings),
+        .testTarget(name: "MaeilProgramsTests", dependencies: ["MaeilPrograms", "MaeilTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MaeilSpeechTests", dependencies: ["MaeilSpeech", "MaeilTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MaeilStoreTests",
             dependencies: ["MaeilCore", "MaeilStore", "MaeilTestSupport", .product(name: "GRDB", package: "GRDB.swift"),

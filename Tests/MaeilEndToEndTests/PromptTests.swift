@@ -172,7 +172,7 @@ struct PromptTests {
         let count = home.appendingPathComponent("interrupts").path
         // A neighbour in maeil's process group counts the interrupts it is sent.
         let wrapper = home.appendingPathComponent("with-neighbour").path
-        try """
+        try writeExecutableScript("""
         #!/bin/sh
         python3 -c 'import signal, sys, time
         seen = 0
@@ -185,8 +185,7 @@ struct PromptTests {
         while True: time.sleep(1)' '\(count)' &
         exec '\(Binary.url.path)' "$@"
 
-        """.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        chmod(wrapper, 0o755)
+        """, to: wrapper)
         let tmux = Tmux(home: home)
         try tmux.start(["--collection", path], binary: wrapper)
         try tmux.wait(for: "review to start")

@@ -6,6 +6,19 @@ import MaeilTestSupport
 struct SeededAnki {
     let folder: URL
 
+    /// The moment seeded.py starts its collections' clocks: 10:00 UTC sixty days before today,
+    /// or before the day MAEIL_SEEDED_TODAY names (YYYY-MM-DD), to run a failing day again.
+    static let start: Int = {
+        var today = Int(Date().timeIntervalSince1970) / 86_400
+        if let named = ProcessInfo.processInfo.environment["MAEIL_SEEDED_TODAY"] {
+            let format = DateFormatter()
+            format.dateFormat = "yyyy-MM-dd"
+            format.timeZone = TimeZone(identifier: "UTC")
+            today = Int(format.date(from: named)!.timeIntervalSince1970) / 86_400
+        }
+        return (today - 60) * 86_400 + 10 * 3600
+    }()
+
     /// Runs seeded.py in `zone`; returns the JSON object it prints.
     func python(_ arguments: [String], zone: String) throws -> [String: Any] {
         guard let object = try pythonValue(arguments, zone: zone) as? [String: Any] else {

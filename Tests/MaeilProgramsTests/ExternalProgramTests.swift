@@ -1,5 +1,6 @@
 import Foundation
 import MaeilPrograms
+import MaeilTestSupport
 import Testing
 
 @Suite("Programs Maeil runs when the system has them")
@@ -8,9 +9,7 @@ struct ExternalProgramTests {
     func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-programs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent("echo-back")
-        try "#!/bin/sh\necho \"args: $*\"\ncat\nexit 3\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeExecutableScript("#!/bin/sh\necho \"args: $*\"\ncat\nexit 3\n", to: folder.appendingPathComponent("echo-back").path)
         try "not a program".write(to: folder.appendingPathComponent("plain"), atomically: true, encoding: .utf8)
         return folder
     }

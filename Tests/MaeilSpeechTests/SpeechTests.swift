@@ -1,5 +1,6 @@
 import Foundation
 import MaeilSpeech
+import MaeilTestSupport
 import Testing
 
 @Suite("Speech: espeak-ng when installed, a stub that always works")
@@ -22,11 +23,9 @@ struct SpeechTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("said")
         let espeak = folder.appendingPathComponent("espeak-ng")
-        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log.path)'\necho >> '\(log.path)'\n".write(to: espeak, atomically: true, encoding: .utf8)
-        let kakasi = folder.appendingPathComponent("kakasi")
+        try writeExecutableScript("#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log.path)'\necho >> '\(log.path)'\n", to: espeak.path)
         // Like the real kakasi, it reads the whole of its input.
-        try "#!/bin/sh\ncat > /dev/null\necho ねこ\n".write(to: kakasi, atomically: true, encoding: .utf8)
-        for program in [espeak, kakasi] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path) }
+        try writeExecutableScript("#!/bin/sh\ncat > /dev/null\necho ねこ\n", to: folder.appendingPathComponent("kakasi").path)
         return (folder, log)
     }
 

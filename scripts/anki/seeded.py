@@ -7,8 +7,9 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       frozen clock: DIR/SEED/collection.anki2, anki.apkg and
                                       anki.colpkg, and DIR/SEED/made.json
     seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days, moves
-                                      one note to another deck, sets Korean's options to 17 new
-                                      cards a day and exports DIR/SEED/later.apkg
+                                      one note to another deck, edits and tags the note second in
+                                      id order, sets Korean's options to 17 new cards a day and
+                                      exports DIR/SEED/later.apkg
     seeded.py occlusion DIR           DIR/occlusion.apkg: one image occlusion note of three masks
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
@@ -40,6 +41,9 @@ suspended cards, cards buried by hand and as siblings, flagged cards, cards with
 a deck description, in half the seeds an image occlusion note, notes added last that are
 still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
+
+The collections start 60 days before today (UTC); MAEIL_SEEDED_TODAY=YYYY-MM-DD names another
+today, so that a failure seen on one day can be run again on the next.
 """
 import datetime
 import json
@@ -57,9 +61,16 @@ WORDS = ["물", "불", "집", "책", "나무", "사과", "학교", "김치", "�
          "차", "문", "손", "발", "귀", "코", "입", "길", "돈", "옷", "빵", "술"]
 
 
+def seeded_start():
+    """10:00 UTC, 60 days before today (MAEIL_SEEDED_TODAY, else the clock's)."""
+    named = os.environ.get("MAEIL_SEEDED_TODAY")
+    today = (datetime.date.fromisoformat(named) - datetime.date(1970, 1, 1)).days if named else int(time.time()) // DAY
+    return (today - 60) * DAY + 10 * 3600
+
+
 def make(folder, zone, *seeds):
-    """Re-runs itself in `zone` under libfaketime; the clock starts 60 days before now, at 10:00 UTC."""
-    start = (int(time.time()) // DAY - 60) * DAY + 10 * 3600
+    """Re-runs itself in `zone` under libfaketime; the clock starts at `seeded_start()`."""
+    start = seeded_start()
     rerun_frozen(__file__, ["make-child", folder, *seeds], start, sys.executable, SEEDED_START=str(start), TZ=zone)
 
 
@@ -312,7 +323,7 @@ def export(col, path, name="anki"):
 
 
 def study_more(folder, seed, days):
-    start = (int(time.time()) // DAY - 60) * DAY + 10 * 3600
+    start = seeded_start()
     rerun_frozen(__file__, ["study-child", folder, seed, days], start, sys.executable, SEEDED_START=str(start))
 
 
@@ -330,6 +341,11 @@ def study_child(folder, seed, days):
     home = col.decks.name(note.cards()[0].did)
     target = rng.choice([name for name in ["Korean", "Korean::Food", "Korean::Phrases"] if name != home])
     col.set_deck(note.card_ids(), col.decks.id(target))
+    # The note second in id order edited and tagged, after Maeil edited it: Anki's is newer.
+    edited = col.get_note(sorted(col.find_notes(""))[1])
+    edited.fields[0] = "edited in Anki later"
+    edited.add_tag("anki-edit")
+    col.update_note(edited)
     # Korean's options changed: 17 new cards a day.
     config = col.decks.config_dict_for_deck_id(col.decks.id("Korean"))
     config["new"]["perDay"] = 17
