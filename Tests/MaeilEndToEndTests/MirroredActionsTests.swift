@@ -124,9 +124,9 @@ extension OneCollectionTests {
         // A note added to Korean, of the note type Maeil picks for it (a line a type has no field for
         // is left over, so in a process of its own); Anki adds the same.
         let typed = ["{{c1::added}} \(seed)", "back \(seed)", "y"], addedAt = now()
-        _ = try maeil(["add", "Korean"], collection: path, zone: zone, input: typed.joined(separator: "\n") + "\n")
+        let added = try maeil(["add", "Korean"], collection: path, zone: zone, input: typed.joined(separator: "\n") + "\n")
         let noteType: Int64? = try store.read { db in try Int64.fetchOne(db, sql: "SELECT anki_note_type FROM note WHERE guid LIKE 'maeil-%'") }
-        let addedType = try #require(noteType, "seed \(seed): the added note's note type")
+        let addedType = try #require(noteType, "seed \(seed): the added note's note type: \(added.stdout) \(added.stderr)")
         actions.append(["do": "add", "deck": "Korean", "fields": typed, "notetype": addedType, "at": addedAt])
         // Korean's options changed, then answers to what Maeil shows, each at the second its log says,
         // with the rating it logged (a typed answer is judged); at the prompt, as one session.

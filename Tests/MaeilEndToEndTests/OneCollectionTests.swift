@@ -218,7 +218,8 @@ struct OneCollectionTests {
     }
 
     /// Issue 23, points 2 and 3: a package imported again after studying in Maeil, then the
-    /// same collection studied on in Anki. Maeil imports on day 41 of the collection's life
+    /// same collection studied on in Anki, in the zone it was made in; Maeil runs in the next
+    /// zone (`makeCollections`). Maeil imports on day 41 of the collection's life
     /// (its clock moved with libfaketime), edits two notes, tags one, forgets a card and answers
     /// five; the same .apkg again changes none of that and adds no log row. Anki studies on from
     /// day 45 and edits the second note; its later .apkg, imported on day 58, brings every card
@@ -227,8 +228,7 @@ struct OneCollectionTests {
     /// Anki's study changed that note too, tagging a leech: then the newer, Anki's, wins).
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func reimportMergesAsAnkiDoes() throws {
-        let seeds = (0..<max(3, Self.seedsPerZone)).map { String(500 + $0) }
-        _ = try seeded(["make", folder.path, "Asia/Seoul"] + seeds, zone: "Asia/Seoul")
+        let made = try makeCollections(firstSeed: 500)
         let start = SeededAnki.start
         func at(_ day: Int, _ minutes: Int = 0) -> [String: String] {
             let stamp = Date(timeIntervalSince1970: TimeInterval(start + day * 86_400 + 2 * 3600 + minutes * 60))
@@ -238,13 +238,13 @@ struct OneCollectionTests {
             return ["LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: stamp)]
         }
         var merged = 0, kept = 0
-        for seed in seeds {
+        for (seed, madeIn, studiedIn) in made {
             let seedFolder = folder.appendingPathComponent(seed)
             let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
             let package = seedFolder.appendingPathComponent("anki.apkg").path
             func run(_ arguments: [String], _ clock: [String: String], input: String = "") throws -> Binary.Result {
                 let result = try Binary.run(arguments + ["--collection", collection], input: input, environment: clock.merging(
-                    ["TZ": "Asia/Seoul", "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]) { $1 })
+                    ["TZ": studiedIn, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]) { $1 })
                 if result.status != 0 { throw Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
                 return result
             }
@@ -277,7 +277,7 @@ struct OneCollectionTests {
             kept += deckSummaries.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) }
             #expect(try snapshot() == before, "seed \(seed): the same package again changes nothing Maeil did")
 
-            let studied = try seeded(["study", folder.path, seed, "10"], zone: "Asia/Seoul")
+            let studied = try seeded(["study", folder.path, seed, "10"], zone: madeIn)
             let later = try run(["import", seedFolder.appendingPathComponent("later.apkg").path, "--json"], at(58))
             let laterSummary = (try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["decks"] as? [[String: Any]] ?? []
             // Point 3: the note Anki moved to another deck is moved here too, and said so.
@@ -293,7 +293,7 @@ struct OneCollectionTests {
             } else {
                 #expect(korean["options_taken"] as? Int == 1 && options[0] as Int == 17, "seed \(seed): \(korean) \(options)")
             }
-            let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: "Asia/Seoul").first?.value)
+            let anki = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: madeIn).first?.value)
             // The note edited here, as Anki holds it now. Anki's study may have changed it since
             // (a card of it turned leech, and Anki tagged it): then the newer, Anki's, wins.
             let editedAt = Int64(start + 41 * 86_400 + 2 * 3600 + 60)
@@ -305,7 +305,10 @@ struct OneCollectionTests {
             #expect(laterSummary.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) } == (ankiChangedIt ? 0 : 1), "seed \(seed): \(laterSummary)")
             let importedAt = Int64(start + 41 * 86_400 + 2 * 3600)
             let maeilCards = try store.read { db in
-                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, phase, interval_days, reps, lapses, due, anki_custom_data FROM card").map { row in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                    SELECT card.id, phase, interval_days, reps, lapses, due, anki_custom_data, preset.rollover_hour
+                    FROM card JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
+                    """).map { row in
                     (row[0] as Int64, row)
                 })
             }
@@ -317,7 +320,6 @@ struct OneCollectionTests {
                 timesLogged[row[1], default: 0] += 1
             }
             #expect(timesLogged.values.allSatisfy { $0 == 1 }, "seed \(seed): an Anki log row twice")
-            let clock = DayClock(timeZone: TimeZone(identifier: "Asia/Seoul")!, rolloverHour: 4)
             let decksOfCards = try store.read { db in
                 try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
                     SELECT card.anki_id, deck.name, note.deck_id = card.deck_id FROM card JOIN deck ON deck.id = card.deck_id
@@ -343,6 +345,8 @@ struct OneCollectionTests {
                 #expect(card[3] as Int == value["reps"] as? Int && card[4] as Int == value["lapses"] as? Int, "seed \(seed): \(key)")
                 #expect(card[6] as String? ?? "" == value["custom_data"] as? String, "seed \(seed): \(key)'s custom data")
                 if value["type"] as? Int == 2, let due = card[5] as Int64? {
+                    // A date where Maeil runs, its day starting at the hour Maeil's options say.
+                    let clock = DayClock(timeZone: TimeZone(identifier: studiedIn)!, rolloverHour: card[7])
                     let day = DayClock.civil(clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(due))))
                     #expect(String(format: "%04d-%02d-%02d", day.year, day.month, day.day) == value["due_date"] as? String, "seed \(seed): \(key)")
                 }
@@ -360,8 +364,8 @@ struct OneCollectionTests {
                 #expect((notes[1] as String).contains(" maeil-edit "), "seed \(seed)")
             }
         }
-        #expect(kept == 2 * seeds.count, "the same package again: the notes edited in Maeil are said to be kept, two a seed")
-        #expect(merged > 10 * seeds.count / 3, "cards Anki changed after the first import: \(merged)")
+        #expect(kept == 2 * made.count, "the same package again: the notes edited in Maeil are said to be kept, two a seed")
+        #expect(merged > 10 * made.count / 3, "cards Anki changed after the first import: \(merged)")
     }
 
     /// Issue 23, points 12 and 4: Anki's own collection.anki2 named as the collection is never
