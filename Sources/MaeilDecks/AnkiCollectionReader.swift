@@ -214,26 +214,11 @@ private struct CollectionReading {
             if let known = templateNames[DeckAndType(deck: Int64(slot), type: type.id)] {
                 names = known
             } else {
-                let mapped = templatesByType[type.id] ?? maeilTemplates(for: type)
+                let mapped = templatesByType[type.id] ?? type.maeilTemplates
                 templatesByType[type.id] = mapped
-                var named: [String] = []
-                for template in mapped {
-                    var candidate = template
-                    if let existing = deckTemplates[slot].first(where: { $0.name == template.name }), existing.noteType != type.name {
-                        candidate.name = "\(template.name) (\(type.name))"
-                        // Taken by yet another note type (one of Maeil's may carry such a name): numbered on.
-                        var number = 2
-                        while let taken = deckTemplates[slot].first(where: { $0.name == candidate.name }), taken.noteType != type.name {
-                            candidate.name = "\(template.name) (\(type.name) \(number))"
-                            number += 1
-                        }
-                    }
-                    if !deckTemplates[slot].contains(where: { $0.name == candidate.name }) {
-                        deckTemplates[slot].append(candidate)
-                        chunks.add(candidate, to: slot)
-                    }
-                    named.append(candidate.name)
-                }
+                let (merged, named) = CardTemplate.adding(mapped, ofType: type.name, to: deckTemplates[slot])
+                for template in merged[deckTemplates[slot].count...] { chunks.add(template, to: slot) }
+                deckTemplates[slot] = merged
                 templateNames[DeckAndType(deck: Int64(slot), type: type.id)] = named
                 names = named
             }
@@ -566,48 +551,6 @@ private struct CollectionReading {
             "secondsToShowQuestion": float(41) ?? 0, "secondsToShowAnswer": float(42) ?? 0, "waitForAudio": whole(44) == 1,
             "weightSearch": text(45), "ignoreRevlogsBeforeDate": text(46),
         ]) { $1 }
-    }
-
-    /// Maeil templates from Anki's: the fields a question shows, the ones its answer adds.
-    func maeilTemplates(for type: AnkiPackage.NoteType) -> [CardTemplate] {
-        if type.isCloze {
-            let question = type.templates.first?.question ?? ""
-            let blanks = Self.references(in: question).first { $0.prefix == "cloze" }?.field ?? type.fields.first ?? "Text"
-            let answer = type.templates.first?.answer ?? ""
-            // Other fields the question shows (image occlusion's header and picture) go before the blanks.
-            let front = Self.unique(Self.references(in: question).map(\.field).filter { $0 != blanks && type.fields.contains($0) })
-            let back = Self.references(in: answer).map(\.field).filter { $0 != blanks && type.fields.contains($0) && !front.contains($0) }
-            return [CardTemplate(name: "cloze", front: front, back: Self.unique(back), blanks: blanks, noteType: type.name)]
-        }
-        return type.templates.enumerated().map { index, template in
-            let asked = Self.references(in: template.question).filter { type.fields.contains($0.field) && $0.prefix != "type" }
-            let front = Self.unique(asked.map(\.field))
-            let typed = Self.references(in: template.question).first { $0.prefix == "type" }?.field
-            var back = Self.unique(Self.references(in: template.answer).map(\.field).filter { type.fields.contains($0) && !front.contains($0) })
-            if back.isEmpty { back = type.fields.filter { !front.contains($0) } }
-            return CardTemplate(name: template.name.isEmpty ? "card \(index + 1)" : template.name,
-                                front: front.isEmpty ? Array(type.fields.prefix(1)) : front, back: back, typed: typed, noteType: type.name)
-        }
-    }
-
-    /// {{Field}}, {{type:Field}}, {{cloze:Text}}, {{#Field}}… → (prefix, field).
-    static func references(in format: String) -> [(prefix: String?, field: String)] {
-        var result: [(String?, String)] = []
-        var rest = Substring(format)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            var body = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            rest = rest[close.upperBound...]
-            if body.hasPrefix("#") || body.hasPrefix("/") || body.hasPrefix("^") { body.removeFirst() }
-            let parts = body.split(separator: ":").map(String.init)
-            guard let field = parts.last, !["FrontSide", "Tags", "Deck", "Subdeck", "Card", "CardFlag", "Type"].contains(field) else { continue }
-            result.append((parts.count > 1 ? parts[0].lowercased() : nil, field))
-        }
-        return result
-    }
-
-    static func unique(_ names: [String]) -> [String] {
-        var seen = Set<String>()
-        return names.filter { seen.insert($0).inserted }
     }
 
     // MARK: Cards and reviews

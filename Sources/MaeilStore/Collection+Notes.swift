@@ -37,11 +37,52 @@ extension Collection {
     @discardableResult
     package func addNote(_ draft: NoteDraft, deckID: Int64, now: Date) throws -> Note {
         try transaction { db in
-            let deck = try Self.deck(db, id: deckID)
+            let deck = try Self.deckHoldingTemplates(db, of: draft, deckID: deckID)
             let note = try Self.addNoteWithCards(db, draft, deck: deck, now: now).note
             if let type = draft.ankiNoteTypeID, let deckID = deck.ankiID { try Self.rememberAnkiAdd(db, noteType: type, deck: deckID) }
             return note
         }
+    }
+
+    /// The deck, given the templates of the draft's Anki note type when it has none of them yet
+    /// (a parent deck whose notes all sit in its subdecks): as in Anki, where a note type, not
+    /// a deck, holds the templates, a note of any type can go into any deck and gets its cards.
+    static func deckHoldingTemplates(_ db: Database, of draft: NoteDraft, deckID: Int64) throws -> Deck {
+        var deck = try Self.deck(db, id: deckID)
+        guard let typeID = draft.ankiNoteTypeID, let noteType = draft.noteType,
+              !deck.templates.contains(where: { $0.noteType == noteType }),
+              let type = try ankiNoteType(db, id: typeID) else { return deck }
+        deck.templates = CardTemplate.adding(type.maeilTemplates, ofType: type.name, to: deck.templates).deck
+        try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn(deck.templates), deckID])
+        return deck
+    }
+
+    /// The note type Anki's Add screen offers for a deck: the type last added to it, else the
+    /// one last added anywhere (`curModel`). A package's notes come without Anki's config: then
+    /// the type most notes of the deck's subdecks have, else most notes anywhere. Nil when no
+    /// Anki note type is kept.
+    package func ankiNoteTypeForAdding(to deck: Deck) throws -> AnkiNoteType? {
+        try read { db in
+            let config = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'anki_config'")
+                .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+            var candidates = [deck.ankiID.flatMap { config["_deck_\($0)_lastNotetype"] }, config["curModel"]]
+                .compactMap { ($0 as? NSNumber)?.int64Value }
+            let mostNotes = "SELECT anki_note_type FROM note JOIN deck ON deck.id = note.deck_id WHERE anki_note_type IS NOT NULL"
+            let ranked = " GROUP BY anki_note_type ORDER BY count(*) DESC, anki_note_type LIMIT 1"
+            // Names under "Korean::" sort between it and "Korean:;" (';' follows ':').
+            candidates += try Int64.fetchAll(db, sql: mostNotes + " AND deck.name > ? AND deck.name < ?" + ranked,
+                                             arguments: [deck.name + "::", deck.name + ":;"])
+            candidates += try Int64.fetchAll(db, sql: mostNotes + ranked)
+            for id in candidates {
+                if let type = try Self.ankiNoteType(db, id: id) { return type }
+            }
+            return nil
+        }
+    }
+
+    static func ankiNoteType(_ db: Database, id: Int64) throws -> AnkiNoteType? {
+        try String.fetchOne(db, sql: "SELECT definition FROM note_type WHERE anki_id = ?", arguments: [id])
+            .flatMap { try? JSONDecoder().decode(AnkiNoteType.self, from: Data($0.utf8)) }
     }
 
     /// What Anki's config records of a note added (its Add screen starts from it next time):

@@ -368,6 +368,54 @@ struct OneCollectionTests {
         #expect(merged > 10 * made.count / 3, "cards Anki changed after the first import: \(merged)")
     }
 
+    /// Issue 23, point 4, for a deck with no notes of its own (a parent whose notes are all in
+    /// its subdecks, as some seeded collections have it): a note added there is of the note type
+    /// Anki's Add screen offers for it (the type last added to the deck, else the one last added
+    /// anywhere), gets that type's cards (it got none), and Anki reads it with them.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func aNoteAddedToADeckWithoutNotesHasAnkisNoteType() throws {
+        _ = try seeded(["make", folder.path, "Asia/Seoul", "901"], zone: "Asia/Seoul")
+        let anki = folder.appendingPathComponent("901/collection.anki2").path
+        let collection = folder.appendingPathComponent("maeil.sqlite").path
+        _ = try maeil(["import", anki, "--create"], collection: collection, zone: "Asia/Seoul")
+        let store = try Collection(path: collection, readOnly: true)
+        let (own, korean) = try store.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT note.id FROM note JOIN deck ON deck.id = note.deck_id WHERE deck.name = 'Korean'"),
+             try Int64.fetchOne(db, sql: "SELECT anki_id FROM deck WHERE name = 'Korean'")!)
+        }
+        #expect(!own.isEmpty)
+        _ = try maeil([], collection: collection, zone: "Asia/Seoul", input: own.map { "delete \($0) --yes\n" }.joined())
+        let added = try maeil(["add", "Korean"], collection: collection, zone: "Asia/Seoul", input: "alone\nmeaning\n\n\n")
+        #expect(added.stdout.hasPrefix("Added note ") && !added.stdout.contains("with 0 cards"), "\(added.stdout)")
+        let config = try #require(try ankiRead([anki], zone: "Asia/Seoul")[anki]?["config"] as? [String: Any])
+        let offered = (config["_deck_\(korean)_lastNotetype"] ?? config["curModel"]) as? Int64
+        let type = try store.read { db in try Int64.fetchOne(db, sql: "SELECT anki_note_type FROM note WHERE field_values LIKE 'alone%'") }
+        #expect(type != nil && type == offered, "the added note's type \(type ?? 0), Anki offers \(offered ?? 0)")
+        let out = folder.appendingPathComponent("added.apkg").path
+        _ = try maeil(["export", "--out", out], collection: collection, zone: "Asia/Seoul")
+        let read = try #require(try ankiRead([out], zone: "Asia/Seoul")[out])
+        let cards = (read["cards"] as? [String: [String: Any]] ?? [:]).values.filter { ($0["fields"] as? [String])?.first == "alone" }
+        #expect(!cards.isEmpty && cards.allSatisfy { $0["deck"] as? String == "Korean" }, "\(cards)")
+        #expect(read["check_database"] as? String == "Database rebuilt and optimized.", "\(read["check_database"] ?? "")")
+
+        // From an .apkg, which carries no config of Anki's: the type most notes under Korean have.
+        let fromPackage = folder.appendingPathComponent("package.sqlite").path
+        _ = try maeil(["import", folder.appendingPathComponent("901/anki.apkg").path, "--create"], collection: fromPackage, zone: "Asia/Seoul")
+        let packaged = try Collection(path: fromPackage, readOnly: true)
+        let (ownHere, commonBelow) = try packaged.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT note.id FROM note JOIN deck ON deck.id = note.deck_id WHERE deck.name = 'Korean'"),
+             try Int64.fetchOne(db, sql: """
+                SELECT anki_note_type FROM note JOIN deck ON deck.id = note.deck_id WHERE deck.name LIKE 'Korean::%'
+                GROUP BY anki_note_type ORDER BY count(*) DESC, anki_note_type LIMIT 1
+                """))
+        }
+        _ = try maeil([], collection: fromPackage, zone: "Asia/Seoul", input: ownHere.map { "delete \($0) --yes\n" }.joined())
+        let addedHere = try maeil(["add", "Korean"], collection: fromPackage, zone: "Asia/Seoul", input: "alone\nmeaning\n\n\n")
+        #expect(addedHere.stdout.hasPrefix("Added note ") && !addedHere.stdout.contains("with 0 cards"), "\(addedHere.stdout)")
+        let typeHere = try packaged.read { db in try Int64.fetchOne(db, sql: "SELECT anki_note_type FROM note WHERE field_values LIKE 'alone%'") }
+        #expect(typeHere != nil && typeHere == commonBelow, "the added note's type \(typeHere ?? 0), most under Korean \(commonBelow ?? 0)")
+    }
+
     /// Issue 23, points 12 and 4: Anki's own collection.anki2 named as the collection is never
     /// written to, not even a -wal or -shm beside it; every command says to import it, and
     /// `maeil import` reads it (and the media folder beside it) as it is.
