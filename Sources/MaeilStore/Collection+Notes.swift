@@ -59,8 +59,9 @@ extension Collection {
 
     /// The note type Anki's Add screen offers for a deck: the type last added to it, else the
     /// one last added anywhere (`curModel`). A package's notes come without Anki's config: then
-    /// the type most notes of the deck's subdecks have, else most notes anywhere. Nil when no
-    /// Anki note type is kept.
+    /// the type most notes of the deck's subdecks have, else most notes anywhere. Image
+    /// occlusion is passed over (its notes are drawn, not typed). Nil when no Anki note type is
+    /// kept.
     package func ankiNoteTypeForAdding(to deck: Deck) throws -> AnkiNoteType? {
         try read { db in
             let config = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'anki_config'")
@@ -74,7 +75,7 @@ extension Collection {
                                              arguments: [deck.name + "::", deck.name + ":;"])
             candidates += try Int64.fetchAll(db, sql: mostNotes + ranked)
             for id in candidates {
-                if let type = try Self.ankiNoteType(db, id: id) { return type }
+                if let type = try Self.ankiNoteType(db, id: id), !type.isImageOcclusion { return type }
             }
             return nil
         }

@@ -26,6 +26,10 @@ extension AnkiNoteType {
         }
     }
 
+    /// Anki's image occlusion type (its question draws masks on a canvas): its notes are made
+    /// by drawing on a picture, never by typing fields.
+    package var isImageOcclusion: Bool { isCloze && templates.contains { $0.question.contains("image-occlusion") } }
+
     /// {{Field}}, {{type:Field}}, {{cloze:Text}}, {{#Field}}… → (prefix, field).
     package static func references(in format: String) -> [(prefix: String?, field: String)] {
         var result: [(String?, String)] = []

@@ -8,7 +8,11 @@ import MaeilStore
 struct AddCommand: MaeilCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a note to a deck, field by field.",
-        discussion: "At a terminal each field is asked for; from a pipe, one field per line. An empty first field adds nothing.")
+        discussion: """
+            At a terminal each field is asked for; from a pipe, one field per line. An empty first field adds nothing. \
+            The note is of the type most of the deck's notes have; in a deck from Anki with no notes of its own, of the \
+            type Anki's Add screen would offer for it.
+            """)
 
     @OptionGroup var collection: CollectionOptions
 
