@@ -81,10 +81,23 @@ struct QueueRows: QueueSource {
         }
     }
 
+    /// A new card's place in its deck's order (see `newCards`). Index `card_deck_new_place`
+    /// (migration v21) is on this very expression, which is what lets a query ordered by it
+    /// read the index instead of sorting the deck: a change to it needs a new index.
+    static let newCardPlace = """
+        (CASE WHEN anki_position IS NULL THEN new_position \
+        ELSE \(QueuedCard.ankiPositionFlag) | (anki_position << 10) | (new_position & 1023) END)
+        """
+
     func newCards(deck: Int64, unit: Int??, visibleAt: Int64, limit: Int?, descending: Bool) throws -> [QueuedCard] {
-        let base = "SELECT id, note_id, new_position AS due FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
+        // A card from Anki is placed by its own position in Anki's new queue, as Anki places it
+        // (a card forgotten to the end goes after its note's other cards); the flag above the
+        // position says so, and decks of Anki cards merge by it (`QueueOrdering.merged`).
+        // (Spelled out in the order too: there "due" inside an expression is the card's column.)
+        let place = Self.newCardPlace
+        let base = "SELECT id, note_id, \(place) AS due FROM card WHERE deck_id = ? AND phase = 'new' AND \(Self.visible)"
         // Highest note first, a note's own cards still in their order.
-        let order = descending ? " ORDER BY new_position >> 10 DESC, new_position & 1023" : " ORDER BY new_position"
+        let order = descending ? " ORDER BY \(place) >> 10 DESC, \(place) & 1023" : " ORDER BY \(place)"
         let limited = limit == nil ? "" : " LIMIT ?"
         let tail: [(any DatabaseValueConvertible)?] = limit.map { [$0] } ?? []
         let ranks = try templateRanks(deck: deck)

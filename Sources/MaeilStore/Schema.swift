@@ -296,6 +296,11 @@ enum Schema {
                 ALTER TABLE card ADD COLUMN anki_retention REAL;
                 """)
         }
+        // New cards from Anki in the order of their own positions in Anki's new queue: the queue
+        // orders a deck's new cards by this expression, and reads them from this index.
+        migrator.registerMigration("v21") { db in
+            try db.execute(sql: "CREATE INDEX card_deck_new_place ON card(deck_id, \(QueueRows.newCardPlace)) WHERE phase = 'new'")
+        }
         return migrator
     }
 }

@@ -19,6 +19,26 @@ struct DisplayOrderAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
     var anki: SeededAnki { SeededAnki(folder: folder) }
 
+    /// New cards from Anki come by their own positions in Anki's new queue, as Anki gathers
+    /// them: notes added to a deck and its subdeck in turn (Maeil's import numbers them deck by
+    /// deck; the queue came in that order under "ascending position"), and a card forgotten to
+    /// the end while its sibling keeps its place. Each gather order (`seeded.py positions`).
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func newCardsFromAnkiComeByTheirOwnPositions() throws {
+        let shown = try anki.python(["positions", folder.path], zone: "UTC")
+        for gather in ["0", "1", "2"] {
+            let collection = folder.appendingPathComponent("maeil-\(gather).sqlite").path
+            let environment = ["TZ": "UTC", "HOME": folder.path, "XDG_DATA_HOME": folder.path]
+            let imported = try Binary.run(["import", folder.appendingPathComponent("\(gather).colpkg").path, "--create", "--collection", collection],
+                                          environment: environment)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let queue = try Binary.run(["queue", "Korean", "--json", "--collection", collection], environment: environment)
+            let cards = try JSONSerialization.jsonObject(with: Data(queue.stdout.utf8)) as? [[String: Any]] ?? []
+            let expected = shown[gather] as? [Int64] ?? []
+            #expect(expected.count == 7 && cards.compactMap { $0["anki_id"] as? Int64 } == expected, "gather \(gather): \(queue.stdout) \(queue.stderr)")
+        }
+    }
+
     /// One set of display options and burying switches, as Anki's numbers.
     struct Options {
         var newMix: StudyOrder.Mix, interdayMix: StudyOrder.Mix, reviews: StudyOrder.ReviewOrder

@@ -11,6 +11,8 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
                                       id order, sets Korean's options to 17 new cards a day and
                                       exports DIR/SEED/later.apkg
     seeded.py occlusion DIR           DIR/occlusion.apkg: one image occlusion note of three masks
+    seeded.py positions DIR           Anki's new queue of a deck and its subdeck by each card's own
+                                      position, for each gather order (`positions`)
     seeded.py read PATH...            the cards and review log of each collection, or of each
                                       package Anki opens in a new collection (a .colpkg replaces
                                       it), by path
@@ -654,9 +656,41 @@ def mirror_action(col, action, added):
         raise ValueError("no such action: " + kind)
 
 
+def positions(folder):
+    """Anki's new queue across a deck and its subdeck, by each card's own position: notes added
+    to Korean and Korean::Sub in turn (Maeil's import numbers them deck by deck), a note of two
+    cards, and a card answered and forgotten to the end of the new queue (its sibling keeps its
+    place). One collection for each new-card gather order (0 deck, 1 ascending and 2 descending
+    position): DIR/GATHER.colpkg, and the id of every card Anki shows from Korean, in order."""
+    from anki.collection import Collection
+
+    shown = {}
+    for gather in [0, 1, 2]:
+        path = os.path.join(folder, "positions-%d.anki2" % gather)
+        col = Collection(path)
+        korean, sub = col.decks.id("Korean"), col.decks.id("Korean::Sub")
+        basic, reversed_ = col.models.by_name("Basic"), col.models.by_name("Basic (and reversed card)")
+        for index, did in enumerate([korean, sub, korean, sub, sub, korean]):
+            note = col.new_note(reversed_ if index == 2 else basic)
+            note["Front"], note["Back"] = "w%d" % index, "b%d" % index
+            col.add_note(note, did)
+        config = col.decks.config_dict_for_deck_id(korean)
+        config["newGatherPriority"] = gather
+        config["new"]["perDay"] = 50
+        col.decks.update_config(config)
+        first, second = [col.find_cards("Front:w0")[0], sorted(col.find_cards("Front:w2"))[0]]
+        col.sched.schedule_cards_as_new([first, second], restore_position=False, reset_counts=False)
+        col.decks.select(korean)
+        cards = col.sched.get_queued_cards(fetch_limit=50).cards
+        shown[str(gather)] = [c.card.id for c in cards]
+        col.export_collection_package(os.path.join(folder, "%d.colpkg" % gather), include_media=False, legacy=False)
+        col.close()
+    print(json.dumps(shown))
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "study": study_more, "study-child": study_child, "read": read,
      "search": search, "search-child": search_child, "queue": queue, "queue-child": queue_child, "set-due": set_due, "set-due-child": set_due_child,
      "mirror": mirror, "mirror-child": mirror_child,
-     "occlusion": occlusion}[command](*arguments)
+     "occlusion": occlusion, "positions": positions}[command](*arguments)

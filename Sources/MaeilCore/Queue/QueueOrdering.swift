@@ -243,9 +243,10 @@ enum QueueOrdering {
     }
 
     /// Several decks' gathered cards as one line: deck by deck, or merged in the gather order.
-    /// A position is a deck's own (its units, its file's order), so decks are merged by the order
-    /// their notes came into the collection, which is Anki's position for notes from Anki: each
-    /// deck keeps its own order, and the next card is the deck's whose note came first (or last).
+    /// A position of Maeil's is a deck's own (its units, its file's order), so such decks are
+    /// merged by the order their notes came into the collection: each deck keeps its own order,
+    /// and the next card is the deck's whose note came first (or last). Two cards from Anki
+    /// compare by their positions in Anki's new queue, as Anki gathers across decks.
     static func merged(_ decks: [[QueuedCard]], _ gather: StudyOrder.NewGather, seed: UInt64) -> [QueuedCard] {
         switch gather {
         case .deck, .deckThenRandomNotes: return decks.flatMap { $0 }
@@ -253,8 +254,9 @@ enum QueueOrdering {
             let later = gather == .descendingPosition
             var heads = decks.map { $0[...] }, line: [QueuedCard] = []
             while let next = heads.indices.filter({ !heads[$0].isEmpty }).min(by: { first, second in
-                let (a, b) = (heads[first].first!.noteID, heads[second].first!.noteID)
-                return later ? a > b : a < b
+                let (one, other) = (heads[first].first!, heads[second].first!)
+                if let a = one.ankiPosition, let b = other.ankiPosition, a != b { return later ? a > b : a < b }
+                return later ? one.noteID > other.noteID : one.noteID < other.noteID
             }) {
                 line.append(heads[next].removeFirst())
             }

@@ -12,6 +12,13 @@ public struct QueuedCard: Hashable, Sendable {
     /// queue is copied whole a few times as it is built, and a larger one is a slower queue.
     public var due: Int64
 
+    /// Set in a new card's `due` when the rest of it is the card's position in Anki's new queue
+    /// (shifted past the template and blank bits), not a place in its deck's own order.
+    public static let ankiPositionFlag: Int64 = 1 << 62
+
+    /// A new card's position in Anki's new queue, when it came from Anki.
+    public var ankiPosition: Int64? { due & Self.ankiPositionFlag == 0 ? nil : (due & ~Self.ankiPositionFlag) >> 10 }
+
     public init(id: Int64, noteID: Int64, deckID: Int64, phase: CardPhase, due: Int64, template: Int16 = 0) {
         self.id = id
         self.noteID = noteID
