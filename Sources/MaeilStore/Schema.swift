@@ -297,8 +297,10 @@ enum Schema {
                 """)
         }
         // New cards from Anki in the order of their own positions in Anki's new queue: the queue
-        // orders a deck's new cards by this expression, and reads them from this index.
+        // orders a deck's new cards by this expression, and reads them from this index. It takes
+        // the place of card_deck_new, which only the queue's new cards read.
         migrator.registerMigration("v21") { db in
+            try db.execute(sql: "DROP INDEX card_deck_new")
             try db.execute(sql: "CREATE INDEX card_deck_new_place ON card(deck_id, \(QueueRows.newCardPlace)) WHERE phase = 'new'")
         }
         return migrator
