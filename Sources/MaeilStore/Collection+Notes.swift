@@ -64,20 +64,20 @@ extension Collection {
     /// kept.
     package func ankiNoteTypeForAdding(to deck: Deck) throws -> AnkiNoteType? {
         try read { db in
-            let config = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'anki_config'")
-                .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
-            var candidates = [deck.ankiID.flatMap { config["_deck_\($0)_lastNotetype"] }, config["curModel"]]
-                .compactMap { ($0 as? NSNumber)?.int64Value }
+            func usable(_ id: Int64?) throws -> AnkiNoteType? {
+                guard let id, let type = try Self.ankiNoteType(db, id: id), !type.isImageOcclusion else { return nil }
+                return type
+            }
+            let config = try Self.ankiConfig(db).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+            for key in [deck.ankiID.map { "_deck_\($0)_lastNotetype" }, "curModel"].compactMap({ $0 }) {
+                if let type = try usable((config[key] as? NSNumber)?.int64Value) { return type }
+            }
+            // Names under "Korean::" sort between it and "Korean:;" (';' follows ':').
             let mostNotes = "SELECT anki_note_type FROM note JOIN deck ON deck.id = note.deck_id WHERE anki_note_type IS NOT NULL"
             let ranked = " GROUP BY anki_note_type ORDER BY count(*) DESC, anki_note_type LIMIT 1"
-            // Names under "Korean::" sort between it and "Korean:;" (';' follows ':').
-            candidates += try Int64.fetchAll(db, sql: mostNotes + " AND deck.name > ? AND deck.name < ?" + ranked,
-                                             arguments: [deck.name + "::", deck.name + ":;"])
-            candidates += try Int64.fetchAll(db, sql: mostNotes + ranked)
-            for id in candidates {
-                if let type = try Self.ankiNoteType(db, id: id), !type.isImageOcclusion { return type }
-            }
-            return nil
+            if let type = try usable(Int64.fetchOne(db, sql: mostNotes + " AND deck.name > ? AND deck.name < ?" + ranked,
+                                                    arguments: [deck.name + "::", deck.name + ":;"])) { return type }
+            return try usable(Int64.fetchOne(db, sql: mostNotes + ranked))
         }
     }
 
