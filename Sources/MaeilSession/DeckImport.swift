@@ -333,17 +333,22 @@ struct DeckImport {
         let newer = try taking ?? (modified > writer.lastChange(cardID: card.id))
         // A sync brings a card's whole log back, this side's answers in it.
         if taking != nil { known.formUnion(try ownAnswersComeBack(imported.history, cardID: card.id, known: known, writer: writer)) }
+        var loggedAState = false
         for var entry in imported.history where entry.ankiID.map({ !known.contains($0) }) ?? true {
             // A card that keeps Maeil's state ends its log with the entry that recorded it:
             // Anki's rows added after it keep Anki's columns, not a state of their own.
             if !newer { entry.after = nil }
+            loggedAState = loggedAState || entry.after != nil
             try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
         }
         guard newer else { return false }
         var applied = false
-        if imported.state != card.state {
+        // Anki's rows say a state only roughly (a reset row says "new" with no counts): a card
+        // that takes Anki's state ends its log with the entry that records it, even where it
+        // had that state already (forgotten here, then in Anki too).
+        if imported.state != card.state || loggedAState {
             try writer.setState(cardID: card.id, imported.state, kind: .imported)
-            applied = imported.state != .new
+            applied = imported.state != card.state && imported.state != .new
         }
         try writer.setAnkiModified(cardID: card.id, modified)
         try writer.setFlags(cardID: card.id, suspended: imported.suspended)

@@ -222,7 +222,8 @@ struct OneCollectionTests {
     /// zone (`makeCollections`). Maeil imports on day 41 of the collection's life
     /// (its clock moved with libfaketime), edits two notes, tags one, forgets a card and answers
     /// five; the same .apkg again changes none of that and adds no log row. Anki studies on from
-    /// day 45 and edits the second note; its later .apkg, imported on day 58, brings every card
+    /// day 45, edits the second note and, every other seed, forgets the card forgotten here; its
+    /// later .apkg, imported on day 58, brings every card
     /// Anki changed to Anki's state, the second note as Anki edited it and every Anki answer into
     /// the log exactly once, and keeps Maeil's answers and Maeil's edit of the first note (unless
     /// Anki's study changed that note too, tagging a leech: then the newer, Anki's, wins).
@@ -245,7 +246,7 @@ struct OneCollectionTests {
             func run(_ arguments: [String], _ clock: [String: String], input: String = "") throws -> Binary.Result {
                 let result = try Binary.run(arguments + ["--collection", collection], input: input, environment: clock.merging(
                     ["TZ": studiedIn, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"]) { $1 })
-                if result.status != 0 { throw Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
+                if result.status != 0 { throw Failure("seed \(seed): maeil \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)") }
                 return result
             }
             _ = try run(["import", package, "--create"], at(41))
@@ -277,7 +278,12 @@ struct OneCollectionTests {
             kept += deckSummaries.reduce(0) { $0 + ($1["kept"] as? Int ?? 0) }
             #expect(try snapshot() == before, "seed \(seed): the same package again changes nothing Maeil did")
 
-            let studied = try seeded(["study", folder.path, seed, "10"], zone: madeIn)
+            // Every other seed, Anki forgets the card forgotten here too, after its study: then the
+            // card took Anki's state and has it already, and its log must still end with it.
+            let forgottenInAnki = Int(seed)! % 2 == 0 ? nil : try forgotten.flatMap { card in
+                try store.read { db in try Int64.fetchOne(db, sql: "SELECT anki_id FROM card WHERE id = ?", arguments: [card]) }
+            }.map(String.init)
+            let studied = try seeded(["study", folder.path, seed, "10"] + (forgottenInAnki.map { [$0] } ?? []), zone: madeIn)
             let later = try run(["import", seedFolder.appendingPathComponent("later.apkg").path, "--json"], at(58))
             let laterSummary = (try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["decks"] as? [[String: Any]] ?? []
             // Point 3: the note Anki moved to another deck is moved here too, and said so.
@@ -366,6 +372,33 @@ struct OneCollectionTests {
         }
         #expect(kept == 2 * made.count, "the same package again: the notes edited in Maeil are said to be kept, two a seed")
         #expect(merged > 10 * made.count / 3, "cards Anki changed after the first import: \(merged)")
+    }
+
+    /// Issue 23, point 2: a card forgotten here, then in Anki (its counts kept, as Anki's Forget
+    /// keeps them), with nothing done to it between. The re-import gives it Anki's state, which it
+    /// has already, and its log still ends with that state: `maeil check` said "state differs
+    /// from its review log", the last entry being Anki's reset row, which says "new" and no counts.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func aCardForgottenOnBothSidesEndsItsLogWithItsState() throws {
+        let anki = SeededAnki(folder: folder), zone = "Asia/Seoul"
+        _ = try seeded(["make", folder.path, zone, "903"], zone: zone)
+        let seedFolder = folder.appendingPathComponent("903")
+        let collection = seedFolder.appendingPathComponent("maeil.sqlite").path
+        func day(_ number: Int) -> Int { SeededAnki.start + number * 86_400 + 2 * 3600 }
+        _ = try anki.maeil(["import", seedFolder.appendingPathComponent("anki.apkg").path, "--create"], collection, zone, at: day(41))
+        let store = try Collection(path: collection, readOnly: true)
+        let row = try #require(try store.read { db in try Row.fetchOne(db, sql: "SELECT id, anki_id FROM card WHERE phase = 'review' ORDER BY id LIMIT 1") })
+        let (card, ankiID) = (row[0] as Int64, row[1] as Int64)
+        _ = try anki.maeil(["forget", String(card)], collection, zone, at: day(41) + 60)
+        // Anki studies no day on (it moves a note, edits one, changes options), then forgets the card.
+        _ = try seeded(["study", folder.path, "903", "0", String(ankiID)], zone: zone)
+        _ = try anki.maeil(["import", seedFolder.appendingPathComponent("later.apkg").path], collection, zone, at: day(58))
+        #expect(try anki.maeil(["check"], collection, zone, at: day(58) + 60).hasSuffix("ok\n"))
+        let later = try #require(try ankiRead([seedFolder.appendingPathComponent("collection.anki2").path], zone: zone).first?.value)
+        let inAnki = try #require((later["cards"] as? [String: [String: Any]] ?? [:]).values.first { $0["id"] as? Int64 == ankiID })
+        let here = try #require(try store.read { db in try Row.fetchOne(db, sql: "SELECT phase, reps, lapses FROM card WHERE id = ?", arguments: [card]) })
+        #expect(inAnki["type"] as? Int == 0 && here[0] as String == "new", "\(inAnki)")
+        #expect([here[1] as Int, here[2] as Int] == [inAnki["reps"] as? Int, inAnki["lapses"] as? Int], "\(here) \(inAnki)")
     }
 
     /// Issue 23, point 4, for a deck with no notes of its own (a parent whose notes are all in

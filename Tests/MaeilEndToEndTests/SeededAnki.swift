@@ -72,7 +72,7 @@ struct SeededAnki {
             "TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub",
             "LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: Date(timeIntervalSince1970: TimeInterval(at))),
         ])
-        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
+        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)") }
         return result.stdout
     }
 }

@@ -29,12 +29,14 @@ def rerun_frozen(script, arguments, start, python, fuzz=False, **environment):
     """Runs `script` again with `python` under libfaketime, the clock at `start`; the child finds
     the clock file in MAEIL_CLOCK_FILE. Fuzz stays off unless `fuzz` (then the load balancer,
     which picks within fuzz's range, works too)."""
-    clock_file = os.path.join(tempfile.mkdtemp(), "now")
-    set_clock(clock_file, start)
-    env = dict(os.environ, LD_PRELOAD=FAKETIME, FAKETIME_TIMESTAMP_FILE=clock_file, FAKETIME_NO_CACHE="1",
-               MAEIL_CLOCK_FILE=clock_file, **environment)
-    if fuzz:
-        env.pop("ANKI_TEST_MODE", None)
-    else:
-        env["ANKI_TEST_MODE"] = "1"
-    subprocess.run([python, os.path.abspath(script), *arguments], env=env, check=True)
+    # The clock's folder goes with the run: a suite makes thousands of them.
+    with tempfile.TemporaryDirectory() as folder:
+        clock_file = os.path.join(folder, "now")
+        set_clock(clock_file, start)
+        env = dict(os.environ, LD_PRELOAD=FAKETIME, FAKETIME_TIMESTAMP_FILE=clock_file, FAKETIME_NO_CACHE="1",
+                   MAEIL_CLOCK_FILE=clock_file, **environment)
+        if fuzz:
+            env.pop("ANKI_TEST_MODE", None)
+        else:
+            env["ANKI_TEST_MODE"] = "1"
+        subprocess.run([python, os.path.abspath(script), *arguments], env=env, check=True)

@@ -6,10 +6,11 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py make DIR ZONE SEED...   one collection per seed, made in time zone ZONE under a
                                       frozen clock: DIR/SEED/collection.anki2, anki.apkg and
                                       anki.colpkg, and DIR/SEED/made.json
-    seeded.py study DIR SEED DAYS     Anki studies collection SEED on for DAYS more days, moves
+    seeded.py study DIR SEED DAYS [CARD]
+                                      Anki studies collection SEED on for DAYS more days, moves
                                       one note to another deck, edits and tags the note second in
-                                      id order, sets Korean's options to 17 new cards a day and
-                                      exports DIR/SEED/later.apkg
+                                      id order, sets Korean's options to 17 new cards a day, forgets
+                                      card CARD (Anki's id) last, and exports DIR/SEED/later.apkg
     seeded.py occlusion DIR           DIR/occlusion.apkg: one image occlusion note of three masks
     seeded.py positions DIR           Anki's new queue of a deck and its subdeck by each card's own
                                       position, for each gather order (`positions`)
@@ -47,10 +48,12 @@ them, so a time zone cannot hide a shift. Every command prints one JSON object.
 The collections start 60 days before today (UTC); MAEIL_SEEDED_TODAY=YYYY-MM-DD names another
 today, so that a failure seen on one day can be run again on the next.
 """
+import atexit
 import datetime
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -324,12 +327,12 @@ def export(col, path, name="anki"):
         col.export_collection_package(os.path.join(path, name + ".colpkg"), include_media=True, legacy=False)
 
 
-def study_more(folder, seed, days):
+def study_more(folder, seed, days, forget=None):
     start = seeded_start()
-    rerun_frozen(__file__, ["study-child", folder, seed, days], start, sys.executable, SEEDED_START=str(start))
+    rerun_frozen(__file__, ["study-child", folder, seed, days] + ([forget] if forget else []), start, sys.executable, SEEDED_START=str(start))
 
 
-def study_child(folder, seed, days):
+def study_child(folder, seed, days, forget=None):
     from anki.collection import Collection
 
     clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["SEEDED_START"])
@@ -352,9 +355,19 @@ def study_child(folder, seed, days):
     config = col.decks.config_dict_for_deck_id(col.decks.id("Korean"))
     config["new"]["perDay"] = 17
     col.decks.update_config(config)
+    # Forgotten last, as Forget in Browse does it (counts kept): nothing Anki does after says more.
+    if forget:
+        col.sched.schedule_cards_as_new([int(forget)], restore_position=True, reset_counts=False)
     export(col, path, "later")
     col.close()
     print(json.dumps({"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}))
+
+
+def scratch_folder():
+    """A folder of this process's own, removed when it exits."""
+    folder = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def open_any(path):
@@ -363,8 +376,7 @@ def open_any(path):
 
     if path.endswith(".anki2"):
         return Collection(path)
-    folder = tempfile.mkdtemp()
-    target = os.path.join(folder, "collection.anki2")
+    target = os.path.join(scratch_folder(), "collection.anki2")
     col = Collection(target)
     if path.endswith(".colpkg"):
         media_folder, media_db = col.media.dir(), target.replace(".anki2", ".media.db2")
@@ -456,12 +468,11 @@ def set_due(path, at, *specs):
 
 
 def set_due_child(path, *specs):
-    import shutil
     from anki.collection import Collection
 
     result = {}
     for spec in specs:
-        copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+        copy = os.path.join(scratch_folder(), "collection.anki2")
         shutil.copy(path, copy)
         col = Collection(copy)
         col.sched.deck_due_tree()
@@ -481,14 +492,13 @@ def queue_child(path, orders):
     the cards intraday learning holds for later (due past the learn-ahead limit), which Anki's
     queue leaves out. Every card is given what the orders sort by, so a test can hold another
     queue against this one where Anki breaks ties at random."""
-    import shutil
     from anki.collection import Collection
 
     with open(orders) as f:
         options = json.load(f)
     result = []
     for option in options:
-        copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+        copy = os.path.join(scratch_folder(), "collection.anki2")
         shutil.copy(path, copy)
         col = Collection(copy)
         for deck in col.decks.all_names_and_ids():
@@ -545,10 +555,9 @@ def search(path, at, queries):
 
 
 def search_child(path, queries):
-    import shutil
     from anki.collection import Collection
 
-    copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+    copy = os.path.join(scratch_folder(), "collection.anki2")
     shutil.copy(path, copy)
     col = Collection(copy)
     col.sched.deck_due_tree()
@@ -566,7 +575,6 @@ def mirror(jobs):
 
 
 def mirror_child(jobs):
-    import shutil
     from anki.collection import Collection
 
     clock_file = os.environ["MAEIL_CLOCK_FILE"]
@@ -594,11 +602,10 @@ def text_into_copy(path, text):
     """Maeil's text export imported by Anki into a copy of the collection it came from, as
     Anki's Import File does (notes matched by the guid column, updated): each note's fields and
     tags afterwards, by guid, and what the import said."""
-    import shutil
     from anki.collection import Collection
     from anki.import_export_pb2 import ImportCsvRequest
 
-    copy = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+    copy = os.path.join(scratch_folder(), "collection.anki2")
     shutil.copy(path, copy)
     col = Collection(copy)
     log = col.import_csv(ImportCsvRequest(path=text, metadata=col.get_csv_metadata(path=text, delimiter=None))).log
