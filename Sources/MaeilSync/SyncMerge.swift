@@ -26,6 +26,10 @@ package final class SyncMerge {
     /// Whether a note type, deck or set of options the server sent differs from this side's in
     /// more than what changes by itself (a deck's counts of the day, modification times).
     package private(set) var serverChangedObjects = false
+    /// Whether a card row the merge took from the server puts the card in another home deck than
+    /// this side's (Anki's Change Deck sends only card rows): a note moves, which only taking the
+    /// whole merge does here.
+    package private(set) var serverMovedCards = false
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
@@ -289,6 +293,7 @@ package final class SyncMerge {
                 // same second as there would stay as it was on the server, and the sides would differ.
                 let newer = try db.cachedStatement(sql: "UPDATE \(table) SET mod = ? + 1 WHERE id = ? AND mod <= ?")
                 let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
+                let homeDeck = try db.cachedStatement(sql: "SELECT CASE WHEN odid != 0 THEN odid ELSE did END FROM cards WHERE id = ?")
                 for row in rows where row.count >= width {
                     let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
                     if table == "cards" { receivedCards.insert(id) }
@@ -299,7 +304,12 @@ package final class SyncMerge {
                         try newer.execute(arguments: [modified, id, modified])
                         continue
                     }
-                    if table == "cards" { takenCards.insert(id) }
+                    if table == "cards" {
+                        takenCards.insert(id)
+                        // Columns 2 and 15: did and odid (the home deck of a card in a filtered deck).
+                        let incoming = (Self.int(row[15]) ?? 0) != 0 ? Self.int(row[15]) : Self.int(row[2])
+                        if let local = try Int64.fetchOne(homeDeck, arguments: [id]), local != incoming { serverMovedCards = true }
+                    }
                     var values = row.prefix(width).map(Self.value)
                     if table == "notes" {
                         // Anki sends no sort field or checksum: the reader needs neither.

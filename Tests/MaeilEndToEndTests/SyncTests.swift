@@ -170,6 +170,39 @@ struct SyncTests {
         #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
     }
 
+    /// A note the phone moved to another deck, and nothing else: only its cards' rows come down
+    /// (Anki's Change Deck leaves the note row as it was). The note and its cards are in that
+    /// deck here too, and the next sync on either side finds nothing to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aNoteMovedOnThePhoneAlone() throws {
+        let seed = "312"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        let (guid, home) = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT note.guid, deck.name FROM note JOIN deck ON deck.id = note.deck_id
+                WHERE note.anki_id IS NOT NULL AND deck.name LIKE 'Korean%' ORDER BY note.id LIMIT 1
+                """).map { ($0[0] as String, $0[1] as String) }
+        })
+        let target = try #require(try store.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM deck WHERE name LIKE 'Korean%' AND name != ? AND anki_id IS NOT NULL ORDER BY name", arguments: [home])
+        })
+        let moved = try phone(["move", phonePath] + login + [guid, target])
+        #expect(moved["moved"] as? Int ?? 0 > 0, "\(moved)")
+        let taken = try maeil(["sync"], collection, state: state)
+        #expect(taken.status == 0, "\(taken.stdout)\(taken.stderr)")
+        let decks = try store.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT deck.name FROM note JOIN deck ON deck.id = note.deck_id WHERE note.guid = ?1
+                UNION ALL SELECT deck.name FROM card JOIN note ON note.id = card.note_id JOIN deck ON deck.id = card.deck_id WHERE note.guid = ?1
+                """, arguments: [guid])
+        }
+        #expect(!decks.isEmpty && decks.allSatisfy { $0 == target }, "moved from \(home) to \(target) on the phone; here \(decks)")
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+    }
+
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
     /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
     /// sends its config when it changed, whole, so the phone's own keys stay as the phone had

@@ -15,6 +15,11 @@ client does, and prints one JSON object:
                                                    one moved to another deck, one deleted, Korean's
                                                    options set to 17 new cards a day; then a normal
                                                    sync; prints the notes' guids
+    phone.py move PATH ENDPOINT USER PASSWORD GUID DECK
+                                                   on the collection at PATH: the cards of note GUID
+                                                   moved to deck DECK, as Browse › Change Deck moves
+                                                   them (the note row stays as it was); then a
+                                                   normal sync
     phone.py answer PATH ENDPOINT USER PASSWORD GUID...
                                                    on the collection at PATH: the cards of the notes
                                                    GUID made due today and answered Good, no other
@@ -149,6 +154,17 @@ def change(path, endpoint, user, password):
             "deleted": deleted.guid}
 
 
+def move(path, endpoint, user, password, guid, deck):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    cards = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid)
+    col.set_deck(cards, col.decks.id_for_name(deck))
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "moved": len(cards)}
+
+
 def answer(path, endpoint, user, password, *guids):
     from anki.collection import Collection
 
@@ -277,5 +293,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

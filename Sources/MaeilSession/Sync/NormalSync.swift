@@ -22,8 +22,8 @@ package struct NormalSync {
         package var backup: String?
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
-        /// Whether what came down was applied here in place (only cards and answers came), or
-        /// the collection took the whole merge.
+        /// Whether what came down was applied here in place (only cards and answers came, no card
+        /// in another deck), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -82,7 +82,8 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, summary.receivedNotes == 0, !merge.receivedCards.isEmpty {
+            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards, summary.receivedNotes == 0,
+               !merge.receivedCards.isEmpty {
                 inPlace = try merge.notes(ofCards: merge.receivedCards)
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
