@@ -379,7 +379,7 @@ struct DeckImport {
                 let same = (Int(anki.ease), Int(anki.factor), Int(anki.type)) == (columns.ease, columns.factor, columns.type)
                 return same ? id : nil
             }.min()
-            guard let id = match else { throw SyncTakeProblem(cardID: cardID) }
+            guard let id = match else { throw SyncTakeProblem() }
             try writer.adoptLogID(row.id, ankiID: id)
             found.insert(id)
         }
@@ -418,7 +418,6 @@ struct DeckImport {
     }
 }
 
-/// A card whose answers given here cannot each be told in what a sync brought back.
-struct SyncTakeProblem: Error {
-    let cardID: Int64
-}
+/// What a sync brought back cannot be taken in place: a card whose answers given here cannot
+/// each be told in it, or a note that is not here as it is there.
+struct SyncTakeProblem: Error {}

@@ -203,6 +203,41 @@ struct SyncTests {
         #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
     }
 
+    /// A note the phone edited (a field, and Anki's `marked` tag), and nothing else: taken in
+    /// place (the collection was rebuilt from the whole merge, 2 s at 20,000 notes), with the
+    /// phone's fields and tags, starred as Anki marks it; the next sync on either side finds
+    /// nothing to carry, and the phone's note is as the phone left it.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aNoteEditedOnThePhoneIsTakenInPlace() throws {
+        let seed = "313"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        let guid = try #require(try store.read { db in
+            try String.fetchOne(db, sql: "SELECT guid FROM note WHERE anki_id IS NOT NULL AND tags NOT LIKE '% marked %' ORDER BY id LIMIT 1")
+        })
+        let edited = try phone(["edit", phonePath] + login + [guid, " (고침)", "marked"])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let note = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT field_values, tags, (SELECT min(starred) FROM card WHERE note_id = note.id) FROM note WHERE guid = ?",
+                             arguments: [guid])
+        })
+        #expect(note[0] as String == (edited["fields"] as? [String] ?? []).joined(separator: "\u{1f}"), "\(note) \(edited)")
+        #expect(Set((note[1] as String).split(separator: " ").map(String.init)) == Set(edited["tags"] as? [String] ?? []), "\(note) \(edited)")
+        #expect(note[2] as Bool, "a note marked on the phone is starred here")
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        let phoneNote = try DatabaseQueue(path: phonePath).read { db in
+            try Row.fetchOne(db, sql: "SELECT flds, tags FROM notes WHERE guid = ?", arguments: [guid])
+        }
+        _ = try phone(["sync", phonePath] + login)
+        let phoneAfter = try DatabaseQueue(path: phonePath).read { db in
+            try Row.fetchOne(db, sql: "SELECT flds, tags FROM notes WHERE guid = ?", arguments: [guid])
+        }
+        #expect(phoneAfter == phoneNote, "the phone's note after its next sync: \(phoneAfter.map(\.description) ?? "none")")
+    }
+
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
     /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
     /// sends its config when it changed, whole, so the phone's own keys stay as the phone had

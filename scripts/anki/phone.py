@@ -20,6 +20,10 @@ client does, and prints one JSON object:
                                                    moved to deck DECK, as Browse › Change Deck moves
                                                    them (the note row stays as it was); then a
                                                    normal sync
+    phone.py edit PATH ENDPOINT USER PASSWORD GUID TEXT TAG
+                                                   on the collection at PATH: note GUID's first field
+                                                   gets TEXT after it and the note the tag TAG; then
+                                                   a normal sync; prints the note's fields and tags
     phone.py answer PATH ENDPOINT USER PASSWORD GUID...
                                                    on the collection at PATH: the cards of the notes
                                                    GUID made due today and answered Good, no other
@@ -165,6 +169,19 @@ def move(path, endpoint, user, password, guid, deck):
     return {"required": required, "moved": len(cards)}
 
 
+def edit(path, endpoint, user, password, guid, text, tag):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    note = col.get_note(col.db.scalar("select id from notes where guid = ?", guid))
+    note.fields[0] += text
+    note.add_tag(tag)
+    col.update_note(note)
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "fields": note.fields, "tags": note.tags}
+
+
 def answer(path, endpoint, user, password, *guids):
     from anki.collection import Collection
 
@@ -293,5 +310,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

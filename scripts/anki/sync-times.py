@@ -9,7 +9,8 @@ own and log in as a user of their own; then each uploads its whole collection an
 again, the best of three of each, in seconds (maeil's: the whole command, as a user runs it).
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
-to take them ("normal_take"); the best of three of each. Prints one JSON object.
+to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"); the
+best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -111,6 +112,16 @@ try:
     figures["maeil_normal_send"] = timed(lambda: run("set-due", str(next(days)), *cards), lambda: run("sync"))
     maeil_phone = phone("maeil")
     figures["maeil_normal_take"] = timed(lambda: changed_by(*maeil_phone), lambda: run("sync"))
+    # Ten notes edited on a phone (a field each), and each side syncs to take them ("note_take").
+    def edited_by(other, login):
+        for nid in other.find_notes("")[:10]:
+            note = other.get_note(nid)
+            note.fields[0] += "."
+            other.update_note(note)
+        other.sync_collection(login, False)
+
+    figures["anki_note_take"] = timed(lambda: edited_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    figures["maeil_note_take"] = timed(lambda: edited_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -22,8 +22,8 @@ package struct NormalSync {
         package var backup: String?
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
-        /// Whether what came down was applied here in place (only cards and answers came, no card
-        /// in another deck), or the collection took the whole merge.
+        /// Whether what came down was applied here in place (cards, answers and notes edited
+        /// there, no card in another deck, no note or card new here), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -82,9 +82,9 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards, summary.receivedNotes == 0,
-               !merge.receivedCards.isEmpty {
-                inPlace = try merge.notes(ofCards: merge.receivedCards)
+            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards,
+               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty) {
+                inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
                 (summary.sentCards, summary.sentNotes, summary.sentReviews)
@@ -118,7 +118,8 @@ package struct NormalSync {
             base.settle()
             return summary
         }
-        if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards, mark: newMark, work: work) {
+        if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
+                                                takenNotes: merge.takenNotes, mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -131,25 +132,29 @@ package struct NormalSync {
         return summary
     }
 
-    /// The server's cards and answers, applied here in place where nothing else came down: each
-    /// card merged as an import merges it (`DeckImport.mergeAnkiCard`), as the merge decided, in
-    /// one transaction, as the sync's own writes. The next base is the merge with the notes
-    /// changed here laid over it, as this collection now exports them. False, with nothing
-    /// changed, where a card that came down is not found here or its answers given here cannot
-    /// be told in its log (the collection then takes the whole merge); an error where another
-    /// writer changed the collection meanwhile (the next sync carries that change, and takes
-    /// this one's again).
-    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
+    /// The server's cards, answers and edited notes, applied here in place where nothing else
+    /// came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`), each note
+    /// the merge took given its fields and tags, as the merge decided, in one transaction, as
+    /// the sync's own writes. The next base is the merge with the notes changed here laid over
+    /// it, as this collection now exports them. False, with nothing changed, where a card or note
+    /// that came down is not found here as it is there (new, of another note type, with other
+    /// cards) or a card's answers given here cannot be told in its log (the collection then takes
+    /// the whole merge); an error where another writer changed the collection meanwhile (the
+    /// next sync carries that change, and takes this one's again).
+    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, mark: SyncMark,
+                     work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
+        var noteDrafts: [NoteDraft] = []
         try DeckReader.stream([merged.path], options: options) { event in
             guard case .notes(_, let notes) = event else { return }
             for note in notes {
                 for card in note.cards where card.ankiID.map(cards.contains) == true { drafts.append((note, card)) }
+                if note.ankiID.map(takenNotes.contains) == true { noteDrafts.append(note) }
             }
         }
-        guard drafts.count == cards.count else { return false }
+        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count else { return false }
         let written: Bool?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
@@ -170,6 +175,7 @@ package struct NormalSync {
                     try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
                     found.append((draft, card))
                 }
+                for draft in noteDrafts { try Self.takeEditedNote(draft, writer: writer) }
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
                 for (draft, card) in found {
@@ -203,6 +209,22 @@ package struct NormalSync {
         try full.collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
         return true
+    }
+
+    /// A note edited on the other side, as the merge took it: its fields and tags (and the star
+    /// its `marked` tag gives), where it is here under Anki's id, of the same note type, with
+    /// the same cards, and keeps them. Throws `SyncTakeProblem` where not: the transaction rolls
+    /// back and the whole merge is taken instead.
+    static func takeEditedNote(_ draft: NoteDraft, writer: CollectionWriter) throws {
+        guard var note = try writer.note(guid: draft.guid), note.ankiID == draft.ankiID, note.ankiNoteTypeID == draft.ankiNoteTypeID,
+              note.kind == draft.kind, note.fields.map(\.name) == draft.fields.map(\.name) else { throw SyncTakeProblem() }
+        let cards = Set(try writer.cards(noteID: note.id).compactMap(\.ankiID))
+        guard cards == Set(draft.cards.compactMap(\.ankiID)) else { throw SyncTakeProblem() }
+        (note.fields, note.tags, note.html, note.ankiModified) = (draft.fields, draft.tags, draft.html, draft.ankiModified)
+        try writer.updateNote(note)
+        // Maeil's templates would make another card of the new fields than Anki did: not a note it can take alone.
+        guard try writer.cards(noteID: note.id).count == cards.count else { throw SyncTakeProblem() }
+        try writer.setStarred(noteID: note.id, Tags.isMarked(draft.tags))
     }
 
     /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck,
