@@ -23,7 +23,7 @@ package final class SyncMerge {
     /// of, the ones whose row the merge took (this side's was not the newer).
     package private(set) var receivedCards: Set<Int64> = []
     package private(set) var takenCards: Set<Int64> = []
-    /// Notes the server sent a row of whose row the merge took (this side's was not the newer), by Anki's id.
+    /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package private(set) var takenNotes: Set<Int64> = []
     /// Whether a note type, deck or set of options the server sent differs from this side's in
     /// more than what changes by itself (a deck's counts of the day, modification times).

@@ -23,7 +23,8 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers and notes edited
-        /// there, no card in another deck, no note or card new here), or the collection took the whole merge.
+        /// there; no card in another deck, no note or card new here), or the collection took
+        /// the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
