@@ -307,11 +307,13 @@ struct DeckImport {
         }
     }
 
-    /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the file.
-    mutating func finish(writer: CollectionWriter) throws -> ImportSummary.DeckSummary {
+    /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the
+    /// file unless `listingGone` is false (a part of a file, whose other notes are not gone).
+    mutating func finish(writer: CollectionWriter, listingGone: Bool = true) throws -> ImportSummary.DeckSummary {
         try inserter.flush()
         for note in markedNotes { try writer.setStarred(noteID: note, true) }
         var summary = summary
+        guard listingGone else { return summary }
         summary.gone = try existing.filter { guid, note in
             guard !seen.contains(guid), note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true else { return false }
             return try writer.note(guid: guid)?.deckID == deck.id  // not moved to another deck by this import

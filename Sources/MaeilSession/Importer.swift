@@ -105,12 +105,11 @@ package struct Importer {
         // the folder goes whatever happens.
         let media = MediaStaging(mediaDirectory: mediaDirectory)
         defer { media.discard() }
-        var importedGUIDs: [String] = []
         var summary: ImportSummary
         do {
             summary = try collection.batch(now: now, bulk: true) { writer in
                 var summary = ImportSummary()
-                var decks: [DeckImport] = []
+                var application = ImportApplication()
                 var deferredIndexes: [CollectionWriter.SecondaryIndex]?
                 var expected = 0
                 var done = 0
@@ -129,23 +128,15 @@ package struct Importer {
                         if deferredIndexes == nil, Self.rebuildsIndexes(expecting: expected, collectionNotes: try writer.noteCountEstimate()) {
                             deferredIndexes = try writer.dropSecondaryIndexes()
                         }
-                    case .event(.deck(let deck)):
-                        decks.append(try DeckImport(deck, writer: writer))
+                    case .event(let event) where try application.apply(event, writer: writer, noteWritten: noteWritten):
                         // Notes already here are merged card by card through the indexes: a
                         // package imported again needs them back at once (without, 200 s for 20,000 notes).
-                        if let dropped = deferredIndexes, decks[decks.count - 1].holdsNotes {
+                        if case .deck = event, let dropped = deferredIndexes, application.decks.last?.holdsNotes == true {
                             try writer.restore(dropped)
                             deferredIndexes = nil
                         }
-                    case .event(.templates(let deck, let templates)):
-                        try decks[deck].add(templates, writer: writer)
-                    case .event(.notes(let deck, let notes)):
-                        try decks[deck].add(notes, writer: writer, noteWritten: noteWritten)
-                        importedGUIDs += notes.map(\.guid)
                     case .event(.skipped(let problems)):
                         summary.skipped += problems.map(\.description)
-                    case .event(.noteTypes(let types)):
-                        try writer.save(types)
                     case .event(.limitRules(let rules)):
                         try writer.setLimitRules(rules)
                     case .event(.ankiConfig(let config)):
@@ -156,14 +147,17 @@ package struct Importer {
                     case .event(.media(let files)):
                         summary.media += files.count
                         if !dryRun { try media.stage(files) }
+                    case .event:
+                        break  // decks, templates, notes and note types: written by `application` above
                     }
                 }
                 // A picture or sound whose name another file already has here was staged under a
                 // name of its own: this import's notes point at that name.
                 if !media.renamed.isEmpty {
-                    try MediaReferences.rewrite(media.renamed, inNotes: Set(importedGUIDs), decks: decks.map(\.deck.id), writer: writer)
+                    try MediaReferences.rewrite(media.renamed, inNotes: Set(application.importedGUIDs), decks: application.decks.map(\.deck.id),
+                                                writer: writer)
                 }
-                for index in decks.indices { summary.decks.append(try decks[index].finish(writer: writer)) }
+                summary.decks += try application.finish(writer: writer)
                 if let deferredIndexes { try writer.restore(deferredIndexes) }
                 if done > 0 { progress?(done, done) }
                 if dryRun {

@@ -130,6 +130,11 @@ package struct CollectionWriter {
         }
     }
 
+    /// Whether Anki's note type `ankiID` is kept here.
+    package func hasNoteType(ankiID: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM note_type WHERE anki_id = ?)", arguments: [ankiID]) ?? false
+    }
+
     /// Records a card's modification time in Anki (a schedule taken from a package).
     package func setAnkiModified(cardID: Int64, _ seconds: Int64?) throws {
         try db.cachedStatement(sql: "UPDATE card SET anki_mod = ? WHERE id = ?").execute(arguments: [seconds, cardID])

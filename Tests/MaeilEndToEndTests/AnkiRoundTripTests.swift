@@ -57,7 +57,7 @@ struct AnkiRoundTripTests {
     /// tags, a suspended and a buried card; an FSRS deck with its own retention and parameters;
     /// 150 reviews over 36 days) and exports them; Maeil imports both, answers 20 cards,
     /// exports; Anki takes the packages back into the collections they came from.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
     func ankiToMaeilAndBack() throws {
         let made = try AnkiLibrary.run(["make", folder.path])
         let madeReviews = ["sm2", "fsrs"].map { ((made[$0] as? [String: Any])?["reviews"] as? Int) ?? 0 }
@@ -205,7 +205,7 @@ struct AnkiRoundTripTests {
 
     /// Maeil's text export, imported back into Maeil, changes nothing in the file (every table
     /// compared row by row); imported into a new Anki collection, every note arrives.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
     func textRoundTrips() throws {
         _ = try AnkiLibrary.run(["make", folder.path])
         let decks = AnkiLibrary.repository.appendingPathComponent("Decks")

@@ -238,6 +238,39 @@ struct SyncTests {
         #expect(phoneAfter == phoneNote, "the phone's note after its next sync: \(phoneAfter.map(\.description) ?? "none")")
     }
 
+    /// A note added on the phone (a word added on the bus), and nothing else: taken in place
+    /// (the collection was rebuilt from the whole merge), in its deck, under the phone's ids,
+    /// new; the next sync on either side finds nothing to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aNoteAddedOnThePhoneIsTakenInPlace() throws {
+        let seed = "314"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let added = try phone(["add", phonePath] + login + ["Korean::Food", "떡", "rice cake"])
+        let guid = try #require(added["guid"] as? String)
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let store = try Collection(path: collection, readOnly: true)
+        let note = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT note.field_values, note.anki_id, deck.name FROM note JOIN deck ON deck.id = note.deck_id WHERE note.guid = ?
+                """, arguments: [guid])
+        }, "the phone's note is not here")
+        #expect(note[0] as String == "떡\u{1f}rice cake" && note[1] as Int64? == added["note"] as? Int64 && note[2] as String == "Korean::Food", "\(note)")
+        let cards = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT card.anki_id, card.phase, deck.name FROM card JOIN note ON note.id = card.note_id JOIN deck ON deck.id = card.deck_id
+                WHERE note.guid = ?
+                """, arguments: [guid])
+        }
+        #expect(cards.map { $0[0] as Int64? } == (added["cards"] as? [Int64] ?? []).map { $0 }, "\(cards) \(added)")
+        #expect(cards.allSatisfy { $0[1] as String == "new" && $0[2] as String == "Korean::Food" }, "\(cards)")
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
+    }
+
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
     /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
     /// sends its config when it changed, whole, so the phone's own keys stay as the phone had

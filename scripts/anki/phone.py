@@ -24,6 +24,10 @@ client does, and prints one JSON object:
                                                    on the collection at PATH: note GUID's first field
                                                    gets TEXT after it and the note the tag TAG; then
                                                    a normal sync; prints the note's fields and tags
+    phone.py add PATH ENDPOINT USER PASSWORD DECK FRONT BACK
+                                                   on the collection at PATH: a Basic note added to
+                                                   DECK; then a normal sync; prints its guid and its
+                                                   note's and card's ids
     phone.py answer PATH ENDPOINT USER PASSWORD GUID...
                                                    on the collection at PATH: the cards of the notes
                                                    GUID made due today and answered Good, no other
@@ -182,6 +186,19 @@ def edit(path, endpoint, user, password, guid, text, tag):
     return {"required": required, "fields": note.fields, "tags": note.tags}
 
 
+def add(path, endpoint, user, password, deck, front, back):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    note = col.new_note(col.models.by_name("Basic"))
+    note["Front"], note["Back"] = front, back
+    col.add_note(note, col.decks.id_for_name(deck))
+    cards = note.card_ids()
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "guid": note.guid, "note": note.id, "cards": cards}
+
+
 def answer(path, endpoint, user, password, *guids):
     from anki.collection import Collection
 
@@ -310,5 +327,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

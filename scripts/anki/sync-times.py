@@ -9,8 +9,8 @@ own and log in as a user of their own; then each uploads its whole collection an
 again, the best of three of each, in seconds (maeil's: the whole command, as a user runs it).
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
-to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"); the
-best of three of each. Prints one JSON object.
+to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
+ten added ("add_take"); the best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -122,6 +122,20 @@ try:
 
     figures["anki_note_take"] = timed(lambda: edited_by(*anki_phone), lambda: col.sync_collection(auth, False))
     figures["maeil_note_take"] = timed(lambda: edited_by(*maeil_phone), lambda: run("sync"))
+
+    # Ten notes added on a phone, into the deck of its first note ("add_take").
+    words = iter(range(1_000_000))
+
+    def added_by(other, login):
+        deck = other.get_card(other.find_cards("")[0]).did
+        for _ in range(10):
+            note = other.new_note(other.models.by_name("Basic"))
+            note["Front"], note["Back"] = "added %d" % next(words), "on the phone"
+            other.add_note(note, deck)
+        other.sync_collection(login, False)
+
+    figures["anki_add_take"] = timed(lambda: added_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    figures["maeil_add_take"] = timed(lambda: added_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -148,17 +148,31 @@ package struct NormalSync {
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
         var noteDrafts: [NoteDraft] = []
+        // Decks, templates and notes as an import takes them, for notes that came down new.
+        var events: [ImportEvent] = []
         try DeckReader.stream([merged.path], options: options) { event in
-            guard case .notes(_, let notes) = event else { return }
-            for note in notes {
-                for card in note.cards where card.ankiID.map(cards.contains) == true { drafts.append((note, card)) }
-                if note.ankiID.map(takenNotes.contains) == true { noteDrafts.append(note) }
+            switch event {
+            case .notes(_, let notes):
+                for note in notes {
+                    for card in note.cards where card.ankiID.map(cards.contains) == true { drafts.append((note, card)) }
+                    if note.ankiID.map(takenNotes.contains) == true { noteDrafts.append(note) }
+                }
+                events.append(event)
+            case .deck(var deck):
+                // A deck speaks as its first note's type: here, the first of a few notes, so it keeps its own.
+                deck.speak = nil
+                events.append(.deck(deck))
+            case .templates:
+                events.append(event)
+            default:
+                break
             }
         }
         guard drafts.count == cards.count, noteDrafts.count == takenNotes.count else { return false }
         let written: Bool?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
+                let added = try Self.addNewNotes(events, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
                 for (note, draft) in drafts {
@@ -172,11 +186,11 @@ package struct NormalSync {
                           let card = try writer.cards(noteID: stored.id).first(where: {
                               $0.ankiID == nil && StoreExportSource.proposedID(created: stored.created, id: $0.id) == draft.ankiID
                           })
-                    else { return false }
+                    else { throw SyncTakeProblem() }  // rolls back what was written before it
                     try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
                     found.append((draft, card))
                 }
-                for draft in noteDrafts { try Self.takeEditedNote(draft, writer: writer) }
+                for draft in noteDrafts where !added.contains(draft.guid) { try Self.takeEditedNote(draft, writer: writer) }
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
                 for (draft, card) in found {
@@ -210,6 +224,32 @@ package struct NormalSync {
         try full.collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
         return true
+    }
+
+    /// Notes that came down new (no note here has their guid), written into their decks as an
+    /// import writes them: with their cards, schedules and logs, under Anki's ids. Answers their
+    /// guids. Throws `SyncTakeProblem` for a note of a type not kept here (the whole merge is taken).
+    static func addNewNotes(_ events: [ImportEvent], writer: CollectionWriter) throws -> Set<String> {
+        var new = Set<String>()
+        for case .notes(_, let notes) in events {
+            for note in notes where try writer.note(guid: note.guid) == nil {
+                guard let type = note.ankiNoteTypeID, try writer.hasNoteType(ankiID: type) else { throw SyncTakeProblem() }
+                new.insert(note.guid)
+            }
+        }
+        guard !new.isEmpty else { return [] }
+        // In the reader's order: a deck's templates come before the notes that need them.
+        var application = ImportApplication()
+        for event in events {
+            guard case .notes(let deck, let notes) = event else {
+                _ = try application.apply(event, writer: writer) {}
+                continue
+            }
+            let adding = notes.filter { new.contains($0.guid) }
+            if !adding.isEmpty { _ = try application.apply(.notes(deck: deck, adding), writer: writer) {} }
+        }
+        _ = try application.finish(writer: writer, listingGone: false)
+        return new
     }
 
     /// A note edited on the other side, as the merge took it: its fields and tags (and the star

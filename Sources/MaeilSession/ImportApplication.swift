@@ -1,0 +1,35 @@
+import Foundation
+import MaeilDecks
+import MaeilStore
+
+/// The decks of one import as their events arrive, each written with the writer of the
+/// transaction it runs in: what `Importer` does for a file, and what a sync does for the notes
+/// that came down new.
+struct ImportApplication {
+    private(set) var decks: [DeckImport] = []
+    private(set) var importedGUIDs: [String] = []
+
+    /// Writes a deck, its templates, its notes, or Anki's note types; answers false for any
+    /// other event, which the caller handles.
+    mutating func apply(_ event: ImportEvent, writer: CollectionWriter, noteWritten: () -> Void) throws -> Bool {
+        switch event {
+        case .deck(let deck):
+            decks.append(try DeckImport(deck, writer: writer))
+        case .templates(let deck, let templates):
+            try decks[deck].add(templates, writer: writer)
+        case .notes(let deck, let notes):
+            try decks[deck].add(notes, writer: writer, noteWritten: noteWritten)
+            importedGUIDs += notes.map(\.guid)
+        case .noteTypes(let types):
+            try writer.save(types)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Writes what is still waiting; answers each deck's summary (`listingGone`: see `DeckImport.finish`).
+    mutating func finish(writer: CollectionWriter, listingGone: Bool = true) throws -> [ImportSummary.DeckSummary] {
+        try decks.indices.map { try decks[$0].finish(writer: writer, listingGone: listingGone) }
+    }
+}
