@@ -122,6 +122,13 @@ struct SyncTests {
         return (collection, state, phonePath, login, try maeil(["sync"], collection, state: state))
     }
 
+    /// `maeil check` finds nothing, and the next sync finds nothing to carry either way.
+    func expectCheckedAndSettled(_ collection: String, state: String, server: AnkiSyncServer) throws {
+        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let again = try maeil(["sync"], collection, state: state)
+        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+    }
+
     /// Seed `seed` made, Anki's server started with its user, and the collection shared as above.
     func sharedWithThePhone(_ seed: String) throws -> (server: AnkiSyncServer, collection: String, state: String, phonePath: String, login: [String]) {
         _ = try seeded(["make", folder.path, zone, seed])
@@ -165,9 +172,7 @@ struct SyncTests {
         }
         #expect(here.count == Set(here).count, "an answer twice here: \(here.count) rows, \(Set(here).count) answers")
         #expect(Set(here) == phoneLog, "here only \(Set(here).subtracting(phoneLog).sorted()), there only \(phoneLog.subtracting(here).sorted())")
-        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
-        let again = try maeil(["sync"], collection, state: state)
-        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
     /// A note the phone moved to another deck, and nothing else: only its cards' rows come down
@@ -198,9 +203,7 @@ struct SyncTests {
                 """, arguments: [guid])
         }
         #expect(!decks.isEmpty && decks.allSatisfy { $0 == target }, "moved from \(home) to \(target) on the phone; here \(decks)")
-        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
-        let again = try maeil(["sync"], collection, state: state)
-        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
     /// A note the phone edited (a field, and Anki's `marked` tag), and nothing else: taken in
@@ -225,9 +228,7 @@ struct SyncTests {
         #expect(note[0] as String == (edited["fields"] as? [String] ?? []).joined(separator: "\u{1f}"), "\(note) \(edited)")
         #expect(Set((note[1] as String).split(separator: " ").map(String.init)) == Set(edited["tags"] as? [String] ?? []), "\(note) \(edited)")
         #expect(note[2] as Bool, "a note marked on the phone is starred here")
-        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
-        let again = try maeil(["sync"], collection, state: state)
-        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
         let phoneNote = try DatabaseQueue(path: phonePath).read { db in
             try Row.fetchOne(db, sql: "SELECT flds, tags FROM notes WHERE guid = ?", arguments: [guid])
         }
@@ -264,9 +265,7 @@ struct SyncTests {
         }
         #expect(cards.map { $0[0] as Int64? } == (added["cards"] as? [Int64] ?? []).map { $0 }, "\(cards) \(added)")
         #expect(cards.allSatisfy { $0[1] as String == "new" && $0[2] as String == "Korean::Food" }, "\(cards)")
-        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
-        let again = try maeil(["sync"], collection, state: state)
-        #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(again.stdout)\(again.stderr)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
         let phoneSynced = try phone(["sync", phonePath] + login)
         #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
     }

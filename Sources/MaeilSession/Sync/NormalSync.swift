@@ -169,10 +169,10 @@ package struct NormalSync {
             }
         }
         guard drafts.count == cards.count, noteDrafts.count == takenNotes.count else { return false }
-        let written: Bool?
+        let written: Void?
         do {
-            written = try full.collection.writeAsSync(now: full.now) { writer -> Bool in
-                let added = try Self.addNewNotes(events, writer: writer)
+            written = try full.collection.writeAsSync(now: full.now) { writer in
+                let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
                 for (note, draft) in drafts {
@@ -197,14 +197,12 @@ package struct NormalSync {
                     _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
                 }
                 try Self.takeKept(from: merged, writer: writer)
-                return true
             }
         } catch is SyncTakeProblem {
             // Nothing was written (the transaction rolled back): the whole merge is taken instead.
             return false
         }
-        guard let written else { throw Self.changedMeanwhile }
-        guard written else { return false }
+        guard written != nil else { throw Self.changedMeanwhile }
         // The next base: the merge, with what this collection now exports for the notes changed
         // here laid over it; where that cannot be laid, the whole collection's export.
         let nextBase = work.appendingPathComponent("next-base.anki2"), part = work.appendingPathComponent("taken.anki2")
@@ -229,10 +227,13 @@ package struct NormalSync {
     /// Notes that came down new (no note here has their guid), written into their decks as an
     /// import writes them: with their cards, schedules and logs, under Anki's ids. Answers their
     /// guids. Throws `SyncTakeProblem` for a note of a type not kept here (the whole merge is taken).
-    static func addNewNotes(_ events: [ImportEvent], writer: CollectionWriter) throws -> Set<String> {
+    /// A new note comes as a row the merge took (`takenNotes`): only those are looked up, not the
+    /// notes of every card that came.
+    static func addNewNotes(_ events: [ImportEvent], takenNotes: Set<Int64>, writer: CollectionWriter) throws -> Set<String> {
         var new = Set<String>()
         for case .notes(_, let notes) in events {
-            for note in notes where try writer.note(guid: note.guid) == nil {
+            for note in notes where note.ankiID.map(takenNotes.contains) == true {
+                guard try writer.note(guid: note.guid) == nil else { continue }
                 guard let type = note.ankiNoteTypeID, try writer.hasNoteType(ankiID: type) else { throw SyncTakeProblem() }
                 new.insert(note.guid)
             }
