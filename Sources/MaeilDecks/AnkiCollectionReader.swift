@@ -95,16 +95,19 @@ struct ScratchCollection {
 }
 
 /// A few hundred notes of a package, each with its cards (in template order) and each card's
-/// log (oldest first): three queries for a batch rather than three for every note.
+/// log (oldest first): three queries for a batch rather than three for every note. A note whose
+/// cards are all `known` (here as the package has them) gets no log: it is not merged.
 struct NoteBatch {
     static let size = 256
     var notes: [Int64: NoteRow] = [:]
     var cards: [Int64: [CardRow]] = [:]
     var reviews: [Int64: [RevlogRow]] = [:]
+    /// The notes whose cards are all known.
+    var cardsKnown = Set<Int64>()
 
     init() {}
 
-    init(_ db: Database, ids: ArraySlice<Int64>, file: String) throws {
+    init(_ db: Database, ids: ArraySlice<Int64>, file: String, known: [Int64: KnownAnkiCards.Stamp] = [:]) throws {
         // Ids the package's own tables gave: integers, written into the query as they are.
         let list = ids.map(String.init).joined(separator: ",")
         let noteRows = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes WHERE id IN (\(list))")
@@ -117,8 +120,17 @@ struct NoteBatch {
             let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
             cards[card.note, default: []].append(card)
         }
+        var logged = list
+        if !known.isEmpty {
+            cardsKnown = Set(cards.compactMap { note, cards in
+                guard let guid = notes[note]?.guid else { return nil }
+                return cards.allSatisfy { known[$0.id] == KnownAnkiCards.Stamp(guid: guid, modified: $0.modified) } ? note : nil
+            })
+            logged = ids.filter { !cardsKnown.contains($0) }.map(String.init).joined(separator: ",")
+        }
+        guard !logged.isEmpty else { return }
         let reviewRows = try Row.fetchCursor(db, sql: """
-            SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(list))) ORDER BY cid, id
+            SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(logged))) ORDER BY cid, id
             """)
         while let row = try reviewRows.next() {
             let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
@@ -172,7 +184,8 @@ private struct CollectionReading {
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
         let order = try noteOrder().filter { options.onlyNotes?.contains($0) ?? true }
-        try emit(.expecting(notes: order.count))
+        let known = options.knownAnkiCards?.wait() ?? [:]
+        try emit(.expecting(notes: order.count, alreadyHere: try notesHere(known)))
         // The note types whole, before any note of theirs: what a package for Anki carries back.
         let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))
         let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
@@ -181,7 +194,9 @@ private struct CollectionReading {
         // the package is never held whole, however large.
         var batch = NoteBatch()
         for (index, noteID) in order.enumerated() {
-            if index % NoteBatch.size == 0 { batch = try NoteBatch(db, ids: order[index..<min(index + NoteBatch.size, order.count)], file: file) }
+            if index % NoteBatch.size == 0 {
+                batch = try NoteBatch(db, ids: order[index..<min(index + NoteBatch.size, order.count)], file: file, known: known)
+            }
             guard let row = batch.notes[noteID] else { continue }
             guard let type = noteTypes[row.noteType] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
@@ -236,8 +251,9 @@ private struct CollectionReading {
                                  tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)", html: true,
                                  ankiNoteTypeID: type.id, ankiModified: row.modified)
             note.ankiID = noteID
+            note.cardsKnown = batch.cardsKnown.contains(noteID)
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
-            for card in cards {
+            for card in cards where !note.cardsKnown {
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 let history = (batch.reviews[card.id] ?? []).map(entry)
@@ -274,6 +290,13 @@ private struct CollectionReading {
             guard options.skipInvalid else { throw ImportFailure(skipped) }
             try emit(.skipped(skipped))
         }
+    }
+
+    /// How many of the package's notes the collection holds, by guid.
+    func notesHere(_ known: [Int64: KnownAnkiCards.Stamp]) throws -> Int {
+        guard !known.isEmpty else { return 0 }
+        let guids = Set(known.values.map(\.guid))
+        return try String.fetchAll(db, sql: "SELECT guid FROM notes").reduce(0) { $0 + (guids.contains($1) ? 1 : 0) }
     }
 
     /// What Maeil keeps of an Anki deck besides its options: its name, and its description

@@ -107,6 +107,9 @@ package struct ImportOptions: Sendable {
     /// An Anki collection's notes to read, by Anki's ids; all when nil (a sync takes the few
     /// that came down).
     package var onlyNotes: Set<Int64>?
+    /// What the collection importing these files holds of Anki's cards, answered by the
+    /// importer: a package's notes whose cards it holds unchanged come without their cards.
+    package var knownAnkiCards: KnownAnkiCards?
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

@@ -6,8 +6,10 @@ import MaeilCore
 /// they arrived in.
 package enum ImportEvent: Sendable {
     /// How many notes a file holds (at most: a text file's lines), as soon as the reader
-    /// knows: for a progress bar, and for an importer to prepare for a large import.
-    case expecting(notes: Int)
+    /// knows: for a progress bar, and for an importer to prepare for a large import. Of them,
+    /// `alreadyHere` the collection holds (a package imported again, see `KnownAnkiCards`):
+    /// merged, not added.
+    case expecting(notes: Int, alreadyHere: Int = 0)
     /// A deck, without its notes.
     case deck(ImportedDeck)
     /// Templates a deck gained after it was announced: a note type first met further down.

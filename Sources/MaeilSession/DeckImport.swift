@@ -200,7 +200,7 @@ struct DeckImport {
             // Guids are unique in the whole collection. A taken one belongs to a note in another
             // deck, or to one earlier in this import (twice in a file, or in another deck of it):
             // the insert then does nothing and the row updates that note, as a second import would.
-            if stored == nil, let added = try inserter.add(draft, listingCards: false) {
+            if stored == nil, !item.cardsKnown, let added = try inserter.add(draft, listingCards: false) {
                 if item.ankiModified != nil, Tags.isMarked(item.tags) { markedNotes.append(added.noteID) }
                 summary.added += 1
                 summary.cardsWithHistory += added.scheduled
@@ -209,59 +209,63 @@ struct DeckImport {
             }
             // Cards still waiting to be written must be in the table before a note's cards are read.
             try inserter.flush()
-            if var note = try stored ?? writer.note(guid: item.guid) {
-                let item = item.fieldsByPosition ? Self.positional(item, onto: note) : item
-                // A text file's row says nothing of units or order: the note keeps its own.
-                let unitID = item.fieldsByPosition ? note.unitID : inserter.unitID(draft.unit)
-                if item.fieldsByPosition { draft.position = note.position }
-                // A note in another deck has its place there; a move (below) gives it one here.
-                let differs = note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
-                    || (note.position != draft.position && note.deckID == deck.id) || note.kind != item.kind || note.noteType != item.noteType
-                    || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID)
-                // Anki's "keep current" leaves a stored note exactly as it is; a package's note
-                // replaces one only when it changed there after it last changed here, as Anki merges.
-                let olderThanHere = !item.fieldsByPosition && item.ankiModified.map { $0 <= note.modified } == true
-                // The same note, met first in a text file (Anki's export with its guids): only what
-                // Anki knows it by is new, which it takes, changing nothing a learner sees.
-                let sameText = note.fields == item.fields && Set(note.tags) == Set(item.tags) && note.unitID == unitID
-                if differs, sameText, item.ankiNoteTypeID != nil, note.ankiNoteTypeID == nil, !item.keepExisting {
-                    note.noteType = item.noteType
-                    note.html = item.html
-                    note.ankiNoteTypeID = item.ankiNoteTypeID
-                    note.ankiModified = item.ankiModified
-                    if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
-                    summary.unchanged += 1
-                } else if differs, olderThanHere, !item.keepExisting {
-                    summary.kept += 1
-                } else if differs, !item.keepExisting {
-                    note.fields = item.fields
-                    note.tags = item.tags
-                    note.unitID = unitID
-                    note.position = draft.position
-                    note.kind = item.kind
-                    note.noteType = item.noteType
-                    note.html = item.html
-                    if let type = item.ankiNoteTypeID { note.ankiNoteTypeID = type }
-                    if let modified = item.ankiModified { note.ankiModified = modified }
-                    if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
-                    // Marked or unmarked in Anki since: the star follows.
-                    if item.ankiModified != nil {
-                        try inserter.flush()
-                        try writer.setStarred(noteID: note.id, Tags.isMarked(item.tags))
-                    }
-                    summary.updated += 1
-                } else {
-                    summary.unchanged += 1
-                }
-                if note.deckID != deck.id, try Self.movedInAnki(item.cards, note: note, writer: writer) {
+            guard var note = try stored ?? writer.note(guid: item.guid) else {
+                // The reader was told this note's cards are here (`KnownAnkiCards`), in this transaction.
+                if item.cardsKnown { throw KnownNoteMissing(guid: item.guid) }
+                noteWritten()
+                continue
+            }
+            let item = item.fieldsByPosition ? Self.positional(item, onto: note) : item
+            // A text file's row says nothing of units or order: the note keeps its own.
+            let unitID = item.fieldsByPosition ? note.unitID : inserter.unitID(draft.unit)
+            if item.fieldsByPosition { draft.position = note.position }
+            // A note in another deck has its place there; a move (below) gives it one here.
+            let differs = note.fields != item.fields || Set(note.tags) != Set(item.tags) || note.unitID != unitID
+                || (note.position != draft.position && note.deckID == deck.id) || note.kind != item.kind || note.noteType != item.noteType
+                || note.html != item.html || (item.ankiNoteTypeID != nil && note.ankiNoteTypeID != item.ankiNoteTypeID)
+            // Anki's "keep current" leaves a stored note exactly as it is; a package's note
+            // replaces one only when it changed there after it last changed here, as Anki merges.
+            let olderThanHere = !item.fieldsByPosition && item.ankiModified.map { $0 <= note.modified } == true
+            // The same note, met first in a text file (Anki's export with its guids): only what
+            // Anki knows it by is new, which it takes, changing nothing a learner sees.
+            let sameText = note.fields == item.fields && Set(note.tags) == Set(item.tags) && note.unitID == unitID
+            if differs, sameText, item.ankiNoteTypeID != nil, note.ankiNoteTypeID == nil, !item.keepExisting {
+                note.noteType = item.noteType
+                note.html = item.html
+                note.ankiNoteTypeID = item.ankiNoteTypeID
+                note.ankiModified = item.ankiModified
+                if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
+                summary.unchanged += 1
+            } else if differs, olderThanHere, !item.keepExisting {
+                summary.kept += 1
+            } else if differs, !item.keepExisting {
+                note.fields = item.fields
+                note.tags = item.tags
+                note.unitID = unitID
+                note.position = draft.position
+                note.kind = item.kind
+                note.noteType = item.noteType
+                note.html = item.html
+                if let type = item.ankiNoteTypeID { note.ankiNoteTypeID = type }
+                if let modified = item.ankiModified { note.ankiModified = modified }
+                if note.deckID == deck.id { try inserter.update(note) } else { try writer.updateNote(note) }
+                // Marked or unmarked in Anki since: the star follows.
+                if item.ankiModified != nil {
                     try inserter.flush()
-                    try writer.move(noteID: note.id, toDeck: deck.id, position: draft.position, cards: try Self.sameCards(item.cards, of: note, writer: writer))
-                    (note.deckID, note.position) = (deck.id, draft.position)
-                    summary.moved += 1
+                    try writer.setStarred(noteID: note.id, Tags.isMarked(item.tags))
                 }
-                if !item.cards.isEmpty {
-                    summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
-                }
+                summary.updated += 1
+            } else {
+                summary.unchanged += 1
+            }
+            if note.deckID != deck.id, try Self.movedInAnki(item.cards, note: note, writer: writer) {
+                try inserter.flush()
+                try writer.move(noteID: note.id, toDeck: deck.id, position: draft.position, cards: try Self.sameCards(item.cards, of: note, writer: writer))
+                (note.deckID, note.position) = (deck.id, draft.position)
+                summary.moved += 1
+            }
+            if !item.cards.isEmpty {
+                summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
             }
             noteWritten()
         }
@@ -423,3 +427,11 @@ struct DeckImport {
 /// What a sync brought back cannot be taken in place: a card whose answers given here cannot
 /// each be told in it, or a note that is not here as it is there.
 struct SyncTakeProblem: Error {}
+
+/// A note a reader was told is here (`KnownAnkiCards`) and is not. The answer is given inside
+/// the import's transaction, so this never happens; were it to, the import writes nothing
+/// rather than add the note without its cards' schedules.
+struct KnownNoteMissing: Error, CustomStringConvertible {
+    let guid: String
+    var description: String { "note \(guid) was said to be in the collection and is not: nothing was imported" }
+}

@@ -101,6 +101,8 @@ package struct Importer {
     package func apply(_ reading: ImportReading, dryRun: Bool = false) throws -> ImportSummary {
         let channel = reading.channel
         defer { channel.close() }
+        // Before the channel closes: a reader waiting for this answer would never end.
+        defer { reading.knownAnkiCards?.giveUp() }
         // Media go to a staging folder first and are moved in just before the notes commit;
         // the folder goes whatever happens.
         let media = MediaStaging(mediaDirectory: mediaDirectory)
@@ -108,10 +110,14 @@ package struct Importer {
         var summary: ImportSummary
         do {
             summary = try collection.batch(now: now, bulk: true) { writer in
+                if let known = reading.knownAnkiCards {
+                    known.answer(try writer.ankiCardStamps().mapValues { KnownAnkiCards.Stamp(guid: $0.guid, modified: $0.modified) })
+                }
                 var summary = ImportSummary()
                 var application = ImportApplication()
                 var deferredIndexes: [CollectionWriter.SecondaryIndex]?
                 var expected = 0
+                var adding = 0
                 var done = 0
                 func noteWritten() {
                     done += 1
@@ -123,9 +129,10 @@ package struct Importer {
                         break reading
                     case .failed(let error):
                         throw error
-                    case .event(.expecting(let notes)):
+                    case .event(.expecting(let notes, let alreadyHere)):
                         expected += notes
-                        if deferredIndexes == nil, Self.rebuildsIndexes(expecting: expected, collectionNotes: try writer.noteCountEstimate()) {
+                        adding += notes - alreadyHere
+                        if deferredIndexes == nil, Self.rebuildsIndexes(expecting: adding, collectionNotes: try writer.noteCountEstimate()) {
                             deferredIndexes = try writer.dropSecondaryIndexes()
                         }
                     case .event(let event) where try application.apply(event, writer: writer, noteWritten: noteWritten):
@@ -178,9 +185,22 @@ package struct Importer {
 /// Files being read on a thread of their own, for one importer to write as they come.
 package final class ImportReading: Sendable {
     let channel = ImportChannel()
+    /// Asked by the reader, answered by the importer (see `KnownAnkiCards`).
+    let knownAnkiCards: KnownAnkiCards?
+
+    /// Starts reading `files` at once. One package read alone is told which Anki cards the
+    /// collection holds unchanged (two packages may hold the same card, which the first may change).
+    package convenience init(files: [String], options: ImportOptions) {
+        let known = files.count == 1 ? KnownAnkiCards() : nil
+        var told = options
+        told.knownAnkiCards = known
+        let options = told
+        self.init(known: known) { emit in try DeckReader.stream(files, options: options, emit: emit) }
+    }
 
     /// Starts `read` at once.
-    package init(_ read: @escaping Importer.Reader) {
+    package init(known: KnownAnkiCards? = nil, _ read: @escaping Importer.Reader) {
+        knownAnkiCards = known
         let channel = channel
         Thread.detachNewThread {
             do {
@@ -194,6 +214,7 @@ package final class ImportReading: Sendable {
 
     /// A reading nobody wrote stops at its next event.
     deinit {
+        knownAnkiCards?.giveUp()
         channel.close()
     }
 }

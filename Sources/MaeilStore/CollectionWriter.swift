@@ -243,6 +243,18 @@ package struct CollectionWriter {
     }
 
     /// The Anki review-log ids a card's log already holds.
+    /// Every card that came from Anki, by Anki's card id: its note's guid and the modification
+    /// time Anki gave the card when it last came.
+    package func ankiCardStamps() throws -> [Int64: (guid: String, modified: Int64)] {
+        var stamps: [Int64: (guid: String, modified: Int64)] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT card.anki_id, note.guid, card.anki_mod FROM card JOIN note ON note.id = card.note_id
+            WHERE card.anki_id IS NOT NULL AND card.anki_mod IS NOT NULL
+            """)
+        while let row = try rows.next() { stamps[row[0]] = (row[1], row[2]) }
+        return stamps
+    }
+
     package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {
         Set(try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL", arguments: [cardID]))
     }

@@ -35,7 +35,7 @@ struct ImportChannelTests {
         var received: [Int] = []
         reading: while true {
             switch channel.next() {
-            case .event(.expecting(let notes)): received.append(notes)
+            case .event(.expecting(let notes, _)): received.append(notes)
             case .finished: break reading
             default: Issue.record("unexpected item"); break reading
             }

@@ -33,6 +33,9 @@ package struct NoteDraft: Hashable, Sendable {
     /// in the collection with this guid takes the values in its own fields' order, and keeps
     /// its kind, note type and cards.
     package var fieldsByPosition = false
+    /// Its cards are in the collection as the file has them (`KnownAnkiCards`), so the file's
+    /// schedules were left out of `cards`: the note is here, and its cards are left as they are.
+    package var cardsKnown = false
 
     package init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
                 position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false, html: Bool = false,

@@ -77,7 +77,7 @@ package enum ImportRun {
         do {
             // A missing file or one that is no deck is refused before the collection is opened.
             for file in files { _ = try DeckReader.format(of: file) }
-            let reading = ImportReading { emit in try DeckReader.stream(files, options: options, emit: emit) }
+            let reading = ImportReading(files: files, options: options)
             let collection = try open()
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1 && showProgress)
             let importer = Importer(collection: collection, now: now, progress: { done, total in bar.update(done, of: total) })
