@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import MaeilCore
 import MaeilPrograms
+import MaeilSQLite
 
 /// Reads the SQLite collection inside an Anki package into Maeil decks.
 extension AnkiPackage {
@@ -29,7 +30,7 @@ extension AnkiPackage {
             addAnkiCollations(db)
             // A copy read once and thrown away: nothing to make durable. The package's schema is
             // anyone's: its views and triggers may call no function with side effects.
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF")
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA trusted_schema = OFF; PRAGMA mmap_size = 1073741824")
         }
         do {
             // Bytes 18 and 19 say "write-ahead log" in a collection Anki had open: set to the
@@ -96,41 +97,42 @@ struct ScratchCollection {
 
 /// A few hundred notes of a package, each with its cards (in template order) and each card's
 /// log (oldest first): three queries for a batch rather than three for every note. A note whose
-/// cards are all `known` (here as the package has them) gets no log: it is not merged.
+/// cards are all here unchanged (`PackageNotesHere.cardsKnown`) gets neither: it is not merged.
 struct NoteBatch {
     static let size = 256
     var notes: [Int64: NoteRow] = [:]
+    /// Each note's home deck: its first card's, or the deck that card's filtered deck took it from.
+    var homeDecks: [Int64: Int64] = [:]
     var cards: [Int64: [CardRow]] = [:]
     var reviews: [Int64: [RevlogRow]] = [:]
-    /// The notes whose cards are all known.
-    var cardsKnown = Set<Int64>()
 
     init() {}
 
-    init(_ db: Database, ids: ArraySlice<Int64>, file: String, known: [Int64: KnownAnkiCards.Stamp] = [:]) throws {
+    init(_ db: Database, ids: [Int64], file: String, here: PackageNotesHere = PackageNotesHere()) throws {
+        guard !ids.isEmpty else { return }
         // Ids the package's own tables gave: integers, written into the query as they are.
         let list = ids.map(String.init).joined(separator: ",")
-        let noteRows = try Row.fetchCursor(db, sql: "SELECT \(NoteRow.columns) FROM notes WHERE id IN (\(list))")
-        while let row = try noteRows.next() {
-            let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
-            notes[note.id] = note
+        let sql = "SELECT \(NoteRow.columns) FROM notes WHERE id IN (\(list))"
+        if let rows = try NoteRow.straight(db, sql: sql) {
+            for note in rows { notes[note.id] = note }
+        } else {
+            let noteRows = try Row.fetchCursor(db, sql: sql)
+            while let row = try noteRows.next() {
+                let note = try NoteRow(PackageRow(row: row, table: "notes", file: file))
+                notes[note.id] = note
+            }
         }
-        let cardRows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards WHERE nid IN (\(list)) ORDER BY nid, ord")
+        for id in ids { if let homeDeck = here.cardsKnown[id] { homeDecks[id] = homeDeck } }
+        let unknown = ids.filter { here.cardsKnown[$0] == nil }.map(String.init).joined(separator: ",")
+        guard !unknown.isEmpty else { return }
+        let cardRows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards WHERE nid IN (\(unknown)) ORDER BY nid, ord")
         while let row = try cardRows.next() {
             let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
+            if cards[card.note] == nil { homeDecks[card.note] = card.originalDeck != 0 ? card.originalDeck : card.deck }
             cards[card.note, default: []].append(card)
         }
-        var logged = list
-        if !known.isEmpty {
-            cardsKnown = Set(cards.compactMap { note, cards in
-                guard let guid = notes[note]?.guid else { return nil }
-                return cards.allSatisfy { known[$0.id] == KnownAnkiCards.Stamp(guid: guid, modified: $0.modified) } ? note : nil
-            })
-            logged = ids.filter { !cardsKnown.contains($0) }.map(String.init).joined(separator: ",")
-        }
-        guard !logged.isEmpty else { return }
         let reviewRows = try Row.fetchCursor(db, sql: """
-            SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(logged))) ORDER BY cid, id
+            SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(unknown))) ORDER BY cid, id
             """)
         while let row = try reviewRows.next() {
             let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
@@ -184,8 +186,8 @@ private struct CollectionReading {
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
         let order = try noteOrder().filter { options.onlyNotes?.contains($0) ?? true }
-        let known = options.knownAnkiCards?.wait() ?? [:]
-        try emit(.expecting(notes: order.count, alreadyHere: try notesHere(known)))
+        let known = options.knownAnkiCards?.wait() ?? StoredAnkiRecords()
+        try emit(.expecting(notes: order.count, alreadyHere: order.reduce(0) { $0 + (known.ankiNoteIDs.contains($1) ? 1 : 0) }))
         // The note types whole, before any note of theirs: what a package for Anki carries back.
         let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))
         let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
@@ -193,12 +195,19 @@ private struct CollectionReading {
         // Notes read a batch at a time as their turn comes, with their cards and their logs:
         // the package is never held whole, however large.
         var batch = NoteBatch()
+        let here = try PackageNotesHere(db, known: known, noteTypes: noteTypes, renamesMedia: !media.renamesNothing) { type in
+            spokenLanguages[type.id] ?? type.spokenLanguages
+        }
         for (index, noteID) in order.enumerated() {
             if index % NoteBatch.size == 0 {
-                batch = try NoteBatch(db, ids: order[index..<min(index + NoteBatch.size, order.count)], file: file, known: known)
+                let ids = order[index..<min(index + NoteBatch.size, order.count)].filter { here.asStored[$0] == nil }
+                batch = try NoteBatch(db, ids: ids, file: file, here: here)
             }
-            guard let row = batch.notes[noteID] else { continue }
-            guard let type = noteTypes[row.noteType] else {
+            // A note here as the package has it is read no further than its guid and note type.
+            let asStored = here.asStored[noteID]
+            let row = asStored == nil ? batch.notes[noteID] : nil
+            guard let noteType = asStored?.noteType ?? row?.noteType else { continue }
+            guard let type = noteTypes[noteType] else {
                 skipped.append(ImportProblem(file: file, message: "note \(noteID) has a note type the package does not define"))
                 continue
             }
@@ -207,9 +216,9 @@ private struct CollectionReading {
                                              + "a note holds at most \(options.maximumFields)"))
                 continue
             }
+            // A note without cards is no note to Anki (Check Database deletes it).
+            guard let homeDeck = asStored == nil ? batch.homeDecks[noteID] : here.cardsKnown[noteID] else { continue }
             let cards = batch.cards[noteID] ?? []
-            guard let firstCard = cards.first else { continue }
-            let homeDeck = firstCard.originalDeck != 0 ? firstCard.originalDeck : firstCard.deck
             let deckName = options.deckName ?? ankiDecks[homeDeck]?.name ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
@@ -237,13 +246,20 @@ private struct CollectionReading {
                 templateNames[DeckAndType(deck: Int64(slot), type: type.id)] = named
                 names = named
             }
-            // Anki's fields are HTML: kept as they are, shown formatted, written back the same.
-            let values = row.fields.utf8Split(0x1F).map { media.pointed($0).nfc }
+            if let asStored {
+                var note = NoteDraft(guid: asStored.guid, kind: type.isCloze ? .cloze : .basic, fields: [], origin: file)
+                (note.ankiID, note.cardsKnown, note.asStored) = (noteID, true, true)
+                try chunks.add(note, to: slot, emit: emit)
+                continue
+            }
+            guard let row else { continue }
             let languages = spokenLanguages[type.id] ?? {
                 let languages = type.spokenLanguages
                 spokenLanguages[type.id] = languages
                 return languages
             }()
+            // Anki's fields are HTML: kept as they are, shown formatted, written back the same.
+            let values = row.fields.utf8Split(0x1F).map { media.pointed($0).nfc }
             let fields = type.fields.enumerated().map { index, name in
                 NoteField(name: name, value: index < values.count ? values[index] : "", language: languages[name])
             }
@@ -251,7 +267,7 @@ private struct CollectionReading {
                                  tags: row.tags.utf8Split(0x20).filter { !$0.isEmpty }, origin: "\(file): note \(noteID)", html: true,
                                  ankiNoteTypeID: type.id, ankiModified: row.modified)
             note.ankiID = noteID
-            note.cardsKnown = batch.cardsKnown.contains(noteID)
+            note.cardsKnown = here.cardsKnown[noteID] != nil
             let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards where !note.cardsKnown {
                 let ordinal = card.ordinal
@@ -290,13 +306,6 @@ private struct CollectionReading {
             guard options.skipInvalid else { throw ImportFailure(skipped) }
             try emit(.skipped(skipped))
         }
-    }
-
-    /// How many of the package's notes the collection holds, by guid.
-    func notesHere(_ known: [Int64: KnownAnkiCards.Stamp]) throws -> Int {
-        guard !known.isEmpty else { return 0 }
-        let guids = Set(known.values.map(\.guid))
-        return try String.fetchAll(db, sql: "SELECT guid FROM notes").reduce(0) { $0 + (guids.contains($1) ? 1 : 0) }
     }
 
     /// What Maeil keeps of an Anki deck besides its options: its name, and its description
@@ -585,22 +594,30 @@ private struct CollectionReading {
     /// their creation order.
     func noteOrder() throws -> [Int64] {
         var firstNew: [Int64: Int64] = [:]
-        let positions = try Row.fetchCursor(db, sql: """
+        let placed = """
             SELECT nid, place FROM (
               SELECT nid, coalesce(min(CASE WHEN type = 0 THEN (CASE WHEN odid != 0 THEN odue ELSE due END) END),
                                    min(CASE WHEN type != 0 AND data LIKE '%"pos"%' AND json_valid(data) THEN json_extract(data, '$.pos') END)) AS place
               FROM cards GROUP BY nid)
             WHERE typeof(place) = 'integer'
-            """)
-        while let row = try positions.next() {
-            let pair = PackageRow(row: row, table: "cards", file: file)
-            firstNew[try pair.value(0)] = try pair.value(1)
+            """
+        let straight = try StraightRows.read(db, sql: placed, types: [SQLITE_INTEGER, SQLITE_INTEGER]) { firstNew[$0.int64(0)] = $0.int64(1) }
+        if !straight {
+            firstNew = [:]
+            let positions = try Row.fetchCursor(db, sql: placed)
+            while let row = try positions.next() {
+                let pair = PackageRow(row: row, table: "cards", file: file)
+                firstNew[try pair.value(0)] = try pair.value(1)
+            }
         }
         var order: [(firstNew: Int64, id: Int64)] = []
-        let ids = try Row.fetchCursor(db, sql: "SELECT id FROM notes")
-        while let row = try ids.next() {
-            let id: Int64 = try PackageRow(row: row, table: "notes", file: file).value(0)
-            order.append((firstNew[id] ?? .max, id))
+        if !(try StraightRows.read(db, sql: "SELECT id FROM notes", types: [SQLITE_INTEGER]) { order.append((firstNew[$0.int64(0)] ?? .max, $0.int64(0))) }) {
+            order = []
+            let ids = try Row.fetchCursor(db, sql: "SELECT id FROM notes")
+            while let row = try ids.next() {
+                let id: Int64 = try PackageRow(row: row, table: "notes", file: file).value(0)
+                order.append((firstNew[id] ?? .max, id))
+            }
         }
         order.sort { ($0.firstNew, $0.id) < ($1.firstNew, $1.id) }
         return order.map(\.id)
@@ -732,6 +749,42 @@ struct NoteRow {
     init(_ row: PackageRow) throws {
         (id, guid, noteType, tags, fields) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3), try row.value(4))
         modified = try row.value(5)
+    }
+
+    init(id: Int64, guid: String, noteType: Int64, tags: String, fields: String, modified: Int64) {
+        (self.id, self.guid, self.noteType, self.tags, self.fields, self.modified) = (id, guid, noteType, tags, fields, modified)
+    }
+}
+
+extension NoteRow {
+    /// The rows `sql` selects (`columns`), read straight (`StraightRows`); nil where a value is
+    /// not of the type read, for `PackageRow` to read the rows and say what is wrong.
+    static func straight(_ db: Database, sql: String) throws -> [NoteRow]? {
+        var rows: [NoteRow] = []
+        let read = try StraightRows.read(db, sql: sql, types: [SQLITE_INTEGER, SQLITE_TEXT, SQLITE_INTEGER, SQLITE_TEXT, SQLITE_TEXT, SQLITE_INTEGER]) { row in
+            rows.append(NoteRow(id: row.int64(0), guid: row.text(1), noteType: row.int64(2), tags: row.text(3), fields: row.text(4), modified: row.int64(5)))
+        }
+        return read ? rows : nil
+    }
+}
+
+/// A package's rows read straight through SQLite's C API (`SQLiteRow`), where GRDB's decoding
+/// of each value was most of reading them. Each row's values must be of the types given, or the
+/// reading stops and answers false: the caller then reads the rows as `PackageRow`s, which say
+/// what is wrong with a value.
+enum StraightRows {
+    private struct Mistyped: Error {}
+
+    static func read(_ db: Database, sql: String, types: [Int32], _ body: (SQLiteRow) -> Void) throws -> Bool {
+        do {
+            try db.makeStatement(sql: sql).forEachRow { row in
+                guard types.indices.allSatisfy({ row.type($0) == types[$0] }) else { throw Mistyped() }
+                body(row)
+            }
+            return true
+        } catch is Mistyped {
+            return false
+        }
     }
 }
 

@@ -23,6 +23,9 @@ package struct MediaNames: Sendable {
         }
     }
 
+    /// Whether every name is kept as it is spelled in NFC: then `pointed` changes no text.
+    package var renamesNothing: Bool { renamed.isEmpty }
+
     /// The name a package's file is kept under.
     package func name(for original: String) -> String { renamed[Array(original.utf8)]?.name ?? original.nfc }
 

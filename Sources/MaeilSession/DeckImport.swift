@@ -10,11 +10,15 @@ struct DeckImport {
     private(set) var deck: Deck
     private(set) var summary: ImportSummary.DeckSummary
     private let curriculum: Bool
-    private let existing: [String: Note]
+    /// The deck's notes as the import began, by guid: the file each came from. Each note is
+    /// read when the file has it, and only then: a package imported again reads none of those
+    /// it has as they are here (`NoteDraft.asStored`).
+    private let existing: [String: String?]
     /// The files this import's notes say they come from ("items.tsv", "Korean.apkg"): only a
     /// note of the deck that came from one of them and is not in it now is "no longer in the
     /// file" (a CSV added to a deck from Anki lacks every Anki note, and says nothing of them).
     private var originFiles = Set<String>()
+    private var lastOrigin: String?
 
     static func originFile(_ origin: String?) -> String? {
         origin.flatMap { $0.split(separator: ":", maxSplits: 1).first.map(String.init) }
@@ -73,7 +77,7 @@ struct DeckImport {
             _ = try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1)
         }
         curriculum = !imported.units.isEmpty
-        existing = try writer.notesByGUID(deckID: deck.id)
+        existing = try writer.noteSources(deckID: deck.id)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
         inserter = try writer.noteInserter(deck: deck)
@@ -187,9 +191,16 @@ struct DeckImport {
             count += 1
             if !existing.isEmpty {
                 seen.insert(item.guid)
-                if let file = Self.originFile(item.origin) { originFiles.insert(file) }
+                // A package's notes that are here as it has them all say the same file.
+                if item.origin != lastOrigin, let file = Self.originFile(item.origin) { originFiles.insert(file) }
+                lastOrigin = item.origin
             }
-            let stored = existing.isEmpty ? nil : existing[item.guid]
+            if item.asStored {
+                summary.unchanged += 1
+                noteWritten()
+                continue
+            }
+            let stored = existing[item.guid] == nil ? nil : try writer.note(guid: item.guid).flatMap { $0.deckID == deck.id ? $0 : nil }
             var draft = item
             draft.position = curriculum ? index : (stored?.position ?? base + index)
             if stored == nil, item.fieldsByPosition, !pendingTemplates.isEmpty, try writer.note(guid: item.guid) == nil {
@@ -318,8 +329,8 @@ struct DeckImport {
         for note in markedNotes { try writer.setStarred(noteID: note, true) }
         var summary = summary
         guard listingGone else { return summary }
-        summary.gone = try existing.filter { guid, note in
-            guard !seen.contains(guid), note.source == nil || Self.originFile(note.source).map(originFiles.contains) == true else { return false }
+        summary.gone = try existing.filter { guid, source in
+            guard !seen.contains(guid), source == nil || Self.originFile(source).map(originFiles.contains) == true else { return false }
             return try writer.note(guid: guid)?.deckID == deck.id  // not moved to another deck by this import
         }.keys.sorted()
         return summary

@@ -111,7 +111,7 @@ package struct Importer {
         do {
             summary = try collection.batch(now: now, bulk: true) { writer in
                 if let known = reading.knownAnkiCards {
-                    known.answer(try writer.ankiCardStamps().mapValues { KnownAnkiCards.Stamp(guid: $0.guid, modified: $0.modified) })
+                    known.answer(try writer.storedAnkiRecords())
                 }
                 var summary = ImportSummary()
                 var application = ImportApplication()

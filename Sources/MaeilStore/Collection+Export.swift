@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// One note on its way out of the collection: its cards in their order, each card's log
 /// (oldest first), and what Anki keeps in a card's data that Maeil does not use.

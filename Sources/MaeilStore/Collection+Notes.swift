@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// A card just created for a note: new, with no history.
 package struct NewCard: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 extension Collection {
     /// Today's queue for the given decks (all decks when nil): the core's `QueueBuilder` over

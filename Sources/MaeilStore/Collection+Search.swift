@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// Anki's search over Maeil's collection (see SearchNode): the cards a search finds, or their
 /// notes. Days are each deck's study days at `now` in `timeZone`.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MaeilCore
+import MaeilSQLite
 
 /// What `stats` reports.
 package struct CollectionStats: Hashable, Sendable, Codable {

@@ -110,6 +110,15 @@ package struct CollectionWriter {
         try Collection.note(db, guid: guid)
     }
 
+    /// A deck's notes by guid: the file each came from (`Note.source`).
+    package func noteSources(deckID: Int64) throws -> [String: String?] {
+        var sources: [String: String?] = [:]
+        try db.cachedStatement(sql: "SELECT guid, source FROM note WHERE deck_id = ?").forEachRow([deckID]) { row in
+            sources[row.text(0)] = row.optionalText(1)
+        }
+        return sources
+    }
+
     /// All notes of a deck by guid, for an importer deciding what to add and what to update.
     package func notesByGUID(deckID: Int64) throws -> [String: Note] {
         var notes: [String: Note] = [:]
@@ -243,16 +252,38 @@ package struct CollectionWriter {
     }
 
     /// The Anki review-log ids a card's log already holds.
-    /// Every card that came from Anki, by Anki's card id: its note's guid and the modification
-    /// time Anki gave the card when it last came.
-    package func ankiCardStamps() throws -> [Int64: (guid: String, modified: Int64)] {
-        var stamps: [Int64: (guid: String, modified: Int64)] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT card.anki_id, note.guid, card.anki_mod FROM card JOIN note ON note.id = card.note_id
-            WHERE card.anki_id IS NOT NULL AND card.anki_mod IS NOT NULL
-            """)
-        while let row = try rows.next() { stamps[row[0]] = (row[1], row[2]) }
-        return stamps
+    /// What the collection holds of Anki's cards and notes, as an import compares them.
+    package func storedAnkiRecords() throws -> StoredAnkiRecords {
+        var records = StoredAnkiRecords()
+        try db.makeStatement(sql: "SELECT anki_id, note_id, anki_mod FROM card WHERE anki_id IS NOT NULL AND anki_mod IS NOT NULL").forEachRow { row in
+            records.cards[row.int64(0)] = .init(note: row.int64(1), modified: row.int64(2))
+        }
+        // A note type's names and languages are the same for each of its notes: split once.
+        var split: [String: [String]] = [:]
+        func fields(_ column: String) -> [String] {
+            if let known = split[column] { return known }
+            let fields = column.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
+            split[column] = fields
+            return fields
+        }
+        var languagesOf: [String: [String?]] = [:]
+        try db.makeStatement(sql: """
+            SELECT guid, field_values, tags, field_names, field_languages, kind, note_type, anki_note_type, html, unit_id IS NOT NULL, anki_id, id
+            FROM note WHERE anki_id IS NOT NULL
+            """).forEachRow { row in
+            let names = fields(row.text(3)), languageColumn = row.text(4)
+            let languages = languagesOf[languageColumn] ?? {
+                let languages = fields(languageColumn).map { $0.isEmpty ? nil : $0 }
+                languagesOf[languageColumn] = languages
+                return languages
+            }()
+            records.notes[row.text(0)] = StoredAnkiRecords.Note(
+                id: row.int64(11), values: row.text(1), tags: row.text(2), fieldNames: names,
+                languages: names.indices.map { $0 < languages.count ? languages[$0] : nil }, kind: NoteKind(rawValue: row.text(5)) ?? .basic,
+                noteType: row.optionalText(6), ankiNoteType: row.optionalInt64(7), html: row.bool(8), inUnit: row.bool(9))
+            records.ankiNoteIDs.insert(row.int64(10))
+        }
+        return records
     }
 
     package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {

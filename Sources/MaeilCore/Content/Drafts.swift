@@ -36,6 +36,9 @@ package struct NoteDraft: Hashable, Sendable {
     /// Its cards are in the collection as the file has them (`KnownAnkiCards`), so the file's
     /// schedules were left out of `cards`: the note is here, and its cards are left as they are.
     package var cardsKnown = false
+    /// The note is in the collection as the file has it (`KnownAnkiCards`), its cards too: the
+    /// reader left out its fields, tags and cards, and an import writes nothing for it.
+    package var asStored = false
 
     package init(guid: String, kind: NoteKind, noteType: String? = nil, fields: [NoteField], tags: [String] = [], unit: String? = nil,
                 position: Int = 0, origin: String? = nil, cards: [CardDraft] = [], keepExisting: Bool = false, html: Bool = false,

@@ -6,34 +6,44 @@ import GRDBSQLite
 /// rows lowercase every column name of a result each time one is fetched, which on the answer
 /// path cost more than reading the values; positions come from names once (`ColumnMap`), so
 /// rows are still read by name.
-struct SQLiteRow {
-    let handle: SQLiteStatement
+package struct SQLiteRow {
+    package let handle: SQLiteStatement
 
-    func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
-    func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
-    func int(_ column: Int) -> Int { Int(int64(column)) }
-    func bool(_ column: Int) -> Bool { int64(column) != 0 }
-    func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
-    func optionalInt(_ column: Int) -> Int? { isNull(column) ? nil : int(column) }
-    func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, Int32(column)) }
+    package init(handle: SQLiteStatement) { self.handle = handle }
 
-    func text(_ column: Int) -> String {
+    package func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    package func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    package func int(_ column: Int) -> Int { Int(int64(column)) }
+    package func bool(_ column: Int) -> Bool { int64(column) != 0 }
+    package func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
+    package func optionalInt(_ column: Int) -> Int? { isNull(column) ? nil : int(column) }
+    package func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, Int32(column)) }
+
+    package func text(_ column: Int) -> String {
         guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+    package func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+
+    /// The column's text as SQLite holds it, valid until the next row.
+    package func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: sqlite3_column_text(handle, Int32(column)), count: Int(sqlite3_column_bytes(handle, Int32(column))))
+    }
+
+    /// SQLite's type of the column's value: SQLITE_INTEGER, SQLITE_TEXT, …
+    package func type(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
 
     /// A text that is nearly always one of a few `known` values (a phase, a scheduler's name):
     /// that value itself, so reading 100,000 log rows does not make 100,000 strings of it.
-    func text(_ column: Int, among known: [String]) -> String {
+    package func text(_ column: Int, among known: [String]) -> String {
         if let index = index(column, among: known) { return known[index] }
         return text(column)
     }
 
     /// Where the column's text is in `known`, compared byte by byte; nil when it is not there.
-    func index(_ column: Int, among known: [String]) -> Int? {
+    package func index(_ column: Int, among known: [String]) -> Int? {
         guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return nil }
         let buffer = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(column))))
         return known.firstIndex { $0.utf8.count == buffer.count && $0.utf8.elementsEqual(buffer) }
@@ -42,14 +52,14 @@ struct SQLiteRow {
 
 extension Statement {
     /// Runs the statement with `arguments` and decodes every row it gives.
-    func rows<T>(_ arguments: StatementArguments = [], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+    package func rows<T>(_ arguments: StatementArguments = [], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
         var result: [T] = []
         try forEachRow(arguments) { result.append(try decode($0)) }
         return result
     }
 
     /// Runs the statement with `arguments` and hands each row to `body` as it comes.
-    func forEachRow(_ arguments: StatementArguments = [], _ body: (SQLiteRow) throws -> Void) throws {
+    package func forEachRow(_ arguments: StatementArguments = [], _ body: (SQLiteRow) throws -> Void) throws {
         try setArguments(arguments)
         let handle = sqliteStatement
         defer { sqlite3_reset(handle) }
