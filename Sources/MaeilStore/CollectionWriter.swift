@@ -110,6 +110,22 @@ package struct CollectionWriter {
         try Collection.note(db, guid: guid)
     }
 
+    /// Deletes the notes with these Anki ids, and their cards, as `Collection.deleteNote` does
+    /// (their answers stay in the log). False, with nothing deleted, where one of `cards` (Anki's
+    /// card ids) is here on a note that is not among them: a card deleted without its note.
+    package func deleteAnkiNotes(_ notes: [Int64], withCards cards: [Int64]) throws -> Bool {
+        guard !notes.isEmpty || !cards.isEmpty else { return true }
+        let noteList = notes.map(String.init).joined(separator: ","), cardList = cards.map(String.init).joined(separator: ",")
+        // Anki's ids are integers: written into the statement as they are.
+        let alone = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM card JOIN note ON note.id = card.note_id
+                           WHERE card.anki_id IN (\(cardList)) AND (note.anki_id IS NULL OR note.anki_id NOT IN (\(noteList))))
+            """) ?? true
+        guard !alone else { return false }
+        try db.execute(sql: "DELETE FROM note WHERE anki_id IN (\(noteList))")
+        return true
+    }
+
     /// A deck's notes by guid: the file each came from (`Note.source`).
     package func noteSources(deckID: Int64) throws -> [String: String?] {
         var sources: [String: String?] = [:]

@@ -270,6 +270,41 @@ struct SyncTests {
         #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
     }
 
+    /// A note deleted on the phone, and nothing else: taken in place (the collection was rebuilt
+    /// from the whole merge), gone here with its cards, its answers left in the log as Anki
+    /// leaves them; the next sync on either side finds nothing to carry, and the note stays gone.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aNoteDeletedOnThePhoneIsTakenInPlace() throws {
+        let seed = "315"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        // The note with the most answers, to see them kept.
+        let (guid, cards, answers) = try #require(try store.read { db -> (String, [Int64], Int)? in
+            guard let guid = try String.fetchOne(db, sql: """
+                SELECT note.guid FROM note JOIN card ON card.note_id = note.id JOIN review_log ON review_log.card_id = card.id
+                WHERE note.anki_id IS NOT NULL GROUP BY note.id ORDER BY count(*) DESC, note.id LIMIT 1
+                """) else { return nil }
+            let cards = try Int64.fetchAll(db, sql: "SELECT card.id FROM card JOIN note ON note.id = card.note_id WHERE note.guid = ?", arguments: [guid])
+            let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log WHERE card_id IN (\(cards.map(String.init).joined(separator: ",")))") ?? 0
+            return (guid, cards, answers)
+        })
+        #expect(answers > 0)
+        let deleted = try phone(["delete", phonePath] + login + [guid])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let (notesLeft, cardsLeft, answersLeft) = try store.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE guid = ?", arguments: [guid]) ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE id IN (\(cards.map(String.init).joined(separator: ",")))") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log WHERE card_id IN (\(cards.map(String.init).joined(separator: ",")))") ?? -1)
+        }
+        #expect(notesLeft == 0 && cardsLeft == 0 && answersLeft == answers, "note \(notesLeft), cards \(cardsLeft), answers \(answersLeft) of \(answers); \(deleted)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
+        let onThePhone = try DatabaseQueue(path: phonePath).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes WHERE guid = ?", arguments: [guid]) }
+        #expect(onThePhone == 0, "the note came back to the phone")
+    }
+
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
     /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
     /// sends its config when it changed, whole, so the phone's own keys stay as the phone had

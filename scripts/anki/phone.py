@@ -186,6 +186,18 @@ def edit(path, endpoint, user, password, guid, text, tag):
     return {"required": required, "fields": note.fields, "tags": note.tags}
 
 
+def delete(path, endpoint, user, password, guid):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    note = col.db.scalar("select id from notes where guid = ?", guid)
+    cards = col.db.list("select id from cards where nid = ?", note)
+    col.remove_notes([note])
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "note": note, "cards": cards}
+
+
 def add(path, endpoint, user, password, deck, front, back):
     from anki.collection import Collection
 
@@ -327,5 +339,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

@@ -10,7 +10,7 @@ again, the best of three of each, in seconds (maeil's: the whole command, as a u
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
-ten added ("add_take"); the best of three of each. Prints one JSON object.
+ten added ("add_take"), ten deleted ("delete_take"); the best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -136,6 +136,14 @@ try:
 
     figures["anki_add_take"] = timed(lambda: added_by(*anki_phone), lambda: col.sync_collection(auth, False))
     figures["maeil_add_take"] = timed(lambda: added_by(*maeil_phone), lambda: run("sync"))
+
+    # Ten notes deleted on a phone ("delete_take").
+    def deleted_by(other, login):
+        other.remove_notes(other.find_notes("")[:10])
+        other.sync_collection(login, False)
+
+    figures["anki_delete_take"] = timed(lambda: deleted_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    figures["maeil_delete_take"] = timed(lambda: deleted_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

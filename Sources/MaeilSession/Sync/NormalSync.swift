@@ -50,6 +50,8 @@ package struct NormalSync {
         var cameDown = false
         // Where only cards and answers came down, the notes they belong to: taken in place.
         var inPlace: Set<Int64>?
+        // What the server deleted: deleted here too when the rest is taken in place.
+        var deletedThere = SyncGraves()
         do {
             let localGraves = try merge.localGraves()
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
@@ -59,6 +61,7 @@ package struct NormalSync {
             summary.sentSettings = sentConfig != nil
             let serverGraves = try server.start(minUsn: mark.usn, localIsNewer: sentConfig != nil)
             summary.receivedDeletions = serverGraves.cards.count + serverGraves.notes.count + serverGraves.decks.count
+            deletedThere = serverGraves
             try merge.apply(serverGraves: serverGraves)
             for start in stride(from: 0, to: max(localGraves.cards.count, localGraves.notes.count), by: 250) {
                 try server.applyGraves(SyncGraves(cards: Array(localGraves.cards.dropFirst(start).prefix(250)),
@@ -83,8 +86,8 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, serverGraves.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards,
-               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty) {
+            if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards,
+               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
@@ -120,7 +123,7 @@ package struct NormalSync {
             return summary
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
-                                                takenNotes: merge.takenNotes, mark: newMark, work: work) {
+                                                takenNotes: merge.takenNotes, deleted: deletedThere, mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -133,17 +136,18 @@ package struct NormalSync {
         return summary
     }
 
-    /// The server's cards, answers and edited notes, applied here in place where nothing else
-    /// came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`), each note
-    /// the merge took given its fields and tags, as the merge decided, in one transaction, as
-    /// the sync's own writes. The next base is the merge with the notes changed here laid over
+    /// The server's cards, answers, edited notes and deleted notes, applied here in place where
+    /// nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
+    /// each note the merge took given its fields and tags, as the merge decided, each note the
+    /// server deleted deleted here as `maeil delete` deletes it (its answers stay in the log, as
+    /// Anki keeps them), in one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over
     /// it, as this collection now exports them. False, with nothing changed, where a card or note
     /// that came down is not found here as it is there (new, of another note type, with other
     /// cards) or a card's answers given here cannot be told in its log (the collection then takes
     /// the whole merge); an error where another writer changed the collection meanwhile (the
     /// next sync carries that change, and takes this one's again).
-    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, mark: SyncMark,
-                     work: URL) throws -> Bool {
+    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, deleted: SyncGraves,
+                     mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
@@ -172,6 +176,8 @@ package struct NormalSync {
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
+                // A card the server deleted alone (Anki's Empty Cards) is taken with the whole merge.
+                guard try writer.deleteAnkiNotes(deleted.notes, withCards: deleted.cards) else { throw SyncTakeProblem() }
                 let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
