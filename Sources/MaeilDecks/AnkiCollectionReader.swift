@@ -187,7 +187,10 @@ private struct CollectionReading {
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
         let order = try noteOrder().filter { options.onlyNotes?.contains($0) ?? true }
         let known = options.knownAnkiCards?.wait() ?? StoredAnkiRecords()
-        try emit(.expecting(notes: order.count, alreadyHere: order.reduce(0) { $0 + (known.ankiNoteIDs.contains($1) ? 1 : 0) }))
+        let here = try PackageNotesHere(db, known: known, noteTypes: noteTypes, renamesMedia: !media.renamesNothing) { type in
+            spokenLanguages[type.id] ?? type.spokenLanguages
+        }
+        try emit(.expecting(notes: order.count, alreadyHere: here.notesHere))
         // The note types whole, before any note of theirs: what a package for Anki carries back.
         let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM notes WHERE typeof(mid) = 'integer'"))
         let kept = noteTypes.values.filter { used.contains($0.id) }.sorted { $0.id < $1.id }
@@ -195,9 +198,6 @@ private struct CollectionReading {
         // Notes read a batch at a time as their turn comes, with their cards and their logs:
         // the package is never held whole, however large.
         var batch = NoteBatch()
-        let here = try PackageNotesHere(db, known: known, noteTypes: noteTypes, renamesMedia: !media.renamesNothing) { type in
-            spokenLanguages[type.id] ?? type.spokenLanguages
-        }
         for (index, noteID) in order.enumerated() {
             if index % NoteBatch.size == 0 {
                 let ids = order[index..<min(index + NoteBatch.size, order.count)].filter { here.asStored[$0] == nil }

@@ -13,6 +13,8 @@ struct PackageNotesHere {
     private(set) var cardsKnown: [Int64: Int64] = [:]
     /// Of those, the notes whose fields, tags and note type are here as well: read no further.
     private(set) var asStored: [Int64: (guid: String, noteType: Int64)] = [:]
+    /// How many of the package's notes have a note here with their guid: merged, not added.
+    private(set) var notesHere = 0
 
     init() {}
 
@@ -61,6 +63,7 @@ struct PackageNotesHere {
             candidates.append(Candidate(stored: stored.id, guid: guid, noteType: row.int64(1), sameNote: same))
         }
         guard notesRead, !candidates.isEmpty else { return }
+        notesHere = candidates.count
         // A card is here unchanged when the collection has it, with Anki's time, on the note with its note's guid.
         let cardsRead = try StraightRows.read(db, sql: "SELECT id, nid, did, odid, mod, ord FROM cards",
                                               types: Array(repeating: SQLITE_INTEGER, count: 6)) { row in

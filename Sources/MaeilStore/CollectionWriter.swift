@@ -267,7 +267,6 @@ package struct CollectionWriter {
             """, arguments: [cardID]) ?? 0
     }
 
-    /// The Anki review-log ids a card's log already holds.
     /// What the collection holds of Anki's cards and notes, as an import compares them.
     package func storedAnkiRecords() throws -> StoredAnkiRecords {
         var records = StoredAnkiRecords()
@@ -275,33 +274,28 @@ package struct CollectionWriter {
             records.cards[row.int64(0)] = .init(note: row.int64(1), modified: row.int64(2))
         }
         // A note type's names and languages are the same for each of its notes: split once.
-        var split: [String: [String]] = [:]
-        func fields(_ column: String) -> [String] {
-            if let known = split[column] { return known }
-            let fields = column.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
-            split[column] = fields
-            return fields
-        }
-        var languagesOf: [String: [String?]] = [:]
+        struct Columns: Hashable { let names, languages: String }
+        var fieldsOf: [Columns: (names: [String], languages: [String?])] = [:]
         try db.makeStatement(sql: """
-            SELECT guid, field_values, tags, field_names, field_languages, kind, note_type, anki_note_type, html, unit_id IS NOT NULL, anki_id, id
+            SELECT guid, field_values, tags, field_names, field_languages, kind, note_type, anki_note_type, html, unit_id IS NOT NULL, id
             FROM note WHERE anki_id IS NOT NULL
             """).forEachRow { row in
-            let names = fields(row.text(3)), languageColumn = row.text(4)
-            let languages = languagesOf[languageColumn] ?? {
-                let languages = fields(languageColumn).map { $0.isEmpty ? nil : $0 }
-                languagesOf[languageColumn] = languages
-                return languages
+            let key = Columns(names: row.text(3), languages: row.text(4))
+            let fields = fieldsOf[key] ?? {
+                let names = NoteTable.split(key.names)
+                let fields = (names, NoteTable.languages(key.languages, fields: names.count))
+                fieldsOf[key] = fields
+                return fields
             }()
             records.notes[row.text(0)] = StoredAnkiRecords.Note(
-                id: row.int64(11), values: row.text(1), tags: row.text(2), fieldNames: names,
-                languages: names.indices.map { $0 < languages.count ? languages[$0] : nil }, kind: NoteKind(rawValue: row.text(5)) ?? .basic,
-                noteType: row.optionalText(6), ankiNoteType: row.optionalInt64(7), html: row.bool(8), inUnit: row.bool(9))
-            records.ankiNoteIDs.insert(row.int64(10))
+                id: row.int64(10), values: row.text(1), tags: row.text(2), fieldNames: fields.names, languages: fields.languages,
+                kind: NoteKind(rawValue: row.text(5)) ?? .basic, noteType: row.optionalText(6), ankiNoteType: row.optionalInt64(7),
+                html: row.bool(8), inUnit: row.bool(9))
         }
         return records
     }
 
+    /// The Anki review-log ids a card's log already holds.
     package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {
         Set(try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL", arguments: [cardID]))
     }

@@ -95,16 +95,10 @@ enum NoteTable {
         }
 
         func decode(_ row: SQLiteRow) -> Note {
-            // Split on bytes: Foundation's components(separatedBy:) bridges through NSString,
-            // and a note is read for every card shown.
-            func split(_ column: Int) -> [String] {
-                row.text(column).utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
-            }
-            let names = split(names), values = split(values), languages = split(languages)
+            let names = NoteTable.split(row.text(names)), values = NoteTable.split(row.text(values))
+            let languages = NoteTable.languages(row.text(languages), fields: names.count)
             let fields = names.indices.map { index in
-                NoteField(
-                    name: names[index], value: index < values.count ? values[index] : "",
-                    language: index < languages.count && !languages[index].isEmpty ? languages[index] : nil)
+                NoteField(name: names[index], value: index < values.count ? values[index] : "", language: languages[index])
             }
             return Note(id: row.int64(id), guid: row.text(guid), deckID: row.int64(deckID), kind: NoteKind(rawValue: row.text(kind)) ?? .basic,
                         fields: fields, tags: Tags.parse(row.text(tags)), unitID: row.optionalInt64(unitID), position: row.int(position),
@@ -112,6 +106,19 @@ enum NoteTable {
                         ankiNoteTypeID: row.optionalInt64(ankiNoteType), ankiModified: row.optionalInt64(ankiModified),
                         modified: row.int64(modified), ankiID: row.optionalInt64(ankiID), created: row.int64(created))
         }
+    }
+
+    /// A column of the note's fields (names, values, languages), one entry per field. Split on
+    /// bytes: Foundation's components(separatedBy:) bridges through NSString, and a note is read
+    /// for every card shown.
+    static func split(_ column: String) -> [String] {
+        column.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
+    }
+
+    /// The languages column, one per field of `fields`: nil where none is said.
+    static func languages(_ column: String, fields: Int) -> [String?] {
+        let languages = split(column)
+        return (0..<fields).map { $0 < languages.count && !languages[$0].isEmpty ? languages[$0] : nil }
     }
 
     /// The fields' names and languages joined, as the note's columns hold them.

@@ -41,8 +41,6 @@ package struct StoredAnkiRecords: Sendable {
 
     package var cards: [Int64: Card] = [:]
     package var notes: [String: Note] = [:]
-    /// Anki's ids of the notes here.
-    package var ankiNoteIDs = Set<Int64>()
 
     package init(cards: [Int64: Card] = [:], notes: [String: Note] = [:]) {
         self.cards = cards

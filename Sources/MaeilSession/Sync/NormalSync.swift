@@ -22,9 +22,9 @@ package struct NormalSync {
         package var backup: String?
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
-        /// Whether what came down was applied here in place (cards, answers and notes edited
-        /// there; no card in another deck, no note or card new here), or the collection took
-        /// the whole merge.
+        /// Whether what came down was applied here in place (cards, answers, and notes edited,
+        /// added or deleted there; no card in another home deck, no deck deleted, no note type,
+        /// deck or options changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -48,7 +48,7 @@ package struct NormalSync {
         let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere, fromBase: laidOver)
         var summary = Summary()
         var cameDown = false
-        // Where only cards and answers came down, the notes they belong to: taken in place.
+        // Where only cards, answers and notes came down, the notes they touch: taken in place.
         var inPlace: Set<Int64>?
         // What the server deleted: deleted here too when the rest is taken in place.
         var deletedThere = SyncGraves()
@@ -140,10 +140,11 @@ package struct NormalSync {
     /// nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
     /// each note the merge took given its fields and tags, as the merge decided, each note the
     /// server deleted deleted here as `maeil delete` deletes it (its answers stay in the log, as
-    /// Anki keeps them), in one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over
-    /// it, as this collection now exports them. False, with nothing changed, where a card or note
-    /// that came down is not found here as it is there (new, of another note type, with other
-    /// cards) or a card's answers given here cannot be told in its log (the collection then takes
+    /// Anki keeps them), in one transaction, as the sync's own writes. The next base is the
+    /// merge with the notes changed here laid over it, as this collection now exports them.
+    /// False, with nothing changed, where a card or note that came down is not found here as it
+    /// is there (of a note type not kept here, with other cards), a card was deleted without its
+    /// note, or a card's answers given here cannot be told in its log (the collection then takes
     /// the whole merge); an error where another writer changed the collection meanwhile (the
     /// next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, deleted: SyncGraves,
