@@ -16,7 +16,7 @@ package struct RecoveryReport: Sendable, Codable, Hashable {
 
 extension Collection {
     /// The tables in the order their rows point at each other.
-    static let tablesInOrder = ["meta", "preset", "deck", "unit", "note_type", "note", "card", "review_log", "reading_plan", "reading_mark"]
+    static let tablesInOrder = ["meta", "preset", "deck", "unit", "note_type", "note", "card", "gone_card", "review_log", "reading_plan", "reading_mark"]
 
     /// Copies every row SQLite can still read from the damaged file at `path` into a new
     /// collection at `newPath`, leaving the damaged file as it is. Rows are read in runs by
@@ -39,10 +39,13 @@ extension Collection {
                 for table in tablesInOrder {
                     tables.append(try copy(table, from: source, into: db))
                 }
-                // Rows whose parents were lost go: a card without its note, a log entry without its card.
+                // Rows whose parents were lost go: a card without its note, a note without its deck.
+                // Answers stay, whatever became of their card: a card not found is a gone card.
                 try db.execute(sql: "DELETE FROM card WHERE note_id NOT IN (SELECT id FROM note) OR deck_id NOT IN (SELECT id FROM deck)")
                 try db.execute(sql: "DELETE FROM note WHERE deck_id NOT IN (SELECT id FROM deck)")
-                try db.execute(sql: "DELETE FROM review_log WHERE card_id NOT IN (SELECT id FROM card)")
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO gone_card (id) SELECT DISTINCT card_id FROM review_log WHERE card_id NOT IN (SELECT id FROM card)
+                    """)
                 try db.execute(sql: "UPDATE note SET unit_id = NULL WHERE unit_id IS NOT NULL AND unit_id NOT IN (SELECT id FROM unit)")
                 try db.execute(sql: "DELETE FROM reading_mark WHERE plan_id NOT IN (SELECT id FROM reading_plan)")
                 return .commit

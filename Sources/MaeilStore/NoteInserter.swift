@@ -33,6 +33,11 @@ package struct NoteInserter {
     /// The place in Anki's new queue the next note made here takes (read when first needed).
     private var nextAnkiPosition: Int64?
     private var insertCards: Statement?
+    /// The highest number a gone card holds (`gone_card`), while it is at or past every card's:
+    /// SQLite would give the next card that number (the highest plus one), and with it the gone
+    /// card's answers. Nil once a card is numbered past it.
+    private var goneFloor: Int64?
+    private let insertCardNumbered: Statement
     static let batchSize = 32
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
@@ -55,6 +60,8 @@ package struct NoteInserter {
             ON CONFLICT(guid) DO NOTHING
             """)
         insertCard = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns)) VALUES \(Self.cardRow)")
+        insertCardNumbered = try db.makeStatement(sql: "INSERT INTO card (\(Self.cardColumns), id) VALUES \(Self.cardRow.dropLast()), ?)")
+        goneFloor = try Int64.fetchOne(db, sql: "SELECT max(id) FROM gone_card WHERE id >= (SELECT coalesce(max(id), 0) FROM card)")
         appendLog = try db.makeStatement(sql: ReviewLogTable.insertSQL)
     }
 
@@ -182,7 +189,7 @@ package struct NoteInserter {
     /// cards some other way, and when it is done with the deck.
     package mutating func flush() throws {
         guard !pending.isEmpty else { return }
-        if pending.count == Self.batchSize {
+        if pending.count == Self.batchSize, try !numbersPastGone() {
             let statement = try insertCards ?? db.makeStatement(
                 sql: "INSERT INTO card (\(Self.cardColumns)) VALUES " + Array(repeating: Self.cardRow, count: Self.batchSize).joined(separator: ", "))
             insertCards = statement
@@ -203,11 +210,24 @@ package struct NoteInserter {
     @discardableResult
     private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
                                         ankiPosition: Int64?, draft: CardDraft?) throws -> Int64 {
-        bind.begin(insertCard)
+        let numbered = try numbersPastGone()
+        bind.begin(numbered ? insertCardNumbered : insertCard)
         bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition,
                  ankiPosition: ankiPosition, draft: draft)
+        if numbered, let floor = goneFloor { bind.int(floor + 1) }
         try bind.step(db)
         return sqlite3_last_insert_rowid(db.sqliteConnection)
+    }
+
+    /// Whether the next card must be numbered past the gone cards by hand: only until one is
+    /// (another inserter in the same transaction may have numbered one already).
+    private mutating func numbersPastGone() throws -> Bool {
+        guard let floor = goneFloor else { return false }
+        if try Int64.fetchOne(db, sql: "SELECT max(id) FROM card") ?? 0 > floor {
+            goneFloor = nil
+            return false
+        }
+        return true
     }
 
     /// One card's values, in `cardColumns` order.

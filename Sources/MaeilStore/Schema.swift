@@ -303,6 +303,33 @@ enum Schema {
             try db.execute(sql: "DROP INDEX card_deck_new")
             try db.execute(sql: "CREATE INDEX card_deck_new_place ON card(deck_id, \(QueueRows.newCardPlace)) WHERE phase = 'new'")
         }
+        // Cards that are gone (deleted here, or deleted in Anki before their answers came): their
+        // answers stay in the log under the card's number, so the number is never given to
+        // another card, and they go back to Anki under the card's Anki id, as Anki keeps them.
+        // Triggers keep it on every write path: a deleted note records its cards before they go
+        // (with its creation time, which gives a card made here the id an export proposed for
+        // it); a card deleted alone records itself; a card put back (undo) is no longer gone.
+        // Answers already left by deleted cards make their cards gone, with no Anki id.
+        migrator.registerMigration("v22") { db in
+            try db.execute(sql: """
+                CREATE TABLE gone_card (
+                    id INTEGER PRIMARY KEY,              -- the card's number, never given again
+                    anki_id INTEGER,                     -- Anki's id for it, where it had one
+                    note_created INTEGER                 -- its note's created_at, for a card made here
+                );
+                INSERT INTO gone_card (id) SELECT DISTINCT card_id FROM review_log WHERE card_id NOT IN (SELECT id FROM card);
+                CREATE TRIGGER gone_card_of_note BEFORE DELETE ON note BEGIN
+                    INSERT OR REPLACE INTO gone_card (id, anki_id, note_created) SELECT id, anki_id, OLD.created_at FROM card WHERE note_id = OLD.id;
+                END;
+                CREATE TRIGGER gone_card_alone AFTER DELETE ON card BEGIN
+                    INSERT OR IGNORE INTO gone_card (id, anki_id, note_created)
+                    VALUES (OLD.id, OLD.anki_id, (SELECT created_at FROM note WHERE id = OLD.note_id));
+                END;
+                CREATE TRIGGER gone_card_back AFTER INSERT ON card WHEN NEW.id <= (SELECT max(id) FROM gone_card) BEGIN
+                    DELETE FROM gone_card WHERE id = NEW.id;
+                END;
+                """)
+        }
         return migrator
     }
 }

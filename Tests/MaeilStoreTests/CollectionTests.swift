@@ -164,6 +164,31 @@ struct CollectionTests {
         #expect(try collection.counts().notes == 1)
     }
 
+    /// SQLite numbers a new row one past the highest: a note deleted with the highest card gave
+    /// its number, and its answers, to the next card added (`maeil info` showed the deleted
+    /// card's review on a new card). A gone card's number is never given again, by one note
+    /// added or by many in one transaction, and the gone card keeps its Anki id for export.
+    @Test func aDeletedCardsNumberAndAnswersGoToNoOtherCard() throws {
+        let collection = try Fixture.collection()
+        let clock = TestClock(Fixture.noon)
+        let deck = try Fixture.wordDeck(collection, count: 2, templates: [Fixture.wordTemplates[0]])
+        let last = try collection.notes(deckID: deck.id).last!
+        let cardID = try collection.cards(noteID: last.id).map(\.id).max()!
+        let session = try Fixture.session(collection, clock: clock, deckIDs: [deck.id])
+        while session.state.current?.card.id != cardID { try session.send(.answer(.good)) }
+        try session.send(.answer(.good))
+        try collection.deleteNote(id: last.id)
+        #expect(try collection.read { db in try Row.fetchOne(db, sql: "SELECT id, note_created FROM gone_card") }
+                == ["id": cardID, "note_created": last.created])
+        let added = try collection.addNote(NoteDraft(guid: "new", kind: .word, fields: [NoteField(name: "word", value: "새"), NoteField(name: "meaning", value: "new")]),
+                                           deckID: deck.id, now: clock.now)
+        let newIDs = try collection.cards(noteID: added.id).map(\.id)
+        #expect(newIDs.allSatisfy { $0 > cardID }, "\(newIDs) after the gone card \(cardID)")
+        #expect(try newIDs.allSatisfy { try collection.reviewLog(cardID: $0).isEmpty })
+        #expect(try collection.reviewLog(cardID: cardID).count == 1)
+        #expect(try collection.check(repair: false, now: clock.now).problems.isEmpty)
+    }
+
     @Test func findsNotesByTextAndTag() throws {
         let collection = try Fixture.collection()
         let deck = try Fixture.wordDeck(collection, count: 12)

@@ -13,7 +13,7 @@ struct UndoTests {
     /// Every row of the note, card and review_log tables.
     static func everything(_ collection: Collection) throws -> [String] {
         try collection.read { db in
-            try ["note", "card", "review_log"].flatMap { try Row.fetchAll(db, sql: "SELECT * FROM \($0) ORDER BY id").map(\.description) }
+            try ["note", "card", "review_log", "gone_card"].flatMap { try Row.fetchAll(db, sql: "SELECT * FROM \($0) ORDER BY id").map(\.description) }
         }
     }
 
