@@ -288,6 +288,8 @@ private struct CollectionReading {
             try chunks.add(note, to: slot, emit: emit)
         }
         try chunks.flush(emit)
+        // A whole collection's answers of cards it no longer holds: Anki keeps them, and so does Maeil.
+        if options.deckName == nil, options.onlyNotes == nil, !file.lowercased().hasSuffix(".apkg") { try emitGoneCards(emit) }
         // Decks with no cards are Anki's decks too (a filtered deck has no options of its own, and
         // Anki's "Default" is always there): they come over with their options.
         if options.deckName == nil {
@@ -621,6 +623,26 @@ private struct CollectionReading {
         }
         order.sort { ($0.firstNew, $0.id) < ($1.firstNew, $1.id) }
         return order.map(\.id)
+    }
+
+    /// The answers whose card is not in the file, by card, a few hundred cards at a time.
+    func emitGoneCards(_ emit: ImportEmitter) throws {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(RevlogRow.columns) FROM revlog WHERE cid NOT IN (SELECT id FROM cards) ORDER BY cid, id
+            """)
+        var gone: [GoneCardDraft] = []
+        while let row = try rows.next() {
+            let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
+            if gone.last?.ankiID != review.card {
+                if gone.count == NoteBatch.size {
+                    try emit(.goneCards(gone))
+                    gone.removeAll(keepingCapacity: true)
+                }
+                gone.append(GoneCardDraft(ankiID: review.card, history: []))
+            }
+            gone[gone.count - 1].history.append(entry(review))
+        }
+        if !gone.isEmpty { try emit(.goneCards(gone)) }
     }
 
     /// One row of the review log as a log entry that keeps Anki's columns as they were: an

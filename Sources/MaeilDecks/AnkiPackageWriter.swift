@@ -132,6 +132,9 @@ struct AnkiIDs {
     }
 
     /// `proposed`: the id to give a record that keeps none, unless a record keeps it or has it.
+    /// Takes `id` for a record that must have it; false where a record has it already.
+    mutating func claim(_ id: Int64) -> Bool { used.insert(id).inserted }
+
     mutating func id(keeping own: Int64?, proposing proposed: Int64? = nil) -> Int64 {
         if let own, used.insert(own).inserted { return own }
         if own == nil, let proposed, !kept.contains(proposed), used.insert(proposed).inserted { return proposed }
@@ -201,6 +204,17 @@ private struct CollectionWriting {
         let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
         let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
         var bind = Binder()
+        // A card's answers, as rows waiting in temp.answers.
+        func addAnswers(_ history: [ReviewLogEntry], cardID: Int64, steps: (learning: [Int], relearning: [Int])?) throws {
+            for entry in history {
+                guard let row = Self.revlog(entry, clock: clock, steps: steps) else { continue }
+                bind.begin(insertAnswer)
+                bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
+                bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
+                bind.int(entry.durationMilliseconds); bind.int(row.type)
+                try bind.step(db)
+            }
+        }
         // Anki's own ids where the records came from Anki; new ones, clear of those, for the rest
         // (and for a second record with the same id, from another Anki collection).
         var noteIDs = AnkiIDs(kept: source.keptNoteIDs, start: nowSeconds * 1000)
@@ -282,17 +296,20 @@ private struct CollectionWriting {
                     bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
                     if columns.type == 0 { lastNewPosition = max(lastNewPosition, Int64(columns.due)) }
-                    for entry in card.history {
-                        guard let row = Self.revlog(entry, clock: clock, steps: stepSeconds) else { continue }
-                        bind.begin(insertAnswer)
-                        bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
-                        bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
-                        bind.int(entry.durationMilliseconds); bind.int(row.type)
-                        try bind.step(db)
-                    }
+                    try addAnswers(card.history, cardID: cardID, steps: stepSeconds)
                 }
             }
             summary.decks.append(written)
+        }
+        // A whole collection keeps the answers of cards that are gone, as Anki's does; under an id
+        // a card written here has, they would be that card's, and stay out.
+        if !deckPackage {
+            try source.forEachGoneCard { gone in
+                guard cardIDs.claim(gone.ankiID) else { return }
+                let scheduler = gone.preset?.scheduler
+                try addAnswers(gone.history, cardID: gone.ankiID,
+                               steps: scheduler.map { (learning: $0.learningSteps.seconds, relearning: $0.relearningSteps.seconds) })
+            }
         }
         // Anki has every parent of a deck ("Korean" for "Korean::Food"): a parent not exported
         // gets a deck of its own with the default options, as Anki's Check Database would add it.

@@ -61,7 +61,7 @@ package enum DeckReader {
                     try emit(event)
                 case .templates(let deck, let templates): try emit(.templates(deck: decksBefore + deck, templates))
                 case .notes(let deck, let notes): try emit(.notes(deck: decksBefore + deck, notes))
-                case .expecting, .skipped, .media, .noteTypes, .readingPlan, .limitRules, .ankiConfig: try emit(event)
+                case .expecting, .skipped, .media, .noteTypes, .readingPlan, .limitRules, .ankiConfig, .goneCards: try emit(event)
                 }
             }
             /// A format read whole, handed on as one deck.

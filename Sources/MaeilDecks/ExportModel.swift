@@ -49,6 +49,25 @@ package protocol ExportSource {
     /// once every deck's notes were.
     var noteTypes: [AnkiNoteType] { get }
     var media: [(name: String, file: URL)] { get }
+    /// The answers of cards that are gone (deleted, their answers kept), for a file that holds
+    /// the whole collection: Anki keeps a deleted card's answers in its log under the card's id.
+    mutating func forEachGoneCard(_ body: (ExportGoneCard) throws -> Void) throws
+}
+
+extension ExportSource {
+    package mutating func forEachGoneCard(_ body: (ExportGoneCard) throws -> Void) throws {}
+}
+
+/// A card that is gone and its answers, oldest first, under the card's Anki id. Its answers made
+/// here are logged with its deck's steps where its deck is known.
+package struct ExportGoneCard: Sendable {
+    package var ankiID: Int64
+    package var preset: Preset?
+    package var history: [ReviewLogEntry]
+
+    package init(ankiID: Int64, preset: Preset?, history: [ReviewLogEntry]) {
+        (self.ankiID, self.preset, self.history) = (ankiID, preset, history)
+    }
 }
 
 extension ExportCollection: ExportSource {

@@ -48,9 +48,11 @@ package struct ImportBundle: Sendable {
     /// Anki's collection-wide rules for daily limits, when the file carries them.
     package var limitRules: LimitRules?
     package var ankiConfig: String?
+    package var goneCards: [GoneCardDraft] = []
 
     package init() {}
 }
+
 
 /// A problem in an input file, placed as precisely as the format allows:
 /// "words.csv:12:7: expected 3 columns, found 2".

@@ -27,6 +27,9 @@ package enum ImportEvent: Sendable {
     case limitRules(LimitRules)
     /// Anki's collection config, every key, as JSON (a whole collection's file: .colpkg, .anki2).
     case ankiConfig(String)
+    /// Answers of cards the file no longer holds (deleted in Anki, which keeps their answers):
+    /// a whole collection's file carries them, after its notes.
+    case goneCards([GoneCardDraft])
 }
 
 /// Takes a reader's events; throwing stops the reader.
@@ -46,6 +49,7 @@ extension ImportBundle {
         case .readingPlan(let plan): readingPlans.append(plan)
         case .limitRules(let rules): limitRules = rules
         case .ankiConfig(let config): ankiConfig = config
+        case .goneCards(let cards): goneCards += cards
         }
     }
 
@@ -61,6 +65,7 @@ extension ImportBundle {
             try emit(.deck(announced))
             if !deck.notes.isEmpty { try emit(.notes(deck: index, deck.notes)) }
         }
+        if !goneCards.isEmpty { try emit(.goneCards(goneCards)) }
         for plan in readingPlans { try emit(.readingPlan(plan)) }
         if !skipped.isEmpty { try emit(.skipped(skipped)) }
         if !media.isEmpty { try emit(.media(media)) }

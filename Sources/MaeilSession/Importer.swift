@@ -148,6 +148,8 @@ package struct Importer {
                         try writer.setLimitRules(rules)
                     case .event(.ankiConfig(let config)):
                         try writer.setAnkiConfig(config)
+                    case .event(.goneCards(let cards)):
+                        try writer.keepGoneCards(cards)
                     case .event(.readingPlan(let plan)):
                         let created = try writer.save(plan)
                         summary.readingPlans.append(.init(name: plan.name, created: created, days: plan.days.count))

@@ -66,7 +66,10 @@ package struct StoreExportSource: ExportSource {
             return exported
         }
         self.deckAnkiIDs = deckAnkiIDs
-        (keptNoteIDs, keptCardIDs) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
+        let (notes, cards) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
+        // The ids of cards that are gone stay clear too: their answers go to Anki under them.
+        keptNoteIDs = notes
+        keptCardIDs = cards.union(try reading.goneCards().compactMap { Self.ankiID(ofGone: $0.ankiID, noteCreated: $0.noteCreated, id: $0.id) })
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
         limitRules = try reading.limitRules()
         ankiConfig = try reading.ankiConfig()
@@ -116,6 +119,21 @@ package struct StoreExportSource: ExportSource {
             types[type.id] = type
             try body(exported(rows, type: type, preset: preset, fsrs: fsrs), type)
         }
+    }
+
+    /// A sync's part (only the marked notes) carries them too: a card answered, then deleted,
+    /// since the base has answers the base does not.
+    package mutating func forEachGoneCard(_ body: (ExportGoneCard) throws -> Void) throws {
+        let presets = Dictionary(sources.map { ($0.deck.id, $0.preset) }, uniquingKeysWith: { first, _ in first })
+        try reading.forEachGoneCard { gone in
+            guard let ankiID = Self.ankiID(ofGone: gone.ankiID, noteCreated: gone.noteCreated, id: gone.cardID) else { return }
+            try body(ExportGoneCard(ankiID: ankiID, preset: presets[gone.deckID], history: gone.history))
+        }
+    }
+
+    /// A gone card's id in Anki: its own, else the one an export proposed for it while it was here.
+    static func ankiID(ofGone ankiID: Int64?, noteCreated: Int64?, id: Int64) -> Int64? {
+        ankiID ?? noteCreated.flatMap { proposedID(created: $0, id: id) }
     }
 
     /// The note type from Anki a note came with, when Maeil keeps it.

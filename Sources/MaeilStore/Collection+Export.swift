@@ -111,6 +111,47 @@ package struct ExportReading {
     }
 }
 
+/// A card that is gone (`gone_card`) and its answers, oldest first, on their way to Anki: Anki
+/// keeps a deleted card's answers in its log under the card's id.
+package struct GoneCardLog {
+    package var cardID: Int64
+    /// Anki's id for the card, where it had one.
+    package var ankiID: Int64?
+    /// Its note's creation time (seconds), where the card was made here: the id an export proposed for it.
+    package var noteCreated: Int64?
+    /// The deck its last answer was given in.
+    package var deckID: Int64
+    package var history: [ReviewLogEntry]
+}
+
+extension ExportReading {
+    /// Every gone card's number and ids.
+    package func goneCards() throws -> [(id: Int64, ankiID: Int64?, noteCreated: Int64?)] {
+        try db.cachedStatement(sql: "SELECT id, anki_id, note_created FROM gone_card").rows { ($0.int64(0), $0.optionalInt64(1), $0.optionalInt64(2)) }
+    }
+
+    /// Each gone card that left answers, in order of its number.
+    package func forEachGoneCard(_ body: (GoneCardLog) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: """
+            SELECT g.id AS gone_id, g.anki_id AS gone_anki_id, g.note_created, r.* FROM gone_card g JOIN review_log r ON r.card_id = g.id
+            ORDER BY g.id, r.time, r.id
+            """)
+        let map = ColumnMap(statement), decoder = ReviewLogTable.Decoder(map)
+        let (id, ankiID, created, deck) = (map["gone_id"], map["gone_anki_id"], map["note_created"], map["deck_id"])
+        var gone: GoneCardLog?
+        try statement.forEachRow { row in
+            if gone?.cardID != row.int64(id) {
+                if let finished = gone { try body(finished) }
+                gone = GoneCardLog(cardID: row.int64(id), ankiID: row.optionalInt64(ankiID), noteCreated: row.optionalInt64(created),
+                                   deckID: row.int64(deck), history: [])
+            }
+            gone?.deckID = row.int64(deck)
+            gone?.history.append(decoder.entry(row))
+        }
+        if let finished = gone { try body(finished) }
+    }
+}
+
 extension Collection {
     /// Runs `body` with the collection as one read transaction sees it.
     package func readingExport<T>(_ body: (ExportReading) throws -> T) throws -> T {

@@ -164,12 +164,16 @@ extension Collection {
     /// After a collection was rebuilt from an Anki file (a sync that took changes in), the notes
     /// and cards that were in `old` get back the numbers they had there, so `find`'s numbers
     /// stay a learner's handle on them across syncs. Notes are matched by guid, cards by Anki's
-    /// id or else by note, template and ordinal; new ones are numbered after the highest. Where
-    /// a match is not one to one, that table keeps the numbers the rebuild gave. One transaction.
+    /// id or else by note, template and ordinal; a gone card (its answers kept) by its Anki id,
+    /// to the card or gone card that had it; new ones are numbered after the highest. Where a
+    /// match is not one to one, that table keeps the numbers the rebuild gave. One transaction.
     package func keepNumbers(of old: Collection) throws {
         let (notes, cards) = try old.read { db in
             (try Row.fetchAll(db, sql: "SELECT guid, id FROM note"),
-             try Row.fetchAll(db, sql: "SELECT c.anki_id, n.guid, c.template, c.ordinal, c.id FROM card c JOIN note n ON n.id = c.note_id"))
+             try Row.fetchAll(db, sql: """
+                SELECT c.anki_id, n.guid, c.template, c.ordinal, c.id FROM card c JOIN note n ON n.id = c.note_id
+                UNION ALL SELECT coalesce(anki_id, note_created * 1000 + id % 1000), NULL, '', -1, id FROM gone_card
+                """))
         }
         try checkBeforeWriting()
         try StoreError.during(path) {
@@ -177,12 +181,13 @@ extension Collection {
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 try db.execute(sql: """
                     CREATE TEMP TABLE old_note (guid TEXT PRIMARY KEY, id INTEGER NOT NULL);
-                    CREATE TEMP TABLE old_card (anki_id INTEGER, guid TEXT NOT NULL, template TEXT NOT NULL, ordinal INTEGER NOT NULL, id INTEGER NOT NULL);
+                    CREATE TEMP TABLE old_card (anki_id INTEGER, guid TEXT, template TEXT NOT NULL, ordinal INTEGER NOT NULL, id INTEGER NOT NULL);
                     """)
                 let note = try db.makeStatement(sql: "INSERT OR IGNORE INTO old_note VALUES (?, ?)")
                 for row in notes { try note.execute(arguments: [row[0], row[1]]) }
                 let card = try db.makeStatement(sql: "INSERT INTO old_card VALUES (?, ?, ?, ?, ?)")
                 for row in cards { try card.execute(arguments: [row[0], row[1], row[2], row[3], row[4]]) }
+                // Cards and gone cards share one run of numbers: `gone` says which table a number is in.
                 try db.execute(sql: """
                     CREATE INDEX temp.old_card_anki ON old_card(anki_id);
                     CREATE INDEX temp.old_card_place ON old_card(guid, template, ordinal);
@@ -191,12 +196,12 @@ extension Collection {
                     CREATE TEMP TABLE card_map AS
                       SELECT c.id AS built, coalesce((SELECT o.id FROM old_card o WHERE o.anki_id = c.anki_id),
                         (SELECT o.id FROM old_card o JOIN note n ON n.guid = o.guid WHERE n.id = c.note_id AND o.template = c.template
-                         AND o.ordinal = c.ordinal)) AS kept FROM card c;
+                         AND o.ordinal = c.ordinal)) AS kept, 0 AS gone FROM card c
+                      UNION ALL SELECT g.id, (SELECT o.id FROM old_card o WHERE o.anki_id = g.anki_id), 1 FROM gone_card g;
                     CREATE UNIQUE INDEX temp.note_map_built ON note_map(built);
                     CREATE UNIQUE INDEX temp.card_map_built ON card_map(built);
                     """)
-                for (table, map, references) in [("note", "note_map", ["UPDATE card SET note_id = (SELECT kept FROM note_map WHERE built = -card.note_id) WHERE note_id < 0"]),
-                                                 ("card", "card_map", ["UPDATE review_log SET card_id = (SELECT kept FROM card_map WHERE built = -review_log.card_id) WHERE card_id < 0"])] {
+                for map in ["note_map", "card_map"] {
                     guard try Bool.fetchOne(db, sql: "SELECT count(DISTINCT kept) = count(kept) FROM \(map)") == true else { continue }
                     // New ones after the highest number kept (a whole new collection counts from 1).
                     let highest = try Int64.fetchOne(db, sql: "SELECT max(kept) FROM \(map)") ?? 0
@@ -207,14 +212,23 @@ extension Collection {
                         """, arguments: [highest])
                     // Only the rows whose number changes are touched: out of the way first (negative), then in place.
                     try db.execute(sql: "DELETE FROM \(map) WHERE kept = built")
-                    try db.execute(sql: "UPDATE \(table) SET id = -id WHERE id IN (SELECT built FROM \(map))")
-                    if table == "note" {
-                        try db.execute(sql: "UPDATE card SET note_id = -note_id WHERE note_id IN (SELECT built FROM note_map)")
+                    if map == "note_map" {
+                        try db.execute(sql: """
+                            UPDATE note SET id = -id WHERE id IN (SELECT built FROM note_map);
+                            UPDATE card SET note_id = -note_id WHERE note_id IN (SELECT built FROM note_map);
+                            UPDATE note SET id = (SELECT kept FROM note_map WHERE built = -note.id) WHERE id < 0;
+                            UPDATE card SET note_id = (SELECT kept FROM note_map WHERE built = -card.note_id) WHERE note_id < 0;
+                            """)
                     } else {
-                        try db.execute(sql: "UPDATE review_log SET card_id = -card_id WHERE card_id IN (SELECT built FROM card_map)")
+                        try db.execute(sql: """
+                            UPDATE card SET id = -id WHERE id IN (SELECT built FROM card_map WHERE gone = 0);
+                            UPDATE gone_card SET id = -id WHERE id IN (SELECT built FROM card_map WHERE gone = 1);
+                            UPDATE review_log SET card_id = -card_id WHERE card_id IN (SELECT built FROM card_map);
+                            UPDATE card SET id = (SELECT kept FROM card_map WHERE built = -card.id) WHERE id < 0;
+                            UPDATE gone_card SET id = (SELECT kept FROM card_map WHERE built = -gone_card.id) WHERE id < 0;
+                            UPDATE review_log SET card_id = (SELECT kept FROM card_map WHERE built = -review_log.card_id) WHERE card_id < 0;
+                            """)
                     }
-                    try db.execute(sql: "UPDATE \(table) SET id = (SELECT kept FROM \(map) WHERE built = -\(table).id) WHERE id < 0")
-                    for sql in references { try db.execute(sql: sql) }
                 }
                 try db.execute(sql: "DROP TABLE old_note; DROP TABLE old_card; DROP TABLE note_map; DROP TABLE card_map")
             }

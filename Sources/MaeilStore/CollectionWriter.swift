@@ -295,6 +295,37 @@ package struct CollectionWriter {
         return records
     }
 
+    /// Answers of cards deleted in Anki, which Anki keeps. Each card's join the card here with
+    /// its Anki id, alive or gone; else a gone card of their own, numbered past every card, in
+    /// no deck (0). An answer the log holds already (by Anki's id) is not added twice. Answers
+    /// how many were added.
+    @discardableResult
+    package func keepGoneCards(_ gone: [GoneCardDraft]) throws -> Int {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: gone.map(\.ankiID)), as: UTF8.self)
+        var here: [Int64: (id: Int64, deck: Int64)] = [:]
+        try db.cachedStatement(sql: "SELECT anki_id, id, 0 FROM gone_card WHERE anki_id IN (SELECT value FROM json_each(?))")
+            .forEachRow([list]) { here[$0.int64(0)] = ($0.int64(1), $0.int64(2)) }
+        for (ankiID, card) in try cards(ankiIDs: gone.map(\.ankiID)) { here[ankiID] = (card.id, card.deckID) }
+        var added = 0
+        for card in gone {
+            let target: (id: Int64, deck: Int64)
+            if let known = here[card.ankiID] {
+                target = known
+            } else {
+                let id = (try Int64.fetchOne(db, sql: "SELECT max(coalesce((SELECT max(id) FROM card), 0), coalesce((SELECT max(id) FROM gone_card), 0))") ?? 0) + 1
+                try db.execute(sql: "INSERT INTO gone_card (id, anki_id) VALUES (?, ?)", arguments: [id, card.ankiID])
+                target = (id, 0)
+                here[card.ankiID] = target
+            }
+            let known = try ankiLogIDs(cardID: target.id)
+            for entry in card.history where !(entry.ankiID.map(known.contains) ?? false) {
+                try appendLog(entry, cardID: target.id, deckID: target.deck)
+                added += 1
+            }
+        }
+        return added
+    }
+
     /// The Anki review-log ids a card's log already holds.
     package func ankiLogIDs(cardID: Int64) throws -> Set<Int64> {
         Set(try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL", arguments: [cardID]))

@@ -98,6 +98,16 @@ package enum SyncDelta {
                 """) ?? true
             guard !answerClash else { return false }
             try db.execute(sql: "INSERT OR REPLACE INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers")
+            // The part carries every gone card's answers (a card answered, then deleted, since the
+            // base): the base keeps those it has; one it has under another card or as another
+            // answer would not be the whole export's, and a card here again owns its answers.
+            let gone = "FROM delta.revlog d WHERE d.cid NOT IN (SELECT id FROM delta.cards) AND d.cid NOT IN (SELECT id FROM main.cards)"
+            let goneClash = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 \(gone) AND EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = d.id AND (m.cid, m.ease, m.ivl, m.lastIvl,
+                  m.factor, m.time, m.type) IS NOT (d.cid, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type)))
+                """) ?? true
+            guard !goneClash else { return false }
+            try db.execute(sql: "INSERT OR IGNORE INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)")
             try takeObjects(db, dayShift: dayShift)
             return true
         }

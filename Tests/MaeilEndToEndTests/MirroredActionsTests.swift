@@ -203,6 +203,14 @@ extension OneCollectionTests {
             #expect(sameLog, "\(seed): \(key)'s review log (id, ease, ivl, lastIvl, factor, time, type): Maeil \(rows.0), Anki \(rows.1)")
         }
         if wholeCollection {
+            // The answers of cards deleted (the note Anki deleted before, the one deleted on each
+            // side): kept, under their cards' ids, as Anki keeps them.
+            let gone = (maeil["gone_revlog"] as? [String: [[Int64]]] ?? [:], anki["gone_revlog"] as? [String: [[Int64]]] ?? [:])
+            let sameGone = Set(gone.0.keys) == Set(gone.1.keys) && gone.1.allSatisfy { card, rows in
+                let mine = gone.0[card] ?? []
+                return mine.count == rows.count && zip(mine, rows).allSatisfy { a, b in abs(a[0] / 1000 - b[0] / 1000) <= 2 && a[1...4] == b[1...4] && a[6] == b[6] }
+            }
+            #expect(sameGone && !gone.1.isEmpty, "\(seed): answers of deleted cards: Maeil \(gone.0), Anki \(gone.1)")
             // An .apkg goes into a new collection, whose own Default deck and options it meets.
             let decks = (maeil["decks"] as? [String: Any] ?? [:], anki["decks"] as? [String: Any] ?? [:])
             #expect(NSDictionary(dictionary: decks.0) == NSDictionary(dictionary: decks.1), "\(seed): decks and options: Maeil \(decks.0), Anki \(decks.1)")

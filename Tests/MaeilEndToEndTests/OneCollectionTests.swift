@@ -104,7 +104,7 @@ struct OneCollectionTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func dueDatesAreCalendarDates() throws {
         let made = try makeCollections(firstSeed: 1)
-        var compared = 0, logRows = 0, resetRows = 0, flagged = 0, burials = [0, 0], withCustomData = 0, withOriginalPosition = 0
+        var compared = 0, logRows = 0, resetRows = 0, goneRows = 0, flagged = 0, burials = [0, 0], withCustomData = 0, withOriginalPosition = 0
         for zone in Self.zones {
             let here = made.filter { $0.studied == zone }
             let originals = try ankiRead(here.map { folder.appendingPathComponent("\($0.seed)/collection.anki2").path }, zone: zone)
@@ -224,8 +224,13 @@ struct OneCollectionTests {
                     logRows += rows.count
                     resetRows += rows.filter { $0[6] == 4 }.count
                 }
+                // Answers of a note Anki deleted: Anki keeps them under their card's id, and so does Maeil.
+                let goneOriginal = original["gone_revlog"] as? [String: [[Int64]]] ?? [:]
+                #expect(returned["gone_revlog"] as? [String: [[Int64]]] == goneOriginal, "seed \(entry.seed): the answers of deleted cards: \(returned["gone_revlog"] ?? "none")")
+                goneRows += goneOriginal.values.reduce(0) { $0 + $1.count }
             }
         }
+        #expect(goneRows >= made.count, "answers of cards deleted in Anki: \(goneRows)")
         #expect(compared > 100 * Self.zones.count)
         #expect(resetRows > made.count / 2, "resets and set due dates among the \(logRows) rows: \(resetRows)")
         #expect(flagged >= made.count, "flagged cards: \(flagged)")

@@ -98,6 +98,12 @@ struct SyncTests {
         (read["cards"] as? [String: [String: Any]] ?? [:]).mapValues { $0["revlog"] as? [[Int64]] ?? [] }
     }
 
+    /// The ids of every review-log row Anki holds: its cards' and those of cards it deleted.
+    static func logIDs(_ read: [String: Any]) -> Set<Int64> {
+        Set(revlog(read).values.flatMap { $0.map { $0[0] } })
+            .union((read["gone_revlog"] as? [String: [[Int64]]] ?? [:]).values.flatMap { $0.map { $0[0] } })
+    }
+
     /// The ids of the review-log rows Maeil keeps from Anki (Maeil adds rows of its own where an
     /// imported card's state differs from what its history gives).
     static func maeilLogIDs(_ path: String) throws -> Set<Int64> {
@@ -270,37 +276,62 @@ struct SyncTests {
         #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
     }
 
-    /// A note deleted on the phone, and nothing else: taken in place (the collection was rebuilt
-    /// from the whole merge), gone here with its cards, its answers left in the log as Anki
-    /// leaves them; the next sync on either side finds nothing to carry, and the note stays gone.
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
-    func aNoteDeletedOnThePhoneIsTakenInPlace() throws {
-        let seed = "315"
+    /// A note deleted on the phone: gone here with its cards, its answers left in the log under
+    /// its cards' numbers, as Anki leaves them under its cards' ids; the next sync on either side
+    /// finds nothing to carry, and the note stays gone. Alone, it is taken in place (the
+    /// collection was rebuilt from the whole merge, which dropped its answers); with another
+    /// note moved to another deck, the collection takes the whole merge, and keeps them too.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
+    func aNoteDeletedOnThePhoneKeepsItsAnswersHere(withAMove: Bool) throws {
+        let seed = withAMove ? "316" : "315"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         let store = try Collection(path: collection, readOnly: true)
-        // The note with the most answers, to see them kept.
-        let (guid, cards, answers) = try #require(try store.read { db -> (String, [Int64], Int)? in
+        // The note with the most answers, to see them kept: every row of its cards' log, and
+        // those Anki has (by Anki's id; a whole merge rebuilds the rest, Maeil's own records of
+        // each card's arrival, which a gone card no longer has).
+        let (guid, cards) = try #require(try store.read { db -> (String, [Int64])? in
             guard let guid = try String.fetchOne(db, sql: """
                 SELECT note.guid FROM note JOIN card ON card.note_id = note.id JOIN review_log ON review_log.card_id = card.id
                 WHERE note.anki_id IS NOT NULL GROUP BY note.id ORDER BY count(*) DESC, note.id LIMIT 1
                 """) else { return nil }
-            let cards = try Int64.fetchAll(db, sql: "SELECT card.id FROM card JOIN note ON note.id = card.note_id WHERE note.guid = ?", arguments: [guid])
-            let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log WHERE card_id IN (\(cards.map(String.init).joined(separator: ",")))") ?? 0
-            return (guid, cards, answers)
+            return (guid, try Int64.fetchAll(db, sql: "SELECT card.id FROM card JOIN note ON note.id = card.note_id WHERE note.guid = ?", arguments: [guid]))
         })
-        #expect(answers > 0)
+        func log() throws -> (rows: [String], ankiIDs: [Int64]) {
+            try store.read { db in
+                let list = cards.map(String.init).joined(separator: ",")
+                return (try String.fetchAll(db, sql: "SELECT card_id || ' ' || kind || ' ' || time || ' ' || ifnull(anki_id, '-') FROM review_log WHERE card_id IN (\(list)) ORDER BY id"),
+                        try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id IN (\(list)) AND anki_id IS NOT NULL ORDER BY anki_id"))
+            }
+        }
+        let before = try log()
+        #expect(before.ankiIDs.count > 10)
+        if withAMove {
+            let other = try #require(try store.read { db in
+                try String.fetchOne(db, sql: "SELECT guid FROM note WHERE guid != ? AND deck_id != (SELECT id FROM deck WHERE name = 'Korean::Phrases') ORDER BY id",
+                                    arguments: [guid])
+            })
+            let moved = try phone(["move", phonePath] + login + [other, "Korean::Phrases"])
+            #expect(moved["moved"] as? Int ?? 0 > 0, "\(moved)")
+        }
         let deleted = try phone(["delete", phonePath] + login + [guid])
         let taken = try maeil(["sync", "--json"], collection, state: state)
-        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
-        let (notesLeft, cardsLeft, answersLeft) = try store.read { db in
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : \(!withAMove)"), "\(taken.stdout)\(taken.stderr)")
+        let (notesLeft, cardsLeft) = try store.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE guid = ?", arguments: [guid]) ?? -1,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE id IN (\(cards.map(String.init).joined(separator: ",")))") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM review_log WHERE card_id IN (\(cards.map(String.init).joined(separator: ",")))") ?? -1)
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE id IN (\(cards.map(String.init).joined(separator: ",")))") ?? -1)
         }
-        #expect(notesLeft == 0 && cardsLeft == 0 && answersLeft == answers, "note \(notesLeft), cards \(cardsLeft), answers \(answersLeft) of \(answers); \(deleted)")
+        #expect(notesLeft == 0 && cardsLeft == 0, "note \(notesLeft), cards \(cardsLeft); \(deleted)")
+        let after = try log()
+        #expect(after.ankiIDs == before.ankiIDs, "Anki's answers of the deleted note's cards: \(after.ankiIDs.count) of \(before.ankiIDs.count)")
+        if !withAMove { #expect(after.rows == before.rows, "the deleted note's cards' log, row by row") }
         try expectCheckedAndSettled(collection, state: state, server: server)
         let phoneSynced = try phone(["sync", phonePath] + login)
         #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
+        let onThePhoneLog = try DatabaseQueue(path: phonePath).read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) ORDER BY id",
+                               arguments: [String(decoding: try JSONSerialization.data(withJSONObject: deleted["cards"] ?? []), as: UTF8.self)])
+        }
+        #expect(onThePhoneLog == before.ankiIDs, "the deleted note's answers on the phone")
         let onThePhone = try DatabaseQueue(path: phonePath).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes WHERE guid = ?", arguments: [guid]) }
         #expect(onThePhone == 0, "the note came back to the phone")
     }
@@ -462,7 +493,7 @@ struct SyncTests {
             try? FileManager.default.removeItem(at: phoneCopy)
             try FileManager.default.copyItem(at: phoneFolder.appendingPathComponent("phone.anki2"), to: phoneCopy)
             let studied = try #require(try seeded(["read", phoneCopy.path]).values.first as? [String: Any])
-            let ankiIDs = Set(Self.revlog(studied).values.flatMap { $0.map { $0[0] } })
+            let ankiIDs = Self.logIDs(studied)
             #expect(try Self.maeilLogIDs(collection) == ankiIDs, "seed \(seed): every answer, Anki's first and the phone's after, is in Maeil's log")
             #expect(ankiIDs.count > Self.revlog(made).values.reduce(0) { $0 + $1.count })
             #expect(try OneCollectionTests.maeilDueDates(collection, zone: zone) == OneCollectionTests.ankiDueDates(studied), "seed \(seed)")
@@ -703,7 +734,7 @@ struct SyncTests {
                 [try Int.fetchOne(db, sql: "SELECT count(*) FROM note"), try Int.fetchOne(db, sql: "SELECT count(*) FROM card")]
             }
             #expect(stored == [counts["notes"], counts["cards"]], "seed \(seed): \(stored) vs Anki's \(counts)")
-            #expect(try Self.maeilLogIDs(collection) == Set(Self.revlog(made).values.flatMap { $0.map { $0[0] } }), "seed \(seed): the review log")
+            #expect(try Self.maeilLogIDs(collection) == Self.logIDs(made), "seed \(seed): the review log")
             #expect(try OneCollectionTests.maeilDueDates(collection, zone: zone) == OneCollectionTests.ankiDueDates(made), "seed \(seed)")
             #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
             // Then both change it: a normal sync, though the phone's collection holds note types no

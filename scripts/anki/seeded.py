@@ -126,6 +126,11 @@ def make_child(folder, *seeds):
             add_occlusion_note(col, rng.choice(decks), occlusions(rng))
         col.decks.select(decks[0])
         answered, last = study(col, rng, clock_file, start, rng.randint(20, 40))
+        # A note studied, then deleted: Anki keeps its cards' answers in the review log. A
+        # generator of its own keeps the rest of the collection as it was drawn before.
+        studied = sorted(col.db.list("select distinct n.id from notes n join cards c on c.nid = n.id join revlog r on r.cid = c.id"))
+        if studied:
+            col.remove_notes([random.Random(int(seed) * 31337).choice(studied)])
         # Notes added last are still new: some wait in a filtered deck, their place in the new queue in odue.
         for index, word in enumerate(rng.sample([w for w in WORDS if w not in words], 4)):
             note = col.new_note(types[0])
@@ -459,7 +464,11 @@ def read_one_open(col):
     # was made and when Anki last unburied (day numbers from the creation date) or looked at it.
     config = {key: value for key, value in col.all_config().items()
               if key not in ("creationOffset", "localOffset", "lastUnburied", "nextPos", "curDeck", "activeDecks")}
-    return {"cards": cards, "decks": decks, "config": config, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
+    # Answers of cards that are gone (their notes deleted), by card id: Anki keeps them.
+    gone = {}
+    for row in col.db.all("select cid, id, ease, ivl, lastIvl, factor, time, type from revlog where cid not in (select id from cards) order by cid, id"):
+        gone.setdefault(str(row[0]), []).append(list(row[1:]))
+    return {"cards": cards, "gone_revlog": gone, "decks": decks, "config": config, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
             "created": created.isoformat(), "limit_rules": [options.new_cards_ignore_review_limit, options.apply_all_parent_limits], "col": col}
 
 
