@@ -81,8 +81,15 @@ enum StoreBenchmarks {
     static func withFixture<T>(cards: Int, due: Int, _ body: (Collection, Date) throws -> T) throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let collection = try Collection(path: directory.appendingPathComponent("collection.sqlite").path)
+        let path = directory.appendingPathComponent("collection.sqlite").path
         let now = Date(timeIntervalSince1970: 1_767_614_400)
+        try fill(Collection(path: path), cards: cards, due: due, now: now)
+        // Reopened: the last connection closed checkpoints the write-ahead log, so the figures
+        // read the database file, not whichever of its pages the log still held.
+        return try body(try Collection(path: path), now)
+    }
+
+    static func fill(_ collection: Collection, cards: Int, due: Int, now: Date) throws {
         let clock = DayClock(timeZone: fixtureZone)
         let today = clock.dayNumber(of: now)
         var generator = SeededGenerator(seed: 42)
@@ -103,6 +110,5 @@ enum StoreBenchmarks {
                 try writer.setState(cardID: try writer.cards(noteID: note.id)[0].id, state)
             }
         }
-        return try body(collection, now)
     }
 }
