@@ -144,6 +144,9 @@ package struct CollectionWriter {
         return notes
     }
 
+    /// The Anki note type kept under Anki's id.
+    package func ankiNoteType(id: Int64) throws -> AnkiNoteType? { try Collection.ankiNoteType(db, id: id) }
+
     /// Keeps Anki note types whole, by Anki's id: a newer definition of one replaces it.
     package func save(_ noteTypes: [AnkiNoteType]) throws {
         for type in noteTypes {

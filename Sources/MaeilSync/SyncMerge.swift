@@ -28,10 +28,6 @@ package final class SyncMerge {
     /// Whether a note type, deck or set of options the server sent differs from this side's in
     /// more than what changes by itself (a deck's counts of the day, modification times).
     package private(set) var serverChangedObjects = false
-    /// Whether a card row the merge took from the server puts the card in another home deck than
-    /// this side's (Anki's Change Deck sends only card rows): a note moves, which only taking the
-    /// whole merge does here.
-    package private(set) var serverMovedCards = false
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
@@ -68,6 +64,18 @@ package final class SyncMerge {
         let list = String(decoding: try JSONSerialization.data(withJSONObject: Array(cards)), as: UTF8.self)
         return try queue.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT nid FROM main.cards WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]))
+        }
+    }
+
+    /// Of these notes, those whose cards are all in one home deck (a card in a filtered deck is
+    /// at home in the deck it came from): a note here is in one deck.
+    package func notesInOneHomeDeck(_ notes: Set<Int64>) throws -> Set<Int64> {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: Array(notes)), as: UTF8.self)
+        return try queue.read { db in
+            Set(try Int64.fetchAll(db, sql: """
+                SELECT nid FROM main.cards WHERE nid IN (SELECT value FROM json_each(?))
+                GROUP BY nid HAVING count(DISTINCT CASE WHEN odid != 0 THEN odid ELSE did END) = 1
+                """, arguments: [list]))
         }
     }
 
@@ -295,7 +303,6 @@ package final class SyncMerge {
                 // same second as there would stay as it was on the server, and the sides would differ.
                 let newer = try db.cachedStatement(sql: "UPDATE \(table) SET mod = ? + 1 WHERE id = ? AND mod <= ?")
                 let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
-                let homeDeck = try db.cachedStatement(sql: "SELECT CASE WHEN odid != 0 THEN odid ELSE did END FROM cards WHERE id = ?")
                 for row in rows where row.count >= width {
                     let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
                     if table == "cards" { receivedCards.insert(id) }
@@ -308,9 +315,6 @@ package final class SyncMerge {
                     }
                     if table == "cards" {
                         takenCards.insert(id)
-                        // Columns 2 and 15: did and odid (the home deck of a card in a filtered deck).
-                        let incoming = (Self.int(row[15]) ?? 0) != 0 ? Self.int(row[15]) : Self.int(row[2])
-                        if let local = try Int64.fetchOne(homeDeck, arguments: [id]), local != incoming { serverMovedCards = true }
                     }
                     var values = row.prefix(width).map(Self.value)
                     if table == "notes" {

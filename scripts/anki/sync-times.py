@@ -10,7 +10,7 @@ again, the best of three of each, in seconds (maeil's: the whole command, as a u
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
-ten added ("add_take"), ten deleted ("delete_take"); the best of three of each. Prints one JSON object.
+ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"); the best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -144,6 +144,25 @@ try:
 
     figures["anki_delete_take"] = timed(lambda: deleted_by(*anki_phone), lambda: col.sync_collection(auth, False))
     figures["maeil_delete_take"] = timed(lambda: deleted_by(*maeil_phone), lambda: run("sync"))
+    # Ten notes moved on a phone to another deck and back (Anki's Change Deck), the deck made and
+    # synced on both sides first ("move_take").
+    def made_deck(other, login):
+        other.decks.id("Moved")
+        other.sync_collection(login, False)
+
+    def moved_by(other, login):
+        moved = other.decks.id_for_name("Moved")
+        cards = other.db.list("select id from cards where nid in (select id from notes order by id limit 10)")
+        home = other.db.scalar("select did from cards where did != ? limit 1", moved)
+        other.set_deck(cards, home if other.get_card(cards[0]).did == moved else moved)
+        other.sync_collection(login, False)
+
+    made_deck(*anki_phone)
+    col.sync_collection(auth, False)
+    made_deck(*maeil_phone)
+    run("sync")
+    figures["anki_move_take"] = timed(lambda: moved_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    figures["maeil_move_take"] = timed(lambda: moved_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -23,8 +23,8 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, and notes edited,
-        /// added or deleted there; no card in another home deck, no deck deleted, no note type,
-        /// deck or options changed), or the collection took the whole merge.
+        /// added, moved or deleted there; no note's cards split between decks, no deck deleted,
+        /// no note type, deck or options changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -50,6 +50,8 @@ package struct NormalSync {
         var cameDown = false
         // Where only cards, answers and notes came down, the notes they touch: taken in place.
         var inPlace: Set<Int64>?
+        // Of those, the notes whose cards are in one deck there (a note here is in one deck).
+        var inOneDeck: Set<Int64> = []
         // What the server deleted: deleted here too when the rest is taken in place.
         var deletedThere = SyncGraves()
         do {
@@ -86,9 +88,10 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.count > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects, !merge.serverMovedCards,
+            if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
+                inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
                 (summary.sentCards, summary.sentNotes, summary.sentReviews)
@@ -123,7 +126,7 @@ package struct NormalSync {
             return summary
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
-                                                takenNotes: merge.takenNotes, deleted: deletedThere, mark: newMark, work: work) {
+                                                takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere, mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -138,32 +141,39 @@ package struct NormalSync {
 
     /// The server's cards, answers, edited notes and deleted notes, applied here in place where
     /// nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
-    /// each note the merge took given its fields and tags, as the merge decided, each note the
-    /// server deleted deleted here as `maeil delete` deletes it (its answers stay in the log, as
-    /// Anki keeps them), in one transaction, as the sync's own writes. The next base is the
+    /// each note the merge took given its fields and tags, as the merge decided, each note whose
+    /// cards went to another deck moved there, each note the server deleted deleted here as
+    /// `maeil delete` deletes it (its answers stay in the log, as Anki keeps them), in one
+    /// transaction, as the sync's own writes. The next base is the
     /// merge with the notes changed here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
-    /// is there (of a note type not kept here, with other cards), a card was deleted without its
-    /// note, or a card's answers given here cannot be told in its log (the collection then takes
+    /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
+    /// deck not here), a card was deleted without its note, or a card's answers given here cannot be told in its log (the collection then takes
     /// the whole merge); an error where another writer changed the collection meanwhile (the
     /// next sync carries that change, and takes this one's again).
-    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, deleted: SyncGraves,
-                     mark: SyncMark, work: URL) throws -> Bool {
+    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
+                     deleted: SyncGraves, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
         var noteDrafts: [NoteDraft] = []
         // Decks, templates and notes as an import takes them, for notes that came down new.
         var events: [ImportEvent] = []
+        // Each note whose cards came, with the Anki id of the deck its cards are in there.
+        var homes: [(note: NoteDraft, deck: Int64?)] = []
+        var deckIDs: [Int64?] = []
         try DeckReader.stream([merged.path], options: options) { event in
             switch event {
-            case .notes(_, let notes):
+            case .notes(let deck, let notes):
                 for note in notes {
-                    for card in note.cards where card.ankiID.map(cards.contains) == true { drafts.append((note, card)) }
+                    let received = note.cards.filter { $0.ankiID.map(cards.contains) == true }
+                    for card in received { drafts.append((note, card)) }
+                    if !received.isEmpty { homes.append((note, deckIDs[deck])) }
                     if note.ankiID.map(takenNotes.contains) == true { noteDrafts.append(note) }
                 }
                 events.append(event)
             case .deck(var deck):
+                deckIDs.append(deck.ankiID)
                 // A deck speaks as its first note's type: here, the first of a few notes, so it keeps its own.
                 deck.speak = nil
                 events.append(.deck(deck))
@@ -198,6 +208,9 @@ package struct NormalSync {
                     found.append((draft, card))
                 }
                 for draft in noteDrafts where !added.contains(draft.guid) { try Self.takeEditedNote(draft, writer: writer) }
+                for (note, deck) in homes where !added.contains(note.guid) {
+                    try Self.takeMovedNote(note, toDeck: deck, inOneDeck: note.ankiID.map(inOneDeck.contains) == true, writer: writer)
+                }
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
                 for (draft, card) in found {
@@ -274,6 +287,30 @@ package struct NormalSync {
         // Maeil's templates would make another card of the new fields than Anki did: not a note it can take alone.
         guard try writer.cards(noteID: note.id).count == cards.count else { throw SyncTakeProblem() }
         try writer.setStarred(noteID: note.id, Tags.isMarked(draft.tags))
+    }
+
+    /// A note whose cards the other side moved to another deck (Anki's Change Deck sends card
+    /// rows, not the note's): moved here too, as an import moves it, its cards under the names
+    /// its note type's templates have in that deck (added to the deck where it has none, as for
+    /// a note added there). Nothing where it is in that deck already. Throws `SyncTakeProblem`
+    /// (the whole merge is taken) where the deck is not here under Anki's id, or the note's
+    /// cards there are in more than one deck (`inOneDeck` false), which a note here cannot be.
+    static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, inOneDeck: Bool, writer: CollectionWriter) throws {
+        guard let stored = try writer.note(guid: draft.guid) else { throw SyncTakeProblem() }
+        let decks = try writer.decks()
+        guard decks.first(where: { $0.id == stored.deckID })?.ankiID != ankiDeckID else { return }
+        guard inOneDeck, let ankiDeckID, var target = decks.first(where: { $0.ankiID == ankiDeckID }),
+              let typeID = stored.ankiNoteTypeID, let type = try writer.ankiNoteType(id: typeID) else { throw SyncTakeProblem() }
+        let (templates, names) = CardTemplate.adding(type.maeilTemplates, ofType: type.name, to: target.templates)
+        if templates != target.templates {
+            target.templates = templates
+            try writer.update(target)
+        }
+        let cards = try writer.cards(noteID: stored.id).map { card in
+            let ordinal = Exporter.ordinal(of: card, in: type)
+            return (cardID: card.id, template: type.isCloze ? names.first ?? card.template : ordinal < names.count ? names[ordinal] : card.template)
+        }
+        try writer.move(noteID: stored.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards)
     }
 
     /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck,
