@@ -144,12 +144,12 @@ package struct NormalSync {
     /// each note the merge took given its fields and tags, as the merge decided, each note whose
     /// cards went to another deck moved there, each note the server deleted deleted here as
     /// `maeil delete` deletes it (its answers stay in the log, as Anki keeps them), in one
-    /// transaction, as the sync's own writes. The next base is the
-    /// merge with the notes changed here laid over it, as this collection now exports them.
+    /// transaction, as the sync's own writes. The next base is the merge with the notes changed
+    /// here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card was deleted without its note, or a card's answers given here cannot be told in its log (the collection then takes
-    /// the whole merge); an error where another writer changed the collection meanwhile (the
+    /// deck not here), a card was deleted without its note, or a card's answers given here
+    /// cannot be told in its log (the collection then takes the whole merge); an error where another writer changed the collection meanwhile (the
     /// next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
                      deleted: SyncGraves, mark: SyncMark, work: URL) throws -> Bool {
@@ -208,8 +208,9 @@ package struct NormalSync {
                     found.append((draft, card))
                 }
                 for draft in noteDrafts where !added.contains(draft.guid) { try Self.takeEditedNote(draft, writer: writer) }
+                var decks = try writer.decks()
                 for (note, deck) in homes where !added.contains(note.guid) {
-                    try Self.takeMovedNote(note, toDeck: deck, inOneDeck: note.ankiID.map(inOneDeck.contains) == true, writer: writer)
+                    try Self.takeMovedNote(note, toDeck: deck, inOneDeck: note.ankiID.map(inOneDeck.contains) == true, decks: &decks, writer: writer)
                 }
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
@@ -295,16 +296,19 @@ package struct NormalSync {
     /// a note added there). Nothing where it is in that deck already. Throws `SyncTakeProblem`
     /// (the whole merge is taken) where the deck is not here under Anki's id, or the note's
     /// cards there are in more than one deck (`inOneDeck` false), which a note here cannot be.
-    static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, inOneDeck: Bool, writer: CollectionWriter) throws {
+    /// `decks`: the collection's, read once for every note, kept as this writes them.
+    static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, inOneDeck: Bool, decks: inout [Deck],
+                              writer: CollectionWriter) throws {
         guard let stored = try writer.note(guid: draft.guid) else { throw SyncTakeProblem() }
-        let decks = try writer.decks()
         guard decks.first(where: { $0.id == stored.deckID })?.ankiID != ankiDeckID else { return }
-        guard inOneDeck, let ankiDeckID, var target = decks.first(where: { $0.ankiID == ankiDeckID }),
+        guard inOneDeck, let ankiDeckID, let place = decks.firstIndex(where: { $0.ankiID == ankiDeckID }),
               let typeID = stored.ankiNoteTypeID, let type = try writer.ankiNoteType(id: typeID) else { throw SyncTakeProblem() }
+        var target = decks[place]
         let (templates, names) = CardTemplate.adding(type.maeilTemplates, ofType: type.name, to: target.templates)
         if templates != target.templates {
             target.templates = templates
             try writer.update(target)
+            decks[place] = target
         }
         let cards = try writer.cards(noteID: stored.id).map { card in
             let ordinal = Exporter.ordinal(of: card, in: type)
