@@ -308,7 +308,7 @@ package final class ReviewSession {
     /// Fuzz drawn as Anki draws it, from the card's id in Anki (the one its export proposes for
     /// a card made here) and its reps: the same answer fuzzes alike here and on the phone.
     private func schedulingContext(for card: Card, of note: Note, _ deck: DeckContext, at now: Date) -> SchedulingContext {
-        let ankiID = card.ankiID ?? StoreExportSource.proposedID(created: note.created, id: card.id) ?? card.id
+        let ankiID = card.ankiID ?? Collection.proposedAnkiID(created: note.created, id: card.id) ?? card.id
         let fuzz = environment.fuzz ? AnkiFuzzDraw(cardID: ankiID, reps: card.state.reps) : nil
         var context = SchedulingContext(now: now, clock: deck.clock, fuzz: fuzz)
         // The balancer only chooses where fuzz would: without fuzz it has nothing to do.

@@ -69,7 +69,7 @@ package struct StoreExportSource: ExportSource {
         let (notes, cards) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
         // The ids of cards that are gone stay clear too: their answers go to Anki under them.
         keptNoteIDs = notes
-        keptCardIDs = cards.union(try reading.goneCards().compactMap { Self.ankiID(ofGone: $0.ankiID, noteCreated: $0.noteCreated, id: $0.id) })
+        keptCardIDs = cards.union(try reading.goneAnkiIDs())
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
         limitRules = try reading.limitRules()
         ankiConfig = try reading.ankiConfig()
@@ -126,14 +126,9 @@ package struct StoreExportSource: ExportSource {
     package mutating func forEachGoneCard(_ body: (ExportGoneCard) throws -> Void) throws {
         let presets = Dictionary(sources.map { ($0.deck.id, $0.preset) }, uniquingKeysWith: { first, _ in first })
         try reading.forEachGoneCard { gone in
-            guard let ankiID = Self.ankiID(ofGone: gone.ankiID, noteCreated: gone.noteCreated, id: gone.cardID) else { return }
+            guard let ankiID = gone.ankiID else { return }
             try body(ExportGoneCard(ankiID: ankiID, preset: presets[gone.deckID], history: gone.history))
         }
-    }
-
-    /// A gone card's id in Anki: its own, else the one an export proposed for it while it was here.
-    static func ankiID(ofGone ankiID: Int64?, noteCreated: Int64?, id: Int64) -> Int64? {
-        ankiID ?? noteCreated.flatMap { proposedID(created: $0, id: id) }
     }
 
     /// The note type from Anki a note came with, when Maeil keeps it.
@@ -174,7 +169,7 @@ package struct StoreExportSource: ExportSource {
             // The place a card left in the new queue, which Anki records when it leaves it.
             exported.customData = kept.customData
             exported.originalPosition = card.state.phase == .new ? nil : kept.originalPosition ?? kept.position
-            exported.proposedID = Self.proposedID(created: note.created, id: card.id)
+            exported.proposedID = Collection.proposedAnkiID(created: note.created, id: card.id)
             return exported
         }
         // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.
@@ -182,13 +177,7 @@ package struct StoreExportSource: ExportSource {
         let tags = starred && !Tags.isMarked(note.tags) ? note.tags + ["marked"] : note.tags
         var exported = ExportNote(guid: note.guid, noteTypeID: type.id, values: values, tags: tags,
                                   modified: max(note.ankiModified ?? 0, note.modified), cards: cards, ankiID: note.ankiID)
-        exported.proposedID = Self.proposedID(created: note.created, id: note.id)
+        exported.proposedID = Collection.proposedAnkiID(created: note.created, id: note.id)
         return exported
-    }
-
-    /// A note or card made here: the millisecond of the second it was made that its own number
-    /// gives, so records made in one second get ids of their own.
-    static func proposedID(created: Int64, id: Int64) -> Int64? {
-        created > 0 ? created * 1000 + id % 1000 : nil
     }
 }

@@ -115,19 +115,33 @@ package struct ExportReading {
 /// keeps a deleted card's answers in its log under the card's id.
 package struct GoneCardLog {
     package var cardID: Int64
-    /// Anki's id for the card, where it had one.
+    /// Its id in Anki (`Collection.goneAnkiID`), where it has one.
     package var ankiID: Int64?
-    /// Its note's creation time (seconds), where the card was made here: the id an export proposed for it.
-    package var noteCreated: Int64?
     /// The deck its last answer was given in.
     package var deckID: Int64
     package var history: [ReviewLogEntry]
 }
 
+extension Collection {
+    /// The id an export proposes to Anki for a note or card made here: the millisecond of the
+    /// second its note was made that its own number gives, so records made in one second get
+    /// ids of their own. Nil where the note's making is not known.
+    package static func proposedAnkiID(created: Int64, id: Int64) -> Int64? {
+        created > 0 ? created * 1000 + id % 1000 : nil
+    }
+
+    /// A gone card's id in Anki: its own, else the one exports proposed for it while it was here.
+    static func goneAnkiID(_ row: SQLiteRow, id: Int, ankiID: Int, noteCreated: Int) -> Int64? {
+        row.optionalInt64(ankiID) ?? row.optionalInt64(noteCreated).flatMap { proposedAnkiID(created: $0, id: row.int64(id)) }
+    }
+}
+
 extension ExportReading {
-    /// Every gone card's number and ids.
-    package func goneCards() throws -> [(id: Int64, ankiID: Int64?, noteCreated: Int64?)] {
-        try db.cachedStatement(sql: "SELECT id, anki_id, note_created FROM gone_card").rows { ($0.int64(0), $0.optionalInt64(1), $0.optionalInt64(2)) }
+    /// Every gone card's id in Anki, where it has one.
+    package func goneAnkiIDs() throws -> [Int64] {
+        try db.cachedStatement(sql: "SELECT id, anki_id, note_created FROM gone_card").rows {
+            Collection.goneAnkiID($0, id: 0, ankiID: 1, noteCreated: 2)
+        }.compactMap { $0 }
     }
 
     /// Each gone card that left answers, in order of its number.
@@ -142,7 +156,7 @@ extension ExportReading {
         try statement.forEachRow { row in
             if gone?.cardID != row.int64(id) {
                 if let finished = gone { try body(finished) }
-                gone = GoneCardLog(cardID: row.int64(id), ankiID: row.optionalInt64(ankiID), noteCreated: row.optionalInt64(created),
+                gone = GoneCardLog(cardID: row.int64(id), ankiID: Collection.goneAnkiID(row, id: id, ankiID: ankiID, noteCreated: created),
                                    deckID: row.int64(deck), history: [])
             }
             gone?.deckID = row.int64(deck)

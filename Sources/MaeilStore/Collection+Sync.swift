@@ -168,12 +168,10 @@ extension Collection {
     /// to the card or gone card that had it; new ones are numbered after the highest. Where a
     /// match is not one to one, that table keeps the numbers the rebuild gave. One transaction.
     package func keepNumbers(of old: Collection) throws {
-        let (notes, cards) = try old.read { db in
+        let (notes, cards, gone) = try old.read { db in
             (try Row.fetchAll(db, sql: "SELECT guid, id FROM note"),
-             try Row.fetchAll(db, sql: """
-                SELECT c.anki_id, n.guid, c.template, c.ordinal, c.id FROM card c JOIN note n ON n.id = c.note_id
-                UNION ALL SELECT coalesce(anki_id, note_created * 1000 + id % 1000), NULL, '', -1, id FROM gone_card
-                """))
+             try Row.fetchAll(db, sql: "SELECT c.anki_id, n.guid, c.template, c.ordinal, c.id FROM card c JOIN note n ON n.id = c.note_id"),
+             try db.makeStatement(sql: "SELECT id, anki_id, note_created FROM gone_card").rows { ($0.int64(0), Self.goneAnkiID($0, id: 0, ankiID: 1, noteCreated: 2)) })
         }
         try checkBeforeWriting()
         try StoreError.during(path) {
@@ -187,6 +185,7 @@ extension Collection {
                 for row in notes { try note.execute(arguments: [row[0], row[1]]) }
                 let card = try db.makeStatement(sql: "INSERT INTO old_card VALUES (?, ?, ?, ?, ?)")
                 for row in cards { try card.execute(arguments: [row[0], row[1], row[2], row[3], row[4]]) }
+                for (id, ankiID) in gone { try card.execute(arguments: [ankiID, nil, "", -1, id]) }
                 // Cards and gone cards share one run of numbers: `gone` says which table a number is in.
                 try db.execute(sql: """
                     CREATE INDEX temp.old_card_anki ON old_card(anki_id);

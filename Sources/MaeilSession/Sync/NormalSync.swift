@@ -201,7 +201,7 @@ package struct NormalSync {
                     // guid, and the id the exporter proposes): given Anki's ids from now on.
                     guard let stored = try writer.note(guid: note.guid),
                           let card = try writer.cards(noteID: stored.id).first(where: {
-                              $0.ankiID == nil && StoreExportSource.proposedID(created: stored.created, id: $0.id) == draft.ankiID
+                              $0.ankiID == nil && Collection.proposedAnkiID(created: stored.created, id: $0.id) == draft.ankiID
                           })
                     else { throw SyncTakeProblem() }  // rolls back what was written before it
                     try writer.adoptAnkiIDs(noteID: stored.id, note.ankiID, cardID: card.id, draft.ankiID)
