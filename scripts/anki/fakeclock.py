@@ -16,6 +16,15 @@ def set_clock(clock_file, seconds):
     os.replace(clock_file + ".new", clock_file)
 
 
+def freeze_clock(clock_file, seconds):
+    """Stops the clock at `seconds` (in set_clock's frame) until the next move: what a script does
+    meanwhile takes no time, so a run does the same whatever the machine's load (a running
+    clock's milliseconds decide which learning card is due next, and from there everything)."""
+    with open(clock_file + ".new", "w") as f:
+        f.write(time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds)))
+    os.replace(clock_file + ".new", clock_file)
+
+
 def set_clock_exactly(clock_file, seconds):
     """Moves the frozen clock to exactly `seconds`: libfaketime reads the file's time in the
     process's time zone (set_clock's times are off by the zone's offset, the same for every

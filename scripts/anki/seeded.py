@@ -59,7 +59,7 @@ import tempfile
 import time
 
 from answering import answer_next
-from fakeclock import rerun_frozen, set_clock, set_clock_exactly
+from fakeclock import freeze_clock, rerun_frozen, set_clock_exactly
 
 DAY = 86400
 WORDS = ["물", "불", "집", "책", "나무", "사과", "학교", "김치", "바다", "하늘", "산", "강", "눈", "비", "꽃", "달", "별", "밥",
@@ -91,7 +91,7 @@ def make_child(folder, *seeds):
     made = {}
     for seed in seeds:
         rng = random.Random(int(seed))
-        set_clock(clock_file, start)
+        freeze_clock(clock_file, start)
         path = os.path.join(folder, seed)
         os.makedirs(path, exist_ok=True)
         col = Collection(os.path.join(path, "collection.anki2"))
@@ -124,6 +124,7 @@ def make_child(folder, *seeds):
             col.add_note(note, rng.choice(decks))
         if rng.random() < 0.5:
             add_occlusion_note(col, rng.choice(decks), occlusions(rng))
+        number_cards_by_template(col)
         col.decks.select(decks[0])
         answered, last = study(col, rng, clock_file, start, rng.randint(20, 40))
         # A note studied, then deleted: Anki keeps its cards' answers in the review log. A
@@ -271,17 +272,38 @@ def occlusion(folder):
     print(json.dumps({"package": os.path.join(folder, "occlusion.apkg")}))
 
 
+ANSWER_SECONDS = 7
+
+
+def number_cards_by_template(col):
+    """Anki numbers a cloze or image occlusion note's cards in a hash set's order, which changes
+    from run to run (and with it which card a queue shows first, and so every answer after).
+    Renumbered in template order, a seed makes the same collection every time."""
+    for (nid,) in col.db.all("select distinct nid from cards"):
+        rows = col.db.all("select id, ord from cards where nid = ? order by id", nid)
+        ids, by_template = [row[0] for row in rows], [row[0] for row in sorted(rows, key=lambda row: row[1])]
+        if ids == by_template:
+            continue
+        for cid in ids:
+            col.db.execute("update cards set id = ? where id = ?", -cid, cid)
+        for new, old in zip(ids, by_template):
+            col.db.execute("update cards set id = ? where id = ?", new, -old)
+
+
 def study(col, rng, clock_file, start, days, first_day=0):
     """Answers what is due a few times a day; now and then forgets a card, sets a due date,
     suspends or buries one. Returns the answers given and the time of the last burials."""
     answered = 0
     for day in range(first_day, first_day + days):
         for hour in sorted(rng.sample(range(0, 24), 3)):
-            set_clock(clock_file, start + day * DAY + hour * 3600 + rng.randint(0, 3599))
+            # Each answer 7 s after the last, on a stopped clock: the same seed, the same collection.
+            now = start + day * DAY + hour * 3600 + rng.randint(0, 3599 - 8 * ANSWER_SECONDS)
             for _ in range(rng.randint(2, 8)):
+                freeze_clock(clock_file, now)
                 if not answer_next(col, rng):
                     break
                 answered += 1
+                now += ANSWER_SECONDS
             cards = col.find_cards("")
             roll = rng.random()
             if roll < 0.04:
@@ -290,7 +312,7 @@ def study(col, rng, clock_file, start, days, first_day=0):
                 col.sched.set_due_date([rng.choice(cards)], rng.choice(["0", "1", "2-5", "3!"]))
     # After every answer above (the last day's run up to its final second): time never goes back.
     last = start + (first_day + days) * DAY
-    set_clock(clock_file, last)
+    freeze_clock(clock_file, last)
     # Anki's deck list first, as a person opening Anki sees it: on a new day it unburies
     # what earlier days buried, never what is buried after it.
     col.sched.deck_due_tree()
