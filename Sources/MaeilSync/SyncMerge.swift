@@ -25,9 +25,12 @@ package final class SyncMerge {
     package private(set) var takenCards: Set<Int64> = []
     /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package private(set) var takenNotes: Set<Int64> = []
-    /// Whether a note type, deck or set of options the server sent differs from this side's in
-    /// more than what changes by itself (a deck's counts of the day, modification times).
+    /// Whether a note type or deck the server sent differs from this side's in more than what
+    /// changes by itself (a deck's counts of the day, modification times), or is new, or a set
+    /// of options is new.
     package private(set) var serverChangedObjects = false
+    /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
+    package private(set) var serverChangedOptions: Set<Int64> = []
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
     /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
@@ -168,7 +171,9 @@ package final class SyncMerge {
                     guard let id = Self.int(object["id"]) else { continue }
                     let local = mine["\(id)"] as? [String: Any]
                     if let local, Self.int(local["usn"]) == -1, (Self.int(local["mod"]) ?? 0) >= (Self.int(object["mod"]) ?? 0) { continue }
-                    if local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true { serverChangedObjects = true }
+                    if local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true {
+                        if column == "dconf", local != nil { serverChangedOptions.insert(id) } else { serverChangedObjects = true }
+                    }
                     if column == "models", let local {
                         for key in ["flds", "tmpls"] where (local[key] as? [Any])?.count != (object[key] as? [Any])?.count {
                             throw SyncError(.schema, "the note type \(object["name"] as? String ?? "\(id)") has other fields or card types on the "

@@ -281,8 +281,8 @@ struct SyncTests {
     /// A note deleted on the phone: gone here with its cards, its answers left in the log under
     /// its cards' numbers, as Anki leaves them under its cards' ids; the next sync on either side
     /// finds nothing to carry, and the note stays gone. Alone, it is taken in place (the
-    /// collection was rebuilt from the whole merge, which dropped its answers); with deck options
-    /// changed there too, the collection takes the whole merge, and keeps them too.
+    /// collection was rebuilt from the whole merge, which dropped its answers); with a deck's
+    /// description changed there too, the collection takes the whole merge, and keeps them too.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
     func aNoteDeletedOnThePhoneKeepsItsAnswersHere(wholeMerge: Bool) throws {
         let seed = wholeMerge ? "316" : "315"
@@ -308,7 +308,7 @@ struct SyncTests {
         let before = try log()
         #expect(before.ankiIDs.count > 10)
         if wholeMerge {
-            let changed = try phone(["preset", phonePath] + login + ["Korean", "desiredRetention=0.87"])
+            let changed = try phone(["deck", phonePath] + login + ["Korean::Phrases", "desc=\"said on the phone\""])
             #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
         }
         let deleted = try phone(["delete", phonePath] + login + [guid])
@@ -332,6 +332,46 @@ struct SyncTests {
         #expect(onThePhoneLog == before.ankiIDs, "the deleted note's answers on the phone")
         let onThePhone = try DatabaseQueue(path: phonePath).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes WHERE guid = ?", arguments: [guid]) }
         #expect(onThePhone == 0, "the note came back to the phone")
+    }
+
+    /// Deck options changed on the phone (Anki's deck options screen: FSRS's retention, a burying
+    /// switch, the review order and an add-on's key), and nothing else: taken in place (the
+    /// collection was rebuilt from the whole merge, 2 s at 20,000 notes). The preset that holds
+    /// them is as an import of the phone's collection makes it, the next sync on either side
+    /// finds nothing to carry, and the phone's options stay as the phone left them.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func deckOptionsChangedOnThePhoneAreTakenInPlace() throws {
+        let seed = "317"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let columns = "preset.name, preset.scheduler, preset.new_per_day, preset.reviews_per_day, preset.rollover_hour, preset.bury_new, "
+            + "preset.bury_reviews, preset.bury_interday_learning, preset.study_order, preset.curriculum_gating"
+        func korean(_ path: String) throws -> [String] {
+            let row = try Collection(path: path, readOnly: true).read { db in
+                try Row.fetchOne(db, sql: "SELECT \(columns) FROM deck JOIN preset ON preset.id = deck.preset_id WHERE deck.name = 'Korean'")
+            }
+            return try #require(row).databaseValues.map(\.description)
+        }
+        let before = try korean(collection)
+        let changed = try phone(["preset", phonePath] + login + ["Korean", "desiredRetention=0.87", "buryInterdayLearning=true", "reviewOrder=4",
+                                                                 "addon:phone=\"kept\""])
+        #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
+        let options = try phone(["options", phonePath, "Korean"])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        // What the whole merge would make of the phone's options: an import of the phone's collection.
+        let imported = folder.appendingPathComponent("\(seed)/phone-import.sqlite").path
+        #expect(try maeil(["import", phonePath, "--create"], imported, state: state).status == 0)
+        let (after, whole) = (try korean(collection), try korean(imported))
+        #expect(after != before && after == whole, "Korean's preset before \(before), after \(after), as an import makes it \(whole)")
+        #expect(after[1].contains("0.87"), "\(after[1])")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's next sync: \(phoneSynced)")
+        func text(_ options: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: options["config"] ?? [:], options: [.sortedKeys]), as: UTF8.self)
+        }
+        let (set, synced) = (try text(options), try text(try phone(["options", phonePath, "Korean"])))
+        #expect(synced == set, "the phone's options after its next sync: \(synced); as it set them: \(set)")
     }
 
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)

@@ -10,7 +10,8 @@ again, the best of three of each, in seconds (maeil's: the whole command, as a u
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
-ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"); the best of three of each. Prints one JSON object.
+ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), and a
+deck's options changed ("options_take"); the best of three of each. Prints one JSON object.
 """
 import json
 import os
@@ -163,6 +164,18 @@ try:
     run("sync")
     figures["anki_move_take"] = timed(lambda: moved_by(*anki_phone), lambda: col.sync_collection(auth, False))
     figures["maeil_move_take"] = timed(lambda: moved_by(*maeil_phone), lambda: run("sync"))
+    # A deck's options changed on a phone (its desired retention, another each time), and each
+    # side syncs to take them ("options_take").
+    retentions = iter(range(80, 99))
+
+    def options_changed_by(other, login):
+        config = other.decks.config_dict_for_deck_id(other.get_card(other.find_cards("")[0]).did)
+        config["desiredRetention"] = next(retentions) / 100
+        other.decks.update_config(config)
+        other.sync_collection(login, False)
+
+    figures["anki_options_take"] = timed(lambda: options_changed_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    figures["maeil_options_take"] = timed(lambda: options_changed_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -22,9 +22,9 @@ package struct NormalSync {
         package var backup: String?
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
-        /// Whether what came down was applied here in place (cards, answers, and notes edited,
-        /// added, moved or deleted there; no note's cards split between decks, no deck deleted,
-        /// no note type, deck or options changed), or the collection took the whole merge.
+        /// Whether what came down was applied here in place (cards, answers, notes edited, added,
+        /// moved or deleted there, and deck options changed; no note's cards split between decks,
+        /// no deck deleted, no note type or deck changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -89,7 +89,7 @@ package struct NormalSync {
                 if chunk.done { break }
             }
             if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects,
-               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty) {
+               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && merge.serverChangedOptions.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
                 inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
@@ -126,7 +126,8 @@ package struct NormalSync {
             return summary
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
-                                                takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere, mark: newMark, work: work) {
+                                                takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
+                                                changedOptions: merge.serverChangedOptions, mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -139,11 +140,12 @@ package struct NormalSync {
         return summary
     }
 
-    /// The server's cards, answers, edited notes and deleted notes, applied here in place where
-    /// nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
+    /// The server's cards, answers, edited notes, deleted notes and changed deck options, applied
+    /// here in place where nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
     /// each note the merge took given its fields and tags, as the merge decided, each note whose
     /// cards went to another deck moved there, each note the server deleted deleted here as
-    /// `maeil delete` deletes it (its answers stay in the log, as Anki keeps them), in one
+    /// `maeil delete` deletes it (its answers stay in the log, as Anki keeps them), each preset
+    /// whose options changed there given them (`takeChangedOptions`), in one
     /// transaction, as the sync's own writes. The next base is the merge with the notes changed
     /// here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
@@ -152,7 +154,7 @@ package struct NormalSync {
     /// cannot be told in its log (the collection then takes the whole merge); an error where another writer changed the collection meanwhile (the
     /// next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
-                     deleted: SyncGraves, mark: SyncMark, work: URL) throws -> Bool {
+                     deleted: SyncGraves, changedOptions: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
@@ -217,7 +219,9 @@ package struct NormalSync {
                 for (draft, card) in found {
                     _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
                 }
-                try Self.takeKept(from: merged, writer: writer)
+                let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
+                try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
+                try Self.takeKept(kept, writer: writer)
             }
         } catch is SyncTakeProblem {
             // Nothing was written (the transaction rolled back): the whole merge is taken instead.
@@ -319,25 +323,57 @@ package struct NormalSync {
 
     /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck,
     /// each preset's Anki options), as the merge holds it: an import would keep the same, and a
-    /// later upload sends it. Taken only where what Maeil uses of them did not change (else the
-    /// whole merge is taken), so only what Maeil keeps is written.
+    /// later upload sends it. What Maeil uses of them is taken before (`takeChangedOptions`) or
+    /// did not change (else the whole merge is taken), so only what Maeil keeps is written.
     static func takeKept(from merged: URL, writer: CollectionWriter) throws {
-        let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
+        try takeKept(try AnkiPackage.keptObjects(ofCollectionFile: merged), writer: writer)
+    }
+
+    static func takeKept(_ kept: AnkiPackage.KeptObjects, writer: CollectionWriter) throws {
         if let config = kept.config { try writer.setAnkiConfig(config) }
         for var deck in try writer.decks() {
             guard let id = deck.ankiID, let json = kept.decks[id], json != deck.ankiJSON else { continue }
             deck.ankiJSON = json
             try writer.update(deck)
         }
-        let presets = try writer.presets(), keptIDs = Set(presets.compactMap(\.ankiConfigID))
+        let presets = try writer.presets()
         for preset in presets {
-            // Options made here go to Anki under an id of their own (`ownIDBase`), unless a preset
-            // from Anki holds that id; kept from now on.
-            guard let id = preset.id else { continue }
-            let ankiID = preset.ankiConfigID ?? AnkiPackageWriter.ownIDBase + id
-            guard preset.ankiConfigID != nil || !keptIDs.contains(ankiID), let json = kept.deckOptions[ankiID],
+            guard let id = preset.id, let ankiID = ankiOptionsID(of: preset, among: presets), let json = kept.deckOptions[ankiID],
                   json != preset.ankiConfig else { continue }
             try writer.setAnkiConfig(json, ofPreset: id)
+        }
+    }
+
+    /// The id a preset's options have in Anki: the one they came with, or for options made here
+    /// an id of their own (`ownIDBase`), unless a preset from Anki holds that id. Nil for a
+    /// preset not saved.
+    static func ankiOptionsID(of preset: Preset, among presets: [Preset]) -> Int64? {
+        if let id = preset.ankiConfigID { return id }
+        guard let id = preset.id else { return nil }
+        let own = AnkiPackageWriter.ownIDBase + id
+        return presets.contains { $0.ankiConfigID == own } ? nil : own
+    }
+
+    /// Options the other side changed in what Maeil uses of them (Anki's deck options screen),
+    /// taken into the preset that holds them here, as an import takes options Anki changed:
+    /// settings and name as Anki's options give them. What Anki's options do not hold stays the
+    /// preset's: its scheduler (FSRS is the collection's switch, and a change of it is taken with
+    /// the whole merge), FSRS parameters Anki's SM-2 options leave out, the day's start, gating by
+    /// unit, short-term steps and load balancing. Throws `SyncTakeProblem` (the whole merge is
+    /// taken) where no preset here holds those options, or their name is another preset's.
+    static func takeChangedOptions(_ ankiIDs: Set<Int64>, kept: AnkiPackage.KeptObjects, writer: CollectionWriter) throws {
+        guard !ankiIDs.isEmpty else { return }
+        let presets = try writer.presets()
+        for ankiID in ankiIDs.sorted() {
+            guard let json = kept.deckOptions[ankiID], let stored = presets.first(where: { ankiOptionsID(of: $0, among: presets) == ankiID }),
+                  var taken = AnkiPackage.preset(ankiConfig: json, fsrs: stored.scheduler.kind == .fsrs),
+                  !presets.contains(where: { $0.id != stored.id && $0.name == taken.name }) else { throw SyncTakeProblem() }
+            taken.id = stored.id
+            if taken.name.isEmpty { taken.name = stored.name }
+            (taken.rolloverHour, taken.curriculumGating) = (stored.rolloverHour, stored.curriculumGating)
+            (taken.scheduler.shortTermWithSteps, taken.scheduler.loadBalancing) = (stored.scheduler.shortTermWithSteps, stored.scheduler.loadBalancing)
+            if stored.scheduler.kind != .fsrs { taken.scheduler.fsrsParameters = stored.scheduler.fsrsParameters }
+            _ = try writer.save(taken)
         }
     }
 
