@@ -52,15 +52,33 @@ extension Collection {
         for (name, event, body) in triggers {
             try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
         }
-        // A preset's settings give its decks' cards their steps and desired retention; Anki's
-        // options it only keeps (anki_config, refreshed by a sync's take) mark no note. Made
-        // again each time from the table as it is, so a column a later migration adds marks too.
-        let presetColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('preset') WHERE name NOT IN ('id', 'anki_config')")
+        // A preset's options (its name, limits, burying, order, gating) are Anki's deck options,
+        // which a part writes whole: they mark no note; nor do Anki's options it only keeps
+        // (anki_config, refreshed by a sync's take). Its scheduler gives the rows a note exports
+        // their steps (a card in steps; an answer given here in steps, which logs its step's
+        // delay), desired retention and decay (a card with a memory, or studied under FSRS):
+        // those notes are marked. Every other column (the day's start, which dates every studied
+        // card; one a later migration adds) marks every note of its decks. Made again each time
+        // from the table as it is.
+        let optionsOnly: Set<String> = ["name", "new_per_day", "reviews_per_day", "bury_siblings", "bury_new", "bury_reviews",
+                                        "bury_interday_learning", "study_order", "curriculum_gating"]
+        let others = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('preset') WHERE name NOT IN ('id', 'anki_config', 'scheduler')")
+            .filter { !optionsOnly.contains($0) }
+        let ofItsDecks = "FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id"
+        try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_preset_update; DROP TRIGGER IF EXISTS sync_mark_preset_scheduler")
+        if !others.isEmpty {
+            try db.execute(sql: """
+                CREATE TRIGGER sync_mark_preset_update AFTER UPDATE ON preset
+                WHEN \(others.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id \(ofItsDecks); END
+                """)
+        }
         try db.execute(sql: """
-            DROP TRIGGER IF EXISTS sync_mark_preset_update;
-            CREATE TRIGGER sync_mark_preset_update AFTER UPDATE ON preset
-            WHEN \(presetColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
-            BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id; END
+            CREATE TRIGGER sync_mark_preset_scheduler AFTER UPDATE ON preset WHEN OLD.scheduler IS NOT NEW.scheduler
+            BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id \(ofItsDecks) AND EXISTS (
+              SELECT 1 FROM card c WHERE c.note_id = n.id AND (c.stability IS NOT NULL OR c.phase IN ('learning', 'relearning')
+                OR (c.phase = 'new' AND c.reps > 0)
+                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.b_phase IN ('learning', 'relearning')))); END
             """)
     }
 

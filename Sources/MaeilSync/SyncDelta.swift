@@ -66,16 +66,18 @@ package enum SyncDelta {
                 """)
             // An answer keeps the id the base gives it: answers in one millisecond take their ids in
             // turn, so a part numbers them apart from the rest. Matched by card and content, the
-            // k-th such answer of the part to the k-th of the base.
+            // k-th such answer of the part to the k-th of the base. But for its last interval: an
+            // answer given here in steps logs its step's delay from the preset's steps as they are
+            // now, so changed steps rewrite it (the part's row then replaces the base's).
             try db.execute(sql: """
                 CREATE TEMP TABLE answers AS
-                WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type
+                WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.factor, r.time, r.type
                                                                          ORDER BY r.id) AS place
                            FROM delta.revlog r JOIN card_map c ON c.old = r.cid),
-                     b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.lastIvl, m.factor, m.time, m.type ORDER BY m.id) AS place
+                     b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.factor, m.time, m.type ORDER BY m.id) AS place
                            FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map))
                 SELECT coalesce(b.id, d.id) AS id, d.card AS cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type, b.id IS NULL AS fresh
-                FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.lastIvl = d.lastIvl AND b.factor = d.factor
+                FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.factor = d.factor
                   AND b.time = d.time AND b.type = d.type AND b.place = d.place
                 """)
             defer { try? db.execute(sql: "DROP TABLE temp.answers") }
@@ -99,15 +101,19 @@ package enum SyncDelta {
             guard !answerClash else { return false }
             try db.execute(sql: "INSERT OR REPLACE INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers")
             // The part carries every gone card's answers (a card answered, then deleted, since the
-            // base): the base keeps those it has; one it has under another card or as another
-            // answer would not be the whole export's, and a card here again owns its answers.
+            // base): the base's row of one it has takes the part's last interval (changed steps
+            // rewrite it, as above); one it has under another card or as another answer would not
+            // be the whole export's, and a card here again owns its answers.
             let gone = "FROM delta.revlog d WHERE d.cid NOT IN (SELECT id FROM delta.cards) AND d.cid NOT IN (SELECT id FROM main.cards)"
             let goneClash = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 \(gone) AND EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = d.id AND (m.cid, m.ease, m.ivl, m.lastIvl,
-                  m.factor, m.time, m.type) IS NOT (d.cid, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type)))
+                SELECT EXISTS (SELECT 1 \(gone) AND EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = d.id AND (m.cid, m.ease, m.ivl,
+                  m.factor, m.time, m.type) IS NOT (d.cid, d.ease, d.ivl, d.factor, d.time, d.type)))
                 """) ?? true
             guard !goneClash else { return false }
-            try db.execute(sql: "INSERT OR IGNORE INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)")
+            try db.execute(sql: """
+                INSERT INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)
+                  ON CONFLICT (id) DO UPDATE SET lastIvl = excluded.lastIvl
+                """)
             try takeObjects(db, dayShift: dayShift)
             return true
         }

@@ -15,7 +15,7 @@ import Testing
 /// Maeil's own, each round settled as a sync settles it.
 @Suite("A sync's partial export")
 struct SyncDeltaTests {
-    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    @Test(arguments: Array(UInt64(1)...12))
     func thePartLaidOverTheBaseIsTheWhole(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let now = Date(timeIntervalSince1970: 1_700_000_000)
@@ -36,7 +36,7 @@ struct SyncDeltaTests {
 
         for round in 0..<4 {
             clock = clock.addingTimeInterval(86_400 * Double(round + 1))
-            try change(collection, words: words, at: clock, options: round == 2, random: &random)
+            try change(collection, words: words, at: clock, options: round >= 1, random: &random)
             sync = FullSync(collection: collection, server: server, now: clock, timeZone: Fixture.utc)
             let whole = folder.appendingPathComponent("whole-\(round).anki2"), merged = folder.appendingPathComponent("merged-\(round).anki2")
             try sync.write(collection, to: whole)
@@ -92,8 +92,19 @@ struct SyncDeltaTests {
         var renamed = try collection.deck(id: words.id)
         renamed.name = "Words renamed \(Int(now.timeIntervalSince1970))"
         try collection.update(renamed)
-        let deck = try #require(try collection.decks().first)
-        _ = try PresetChange(collection: collection).set(.newPerDay, .text("\(Int.random(in: 5...40, using: &random))"), deck: deck, now: now, timeZone: Fixture.utc)
+        // Three settings of the preset a deck uses: Anki's options alone, or what its cards export
+        // (steps, retention, scheduler, the day's start), which marks only the notes whose rows
+        // they change.
+        let deck = try #require(try collection.decks().randomElement(using: &random))
+        let settings: [(PresetKey, [String])] = [
+            (.newPerDay, ["\(Int.random(in: 5...40, using: &random))"]), (.learningSteps, ["2m 20m", "1m 10m 1h", "30s"]),
+            (.relearningSteps, ["5m", "10m 1h"]), (.desiredRetention, ["0.85", "0.93"]), (.scheduler, ["fsrs", "anki-sm2"]),
+            (.rolloverHour, ["2", "6"]), (.buryNew, ["true"]), (.reviewOrder, ["random"]),
+        ]
+        for _ in 0..<3 {
+            let (key, values) = settings.randomElement(using: &random)!
+            _ = try PresetChange(collection: collection).set(key, .text(values.randomElement(using: &random)!), deck: deck, now: now, timeZone: Fixture.utc)
+        }
     }
 
     /// Every row of the notes, cards and log of an Anki file, as text, without what a sync
