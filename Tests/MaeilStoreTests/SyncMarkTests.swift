@@ -77,21 +77,44 @@ struct SyncMarkTests {
         #expect(try collection.changedSinceSync())
     }
 
-    /// A preset's settings give its cards their steps and retention: a change to them marks its
-    /// notes for the next sync's export. Anki's options it only keeps (refreshed by a sync) mark
-    /// none, so a sync that takes them does not export every note of the preset again.
-    @Test func onlyAPresetsSettingsMarkItsNotes() throws {
+    /// A preset's scheduler gives the rows its notes export their steps and retention, its day's
+    /// start their dates: a change marks the notes whose rows it changes for the next sync's
+    /// export. Its Anki options (limits, burying) and the Anki options it only keeps (refreshed
+    /// by a sync) mark none, so a sync that takes them does not export every note again.
+    @Test func onlyWhatAPresetGivesItsCardsMarksTheirNotes() throws {
         let collection = try Fixture.collection()
         let deck = try Fixture.wordDeck(collection, count: 3)
         _ = try collection.takeChangeFlag()
         func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
+        func cleared() throws {
+            let through = try #require(try collection.read { db in try Collection.syncDirty(db)?.through })
+            try collection.recordSync(Self.mark, base: through, leavesBase: true)
+            #expect(try marked().isEmpty)
+        }
         #expect(try marked().isEmpty)
         try collection.batch(now: Fixture.noon) { writer in try writer.setAnkiConfig(#"{"autoplay":false,"id":5}"#, ofPreset: deck.presetID) }
         #expect(try collection.preset(id: deck.presetID).ankiConfigID == 5)
         #expect(try marked().isEmpty, "Anki's options kept as they came mark no note")
         var preset = try collection.preset(id: deck.presetID)
+        (preset.newPerDay, preset.buryNew) = (7, true)
+        preset = try collection.save(preset)
+        #expect(try marked().isEmpty, "limits and burying are Anki's options, which a sync sends whole")
         preset.scheduler.desiredRetention = 0.85
+        preset = try collection.save(preset)
+        #expect(try marked().isEmpty, "cards never studied export no retention or steps")
+        // One card in its learning steps: a change of steps marks its note alone.
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        let card = try #require(try collection.cards(noteID: notes[0]).first)
+        var state = card.state
+        (state.phase, state.step, state.due) = (.learning, 0, Fixture.noon.addingTimeInterval(60))
+        try collection.batch(now: Fixture.noon) { writer in try writer.setState(cardID: card.id, state, kind: .manual) }
+        try cleared()
+        preset.scheduler.learningSteps = [120, 1200]
+        preset = try collection.save(preset)
+        #expect(try marked() == [notes[0]])
+        try cleared()
+        preset.rolloverHour = (preset.rolloverHour + 1) % 24
         _ = try collection.save(preset)
-        #expect(try marked() == Set(try collection.notes(deckID: deck.id).map(\.id)))
+        #expect(try marked() == Set(notes), "the day's start dates every card")
     }
 }

@@ -141,18 +141,19 @@ package struct NormalSync {
     }
 
     /// The server's cards, answers, edited notes, deleted notes and changed deck options, applied
-    /// here in place where nothing else came down: each card merged as an import merges it (`DeckImport.mergeAnkiCard`),
-    /// each note the merge took given its fields and tags, as the merge decided, each note whose
-    /// cards went to another deck moved there, each note the server deleted deleted here as
-    /// `maeil delete` deletes it (its answers stay in the log, as Anki keeps them), each preset
-    /// whose options changed there given them (`takeChangedOptions`), in one
-    /// transaction, as the sync's own writes. The next base is the merge with the notes changed
-    /// here laid over it, as this collection now exports them.
+    /// here in place where nothing else came down: each card merged as an import merges it
+    /// (`DeckImport.mergeAnkiCard`), each note the merge took given its fields and tags, as the
+    /// merge decided, each note whose cards went to another deck moved there, each note the
+    /// server deleted deleted here as `maeil delete` deletes it (its answers stay in the log, as
+    /// Anki keeps them), each preset whose options changed there given them
+    /// (`takeChangedOptions`), in one transaction, as the sync's own writes. The next base is the
+    /// merge with the notes changed here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card was deleted without its note, or a card's answers given here
-    /// cannot be told in its log (the collection then takes the whole merge); an error where another writer changed the collection meanwhile (the
-    /// next sync carries that change, and takes this one's again).
+    /// deck not here), a card was deleted without its note, options came that no preset here
+    /// holds, or a card's answers given here cannot be told in its log (the collection then
+    /// takes the whole merge); an error where another writer changed the collection meanwhile
+    /// (the next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
                      deleted: SyncGraves, changedOptions: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
@@ -360,15 +361,16 @@ package struct NormalSync {
     /// preset's: its scheduler (FSRS is the collection's switch, and a change of it is taken with
     /// the whole merge), FSRS parameters Anki's SM-2 options leave out, the day's start, gating by
     /// unit, short-term steps and load balancing. Throws `SyncTakeProblem` (the whole merge is
-    /// taken) where no preset here holds those options, or their name is another preset's.
+    /// taken) where no preset here holds those options, or their name is another preset's (names
+    /// are told apart without case, as the store tells them).
     static func takeChangedOptions(_ ankiIDs: Set<Int64>, kept: AnkiPackage.KeptObjects, writer: CollectionWriter) throws {
         guard !ankiIDs.isEmpty else { return }
         let presets = try writer.presets()
         for ankiID in ankiIDs.sorted() {
             guard let json = kept.deckOptions[ankiID], let stored = presets.first(where: { ankiOptionsID(of: $0, among: presets) == ankiID }),
                   var taken = AnkiPackage.preset(ankiConfig: json, fsrs: stored.scheduler.kind == .fsrs),
-                  !presets.contains(where: { $0.id != stored.id && $0.name == taken.name }) else { throw SyncTakeProblem() }
-            taken.id = stored.id
+                  !presets.contains(where: { $0.id != stored.id && $0.name.lowercased() == taken.name.lowercased() }) else { throw SyncTakeProblem() }
+            (taken.id, taken.scheduler.kind) = (stored.id, stored.scheduler.kind)
             if taken.name.isEmpty { taken.name = stored.name }
             (taken.rolloverHour, taken.curriculumGating) = (stored.rolloverHour, stored.curriculumGating)
             (taken.scheduler.shortTermWithSteps, taken.scheduler.loadBalancing) = (stored.scheduler.shortTermWithSteps, stored.scheduler.loadBalancing)
