@@ -10,8 +10,10 @@ import MaeilTestSupport
 
 /// Seeded random collections made by Anki's own library (scripts/anki/seeded.py), each in one
 /// time zone and taken to another: Maeil must hold what Anki holds, as Anki reads it.
-/// MAEIL_ANKI_SEEDS sets how many seeds each test runs (more under a flag, fewer never).
-@Suite("One collection with Anki, over seeded collections", .serialized)
+/// MAEIL_ANKI_SEEDS sets how many seeds each test runs (more under a flag, fewer never). Each
+/// test works in a folder of its own, so they run side by side: one after another, this suite
+/// alone was the suite's whole length (20 minutes here, its longest test 9).
+@Suite("One collection with Anki, over seeded collections")
 struct OneCollectionTests {
     static let script = "scripts/anki/seeded.py"
     static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
