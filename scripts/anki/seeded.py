@@ -311,7 +311,9 @@ def study(col, rng, clock_file, start, days, first_day=0):
             if roll < 0.04:
                 col.sched.schedule_cards_as_new([rng.choice(cards)], restore_position=True, reset_counts=False)
             elif roll < 0.08:
-                col.sched.set_due_date([rng.choice(cards)], rng.choice(["0", "1", "2-5", "3!"]))
+                # A range's day Anki would draw itself: drawn here, so the seed decides it.
+                spec = rng.choice(["0", "1", "2-5", "3!"])
+                col.sched.set_due_date([rng.choice(cards)], str(rng.randint(2, 5)) if spec == "2-5" else spec)
     # After every answer above (the last day's run up to its final second): time never goes back.
     last = start + (first_day + days) * DAY
     freeze_clock(clock_file, last)
@@ -323,8 +325,9 @@ def study(col, rng, clock_file, start, days, first_day=0):
     col.sched.suspend_cards(chosen[:1])
     col.sched.bury_cards(chosen[1:2], manual=True)
     col.sched.bury_cards(chosen[5:6], manual=False)
-    for cid in chosen[2:5]:
-        col.set_user_flag_for_cards(rng.randint(1, 7), [cid])
+    # One flag of each third of Anki's seven, so every seed holds each kind of flag a search asks for.
+    for cid, flag in zip(chosen[2:5], [rng.randint(1, 3), rng.randint(4, 5), rng.randint(6, 7)]):
+        col.set_user_flag_for_cards(flag, [cid])
     # Custom data, as custom scheduling code keeps it on a card: numbers, quotes, Hangul.
     for cid in rng.sample(cards, min(3, len(cards))):
         card = col.get_card(cid)
