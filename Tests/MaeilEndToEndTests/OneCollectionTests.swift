@@ -249,8 +249,8 @@ struct OneCollectionTests {
     /// Anki changed to Anki's state, the second note as Anki edited it and every Anki answer into
     /// the log exactly once, and keeps Maeil's answers and Maeil's edit of the first note (unless
     /// Anki's study changed that note too, tagging a leech: then the newer, Anki's, wins).
-    // 9.4 minutes alone on a machine whose Anki runs at half the speed of the last: the limit
-    // stops a hang, not a slow machine.
+    // 201 seeds take 9.4 minutes alone on a slow two-core machine: the limit stops a hang, not
+    // a slow machine.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(15)))
     func reimportMergesAsAnkiDoes() throws {
         let made = try makeCollections(firstSeed: 500)
