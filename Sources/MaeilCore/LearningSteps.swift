@@ -60,6 +60,13 @@ public struct LearningSteps: Hashable, Sendable, Codable, ExpressibleByArrayLite
 
     private func clampedIndex(_ step: Int) -> Int { min(max(step, 0), seconds.count - 1) }
 
+    /// The delay of the step a card on `step` is on, as Anki logs it as the last interval of an
+    /// answer that finds the card there: the step's own delay, not a hard answer's longer one.
+    /// Nil without steps.
+    public func currentDelay(atStep step: Int) -> Int? {
+        seconds.isEmpty ? nil : seconds[clampedIndex(step)]
+    }
+
     /// "Again" goes back to the first step.
     var againDelay: Int? { seconds.first }
 

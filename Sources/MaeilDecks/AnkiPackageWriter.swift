@@ -26,7 +26,7 @@ package enum AnkiPackageWriter {
     /// study-day clock the answer was given by, which makes a step that ran past the day's end
     /// whole days, as Anki logs it; without it, steps stay in seconds.
     package static func revlog(_ entry: ReviewLogEntry, clock: DayClock? = nil) -> (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)? {
-        CollectionWriting.revlog(entry, clock: clock, steps: nil)
+        CollectionWriting.revlog(entry, clock: clock, scheduler: nil)
     }
 
     package enum Format: Sendable {
@@ -205,9 +205,9 @@ private struct CollectionWriting {
         let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
         var bind = Binder()
         // A card's answers, as rows waiting in temp.answers.
-        func addAnswers(_ history: [ReviewLogEntry], cardID: Int64, steps: (learning: [Int], relearning: [Int])?) throws {
+        func addAnswers(_ history: [ReviewLogEntry], cardID: Int64, scheduler: SchedulerSettings?) throws {
             for entry in history {
-                guard let row = Self.revlog(entry, clock: clock, steps: steps) else { continue }
+                guard let row = Self.revlog(entry, clock: clock, scheduler: scheduler) else { continue }
                 bind.begin(insertAnswer)
                 bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
                 bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
@@ -264,8 +264,7 @@ private struct CollectionWriting {
                 .merging(kept) { $1 }
                 .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
                 .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
-            let stepSeconds = (learning: deck.preset.scheduler.learningSteps.seconds, relearning: deck.preset.scheduler.relearningSteps.seconds)
-            let (learningSteps, relearningSteps) = (stepSeconds.learning.count, stepSeconds.relearning.count)
+            let (learningSteps, relearningSteps) = (deck.preset.scheduler.learningSteps.count, deck.preset.scheduler.relearningSteps.count)
             var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.add(note)
@@ -296,7 +295,7 @@ private struct CollectionWriting {
                     bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
                     if columns.type == 0 { lastNewPosition = max(lastNewPosition, Int64(columns.due)) }
-                    try addAnswers(card.history, cardID: cardID, steps: stepSeconds)
+                    try addAnswers(card.history, cardID: cardID, scheduler: deck.preset.scheduler)
                 }
             }
             summary.decks.append(written)
@@ -306,9 +305,7 @@ private struct CollectionWriting {
         if !deckPackage {
             try source.forEachGoneCard { gone in
                 guard cardIDs.claim(gone.ankiID) else { return }
-                let scheduler = gone.preset?.scheduler
-                try addAnswers(gone.history, cardID: gone.ankiID,
-                               steps: scheduler.map { (learning: $0.learningSteps.seconds, relearning: $0.relearningSteps.seconds) })
+                try addAnswers(gone.history, cardID: gone.ankiID, scheduler: gone.preset?.scheduler)
             }
         }
         // Anki has every parent of a deck ("Korean" for "Korean::Food"): a parent not exported
@@ -465,10 +462,10 @@ private struct CollectionWriting {
     /// Anki's revlog columns for one answer.
     typealias Revlog = (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)
 
-    /// A log entry as a revlog row; nil for Maeil's own bookkeeping. `steps`: the preset's, for
-    /// the last interval of a card in steps, which Anki logs as its current step's delay (not a
-    /// hard answer's longer one).
-    static func revlog(_ entry: ReviewLogEntry, clock: DayClock?, steps: (learning: [Int], relearning: [Int])?) -> Revlog? {
+    /// A log entry as a revlog row; nil for Maeil's own bookkeeping. `scheduler`: the preset's,
+    /// for the last interval of an answer given in steps before answers kept it (`stepSeconds`),
+    /// which Anki logs as the current step's delay (not a hard answer's longer one).
+    static func revlog(_ entry: ReviewLogEntry, clock: DayClock?, scheduler: SchedulerSettings?) -> Revlog? {
         // Anki's `maybe_as_days`: a step as long as what was left of the day is logged in days.
         // Worked out only for a step: most rows of an export came from Anki and go back as they came.
         func untilRollover() -> Int? {
@@ -482,16 +479,15 @@ private struct CollectionWriting {
             guard let state, state.phase == .review || state.phase == .relearning else { return 0 }
             return state.intervalDays
         }
-        func interval(_ state: CardState?, current: Bool = false) -> Int {
+        // `stepSeconds`: for the state an answer found, the delay of its step as the answer logged
+        // it; where the answer did not keep it (given before it was kept), by `steps` as they are.
+        func interval(_ state: CardState?, stepSeconds: Int? = nil) -> Int {
             guard let state else { return 0 }
             switch state.phase {
             case .new: return 0
             case .review: return state.intervalDays
             case .learning, .relearning:
-                var seconds = state.scheduledSeconds
-                if current, let steps, case let list = state.phase == .learning ? steps.learning : steps.relearning, !list.isEmpty {
-                    seconds = list[min(max(state.step, 0), list.count - 1)]
-                }
+                let seconds = stepSeconds ?? state.scheduledSeconds
                 if let untilRollover = untilRollover(), seconds >= untilRollover { return (seconds - untilRollover) / 86_400 + 1 }
                 return -seconds
             }
@@ -517,7 +513,8 @@ private struct CollectionWriting {
             } else {
                 factor = entry.after?.easePermille ?? 2500
             }
-            return (rating.rawValue, interval(entry.after), interval(entry.before, current: true), factor, type)
+            let stepSeconds = entry.stepSeconds ?? entry.before.flatMap { before in scheduler.flatMap { $0.currentStepDelay(of: before) } }
+            return (rating.rawValue, interval(entry.after), interval(entry.before, stepSeconds: stepSeconds), factor, type)
         }
         // Forgetting a card is Anki's "reset": a manual entry with no ease.
         if entry.kind == .manual, entry.after?.phase == .new, entry.before.map({ $0.phase != .new }) == true {

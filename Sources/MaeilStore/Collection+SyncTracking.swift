@@ -55,8 +55,8 @@ extension Collection {
         // A preset's options (its name, limits, burying, order, gating) are Anki's deck options,
         // which a part writes whole: they mark no note; nor do Anki's options it only keeps
         // (anki_config, refreshed by a sync's take). Its scheduler gives the rows a note exports
-        // their steps (a card in steps; an answer given here in steps, which logs its step's
-        // delay), desired retention and decay (a card with a memory, or studied under FSRS):
+        // their steps (a card in steps; an answer given here in steps before answers kept their
+        // step's delay, which then logs the step's delay as it is now), desired retention and decay (a card with a memory, or studied under FSRS):
         // those notes are marked. Every other column (the day's start, which dates every studied
         // card; one a later migration adds) marks every note of its decks. Made again each time
         // from the table as it is.
@@ -78,7 +78,7 @@ extension Collection {
             BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id \(ofItsDecks) AND EXISTS (
               SELECT 1 FROM card c WHERE c.note_id = n.id AND (c.stability IS NOT NULL OR c.phase IN ('learning', 'relearning')
                 OR (c.phase = 'new' AND c.reps > 0)
-                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.b_phase IN ('learning', 'relearning')))); END
+                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.step_secs IS NULL AND r.b_phase IN ('learning', 'relearning')))); END
             """)
     }
 

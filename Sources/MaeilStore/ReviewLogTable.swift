@@ -19,6 +19,7 @@ enum ReviewLogTable {
     /// Every column but the id, in the order `append` binds them.
     static let written = "card_id, deck_id, time, kind, rating, duration_ms, scheduler, leech_action, buried_siblings, anki_id, "
         + CardStateColumns.list(prefix: "b_") + ", " + CardStateColumns.list(prefix: "a_") + ", " + ankiColumns.joined(separator: ", ")
+        + ", step_secs"
 
     /// Anki's own columns of a row that came from Anki (`AnkiRevlogColumns`), NULL otherwise.
     static let ankiColumns = ["anki_ease", "anki_ivl", "anki_last_ivl", "anki_factor", "anki_type"]
@@ -26,7 +27,7 @@ enum ReviewLogTable {
     static let columns = "id, " + written
 
     static let insertSQL = "INSERT INTO review_log (" + written + ") VALUES ("
-        + Array(repeating: "?", count: 10 + 2 * CardStateColumns.names.count + ankiColumns.count).joined(separator: ", ") + ")"
+        + Array(repeating: "?", count: 11 + 2 * CardStateColumns.names.count + ankiColumns.count).joined(separator: ", ") + ")"
 
     /// Appends `entry` to a card's log; returns the new row's id.
     @discardableResult
@@ -47,6 +48,7 @@ enum ReviewLogTable {
         CardStateColumns.bind(entry.after, &binder)
         let anki = entry.anki
         binder.int(anki?.ease); binder.int(anki?.interval); binder.int(anki?.lastInterval); binder.int(anki?.factor); binder.int(anki?.type)
+        binder.int(entry.stepSeconds)
         try binder.step(db)
         return db.lastInsertedRowID
     }
@@ -69,7 +71,7 @@ enum ReviewLogTable {
     /// Decodes rows selected with `columns`.
     struct Decoder {
         let before: CardStateColumns, after: CardStateColumns
-        let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried, ankiID: Int
+        let id, cardID, deckID, time, kind, rating, duration, scheduler, leech, buried, ankiID, stepSeconds: Int
         let anki: [Int]
 
         func cardID(_ row: SQLiteRow) -> Int64 { row.int64(cardID) }
@@ -81,6 +83,7 @@ enum ReviewLogTable {
             (rating, duration, scheduler) = (columns["rating"], columns["duration_ms"], columns["scheduler"])
             (leech, buried, ankiID) = (columns["leech_action"], columns["buried_siblings"], columns["anki_id"])
             anki = ReviewLogTable.ankiColumns.map { columns[$0] }
+            stepSeconds = columns["step_secs"]
         }
 
         func decode(_ row: SQLiteRow) -> ReviewLog {
@@ -106,7 +109,8 @@ enum ReviewLogTable {
                 before: before.decode(row), after: after.decode(row),
                 leech: effect, buried: burials, ankiID: row.optionalInt64(ankiID),
                 anki: row.isNull(anki[0]) ? nil : AnkiRevlogColumns(ease: row.int64(anki[0]), interval: row.int64(anki[1]),
-                                                                     lastInterval: row.int64(anki[2]), factor: row.int64(anki[3]), type: row.int64(anki[4])))
+                                                                     lastInterval: row.int64(anki[2]), factor: row.int64(anki[3]), type: row.int64(anki[4])),
+                stepSeconds: row.isNull(stepSeconds) ? nil : row.int(stepSeconds))
         }
     }
 }

@@ -330,6 +330,12 @@ enum Schema {
                 END;
                 """)
         }
+        // An answer given in steps keeps its step's delay as the preset's steps were then, which
+        // Anki logs as its last interval: changing the steps later no longer changes the row
+        // the answer exports as (older answers have none, and take the steps as they are).
+        migrator.registerMigration("v23") { db in
+            try db.execute(sql: "ALTER TABLE review_log ADD COLUMN step_secs INTEGER")
+        }
         return migrator
     }
 }

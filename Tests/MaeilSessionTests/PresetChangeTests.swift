@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MaeilTestSupport
 import Testing
 @testable import MaeilCore
@@ -76,5 +77,37 @@ struct PresetChangeTests {
         let result = try change.set(.learningSteps, .text("2m 20m"), deck: deck, now: Fixture.noon, timeZone: Fixture.utc)
         #expect(result.preset.scheduler.learningSteps.description == "2m 20m")
         #expect(try collection.preset(id: deck.presetID).scheduler.learningSteps.description == "2m 20m")
+    }
+
+    /// Anki logs an answer that found its card in steps with that step's delay as the last
+    /// interval, and never rewrites a log row: steps changed later leave the rows an export
+    /// writes for answers already given as they were logged.
+    @Test func changingStepsLeavesTheAnswersGivenInThemAsLogged() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 1, templates: [Fixture.wordTemplates[0]])
+        let clock = TestClock(Fixture.noon)
+        let session = try Fixture.session(collection, clock: clock, deckIDs: [deck.id])
+        // Good: the first step (1m) done, on to the second (10m); hard there repeats it; good
+        // graduates the card.
+        for rating in [Rating.good, .hard, .good] {
+            try session.send(.answer(rating))
+            clock.advance(seconds: 3_600)
+        }
+        func revlog() throws -> [String] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID().uuidString).anki2")
+            defer { try? FileManager.default.removeItem(at: file) }
+            var exported = try Exporter(collection: collection).export([try #require(try collection.deck(id: deck.id))], now: clock.now,
+                                                                        timeZone: Fixture.utc)
+            try AnkiPackageWriter.writeCollectionFile(&exported, to: file, now: clock.now, clock: ExportFile.clock(for: exported.decks, timeZone: Fixture.utc))
+            return try DatabaseQueue(path: file.path).read { db in
+                try Row.fetchAll(db, sql: "SELECT ease, ivl, lastIvl, factor, type FROM revlog ORDER BY id").map { "\($0)" }
+            }
+        }
+        let logged = try revlog()
+        #expect(logged == ["[ease:3 ivl:-600 lastIvl:0 factor:0 type:0]", "[ease:2 ivl:-600 lastIvl:-600 factor:0 type:0]",
+                           "[ease:3 ivl:1 lastIvl:-600 factor:2500 type:0]"])
+        _ = try PresetChange(collection: collection).set(.learningSteps, .text("2m 20m"), deck: try #require(try collection.deck(id: deck.id)),
+                                                         now: clock.now, timeZone: Fixture.utc)
+        #expect(try revlog() == logged)
     }
 }

@@ -109,3 +109,16 @@ public enum Leech {
         return lapses >= threshold && (lapses - threshold) % half == 0
     }
 }
+
+extension SchedulerSettings {
+    /// The delay of the step a card in `state` is on by these settings' steps (Anki logs it as
+    /// the last interval of an answer that finds the card there), or its scheduled delay where
+    /// the steps it is in are none. Nil for a card not in steps.
+    public func currentStepDelay(of state: CardState) -> Int? {
+        switch state.phase {
+        case .learning: learningSteps.currentDelay(atStep: state.step) ?? state.scheduledSeconds
+        case .relearning: relearningSteps.currentDelay(atStep: state.step) ?? state.scheduledSeconds
+        case .new, .review: nil
+        }
+    }
+}

@@ -101,7 +101,8 @@ extension AnswerPlan {
         self.init(
             cardID: card.id, noteID: card.noteID, before: card.state,
             entry: ReviewLogEntry(time: now, kind: .answer, rating: rating, durationMilliseconds: durationMilliseconds,
-                                  scheduler: scheduler.rawValue, before: card.state, after: outcome.state, leech: leech, buried: buried),
+                                  scheduler: scheduler.rawValue, before: card.state, after: outcome.state, leech: leech, buried: buried,
+                                  stepSeconds: preset.scheduler.currentStepDelay(of: card.state)),
             leech: outcome.leech, buryUntil: buried.isEmpty ? nil : until, preset: preset)
     }
 }

@@ -30,11 +30,17 @@ public struct ReviewLogEntry: Hashable, Sendable {
     /// Anki's own columns of the row, when it came from Anki: written back as they were, every
     /// kind (answers, resets, set due dates, filtered-deck rows), whatever Maeil makes of them.
     public var anki: AnkiRevlogColumns?
+    /// For an answer that found its card in steps, the delay of that step by the preset's steps
+    /// when it was given (`SchedulerSettings.currentStepDelay`), which Anki logs as the answer's
+    /// last interval: kept, so a later change of the steps leaves the answer as it was logged.
+    /// Nil otherwise, and for answers given before it was kept.
+    public var stepSeconds: Int?
 
     public init(time: Date, kind: Kind, rating: Rating?, durationMilliseconds: Int = 0, scheduler: String, before: CardState?,
                 after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = [], ankiID: Int64? = nil,
-                anki: AnkiRevlogColumns? = nil) {
+                anki: AnkiRevlogColumns? = nil, stepSeconds: Int? = nil) {
         self.ankiID = ankiID
+        self.stepSeconds = stepSeconds
         self.anki = anki
         self.time = time
         self.kind = kind
