@@ -102,9 +102,34 @@ package enum AnkiPackageWriter {
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        let summary = try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock, deckPackage: deckPackage).write(&source) }
+        // The writing on a thread of its own, the reading here (ExportPipe).
+        let pipe = ExportPipe()
+        let piped = PipedExportSource(source, pipe: pipe)
+        let outcome = WriterOutcome()
+        let writer = Thread {
+            outcome.result = Result {
+                var piped = piped
+                return try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock, deckPackage: deckPackage).write(&piped) }
+            }
+            pipe.stopWriting()
+            outcome.done.signal()
+        }
+        // GRDB and SQLite go deep on a writer's stack: as much as the main thread's.
+        writer.stackSize = 8 << 20
+        writer.start()
+        let read = Result { try pipe.serve(&source) }
+        outcome.done.wait()
+        try read.get()
+        var summary = try outcome.result!.get()
+        summary.media = source.media.count
         try queue.close()
         return summary
+    }
+
+    /// What the writer's thread answers, and when.
+    private final class WriterOutcome: @unchecked Sendable {
+        var result: Result<ExportSummary, any Error>?
+        let done = DispatchSemaphore(value: 0)
     }
 
     /// An FSRS memory as Anki's card data keeps it: stability to four decimals, difficulty to three.
@@ -323,16 +348,7 @@ private struct CollectionWriting {
             let deckID = deckID(keeping: deckAnkiIDs[parent])
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: parent, configID: 1, now: nowSeconds)
         }
-        // An id is the answer's time in milliseconds (Anki's own where it came from Anki); two
-        // answers in one millisecond take the next free one, in the order they came. The
-        // n-th answer in that order gets max(its own id, the (n-1)-th's + 1), which is
-        // n + the largest (id − place) among the first n.
-        try db.execute(sql: """
-            INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
-              lastIvl, factor, time, type
-            FROM (SELECT row_number() OVER (ORDER BY id, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, rowid;
-            DROP TABLE temp.answers
-            """)
+        try Self.moveAnswers(db)
         var models: [String: Any] = [:]
         let noteTypes = source.noteTypes
         for type in noteTypes {
@@ -378,8 +394,29 @@ private struct CollectionWriting {
             try json(conf), try json(models), try json(decks), try json(configs),
         ])
         try db.execute(sql: Self.indexes)
-        summary.media = source.media.count
         return summary
+    }
+
+    /// The answers waiting in temp.answers into revlog (empty till now), in id order. An id is
+    /// the answer's time in milliseconds (Anki's own where it came from Anki); two answers in one
+    /// millisecond take the next free one, in the order they came. The n-th answer in that order
+    /// gets max(its own id, the (n-1)-th's + 1), which is n + the largest (id − place) among the
+    /// first n. Where no two share an id, that is every answer's own: they go in as they are,
+    /// without the window functions, which took two thirds of the time (0.30 s against 0.10 s
+    /// for 100,000 rows). Where one was left out for sharing an id, they go in again by the
+    /// window functions. (A scratch file has no journal to take back a failed statement.)
+    static func moveAnswers(_ db: Database) throws {
+        let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.answers") ?? 0
+        try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT id, cid, -1, ease, ivl, lastIvl, factor, time, type FROM temp.answers ORDER BY id, rowid")
+        if db.changesCount != answers {
+            try db.execute(sql: """
+                DELETE FROM revlog;
+                INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
+                  lastIvl, factor, time, type
+                FROM (SELECT row_number() OVER (ORDER BY id, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, rowid
+                """)
+        }
+        try db.execute(sql: "DROP TABLE temp.answers")
     }
 
     static func sortField(of type: AnkiNoteType) -> Int {

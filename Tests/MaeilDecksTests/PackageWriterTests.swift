@@ -13,18 +13,21 @@ struct PackageWriterTests {
 
     /// Answers in one millisecond, on one card and across cards: each takes its own time as its
     /// id where it is free, else the next free one, in the order the cards and answers come, as
-    /// a writer that sorted every answer in memory and walked them once would give them.
-    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    /// a writer that sorted every answer in memory and walked them once would give them. Seeds
+    /// 6 and 7 give every answer a millisecond of its own (the writer's quicker way).
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
     func answersInOneMillisecondTakeTheNextFreeID(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let base: Int64 = 1_700_000_000_000
         var notes: [ExportNote] = []
         var given: [(id: Int64, tag: Int)] = []
+        var times = Set<Int64>()
         for index in 0..<40 {
             var history: [ReviewLogEntry] = []
             for _ in 0..<Int.random(in: 0...6, using: &random) {
                 // Few distinct times, so many answers share one; the tag finds each in the file.
-                let id = base + Int64.random(in: 0..<30, using: &random) * Int64.random(in: 1...3, using: &random)
+                var id = base + Int64.random(in: 0..<30, using: &random) * Int64.random(in: 1...3, using: &random)
+                while seed > 5, !times.insert(id).inserted { id = base + Int64.random(in: 0..<1_000_000, using: &random) }
                 var entry = ReviewLogEntry(time: Date(timeIntervalSince1970: TimeInterval(id) / 1000), kind: .answer, rating: .good,
                                            durationMilliseconds: given.count, scheduler: SchedulerKind.sm2.rawValue, before: .new,
                                            after: CardState(phase: .review, intervalDays: 1, easePermille: 2500))
@@ -39,6 +42,7 @@ struct PackageWriterTests {
                                     modified: 1_700_000_000, cards: [ExportCard(ordinal: 0, state: state, suspended: false, position: index,
                                                                                 history: history)]))
         }
+        #expect((seed > 5) == (Set(given.map(\.id)).count == given.count), "seeds 1–5 share milliseconds, 6 and 7 do not")
         var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)],
                                           media: [])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
@@ -101,5 +105,70 @@ struct PackageWriterTests {
             try Row.fetchAll(db, sql: "SELECT ease, ivl, lastIvl, factor, type FROM revlog ORDER BY id").map { row in (0..<5).map { row[$0] as Int } }
         }
         #expect(rows == [[0, 10, 10, 2300, 4], [0, 3, 0, 2500, 4], [0, 0, 10, 0, 4]])
+    }
+
+    /// A source of `count` notes that fails after `failingAfter` of them (never where nil), and counts the notes it read.
+    struct CountingSource: ExportSource {
+        struct Failure: Error, Equatable {}
+        let type: AnkiNoteType
+        let count: Int
+        let failingAfter: Int?
+        var read = 0
+        var decks: [ExportDeck] { [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: [])] }
+        var deckAnkiIDs: [String: Int64] { [:] }
+        var keptNoteIDs: Set<Int64> { [] }
+        var keptCardIDs: Set<Int64> { [] }
+        var earliestDate: Date? { nil }
+        var limitRules: LimitRules? { nil }
+        var ankiConfig: String? { nil }
+        var noteTypes: [AnkiNoteType] { [type] }
+        var media: [(name: String, file: URL)] { [] }
+
+        mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
+            for number in 0..<count {
+                if number == failingAfter { throw Failure() }
+                read += 1
+                try body(ExportNote(guid: "note-\(number)", noteTypeID: type.id, values: ["\(number)", ""], tags: [], modified: 1_700_000_000,
+                                    cards: [ExportCard(ordinal: 0, state: .new, suspended: false, position: number, history: [])]), type)
+            }
+        }
+    }
+
+    /// The store is read on the caller's thread while another writes Anki's file (ExportPipe):
+    /// every note arrives, in order; a reading that fails fails the export with its own error,
+    /// and nothing is left waiting.
+    @Test(.timeLimit(.minutes(1)))
+    func theReadingAndTheWritingGoSideBySide() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-pipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var whole = CountingSource(type: type, count: 1_000, failingAfter: nil)
+        let file = folder.appendingPathComponent("whole.anki2")
+        let summary = try AnkiPackageWriter.writeCollectionFile(&whole, to: file, now: clock.start(ofDay: 19_700), clock: clock)
+        #expect(summary.decks.map(\.notes) == [1_000])
+        let fronts = try DatabaseQueue(path: file.path).read { db in try String.fetchAll(db, sql: "SELECT sfld FROM notes ORDER BY id") }
+        #expect(fronts == (0..<1_000).map(String.init))
+        var failing = CountingSource(type: type, count: 1_000, failingAfter: 300)
+        #expect(throws: CountingSource.Failure()) {
+            try AnkiPackageWriter.writeCollectionFile(&failing, to: folder.appendingPathComponent("failing.anki2"), now: clock.start(ofDay: 19_700),
+                                                      clock: clock)
+        }
+        #expect(failing.read == 300)
+    }
+
+    /// A writer that stops (it failed) stops the reading at its next batch: the reader stays
+    /// at most the pipe's few batches ahead, and is not left waiting.
+    @Test(.timeLimit(.minutes(1)))
+    func aWriterThatStopsStopsTheReading() throws {
+        let pipe = ExportPipe()
+        let writer = Thread {
+            pipe.ask(.notes(deck: 0, history: true))
+            _ = try? pipe.take()
+            pipe.stopWriting()
+        }
+        writer.start()
+        var source = CountingSource(type: type, count: 100_000, failingAfter: nil)
+        try pipe.serve(&source)
+        #expect(source.read <= (ExportPipe.capacity + 2) * ExportPipe.batchSize)
     }
 }
