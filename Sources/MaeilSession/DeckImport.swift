@@ -322,6 +322,11 @@ struct DeckImport {
         }
     }
 
+    /// Writes the new cards still waiting (several go in one statement).
+    mutating func flushNewCards() throws {
+        try inserter.flush()
+    }
+
     /// Writes what is still waiting; returns the deck's summary, with the notes no longer in the
     /// file unless `listingGone` is false (a part of a file, whose other notes are not gone).
     mutating func finish(writer: CollectionWriter, listingGone: Bool = true) throws -> ImportSummary.DeckSummary {

@@ -28,6 +28,11 @@ struct ImportApplication {
         return true
     }
 
+    /// Writes the new cards still waiting, so they have their numbers.
+    mutating func flushNewCards() throws {
+        for index in decks.indices { try decks[index].flushNewCards() }
+    }
+
     /// Writes what is still waiting; answers each deck's summary (`listingGone`: see `DeckImport.finish`).
     mutating func finish(writer: CollectionWriter, listingGone: Bool = true) throws -> [ImportSummary.DeckSummary] {
         try decks.indices.map { try decks[$0].finish(writer: writer, listingGone: listingGone) }

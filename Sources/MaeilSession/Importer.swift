@@ -149,6 +149,11 @@ package struct Importer {
                     case .event(.ankiConfig(let config)):
                         try writer.setAnkiConfig(config)
                     case .event(.goneCards(let cards)):
+                        // New cards still waiting take their numbers first: a gone card is numbered
+                        // past every card, and a card written after it took its number, and with it
+                        // the gone card's answers (a note whose card Anki deleted alone got a new
+                        // card for it, holding the deleted card's answers).
+                        try application.flushNewCards()
                         try writer.keepGoneCards(cards)
                     case .event(.readingPlan(let plan)):
                         let created = try writer.save(plan)

@@ -130,6 +130,11 @@ extension Collection {
         created > 0 ? created * 1000 + id % 1000 : nil
     }
 
+    /// The same rule in SQL, over the columns named: NULL where the note's making is not known.
+    static func proposedAnkiIDSQL(created: String, id: String) -> String {
+        "(CASE WHEN \(created) > 0 THEN \(created) * 1000 + \(id) % 1000 END)"
+    }
+
     /// A gone card's id in Anki: its own, else the one exports proposed for it while it was here.
     static func goneAnkiID(_ row: SQLiteRow, id: Int, ankiID: Int, noteCreated: Int) -> Int64? {
         row.optionalInt64(ankiID) ?? row.optionalInt64(noteCreated).flatMap { proposedAnkiID(created: $0, id: row.int64(id)) }

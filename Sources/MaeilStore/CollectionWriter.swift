@@ -110,19 +110,35 @@ package struct CollectionWriter {
         try Collection.note(db, guid: guid)
     }
 
-    /// Deletes the notes with these Anki ids, and their cards, as `Collection.deleteNote` does
-    /// (their answers stay in the log). False, with nothing deleted, where one of `cards` (Anki's
-    /// card ids) is here on a note that is not among them: a card deleted without its note.
-    package func deleteAnkiNotes(_ notes: [Int64], withCards cards: [Int64]) throws -> Bool {
+    /// Deletes what the other side deleted, by the ids Anki knows it by: Anki's own, or for a
+    /// note or card made here that has none yet, the id exports proposed for it (a note added
+    /// here, synced, then deleted on a phone was kept here before). The notes go with their
+    /// cards, as `Collection.deleteNote` deletes them; a card deleted without its note (Anki's
+    /// Empty Cards) goes alone, as `check --repair` deletes one. Their answers stay in the log.
+    /// False, with nothing deleted, where a note that stays would be left without a card:
+    /// Anki deletes a note with its last card, so that is not what the other side holds.
+    package func deleteAnkiRecords(notes: [Int64], cards: [Int64]) throws -> Bool {
         guard !notes.isEmpty || !cards.isEmpty else { return true }
+        // Anki's ids are integers: written into the statements as they are.
         let noteList = notes.map(String.init).joined(separator: ","), cardList = cards.map(String.init).joined(separator: ",")
-        // Anki's ids are integers: written into the statement as they are.
-        let alone = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM card JOIN note ON note.id = card.note_id
-                           WHERE card.anki_id IN (\(cardList)) AND (note.anki_id IS NULL OR note.anki_id NOT IN (\(noteList))))
+        let proposedNote = Collection.proposedAnkiIDSQL(created: "n.created_at", id: "n.id")
+        let proposedCard = Collection.proposedAnkiIDSQL(created: "n.created_at", id: "c.id")
+        let goneNotes = try Int64.fetchAll(db, sql: """
+            SELECT n.id FROM note n WHERE n.anki_id IN (\(noteList)) OR (n.anki_id IS NULL AND \(proposedNote) IN (\(noteList)))
+            """)
+        let goneNoteList = goneNotes.map(String.init).joined(separator: ",")
+        let goneCards = try Int64.fetchAll(db, sql: """
+            SELECT c.id FROM card c JOIN note n ON n.id = c.note_id
+            WHERE (c.anki_id IN (\(cardList)) OR (c.anki_id IS NULL AND \(proposedCard) IN (\(cardList)))) AND n.id NOT IN (\(goneNoteList))
+            """)
+        let goneCardList = goneCards.map(String.init).joined(separator: ",")
+        let emptied = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM card c WHERE c.id IN (\(goneCardList))
+                           AND NOT EXISTS (SELECT 1 FROM card o WHERE o.note_id = c.note_id AND o.id NOT IN (\(goneCardList))))
             """) ?? true
-        guard !alone else { return false }
-        try db.execute(sql: "DELETE FROM note WHERE anki_id IN (\(noteList))")
+        guard !emptied else { return false }
+        try db.execute(sql: "DELETE FROM note WHERE id IN (\(goneNoteList))")
+        try db.execute(sql: "DELETE FROM card WHERE id IN (\(goneCardList))")
         return true
     }
 

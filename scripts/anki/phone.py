@@ -28,6 +28,19 @@ client does, and prints one JSON object:
                                                    on the collection at PATH: a Basic note added to
                                                    DECK; then a normal sync; prints its guid and its
                                                    note's and card's ids
+    phone.py delete PATH ENDPOINT USER PASSWORD GUID
+                                                   on the collection at PATH: note GUID deleted;
+                                                   then a normal sync; prints its id and its cards'
+    phone.py empty-card PATH ENDPOINT USER PASSWORD CARD
+                                                   on the collection at PATH: the fields only card
+                                                   CARD's front shows emptied, then Tools › Empty
+                                                   Cards deletes the cards left blank; then a normal
+                                                   sync; prints the cards deleted and those its note
+                                                   has left
+    phone.py delete-card PATH CARD                 on the collection at PATH, no sync: card CARD
+                                                   deleted alone, whatever its front shows (as a
+                                                   script can; its note goes too where it was the
+                                                   last); prints the cards its note has left
     phone.py answer PATH ENDPOINT USER PASSWORD GUID...
                                                    on the collection at PATH: the cards of the notes
                                                    GUID made due today and answered Good, no other
@@ -198,6 +211,42 @@ def delete(path, endpoint, user, password, guid):
     return {"required": required, "note": note, "cards": cards}
 
 
+def empty_card(path, endpoint, user, password, card):
+    import re
+
+    from anki.collection import Collection
+
+    col = Collection(path)
+    card = col.get_card(int(card))
+    note = card.note()
+    templates = note.note_type()["tmpls"]
+
+    def fields(template):
+        return set(re.findall(r"{{[#^/]?(?:[^:}]*:)?([^}]+)}}", template["qfmt"])) - {"FrontSide"}
+
+    others = set().union(*(fields(t) for t in templates if t["ord"] != card.ord))
+    for name in fields(templates[card.ord]) - others:
+        note[name] = ""
+    col.update_note(note)
+    empty = [cid for entry in col.get_empty_cards().notes for cid in entry.card_ids]
+    col.remove_cards_and_orphaned_notes(empty)
+    required = sync_open(col, endpoint, user, password)
+    left = col.db.list("select id from cards where nid = ? order by id", note.id)
+    col.close()
+    return {"required": required, "note": note.id, "emptied": empty, "cards_left": left}
+
+
+def delete_card(path, card):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    note = col.db.scalar("select nid from cards where id = ?", int(card))
+    col.remove_cards_and_orphaned_notes([int(card)])
+    left = col.db.list("select id from cards where nid = ? order by id", note)
+    col.close()
+    return {"note": note, "cards_left": left}
+
+
 def add(path, endpoint, user, password, deck, front, back):
     from anki.collection import Collection
 
@@ -339,5 +388,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

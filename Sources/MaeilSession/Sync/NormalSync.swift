@@ -23,7 +23,7 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, and deck options changed; no note's cards split between decks,
+        /// moved or deleted there, cards deleted there alone, and deck options changed; no note's cards split between decks,
         /// no deck deleted, no note type or deck changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
@@ -89,7 +89,8 @@ package struct NormalSync {
                 if chunk.done { break }
             }
             if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects,
-               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && merge.serverChangedOptions.isEmpty) {
+               !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
+                 && merge.serverChangedOptions.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
                 inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
@@ -143,14 +144,14 @@ package struct NormalSync {
     /// The server's cards, answers, edited notes, deleted notes and changed deck options, applied
     /// here in place where nothing else came down: each card merged as an import merges it
     /// (`DeckImport.mergeAnkiCard`), each note the merge took given its fields and tags, as the
-    /// merge decided, each note whose cards went to another deck moved there, each note the
-    /// server deleted deleted here as `maeil delete` deletes it (its answers stay in the log, as
-    /// Anki keeps them), each preset whose options changed there given them
+    /// merge decided, each note whose cards went to another deck moved there, each note and
+    /// each card alone the server deleted deleted here (`CollectionWriter.deleteAnkiRecords`;
+    /// their answers stay in the log, as Anki keeps them), each preset whose options changed there given them
     /// (`takeChangedOptions`), in one transaction, as the sync's own writes. The next base is the
     /// merge with the notes changed here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card was deleted without its note, options came that no preset here
+    /// deck not here), a card deleted there was a note's last here, options came that no preset here
     /// holds, or a card's answers given here cannot be told in its log (the collection then
     /// takes the whole merge); an error where another writer changed the collection meanwhile
     /// (the next sync carries that change, and takes this one's again).
@@ -190,8 +191,7 @@ package struct NormalSync {
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
-                // A card the server deleted alone (Anki's Empty Cards) is taken with the whole merge.
-                guard try writer.deleteAnkiNotes(deleted.notes, withCards: deleted.cards) else { throw SyncTakeProblem() }
+                guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
                 let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
