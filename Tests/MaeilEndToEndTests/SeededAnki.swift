@@ -7,7 +7,8 @@ struct SeededAnki {
     let folder: URL
 
     /// The moment seeded.py starts its collections' clocks: 10:00 UTC sixty days before today,
-    /// or before the day MAEIL_SEEDED_TODAY names (YYYY-MM-DD), to run a failing day again.
+    /// or before the day MAEIL_SEEDED_TODAY names (YYYY-MM-DD), to run a failing day again: a
+    /// past day (past the real one, Anki's Check Database finds the studying in the future).
     static let start: Int = {
         var today = Int(Date().timeIntervalSince1970) / 86_400
         if let named = ProcessInfo.processInfo.environment["MAEIL_SEEDED_TODAY"] {

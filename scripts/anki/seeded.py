@@ -46,7 +46,8 @@ still new or mid-step in learning, a card mid-step in relearning and, in half th
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 
 The collections start 60 days before today (UTC); MAEIL_SEEDED_TODAY=YYYY-MM-DD names another
-today, so that a failure seen on one day can be run again on the next. A seed and a day make the
+today, so that a failure seen on one day can be run again on the next (a day past the real one
+makes times Anki's Check Database finds in the future). A seed and a day make the
 same collection every time, whatever the machine's load (but for the notes' guids, which Anki
 draws): the clock stands still while it is studied.
 """
