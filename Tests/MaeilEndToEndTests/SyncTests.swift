@@ -338,7 +338,8 @@ struct SyncTests {
     /// Anki's Empty Cards; its note stays, edited, with its other cards, its answers stay in the
     /// log, as Anki keeps them; before, the collection was rebuilt from the whole merge), and a note added here and
     /// synced, which Anki knows by the id Maeil's export proposed for it (before, it stayed here,
-    /// and both sides then said they were in sync with the note on one side only). With a deck's
+    /// and both sides then said they were in sync with the note on one side only), edited there
+    /// first (before, that rebuilt the collection). With a deck's
     /// description changed there too, the card's deletion comes with the whole merge.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
     func deletedOnThePhoneIsDeletedHere(wholeMerge: Bool) throws {
@@ -395,6 +396,14 @@ struct SyncTests {
         #expect(try maeil(["sync"], collection, state: state).status == 0)
         let guid = try #require(try store.read { try String.fetchOne($0, sql: "SELECT guid FROM note WHERE field_values LIKE '%made here%'") })
         _ = try phone(["sync", phonePath] + login)
+        // Edited there first: taken in place too, under the ids Anki knows it by.
+        _ = try phone(["edit", phonePath] + login + [guid, " (edited)", "edited"])
+        taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let edited = try store.read { db in try Row.fetchOne(db, sql: "SELECT field_values, tags, anki_id FROM note WHERE guid = ?", arguments: [guid]) }
+        #expect((edited?["field_values"] as String?)?.contains("(edited)") == true && (edited?["tags"] as String?)?.contains("edited") == true
+                && (edited?["anki_id"] as Int64?) != nil, "\(String(describing: edited))")
+        try expectCheckedAndSettled(collection, state: state, server: server)
         let gone = try phone(["delete", phonePath] + login + [guid])
         #expect((gone["cards"] as? [Any])?.isEmpty == false, "\(gone)")
         taken = try maeil(["sync", "--json"], collection, state: state)

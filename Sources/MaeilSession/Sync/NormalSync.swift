@@ -280,19 +280,27 @@ package struct NormalSync {
     }
 
     /// A note edited on the other side, as the merge took it: its fields and tags (and the star
-    /// its `marked` tag gives), where it is here under Anki's id, of the same note type, with
-    /// the same cards, and keeps them. Throws `SyncTakeProblem` where not: the transaction rolls
-    /// back and the whole merge is taken instead.
+    /// its `marked` tag gives), where it is here under the ids Anki knows it and its cards by
+    /// (Anki's own, or for a note made here the ones exports proposed, which it then takes as
+    /// Anki's), of the same note type, with the same cards, and keeps them. Throws
+    /// `SyncTakeProblem` where not: the transaction rolls back and the whole merge is taken instead.
     static func takeEditedNote(_ draft: NoteDraft, writer: CollectionWriter) throws {
-        guard var note = try writer.note(guid: draft.guid), note.ankiID == draft.ankiID, note.ankiNoteTypeID == draft.ankiNoteTypeID,
+        guard var note = try writer.note(guid: draft.guid), note.ankiNoteTypeID == draft.ankiNoteTypeID,
+              note.ankiID ?? Collection.proposedAnkiID(created: note.created, id: note.id) == draft.ankiID,
               note.kind == draft.kind, note.fields.map(\.name) == draft.fields.map(\.name) else { throw SyncTakeProblem() }
-        let cards = Set(try writer.cards(noteID: note.id).compactMap(\.ankiID))
+        let stored = try writer.cards(noteID: note.id).map { card in
+            (card: card, ankiID: card.ankiID ?? Collection.proposedAnkiID(created: note.created, id: card.id))
+        }
+        let cards = Set(stored.compactMap(\.ankiID))
         guard cards == Set(draft.cards.compactMap(\.ankiID)) else { throw SyncTakeProblem() }
         (note.fields, note.tags, note.html, note.ankiModified) = (draft.fields, draft.tags, draft.html, draft.ankiModified)
         try writer.updateNote(note)
         // Maeil's templates would make another card of the new fields than Anki did: not a note it can take alone.
         guard try writer.cards(noteID: note.id).count == cards.count else { throw SyncTakeProblem() }
         try writer.setStarred(noteID: note.id, Tags.isMarked(draft.tags))
+        for (card, ankiID) in stored where card.ankiID == nil || note.ankiID == nil {
+            try writer.adoptAnkiIDs(noteID: note.id, draft.ankiID, cardID: card.id, ankiID)
+        }
     }
 
     /// A note whose cards the other side moved to another deck (Anki's Change Deck sends card
