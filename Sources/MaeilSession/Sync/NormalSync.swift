@@ -23,8 +23,9 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, and deck options changed; no note's cards split between decks,
-        /// no deck deleted, no note type or deck changed), or the collection took the whole merge.
+        /// moved or deleted there, cards deleted there alone, and deck options changed; no note's
+        /// cards split between decks, no deck deleted, no note type or deck changed), or the
+        /// collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -146,13 +147,13 @@ package struct NormalSync {
     /// (`DeckImport.mergeAnkiCard`), each note the merge took given its fields and tags, as the
     /// merge decided, each note whose cards went to another deck moved there, each note and
     /// each card alone the server deleted deleted here (`CollectionWriter.deleteAnkiRecords`;
-    /// their answers stay in the log, as Anki keeps them), each preset whose options changed there given them
-    /// (`takeChangedOptions`), in one transaction, as the sync's own writes. The next base is the
+    /// their answers stay in the log, as Anki keeps them), each preset whose options changed
+    /// there given them (`takeChangedOptions`), in one transaction, as the sync's own writes. The next base is the
     /// merge with the notes changed here laid over it, as this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card deleted there was a note's last here, options came that no preset here
-    /// holds, or a card's answers given here cannot be told in its log (the collection then
+    /// deck not here), a card deleted there was a note's last here, options came that no preset
+    /// here holds, or a card's answers given here cannot be told in its log (the collection then
     /// takes the whole merge); an error where another writer changed the collection meanwhile
     /// (the next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
