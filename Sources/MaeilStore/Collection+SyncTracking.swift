@@ -57,9 +57,9 @@ extension Collection {
         // (anki_config, refreshed by a sync's take). Its scheduler gives the rows a note exports
         // their steps (a card in steps; an answer given here in steps before answers kept their
         // step's delay, which then logs the step's delay as it is now), desired retention and
-        // decay (a card with a memory, or studied under FSRS): those notes are marked. Every other column (the day's start, which dates every studied
-        // card; one a later migration adds) marks every note of its decks. Made again each time
-        // from the table as it is.
+        // decay (a card with a memory, or studied under FSRS): those notes are marked. Every
+        // other column (the day's start, which dates every studied card; one a later migration
+        // adds) marks every note of its decks. Made again each time from the table as it is.
         let optionsOnly: Set<String> = ["name", "new_per_day", "reviews_per_day", "bury_siblings", "bury_new", "bury_reviews",
                                         "bury_interday_learning", "study_order", "curriculum_gating"]
         let others = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('preset') WHERE name NOT IN ('id', 'anki_config', 'scheduler')")
