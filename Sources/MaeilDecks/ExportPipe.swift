@@ -74,26 +74,9 @@ final class ExportPipe: @unchecked Sendable {
             while let request = nextRequest() {
                 switch request {
                 case .notes(let deck, let history):
-                    var batch: [(ExportNote, AnkiNoteType)] = []
-                    batch.reserveCapacity(Self.batchSize)
-                    try source.forEachNote(ofDeck: deck, history: history) { note, type in
-                        batch.append((note, type))
-                        if batch.count == Self.batchSize {
-                            try put(.notes(batch))
-                            batch.removeAll(keepingCapacity: true)
-                        }
-                    }
-                    if !batch.isEmpty { try put(.notes(batch)) }
+                    try handOn(Item.notes) { yield in try source.forEachNote(ofDeck: deck, history: history) { try yield(($0, $1)) } }
                 case .goneCards:
-                    var batch: [ExportGoneCard] = []
-                    try source.forEachGoneCard { gone in
-                        batch.append(gone)
-                        if batch.count == Self.batchSize {
-                            try put(.goneCards(batch))
-                            batch.removeAll(keepingCapacity: true)
-                        }
-                    }
-                    if !batch.isEmpty { try put(.goneCards(batch)) }
+                    try handOn(Item.goneCards) { yield in try source.forEachGoneCard(yield) }
                 case .noteTypes:
                     try put(.noteTypes(source.noteTypes))
                     continue
@@ -109,6 +92,20 @@ final class ExportPipe: @unchecked Sendable {
             condition.unlock()
             throw error
         }
+    }
+
+    /// What `produce` yields, handed on `batchSize` at a time as `item`s.
+    private func handOn<Element>(_ item: @escaping ([Element]) -> Item, _ produce: (_ yield: (Element) throws -> Void) throws -> Void) throws {
+        var batch: [Element] = []
+        batch.reserveCapacity(Self.batchSize)
+        try produce { element in
+            batch.append(element)
+            if batch.count == Self.batchSize {
+                try put(item(batch))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try put(item(batch)) }
     }
 
     private func nextRequest() -> Request? {
