@@ -364,21 +364,16 @@ struct DeckImport {
             try writer.appendLog(entry, cardID: card.id, deckID: card.deckID)
         }
         guard newer else { return false }
-        var applied = false
         // Anki's rows say a state only roughly (a reset row says "new" with no counts): a card
         // that takes Anki's state ends its log with the entry that records it, even where it
         // had that state already (forgotten here, then in Anki too).
-        if imported.state != card.state || loggedAState {
-            try writer.setState(cardID: card.id, imported.state, kind: .imported)
-            applied = imported.state != card.state && imported.state != .new
-        }
-        try writer.setAnkiModified(cardID: card.id, modified)
-        try writer.setFlags(cardID: card.id, suspended: imported.suspended)
-        try writer.setBuried(cardID: card.id, until: imported.buriedUntil, byUser: imported.buriedByUser)
-        try writer.setAnkiFlag(cardID: card.id, imported.flags)
-        try writer.setAnkiCardData(cardID: card.id, AnkiCardData(customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition,
-                                                                 position: imported.ankiPosition, retention: imported.ankiRetention))
-        return applied
+        let takesState = imported.state != card.state || loggedAState
+        let data = AnkiCardData(customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition,
+                                position: imported.ankiPosition, retention: imported.ankiRetention)
+        try writer.takeAnkiRow(cardID: card.id, AnkiCardRow(modified: modified, suspended: imported.suspended, buriedUntil: imported.buriedUntil,
+                                                            buriedByUser: imported.buriedByUser, flags: imported.flags, data: data),
+                               state: takesState ? imported.state : nil)
+        return takesState && imported.state != card.state && imported.state != .new
     }
 
     /// Answers given here (no Anki id yet) found in `history`, among the rows not `known`, as
@@ -388,7 +383,7 @@ struct DeckImport {
     /// either way every row is there once). Each takes its Anki id; answers those ids. Throws
     /// `SyncTakeProblem` where one is not found: the caller takes the whole merge.
     static func ownAnswersComeBack(_ history: [ReviewLogEntry], cardID: Int64, known: Set<Int64>, writer: CollectionWriter) throws -> Set<Int64> {
-        let own = try writer.reviewLog(cardID: cardID).filter { $0.entry.ankiID == nil && AnkiPackageWriter.revlog($0.entry) != nil }
+        let own = try writer.reviewLog(cardID: cardID, ownOnly: true).filter { AnkiPackageWriter.revlog($0.entry) != nil }
         var found = Set<Int64>()
         for row in own {
             let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))

@@ -66,10 +66,17 @@ package struct StoreExportSource: ExportSource {
             return exported
         }
         self.deckAnkiIDs = deckAnkiIDs
-        let (notes, cards) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
-        // The ids of cards that are gone stay clear too: their answers go to Anki under them.
-        keptNoteIDs = notes
-        keptCardIDs = cards.union(try reading.goneAnkiIDs())
+        // A part (a sync's) whose notes and cards all keep Anki's ids makes none: it need not
+        // know which to keep clear. (Where two keep one id, the second's new one may not be the
+        // whole export's; the part then does not fit its base, and the whole collection goes.)
+        if let only, try !reading.makesAnkiIDs(notes: only) {
+            (keptNoteIDs, keptCardIDs) = ([], [])
+        } else {
+            let (notes, cards) = try reading.ankiIDs(ofDecks: decks.map(\.0.id))
+            // The ids of cards that are gone stay clear too: their answers go to Anki under them.
+            keptNoteIDs = notes
+            keptCardIDs = cards.union(try reading.goneAnkiIDs())
+        }
         earliestDate = try reading.earliestDate(ofDecks: decks.map(\.0.id))
         limitRules = try reading.limitRules()
         ankiConfig = try reading.ankiConfig()

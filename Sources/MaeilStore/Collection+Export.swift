@@ -43,6 +43,16 @@ package struct ExportReading {
             """, arguments: [deckID]) ?? false
     }
 
+    /// Whether one of these notes, or one of their cards, keeps no Anki id: an export of them
+    /// alone makes ids, which must stay clear of every id kept (`ankiIDs`).
+    package func makesAnkiIDs(notes: [Int64]) throws -> Bool {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: notes), as: UTF8.self)
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM note WHERE id IN (SELECT value FROM json_each(?1)) AND anki_id IS NULL)
+              OR EXISTS (SELECT 1 FROM card WHERE note_id IN (SELECT value FROM json_each(?1)) AND anki_id IS NULL)
+            """, arguments: [list]) ?? true
+    }
+
     /// The Anki ids the notes and cards of these decks keep: ids made for the others stay clear of them.
     package func ankiIDs(ofDecks deckIDs: [Int64]) throws -> (notes: Set<Int64>, cards: Set<Int64>) {
         var notes = Set<Int64>(), cards = Set<Int64>()

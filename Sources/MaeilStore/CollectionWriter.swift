@@ -90,9 +90,11 @@ package struct CollectionWriter {
         try Collection.fetchCards(db, "SELECT \(CardTable.columns) FROM card WHERE deck_id = ? ORDER BY new_position", [deckID])
     }
 
-    /// A card's log, oldest first, as read inside this transaction.
-    package func reviewLog(cardID: Int64) throws -> [ReviewLog] {
-        try Collection.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
+    /// A card's log, oldest first, as read inside this transaction; `ownOnly`: only the entries
+    /// that have no Anki id yet (given here).
+    package func reviewLog(cardID: Int64, ownOnly: Bool = false) throws -> [ReviewLog] {
+        let own = ownOnly ? " AND anki_id IS NULL" : ""
+        return try Collection.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ?\(own) ORDER BY id", [cardID], {
             ReviewLogTable.Decoder($0).decode
         })
     }
@@ -229,6 +231,36 @@ package struct CollectionWriter {
         _ = try Collection.setState(db, card: try Collection.card(db, id: cardID), state, at: now, kind: kind, &binder)
     }
 
+    /// A card takes Anki's row: its state where one is given (logged as an import's, as
+    /// `setState` logs one) and the rest of the row, in one statement, so the card's triggers
+    /// (its modification time, a sync's marks) run once and not once a column.
+    package func takeAnkiRow(cardID: Int64, _ row: AnkiCardRow, state: CardState?) throws {
+        let rest = """
+            anki_mod = ?, suspended = ?, buried_until = ?, buried_by_user = ?, flags = ?,
+            anki_custom_data = ?, anki_original_position = ?, anki_position = ?, anki_retention = ?
+            """
+        func bindRest(_ binder: inout Binder) {
+            binder.int(row.modified); binder.bool(row.suspended); binder.date(row.buriedUntil)
+            binder.bool(row.buriedUntil != nil && row.buriedByUser); binder.int(row.flags)
+            binder.text(row.data.customData); binder.int(row.data.originalPosition); binder.int(row.data.position)
+            binder.double(row.data.retention); binder.int(cardID)
+        }
+        var binder = Binder()
+        guard let state = state?.storedForm else {
+            binder.begin(try db.cachedStatement(sql: "UPDATE card SET \(rest) WHERE id = ?"))
+            bindRest(&binder)
+            return try binder.step(db)
+        }
+        guard state.isValid else { throw StoreError.invalidState(cardID: cardID) }
+        let card = try Collection.card(db, id: cardID)
+        binder.begin(try db.cachedStatement(sql: "UPDATE card SET \(CardStateColumns.assignments), \(rest) WHERE id = ?"))
+        CardStateColumns.bind(state, &binder)
+        bindRest(&binder)
+        try binder.step(db)
+        let entry = ReviewLogEntry(time: now, kind: .imported, rating: nil, scheduler: "manual", before: card.state, after: state)
+        _ = try ReviewLogTable.append(entry, cardID: card.id, deckID: card.deckID, db, &binder)
+    }
+
     package func setFlags(cardID: Int64, suspended: Bool? = nil, starred: Bool? = nil, buriedUntil: Date? = nil) throws {
         if let suspended { try db.cachedStatement(sql: "UPDATE card SET suspended = ? WHERE id = ?").execute(arguments: [suspended, cardID]) }
         if let starred { try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE id = ?").execute(arguments: [starred, cardID]) }
@@ -251,30 +283,11 @@ package struct CollectionWriter {
         try db.cachedStatement(sql: "UPDATE card SET starred = ? WHERE note_id = ?").execute(arguments: [starred, noteID])
     }
 
-    /// Sets what Anki keeps on a card that Maeil does not use: its custom data, its place in
-    /// the new queue (while new, and the original one once it left), its desired retention.
-    package func setAnkiCardData(cardID: Int64, _ data: AnkiCardData) throws {
-        try db.cachedStatement(sql: """
-            UPDATE card SET anki_custom_data = ?, anki_original_position = ?, anki_position = ?, anki_retention = ? WHERE id = ?
-            """).execute(arguments: [data.customData, data.originalPosition, data.position, data.retention, cardID])
-    }
-
-    /// Sets a card's Anki flag (0 none, 1–7).
-    package func setAnkiFlag(cardID: Int64, _ flags: Int) throws {
-        try db.cachedStatement(sql: "UPDATE card SET flags = ? WHERE id = ?").execute(arguments: [flags, cardID])
-    }
-
     /// Gives a note and a card Anki's ids where they have none yet (a note first met in a
     /// text file, then in a package).
     package func adoptAnkiIDs(noteID: Int64, _ note: Int64?, cardID: Int64, _ card: Int64?) throws {
         if let note { try db.cachedStatement(sql: "UPDATE note SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [note, noteID]) }
         if let card { try db.cachedStatement(sql: "UPDATE card SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [card, cardID]) }
-    }
-
-    /// Sets or clears a card's burial, and who made it.
-    package func setBuried(cardID: Int64, until: Date?, byUser: Bool = false) throws {
-        try db.cachedStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?")
-            .execute(arguments: [until?.unixSeconds, until != nil && byUser, cardID])
     }
 
     /// When a card last changed here (seconds): its newest log entry, or, when later, the

@@ -29,6 +29,25 @@ extension Deck {
 }
 
 /// What Anki keeps on a card that Maeil does not use, kept so it goes back as it came.
+/// What a card takes of Anki's row where Anki's is the newer (an import's or a sync's merge):
+/// everything Anki's card says besides its schedule.
+package struct AnkiCardRow: Hashable, Sendable {
+    /// Anki's modification time (seconds).
+    package var modified: Int64
+    package var suspended: Bool
+    package var buriedUntil: Date?
+    /// Buried by the user, not as a sibling.
+    package var buriedByUser: Bool
+    /// Anki's flag (0 none, 1–7).
+    package var flags: Int
+    package var data: AnkiCardData
+
+    package init(modified: Int64, suspended: Bool, buriedUntil: Date?, buriedByUser: Bool, flags: Int, data: AnkiCardData) {
+        (self.modified, self.suspended, self.buriedUntil, self.buriedByUser) = (modified, suspended, buriedUntil, buriedByUser)
+        (self.flags, self.data) = (flags, data)
+    }
+}
+
 package struct AnkiCardData: Hashable, Sendable {
     /// Custom data, as custom scheduling code leaves it (JSON object text).
     package var customData: String?

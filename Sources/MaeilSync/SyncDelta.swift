@@ -69,16 +69,30 @@ package enum SyncDelta {
             // k-th such answer of the part to the k-th of the base. But for its last interval: an
             // answer given here in steps logs its step's delay from the preset's steps as they are
             // now, so changed steps rewrite it (the part's row then replaces the base's).
+            // Most cards' answers have the base's ids already (Anki's, or the time they were given):
+            // a card whose answers are the base's, id for id, keeps them as they are, which is
+            // what the matching would give, without it (it took 40 ms for 1,000 cards).
             try db.execute(sql: """
+                CREATE TEMP TABLE same_answers AS
+                  SELECT c.old, c.new FROM card_map c
+                  WHERE (SELECT count(*) FROM delta.revlog r WHERE r.cid = c.old) = (SELECT count(*) FROM main.revlog m WHERE m.cid = c.new)
+                    AND NOT EXISTS (SELECT 1 FROM delta.revlog r WHERE r.cid = c.old AND NOT EXISTS (
+                      SELECT 1 FROM main.revlog m WHERE m.id = r.id AND m.cid = c.new AND m.ease = r.ease AND m.ivl = r.ivl
+                        AND m.factor = r.factor AND m.time = r.time AND m.type = r.type));
+                CREATE UNIQUE INDEX temp.same_answers_old ON same_answers(old);
                 CREATE TEMP TABLE answers AS
                 WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.factor, r.time, r.type
                                                                          ORDER BY r.id) AS place
-                           FROM delta.revlog r JOIN card_map c ON c.old = r.cid),
+                           FROM delta.revlog r JOIN card_map c ON c.old = r.cid WHERE c.old NOT IN (SELECT old FROM same_answers)),
                      b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.factor, m.time, m.type ORDER BY m.id) AS place
-                           FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map))
+                           FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map WHERE old NOT IN (SELECT old FROM same_answers)))
+                SELECT r.id, s.new AS cid, r.usn, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type, 0 AS fresh
+                FROM delta.revlog r JOIN same_answers s ON s.old = r.cid
+                UNION ALL
                 SELECT coalesce(b.id, d.id) AS id, d.card AS cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type, b.id IS NULL AS fresh
                 FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.factor = d.factor
-                  AND b.time = d.time AND b.type = d.type AND b.place = d.place
+                  AND b.time = d.time AND b.type = d.type AND b.place = d.place;
+                DROP TABLE temp.same_answers;
                 """)
             defer { try? db.execute(sql: "DROP TABLE temp.answers") }
             // Looked up by id for every new answer below: without it, each looks at every other (42 ms at 2,000).
@@ -99,7 +113,12 @@ package enum SyncDelta {
                   OR EXISTS (SELECT 1 FROM temp.answers a JOIN main.revlog m ON m.id = a.id WHERE m.cid != a.cid)
                 """) ?? true
             guard !answerClash else { return false }
-            try db.execute(sql: "INSERT OR REPLACE INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers")
+            // In place where the base has the row: a replace deletes it and inserts it again.
+            try db.execute(sql: """
+                INSERT INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers WHERE true
+                  ON CONFLICT (id) DO UPDATE SET cid = excluded.cid, usn = excluded.usn, ease = excluded.ease, ivl = excluded.ivl,
+                    lastIvl = excluded.lastIvl, factor = excluded.factor, time = excluded.time, type = excluded.type
+                """)
             // The part carries every gone card's answers (a card answered, then deleted, since the
             // base): the base's row of one it has takes the part's last interval (changed steps
             // rewrite it, as above); one it has under another card or as another answer would not

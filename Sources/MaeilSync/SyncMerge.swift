@@ -16,6 +16,10 @@ package final class SyncMerge {
     /// changed since the last sync).
     let hasBase: Bool
     let changedHere: Bool
+    /// Where the base goes before anything in it is written (its due days moved), beside the
+    /// copy: it is read where it lies until then, and stays as the last sync left it.
+    let baseCopy: URL
+    private var baseCopied = false
     /// Cards changed on both sides since the last sync, by id: whichever row won, each side's
     /// answers are in the log.
     package private(set) var changedOnBothSides: Set<Int64> = []
@@ -32,11 +36,12 @@ package final class SyncMerge {
     /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
     package private(set) var serverChangedOptions: Set<Int64> = []
 
-    /// Opens `merged` (a copy of the export, changed in place) with `base` beside it (a copy
-    /// too: its due days are moved). `changedHere` false: nothing here is pending, and the base
-    /// (when there is one) only gives back the answers the export cannot hold. Rows with usn −1
-    /// are the ones that may have changed: every row of a whole export, the laid-over ones of
-    /// a copy of the base (`fromBase`, which holds the base's answers already).
+    /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
+    /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:
+    /// nothing here is pending, and the base (when there is one) only gives back the answers
+    /// the export cannot hold. Rows with usn −1 are the ones that may have changed: every row
+    /// of a whole export, the laid-over ones of a copy of the base (`fromBase`, which holds the
+    /// base's answers already).
     package init(merged: URL, base: URL?, changedHere: Bool, fromBase: Bool = false) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -46,6 +51,7 @@ package final class SyncMerge {
         queue = try DatabaseQueue(path: merged.path, configuration: configuration)
         hasBase = base != nil
         self.changedHere = changedHere && base != nil
+        baseCopy = merged.deletingLastPathComponent().appendingPathComponent("base.anki2")
         try queue.writeWithoutTransaction { db in
             if !self.changedHere {
                 for table in ["cards", "notes", "revlog"] { try db.execute(sql: "UPDATE \(table) SET usn = 0 WHERE usn = -1") }
@@ -61,6 +67,18 @@ package final class SyncMerge {
     }
 
     package func close() throws { try queue.close() }
+
+    /// The base, about to be written, goes to its copy first.
+    private func copyBase() throws {
+        guard !baseCopied else { return }
+        try queue.writeWithoutTransaction { db in
+            let path = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'base'") ?? ""
+            try db.execute(sql: "DETACH DATABASE base")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: baseCopy)
+            try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [baseCopy.path])
+        }
+        baseCopied = true
+    }
 
     /// The notes of `cards` (Anki's ids), as the merge holds them.
     package func notes(ofCards cards: Set<Int64>) throws -> Set<Int64> {
@@ -224,22 +242,26 @@ package final class SyncMerge {
     /// from this side's.
     @discardableResult
     package func adopt(created: Int64, config: [String: Any]?) throws -> Bool {
-        try queue.write { db in
+        func shifts(_ db: Database) throws -> (main: Int64, base: Int64?, config: [String: Any], own: [String: Any]) {
             let conf = try Self.config(db, schema: "main")
             let ownCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created
             // A collection without the creator's offset counts from this machine's (as Anki does): the export's.
             var config = config ?? conf
             if config["creationOffset"] == nil { config["creationOffset"] = conf["creationOffset"] }
-            let shift = Self.createdDay(ownCreated, conf) - Self.createdDay(created, config)
-            for schema in hasBase ? ["main", "base"] : ["main"] {
-                let baseShift = schema == "main" ? shift
-                    : Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated, try Self.config(db, schema: "base"))
-                        - Self.createdDay(created, config)
+            let base = try hasBase ? Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated,
+                                                     try Self.config(db, schema: "base")) - Self.createdDay(created, config) : nil
+            return (Self.createdDay(ownCreated, conf) - Self.createdDay(created, config), base, config, conf)
+        }
+        if let base = try queue.read({ try shifts($0).base }), base != 0 { try copyBase() }
+        return try queue.write { db in
+            let (shift, baseShift, config, conf) = try shifts(db)
+            for (schema, shift) in [("main", shift), ("base", baseShift)] {
                 // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
-                guard baseShift != 0 else { continue }
-                try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [baseShift])
+                guard let shift, shift != 0 else { continue }
+                guard schema == "main" || baseCopied else { preconditionFailure("the last sync's base would be written where it lies") }
+                try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
                 // A deck's limit for one day names that day in the same count.
-                let decks = Self.movingDayLimits(try Self.objects(db, "decks", schema: schema), by: baseShift)
+                let decks = Self.movingDayLimits(try Self.objects(db, "decks", schema: schema), by: shift)
                 try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])

@@ -96,7 +96,7 @@ struct PresetChangeTests {
         func revlog() throws -> [String] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID().uuidString).anki2")
             defer { try? FileManager.default.removeItem(at: file) }
-            var exported = try Exporter(collection: collection).export([try #require(try collection.deck(id: deck.id))], now: clock.now,
+            var exported = try Exporter(collection: collection).export([try collection.deck(id: deck.id)], now: clock.now,
                                                                         timeZone: Fixture.utc)
             try AnkiPackageWriter.writeCollectionFile(&exported, to: file, now: clock.now, clock: ExportFile.clock(for: exported.decks, timeZone: Fixture.utc))
             return try DatabaseQueue(path: file.path).read { db in
@@ -106,7 +106,7 @@ struct PresetChangeTests {
         let logged = try revlog()
         #expect(logged == ["[ease:3 ivl:-600 lastIvl:0 factor:0 type:0]", "[ease:2 ivl:-600 lastIvl:-600 factor:0 type:0]",
                            "[ease:3 ivl:1 lastIvl:-600 factor:2500 type:0]"])
-        _ = try PresetChange(collection: collection).set(.learningSteps, .text("2m 20m"), deck: try #require(try collection.deck(id: deck.id)),
+        _ = try PresetChange(collection: collection).set(.learningSteps, .text("2m 20m"), deck: try collection.deck(id: deck.id),
                                                          now: clock.now, timeZone: Fixture.utc)
         #expect(try revlog() == logged)
     }

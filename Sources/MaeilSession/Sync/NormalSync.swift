@@ -40,13 +40,7 @@ package struct NormalSync {
         defer { if !handedOver { try? FileManager.default.removeItem(at: work) } }
         let merged = work.appendingPathComponent("collection.anki2")
         let (marks, laidOver) = try export(to: merged, base: base, mark: mark, work: work, changedHere: changedHere)
-        var baseCopy: URL?
-        if let base {
-            let copy = work.appendingPathComponent("base.anki2")
-            try FileManager.default.copyItem(at: base, to: copy)
-            baseCopy = copy
-        }
-        let merge = try SyncMerge(merged: merged, base: baseCopy, changedHere: changedHere, fromBase: laidOver)
+        let merge = try SyncMerge(merged: merged, base: base, changedHere: changedHere, fromBase: laidOver)
         var summary = Summary()
         var cameDown = false
         // Where only cards, answers and notes came down, the notes they touch: taken in place.
