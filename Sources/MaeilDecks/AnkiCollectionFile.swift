@@ -22,11 +22,12 @@ extension AnkiPackage {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []).sorted()
         let mediaNames = MediaNames(names.filter { isSafeMediaName($0.nfc) })
         // A copy is read: SQLite opening Anki's own file could change it (a journal, a log).
+        // Not a working copy of the caller's own (a sync's merge), which is one already.
         _ = try InputFile.size(path, options: options)
-        let scratch = try ScratchCollection()
+        let scratch = options.ownWorkingCopy ? ScratchCollection(workingCopy: URL(fileURLWithPath: path)) : try ScratchCollection()
         defer { scratch.remove() }
         do {
-            try FileManager.default.copyItem(atPath: path, toPath: scratch.url.path)
+            if !options.ownWorkingCopy { try FileManager.default.copyItem(atPath: path, toPath: scratch.url.path) }
         } catch {
             throw ImportProblem(file: file, message: "cannot read the file (\(error.localizedDescription))")
         }

@@ -65,19 +65,24 @@ extension AnkiPackage {
 
 /// A collection unpacked from a package, or copied from Anki's folder, for reading: a folder of
 /// its own in the temporary folder, named with the process's id, so the next import removes
-/// one a killed import left.
+/// one a killed import left. Or a caller's own working copy, read where it lies.
 struct ScratchCollection {
-    let folder: URL
-    var url: URL { folder.appendingPathComponent("collection.anki2") }
+    /// The folder made for it, removed with it; nil for a working copy that is the caller's.
+    let folder: URL?
+    let url: URL
 
     init() throws {
         let temporary = FileManager.default.temporaryDirectory
         Leftovers.removeDead(in: temporary, prefix: "maeil-import-")
-        folder = temporary.appendingPathComponent(Leftovers.name("maeil-import-"))
+        let folder = temporary.appendingPathComponent(Leftovers.name("maeil-import-"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        (self.folder, url) = (folder, folder.appendingPathComponent("collection.anki2"))
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    /// A file that is already a working copy of the caller's (`ImportOptions.ownWorkingCopy`).
+    init(workingCopy: URL) { (folder, url) = (nil, workingCopy) }
+
+    func remove() { if let folder { try? FileManager.default.removeItem(at: folder) } }
 
     func isSQLite() throws -> Bool {
         let handle = try FileHandle(forReadingFrom: url)
@@ -185,7 +190,7 @@ private struct CollectionReading {
         var skipped: [ImportProblem] = []
         var templatesByType: [Int64: [CardTemplate]] = [:]
         var spokenLanguages: [Int64: [String: String]] = [:]  // per note type: field → language of its {{tts}}
-        let order = try noteOrder().filter { options.onlyNotes?.contains($0) ?? true }
+        let order = try noteOrder(only: options.onlyNotes)
         let known = options.knownAnkiCards?.wait() ?? StoredAnkiRecords()
         let here = try PackageNotesHere(db, known: known, noteTypes: noteTypes, renamesMedia: !media.renamesNothing) { type in
             spokenLanguages[type.id] ?? type.spokenLanguages
@@ -594,28 +599,34 @@ private struct CollectionReading {
     /// left the new queue takes the place they left ("pos" in their data), so a card forgotten
     /// later goes back among the new cards where Anki puts it back; notes with neither keep
     /// their creation order.
-    func noteOrder() throws -> [Int64] {
+    func noteOrder(only: Set<Int64>?) throws -> [Int64] {
         var firstNew: [Int64: Int64] = [:]
+        // A part of the file (a sync's notes) reads only its own notes' rows.
+        let arguments: StatementArguments = try only.map { [String(decoding: try JSONSerialization.data(withJSONObject: Array($0)), as: UTF8.self)] } ?? []
+        let (ofCards, ofNotes) = only == nil ? ("", "") : ("WHERE nid IN (SELECT value FROM json_each(?))", " WHERE id IN (SELECT value FROM json_each(?))")
         let placed = """
             SELECT nid, place FROM (
               SELECT nid, coalesce(min(CASE WHEN type = 0 THEN (CASE WHEN odid != 0 THEN odue ELSE due END) END),
                                    min(CASE WHEN type != 0 AND data LIKE '%"pos"%' AND json_valid(data) THEN json_extract(data, '$.pos') END)) AS place
-              FROM cards GROUP BY nid)
+              FROM cards \(ofCards) GROUP BY nid)
             WHERE typeof(place) = 'integer'
             """
-        let straight = try StraightRows.read(db, sql: placed, types: [SQLITE_INTEGER, SQLITE_INTEGER]) { firstNew[$0.int64(0)] = $0.int64(1) }
+        let straight = try StraightRows.read(db, sql: placed, arguments: arguments, types: [SQLITE_INTEGER, SQLITE_INTEGER]) {
+            firstNew[$0.int64(0)] = $0.int64(1)
+        }
         if !straight {
             firstNew = [:]
-            let positions = try Row.fetchCursor(db, sql: placed)
+            let positions = try Row.fetchCursor(db, sql: placed, arguments: arguments)
             while let row = try positions.next() {
                 let pair = PackageRow(row: row, table: "cards", file: file)
                 firstNew[try pair.value(0)] = try pair.value(1)
             }
         }
         var order: [(firstNew: Int64, id: Int64)] = []
-        if !(try StraightRows.read(db, sql: "SELECT id FROM notes", types: [SQLITE_INTEGER]) { order.append((firstNew[$0.int64(0)] ?? .max, $0.int64(0))) }) {
+        let notes = "SELECT id FROM notes" + ofNotes
+        if !(try StraightRows.read(db, sql: notes, arguments: arguments, types: [SQLITE_INTEGER]) { order.append((firstNew[$0.int64(0)] ?? .max, $0.int64(0))) }) {
             order = []
-            let ids = try Row.fetchCursor(db, sql: "SELECT id FROM notes")
+            let ids = try Row.fetchCursor(db, sql: notes, arguments: arguments)
             while let row = try ids.next() {
                 let id: Int64 = try PackageRow(row: row, table: "notes", file: file).value(0)
                 order.append((firstNew[id] ?? .max, id))
@@ -797,9 +808,9 @@ extension NoteRow {
 enum StraightRows {
     private struct Mistyped: Error {}
 
-    static func read(_ db: Database, sql: String, types: [Int32], _ body: (SQLiteRow) -> Void) throws -> Bool {
+    static func read(_ db: Database, sql: String, arguments: StatementArguments = [], types: [Int32], _ body: (SQLiteRow) -> Void) throws -> Bool {
         do {
-            try db.makeStatement(sql: sql).forEachRow { row in
+            try db.makeStatement(sql: sql).forEachRow(arguments) { row in
                 guard types.indices.allSatisfy({ row.type($0) == types[$0] }) else { throw Mistyped() }
                 body(row)
             }

@@ -109,6 +109,9 @@ package struct ImportOptions: Sendable {
     /// An Anki collection's notes to read, by Anki's ids; all when nil (a sync takes the few
     /// that came down).
     package var onlyNotes: Set<Int64>?
+    /// The Anki collection file is the caller's own working copy (a sync's merge), read where
+    /// it lies; any other is copied first, so opening it cannot change it.
+    package var ownWorkingCopy = false
     /// What the collection importing these files holds of Anki's cards, answered by the
     /// importer: a package's notes whose cards it holds unchanged come without their cards.
     package var knownAnkiCards: KnownAnkiCards?

@@ -14,11 +14,12 @@ import MaeilDecks
 /// part cannot be laid over the base: `lay` says so and the caller exports everything.
 package enum SyncDelta {
     /// Lays `delta` (a partial export) over `merged` (a copy of the base), with the notes of
-    /// `deletedGuids` gone. False, with `merged` unusable, when the ids do not fit.
+    /// `deletedGuids` gone. False, with `merged` as it was, when the ids do not fit.
     package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL) throws -> Bool {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            // A working copy: nothing to make durable, but a part that does not fit is rolled back.
+            try db.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             AnkiPackage.addAnkiCollations(db)
         }
         let queue = try DatabaseQueue(path: merged.path, configuration: configuration)
@@ -26,116 +27,125 @@ package enum SyncDelta {
         return try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS delta", arguments: [delta.path])
             defer { try? db.execute(sql: "DETACH DATABASE delta") }
-            let dayShift = try moveDueDays(db)
-            let guids = "(SELECT value FROM json_each(?))"
-            let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
-            try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
-            try db.execute(sql: "DELETE FROM main.notes WHERE guid IN \(guids)", arguments: deleted)
-            try db.execute(sql: """
-                CREATE TEMP TABLE note_map AS
-                  SELECT d.id AS old, coalesce((SELECT m.id FROM main.notes m WHERE m.id = d.id AND m.guid = d.guid),
-                    (SELECT m.id FROM main.notes m WHERE m.guid = d.guid), d.id) AS new, d.guid AS guid FROM delta.notes d;
-                CREATE TEMP TABLE card_map AS
-                  SELECT d.id AS old, coalesce((SELECT m.id FROM main.cards m WHERE m.nid = n.new AND m.ord = d.ord), d.id) AS new, n.new AS nid
-                  FROM delta.cards d JOIN note_map n ON n.old = d.nid;
-                CREATE UNIQUE INDEX temp.note_map_old ON note_map(old);
-                CREATE UNIQUE INDEX temp.card_map_old ON card_map(old);
-                """)
-            defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
-            // An id the base gives a record the part leaves alone, or one id for two records: no fit.
-            let clash = try Bool.fetchOne(db, sql: """
-                SELECT (SELECT count(DISTINCT new) != count(*) FROM note_map) OR (SELECT count(DISTINCT new) != count(*) FROM card_map)
-                  OR EXISTS (SELECT 1 FROM note_map n JOIN main.notes m ON m.id = n.new WHERE m.guid != n.guid)
-                  OR EXISTS (SELECT 1 FROM card_map c JOIN main.cards m ON m.id = c.new WHERE m.nid NOT IN (SELECT new FROM note_map))
-                """) ?? true
-            guard !clash else { return false }
-            // New cards keep the base's place, or come after its last.
-            let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
-            try db.execute(sql: """
-                UPDATE delta.cards SET due = coalesce(
-                  (SELECT m.due FROM main.cards m JOIN card_map c ON c.new = m.id WHERE c.old = delta.cards.id AND m.type = 0), ? + due)
-                WHERE type = 0
-                """, arguments: [lastNew])
-            try db.execute(sql: """
-                DELETE FROM main.cards WHERE nid IN (SELECT new FROM note_map);
-                DELETE FROM main.notes WHERE id IN (SELECT new FROM note_map);
-                INSERT INTO main.notes SELECT n.new, d.guid, d.mid, d.mod, d.usn, d.tags, d.flds, d.sfld, d.csum, d.flags, d.data
-                  FROM delta.notes d JOIN note_map n ON n.old = d.id;
-                INSERT INTO main.cards SELECT c.new, c.nid, d.did, d.ord, d.mod, d.usn, d.type, d.queue, d.due, d.ivl, d.factor, d.reps, d.lapses,
-                  d.left, d.odue, d.odid, d.flags, d.data FROM delta.cards d JOIN card_map c ON c.old = d.id;
-                """)
-            // An answer keeps the id the base gives it: answers in one millisecond take their ids in
-            // turn, so a part numbers them apart from the rest. Matched by card and content, the
-            // k-th such answer of the part to the k-th of the base. But for its last interval: an
-            // answer given here in steps logs its step's delay from the preset's steps as they are
-            // now, so changed steps rewrite it (the part's row then replaces the base's).
-            // Most cards' answers have the base's ids already (Anki's, or the time they were given):
-            // a card whose answers are the base's, id for id, keeps them as they are, which is
-            // what the matching would give, without it (it took 40 ms for 1,000 cards).
-            try db.execute(sql: """
-                CREATE TEMP TABLE same_answers AS
-                  SELECT c.old, c.new FROM card_map c
-                  WHERE (SELECT count(*) FROM delta.revlog r WHERE r.cid = c.old) = (SELECT count(*) FROM main.revlog m WHERE m.cid = c.new)
-                    AND NOT EXISTS (SELECT 1 FROM delta.revlog r WHERE r.cid = c.old AND NOT EXISTS (
-                      SELECT 1 FROM main.revlog m WHERE m.id = r.id AND m.cid = c.new AND m.ease = r.ease AND m.ivl = r.ivl
-                        AND m.factor = r.factor AND m.time = r.time AND m.type = r.type));
-                CREATE UNIQUE INDEX temp.same_answers_old ON same_answers(old);
-                CREATE TEMP TABLE answers AS
-                WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.factor, r.time, r.type
-                                                                         ORDER BY r.id) AS place
-                           FROM delta.revlog r JOIN card_map c ON c.old = r.cid WHERE c.old NOT IN (SELECT old FROM same_answers)),
-                     b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.factor, m.time, m.type ORDER BY m.id) AS place
-                           FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map WHERE old NOT IN (SELECT old FROM same_answers)))
-                SELECT r.id, s.new AS cid, r.usn, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type, 0 AS fresh
-                FROM delta.revlog r JOIN same_answers s ON s.old = r.cid
-                UNION ALL
-                SELECT coalesce(b.id, d.id) AS id, d.card AS cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type, b.id IS NULL AS fresh
-                FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.factor = d.factor
-                  AND b.time = d.time AND b.type = d.type AND b.place = d.place;
-                DROP TABLE temp.same_answers;
-                """)
-            defer { try? db.execute(sql: "DROP TABLE temp.answers") }
-            // Looked up by id for every new answer below: without it, each looks at every other (42 ms at 2,000).
-            try db.execute(sql: "CREATE INDEX temp.answers_id ON answers(id)")
-            // A new answer whose millisecond another answer has takes the next free one, as in a whole export.
-            let taken = try Row.fetchAll(db, sql: """
-                SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)
-                  OR (SELECT count(*) FROM temp.answers o WHERE o.id = a.id) > 1) ORDER BY id, rowid
-                """)
-            for row in taken {
-                var id: Int64 = row[1]
-                while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.revlog WHERE id = ?) OR EXISTS (SELECT 1 FROM temp.answers WHERE id = ?)",
-                                        arguments: [id, id]) == true { id += 1 }
-                try db.execute(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?", arguments: [id, row[0] as Int64])
+            var laid = false
+            try db.inTransaction {
+                laid = try lay(db, deletedGuids: deletedGuids)
+                return laid ? .commit : .rollback
             }
-            let answerClash = try Bool.fetchOne(db, sql: """
-                SELECT (SELECT count(DISTINCT id) != count(*) FROM temp.answers)
-                  OR EXISTS (SELECT 1 FROM temp.answers a JOIN main.revlog m ON m.id = a.id WHERE m.cid != a.cid)
-                """) ?? true
-            guard !answerClash else { return false }
-            // In place where the base has the row: a replace deletes it and inserts it again.
-            try db.execute(sql: """
-                INSERT INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers WHERE true
-                  ON CONFLICT (id) DO UPDATE SET cid = excluded.cid, usn = excluded.usn, ease = excluded.ease, ivl = excluded.ivl,
-                    lastIvl = excluded.lastIvl, factor = excluded.factor, time = excluded.time, type = excluded.type
-                """)
-            // The part carries every gone card's answers (a card answered, then deleted, since the
-            // base): the base's row of one it has takes the part's last interval (changed steps
-            // rewrite it, as above); one it has under another card or as another answer would not
-            // be the whole export's, and a card here again owns its answers.
-            let gone = "FROM delta.revlog d WHERE d.cid NOT IN (SELECT id FROM delta.cards) AND d.cid NOT IN (SELECT id FROM main.cards)"
-            let goneClash = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 \(gone) AND EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = d.id AND (m.cid, m.ease, m.ivl,
-                  m.factor, m.time, m.type) IS NOT (d.cid, d.ease, d.ivl, d.factor, d.time, d.type)))
-                """) ?? true
-            guard !goneClash else { return false }
-            try db.execute(sql: """
-                INSERT INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)
-                  ON CONFLICT (id) DO UPDATE SET lastIvl = excluded.lastIvl
-                """)
-            try takeObjects(db, dayShift: dayShift)
-            return true
+            return laid
         }
+    }
+
+    static func lay(_ db: Database, deletedGuids: [String]) throws -> Bool {
+        let dayShift = try moveDueDays(db)
+        let guids = "(SELECT value FROM json_each(?))"
+        let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
+        try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
+        try db.execute(sql: "DELETE FROM main.notes WHERE guid IN \(guids)", arguments: deleted)
+        try db.execute(sql: """
+            CREATE TEMP TABLE note_map AS
+              SELECT d.id AS old, coalesce((SELECT m.id FROM main.notes m WHERE m.id = d.id AND m.guid = d.guid),
+                (SELECT m.id FROM main.notes m WHERE m.guid = d.guid), d.id) AS new, d.guid AS guid FROM delta.notes d;
+            CREATE TEMP TABLE card_map AS
+              SELECT d.id AS old, coalesce((SELECT m.id FROM main.cards m WHERE m.nid = n.new AND m.ord = d.ord), d.id) AS new, n.new AS nid
+              FROM delta.cards d JOIN note_map n ON n.old = d.nid;
+            CREATE UNIQUE INDEX temp.note_map_old ON note_map(old);
+            CREATE UNIQUE INDEX temp.card_map_old ON card_map(old);
+            """)
+        defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
+        // An id the base gives a record the part leaves alone, or one id for two records: no fit.
+        let clash = try Bool.fetchOne(db, sql: """
+            SELECT (SELECT count(DISTINCT new) != count(*) FROM note_map) OR (SELECT count(DISTINCT new) != count(*) FROM card_map)
+              OR EXISTS (SELECT 1 FROM note_map n JOIN main.notes m ON m.id = n.new WHERE m.guid != n.guid)
+              OR EXISTS (SELECT 1 FROM card_map c JOIN main.cards m ON m.id = c.new WHERE m.nid NOT IN (SELECT new FROM note_map))
+            """) ?? true
+        guard !clash else { return false }
+        // New cards keep the base's place, or come after its last.
+        let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
+        try db.execute(sql: """
+            UPDATE delta.cards SET due = coalesce(
+              (SELECT m.due FROM main.cards m JOIN card_map c ON c.new = m.id WHERE c.old = delta.cards.id AND m.type = 0), ? + due)
+            WHERE type = 0
+            """, arguments: [lastNew])
+        try db.execute(sql: """
+            DELETE FROM main.cards WHERE nid IN (SELECT new FROM note_map);
+            DELETE FROM main.notes WHERE id IN (SELECT new FROM note_map);
+            INSERT INTO main.notes SELECT n.new, d.guid, d.mid, d.mod, d.usn, d.tags, d.flds, d.sfld, d.csum, d.flags, d.data
+              FROM delta.notes d JOIN note_map n ON n.old = d.id;
+            INSERT INTO main.cards SELECT c.new, c.nid, d.did, d.ord, d.mod, d.usn, d.type, d.queue, d.due, d.ivl, d.factor, d.reps, d.lapses,
+              d.left, d.odue, d.odid, d.flags, d.data FROM delta.cards d JOIN card_map c ON c.old = d.id;
+            """)
+        // An answer keeps the id the base gives it: answers in one millisecond take their ids in
+        // turn, so a part numbers them apart from the rest. Matched by card and content, the
+        // k-th such answer of the part to the k-th of the base. But for its last interval: an
+        // answer given here in steps logs its step's delay from the preset's steps as they are
+        // now, so changed steps rewrite it (the part's row then replaces the base's).
+        // Most cards' answers have the base's ids already (Anki's, or the time they were given):
+        // a card whose answers are the base's, id for id, keeps them as they are, which is
+        // what the matching would give, without it (it took 40 ms for 1,000 cards).
+        try db.execute(sql: """
+            CREATE TEMP TABLE same_answers AS
+              SELECT c.old, c.new FROM card_map c
+              WHERE (SELECT count(*) FROM delta.revlog r WHERE r.cid = c.old) = (SELECT count(*) FROM main.revlog m WHERE m.cid = c.new)
+                AND NOT EXISTS (SELECT 1 FROM delta.revlog r WHERE r.cid = c.old AND NOT EXISTS (
+                  SELECT 1 FROM main.revlog m WHERE m.id = r.id AND m.cid = c.new AND m.ease = r.ease AND m.ivl = r.ivl
+                    AND m.factor = r.factor AND m.time = r.time AND m.type = r.type));
+            CREATE UNIQUE INDEX temp.same_answers_old ON same_answers(old);
+            CREATE TEMP TABLE answers AS
+            WITH d AS (SELECT r.*, c.new AS card, row_number() OVER (PARTITION BY c.new, r.ease, r.ivl, r.factor, r.time, r.type
+                                                                     ORDER BY r.id) AS place
+                       FROM delta.revlog r JOIN card_map c ON c.old = r.cid WHERE c.old NOT IN (SELECT old FROM same_answers)),
+                 b AS (SELECT m.*, row_number() OVER (PARTITION BY m.cid, m.ease, m.ivl, m.factor, m.time, m.type ORDER BY m.id) AS place
+                       FROM main.revlog m WHERE m.cid IN (SELECT new FROM card_map WHERE old NOT IN (SELECT old FROM same_answers)))
+            SELECT r.id, s.new AS cid, r.usn, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type, 0 AS fresh
+            FROM delta.revlog r JOIN same_answers s ON s.old = r.cid
+            UNION ALL
+            SELECT coalesce(b.id, d.id) AS id, d.card AS cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type, b.id IS NULL AS fresh
+            FROM d LEFT JOIN b ON b.cid = d.card AND b.ease = d.ease AND b.ivl = d.ivl AND b.factor = d.factor
+              AND b.time = d.time AND b.type = d.type AND b.place = d.place;
+            DROP TABLE temp.same_answers;
+            """)
+        defer { try? db.execute(sql: "DROP TABLE temp.answers") }
+        // Looked up by id for every new answer below: without it, each looks at every other (42 ms at 2,000).
+        try db.execute(sql: "CREATE INDEX temp.answers_id ON answers(id)")
+        // A new answer whose millisecond another answer has takes the next free one, as in a whole export.
+        let taken = try Row.fetchAll(db, sql: """
+            SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)
+              OR (SELECT count(*) FROM temp.answers o WHERE o.id = a.id) > 1) ORDER BY id, rowid
+            """)
+        for row in taken {
+            var id: Int64 = row[1]
+            while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.revlog WHERE id = ?) OR EXISTS (SELECT 1 FROM temp.answers WHERE id = ?)",
+                                    arguments: [id, id]) == true { id += 1 }
+            try db.execute(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?", arguments: [id, row[0] as Int64])
+        }
+        let answerClash = try Bool.fetchOne(db, sql: """
+            SELECT (SELECT count(DISTINCT id) != count(*) FROM temp.answers)
+              OR EXISTS (SELECT 1 FROM temp.answers a JOIN main.revlog m ON m.id = a.id WHERE m.cid != a.cid)
+            """) ?? true
+        guard !answerClash else { return false }
+        // In place where the base has the row: a replace deletes it and inserts it again.
+        try db.execute(sql: """
+            INSERT INTO main.revlog SELECT id, cid, usn, ease, ivl, lastIvl, factor, time, type FROM temp.answers WHERE true
+              ON CONFLICT (id) DO UPDATE SET cid = excluded.cid, usn = excluded.usn, ease = excluded.ease, ivl = excluded.ivl,
+                lastIvl = excluded.lastIvl, factor = excluded.factor, time = excluded.time, type = excluded.type
+            """)
+        // The part carries every gone card's answers (a card answered, then deleted, since the
+        // base): the base's row of one it has takes the part's last interval (changed steps
+        // rewrite it, as above); one it has under another card or as another answer would not
+        // be the whole export's, and a card here again owns its answers.
+        let gone = "FROM delta.revlog d WHERE d.cid NOT IN (SELECT id FROM delta.cards) AND d.cid NOT IN (SELECT id FROM main.cards)"
+        let goneClash = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 \(gone) AND EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = d.id AND (m.cid, m.ease, m.ivl,
+              m.factor, m.time, m.type) IS NOT (d.cid, d.ease, d.ivl, d.factor, d.time, d.type)))
+            """) ?? true
+        guard !goneClash else { return false }
+        try db.execute(sql: """
+            INSERT INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)
+              ON CONFLICT (id) DO UPDATE SET lastIvl = excluded.lastIvl
+            """)
+        try takeObjects(db, dayShift: dayShift)
+        return true
     }
 
     /// The part's review due days counted from the base's creation day instead of its own.

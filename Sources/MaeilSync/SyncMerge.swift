@@ -248,8 +248,8 @@ package final class SyncMerge {
             // A collection without the creator's offset counts from this machine's (as Anki does): the export's.
             var config = config ?? conf
             if config["creationOffset"] == nil { config["creationOffset"] = conf["creationOffset"] }
-            let base = try hasBase ? Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated,
-                                                     try Self.config(db, schema: "base")) - Self.createdDay(created, config) : nil
+            let base = hasBase ? Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") ?? ownCreated,
+                                                 try Self.config(db, schema: "base")) - Self.createdDay(created, config) : nil
             return (Self.createdDay(ownCreated, conf) - Self.createdDay(created, config), base, config, conf)
         }
         if let base = try queue.read({ try shifts($0).base }), base != 0 { try copyBase() }

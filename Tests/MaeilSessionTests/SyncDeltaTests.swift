@@ -59,6 +59,32 @@ struct SyncDeltaTests {
         }
     }
 
+    /// A part that does not fit (here a new note under an id the base gives another, found
+    /// after a note deleted here left the file) is rolled back: the file it was laid over is as
+    /// it was, byte for byte, so a sync's merge it was laid over can still be taken whole.
+    @Test func aPartThatDoesNotFitLeavesTheFileAsItWas() throws {
+        let collection = try Fixture.collection()
+        _ = try Fixture.wordDeck(collection, count: 6)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        let sync = FullSync(collection: collection, server: server, now: Date(timeIntervalSince1970: 1_700_000_000), timeZone: Fixture.utc)
+        let base = folder.appendingPathComponent("base.anki2"), part = folder.appendingPathComponent("part.anki2")
+        try sync.write(collection, to: base)
+        try FileManager.default.copyItem(at: base, to: part)
+        let queue = try DatabaseQueue(path: part.path)
+        let deleted = try queue.read { db in try String.fetchOne(db, sql: "SELECT guid FROM notes ORDER BY id DESC") }
+        try queue.write { db in
+            let first = try #require(try Int64.fetchOne(db, sql: "SELECT min(id) FROM notes"))
+            try db.execute(sql: "DELETE FROM cards WHERE nid != ?; DELETE FROM notes WHERE id != ?", arguments: [first, first])
+            try db.execute(sql: "UPDATE notes SET guid = 'made elsewhere', flds = 'other' WHERE id = ?", arguments: [first])
+            try db.execute(sql: "UPDATE cards SET due = due + 5")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: base)
+        #expect(try !SyncDelta.lay(part, deletedGuids: [try #require(deleted)], over: base))
+        #expect(try Data(contentsOf: base) == before)
+    }
+
     static func answerID(_ row: String) -> Substring { row.split(separator: " ")[0] }
 
     /// One round of what a learner does, chosen by `random`.

@@ -153,7 +153,7 @@ package struct NormalSync {
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
                      deleted: SyncGraves, changedOptions: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
-        (options.timeZone, options.now, options.onlyNotes) = (full.timeZone, full.now, notes)
+        (options.timeZone, options.now, options.onlyNotes, options.ownWorkingCopy) = (full.timeZone, full.now, notes, true)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
         var noteDrafts: [NoteDraft] = []
         // Decks, templates and notes as an import takes them, for notes that came down new.
@@ -225,14 +225,13 @@ package struct NormalSync {
         }
         guard written != nil else { throw Self.changedMeanwhile }
         // The next base: the merge, with what this collection now exports for the notes changed
-        // here laid over it; where that cannot be laid, the whole collection's export.
-        let nextBase = work.appendingPathComponent("next-base.anki2"), part = work.appendingPathComponent("taken.anki2")
-        try FileManager.default.copyItem(at: merged, to: nextBase)
+        // here laid over it; where that cannot be laid (the merge is then as it was), the whole
+        // collection's export.
+        let part = work.appendingPathComponent("taken.anki2")
         var marks = try full.write(full.collection, to: part, onlyMarked: true)
-        var answersOf: URL?
-        let laid = try marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: nextBase) } ?? false
-        if !laid {
-            try FileManager.default.removeItem(at: nextBase)
+        var (nextBase, answersOf): (URL, URL?) = (merged, nil)
+        if try !(marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: merged) } ?? false) {
+            nextBase = work.appendingPathComponent("next-base.anki2")
             marks = try full.write(full.collection, to: nextBase)
             try SyncMerge.addMissing(try SyncMerge.storedObjects(in: merged), to: nextBase)
             answersOf = merged
