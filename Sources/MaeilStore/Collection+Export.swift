@@ -69,17 +69,23 @@ package struct ExportReading {
 
     /// The earliest due date or last answer of a card of these decks that is not new.
     package func earliestDate(ofDecks deckIDs: [Int64]) throws -> Date? {
+        let earliest = "min(min(coalesce(c.due, c.last_review), coalesce(c.last_review, c.due)))"
+        // Every deck (a whole collection, a sync): every card, read straight through; looking
+        // each card up by its note's deck took 12 ms at 20,000 notes.
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: deckIDs), as: UTF8.self)
+        if try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM deck WHERE id NOT IN (SELECT value FROM json_each(?)))", arguments: [list]) == true {
+            return try Int64.fetchOne(db, sql: "SELECT \(earliest) FROM card c WHERE c.phase != 'new'").map(Date.init(unixSeconds:))
+        }
         let statement = try db.cachedStatement(sql: """
-            SELECT min(min(coalesce(c.due, c.last_review), coalesce(c.last_review, c.due))) FROM card c JOIN note n ON n.id = c.note_id
-            WHERE n.deck_id = ? AND c.phase != 'new'
+            SELECT \(earliest) FROM card c JOIN note n ON n.id = c.note_id WHERE n.deck_id = ? AND c.phase != 'new'
             """)
-        var earliest: Int64?
+        var found: Int64?
         for deck in deckIDs {
             try statement.forEachRow([deck]) { row in
-                if let seconds = row.optionalInt64(0) { earliest = min(earliest ?? seconds, seconds) }
+                if let seconds = row.optionalInt64(0) { found = min(found ?? seconds, seconds) }
             }
         }
-        return earliest.map(Date.init(unixSeconds:))
+        return found.map(Date.init(unixSeconds:))
     }
 
     /// The notes a sync must look at again since its base (nil: the collection keeps no marks).

@@ -113,11 +113,25 @@ package enum SyncDelta {
             SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)
               OR (SELECT count(*) FROM temp.answers o WHERE o.id = a.id) > 1) ORDER BY id, rowid
             """)
-        for row in taken {
-            var id: Int64 = row[1]
-            while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.revlog WHERE id = ?) OR EXISTS (SELECT 1 FROM temp.answers WHERE id = ?)",
-                                    arguments: [id, id]) == true { id += 1 }
-            try db.execute(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?", arguments: [id, row[0] as Int64])
+        // Free means no row of the base's log nor of the answers has it (the answer itself still
+        // at its own id counts). Ids from the first one taken on are read once: looked up a query
+        // at a time, answers given together by the hundred (a bulk change) took seconds.
+        if let lowest = taken.first.map({ $0[1] as Int64 }) {
+            let inLog = Set(try Int64.fetchAll(db, sql: "SELECT id FROM main.revlog WHERE id >= ?", arguments: [lowest]))
+            var inAnswers: [Int64: Int] = [:]
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM temp.answers WHERE id >= ?", arguments: [lowest]) { inAnswers[id, default: 0] += 1 }
+            let update = try db.makeStatement(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?")
+            var lastGiven: Int64?
+            for row in taken {
+                let own: Int64 = row[1]
+                // Every id from the one before's own up to the one it was given was taken then, and still is.
+                var id = lastGiven.map { max(own, $0 + 1) } ?? own
+                while inLog.contains(id) || inAnswers[id, default: 0] > 0 { id += 1 }
+                inAnswers[own, default: 0] -= 1
+                inAnswers[id, default: 0] += 1
+                lastGiven = id
+                try update.execute(arguments: [id, row[0] as Int64])
+            }
         }
         let answerClash = try Bool.fetchOne(db, sql: """
             SELECT (SELECT count(DISTINCT id) != count(*) FROM temp.answers)

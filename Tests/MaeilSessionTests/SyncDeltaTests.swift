@@ -85,6 +85,50 @@ struct SyncDeltaTests {
         #expect(try Data(contentsOf: base) == before)
     }
 
+    /// Two bulk changes of other cards less than their count of milliseconds apart, a sync
+    /// between them: the second's log rows (one millisecond apart from its time on) come in
+    /// the part under ids the first's have in the base. Each takes the next free id, as the
+    /// whole export gives it.
+    @Test func bulkChangesCloseTogetherTakeTheNextFreeIds() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 300)
+        let cards = try collection.notes(deckID: deck.id).flatMap { try collection.cards(noteID: $0.id) }.map(\.id)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try collection.takeChangeFlag()
+        let mark = SyncMark(endpoint: "test", serverModified: 1, schema: 1, usn: 1)
+        let base = folder.appendingPathComponent("base.anki2")
+        let first = try FullSync(collection: collection, server: server, now: start, timeZone: Fixture.utc).write(collection, to: base)
+        try collection.recordSync(mark, base: first?.through, leavesBase: true)
+        var random = SeededGenerator(seed: 5)
+        let halves = [Array(cards.prefix(cards.count / 2)), Array(cards.dropFirst(cards.count / 2))]
+        for (round, offset) in [0.0, 0.1].enumerated() {
+            let now = start.addingTimeInterval(86_400 + offset)
+            _ = try collection.apply(CardChanges.setDueDate(halves[round], DueDateChange("3")!, now: now, timeZone: Fixture.utc, using: &random))
+            let sync = FullSync(collection: collection, server: server, now: now, timeZone: Fixture.utc)
+            let whole = folder.appendingPathComponent("whole-\(round).anki2"), merged = folder.appendingPathComponent("merged-\(round).anki2")
+            let part = folder.appendingPathComponent("part-\(round).anki2")
+            try sync.write(collection, to: whole)
+            try FileManager.default.copyItem(at: base, to: merged)
+            let marks = try #require(try sync.write(collection, to: part, onlyMarked: true))
+            if round == 1 {
+                // The part's ids the base has for other cards' answers: the case this is about.
+                let shared = try DatabaseQueue(path: part.path).read { db in
+                    try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [base.path])
+                    return try Int.fetchOne(db, sql: "SELECT count(*) FROM main.revlog p JOIN base.revlog b ON b.id = p.id AND b.cid != p.cid") ?? 0
+                }
+                #expect(shared >= 50)
+            }
+            #expect(try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: merged), "round \(round): the part did not fit")
+            let (expected, found) = (try rows(whole)["revlog"]!, try rows(merged)["revlog"]!)
+            #expect(expected == found, "round \(round): missing \(expected.subtracting(found).sorted().prefix(3)), extra \(found.subtracting(expected).sorted().prefix(3))")
+            try FileManager.default.removeItem(at: base)
+            try FileManager.default.copyItem(at: merged, to: base)
+            try collection.recordSync(mark, base: marks.through, leavesBase: true)
+        }
+    }
+
     static func answerID(_ row: String) -> Substring { row.split(separator: " ")[0] }
 
     /// One round of what a learner does, chosen by `random`.
