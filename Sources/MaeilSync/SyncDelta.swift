@@ -36,8 +36,21 @@ package enum SyncDelta {
         }
     }
 
+    /// The part laid over the base, inside the caller's transaction; false where it does not fit.
     static func lay(_ db: Database, deletedGuids: [String]) throws -> Bool {
         let dayShift = try moveDueDays(db)
+        try mapRecords(db, deletedGuids: deletedGuids)
+        defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
+        guard try recordsFit(db) else { return false }
+        try layNotesAndCards(db)
+        guard try layAnswers(db), try layGoneCardsAnswers(db) else { return false }
+        try takeObjects(db, dayShift: dayShift)
+        return true
+    }
+
+    /// The base's notes of `deletedGuids` gone; each of the part's notes and cards mapped to
+    /// the id the base gives it (temp.note_map, temp.card_map: old, new).
+    static func mapRecords(_ db: Database, deletedGuids: [String]) throws {
         let guids = "(SELECT value FROM json_each(?))"
         let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
         try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
@@ -52,14 +65,21 @@ package enum SyncDelta {
             CREATE UNIQUE INDEX temp.note_map_old ON note_map(old);
             CREATE UNIQUE INDEX temp.card_map_old ON card_map(old);
             """)
-        defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
-        // An id the base gives a record the part leaves alone, or one id for two records: no fit.
+    }
+
+    /// Whether the part's notes and cards fit the base: no id the base gives a record the part
+    /// leaves alone is taken, nor is one id given two records.
+    static func recordsFit(_ db: Database) throws -> Bool {
         let clash = try Bool.fetchOne(db, sql: """
             SELECT (SELECT count(DISTINCT new) != count(*) FROM note_map) OR (SELECT count(DISTINCT new) != count(*) FROM card_map)
               OR EXISTS (SELECT 1 FROM note_map n JOIN main.notes m ON m.id = n.new WHERE m.guid != n.guid)
               OR EXISTS (SELECT 1 FROM card_map c JOIN main.cards m ON m.id = c.new WHERE m.nid NOT IN (SELECT new FROM note_map))
             """) ?? true
-        guard !clash else { return false }
+        return !clash
+    }
+
+    /// The part's notes and cards in place of the base's, under the base's ids.
+    static func layNotesAndCards(_ db: Database) throws {
         // New cards keep the base's place, or come after its last.
         let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
         try db.execute(sql: """
@@ -75,6 +95,10 @@ package enum SyncDelta {
             INSERT INTO main.cards SELECT c.new, c.nid, d.did, d.ord, d.mod, d.usn, d.type, d.queue, d.due, d.ivl, d.factor, d.reps, d.lapses,
               d.left, d.odue, d.odid, d.flags, d.data FROM delta.cards d JOIN card_map c ON c.old = d.id;
             """)
+    }
+
+    /// The part's cards' answers in place of the base's; false where their ids do not fit.
+    static func layAnswers(_ db: Database) throws -> Bool {
         // An answer keeps the id the base gives it: answers in one millisecond take their ids in
         // turn, so a part numbers them apart from the rest. Matched by card and content, the
         // k-th such answer of the part to the k-th of the base. But for its last interval: an
@@ -113,26 +137,7 @@ package enum SyncDelta {
             SELECT rowid, id FROM temp.answers a WHERE fresh AND (EXISTS (SELECT 1 FROM main.revlog m WHERE m.id = a.id AND m.cid != a.cid)
               OR (SELECT count(*) FROM temp.answers o WHERE o.id = a.id) > 1) ORDER BY id, rowid
             """)
-        // Free means no row of the base's log nor of the answers has it (the answer itself still
-        // at its own id counts). Ids from the first one taken on are read once: looked up a query
-        // at a time, answers given together by the hundred (a bulk change) took seconds.
-        if let lowest = taken.first.map({ $0[1] as Int64 }) {
-            let inLog = Set(try Int64.fetchAll(db, sql: "SELECT id FROM main.revlog WHERE id >= ?", arguments: [lowest]))
-            var inAnswers: [Int64: Int] = [:]
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM temp.answers WHERE id >= ?", arguments: [lowest]) { inAnswers[id, default: 0] += 1 }
-            let update = try db.makeStatement(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?")
-            var lastGiven: Int64?
-            for row in taken {
-                let own: Int64 = row[1]
-                // Every id from the one before's own up to the one it was given was taken then, and still is.
-                var id = lastGiven.map { max(own, $0 + 1) } ?? own
-                while inLog.contains(id) || inAnswers[id, default: 0] > 0 { id += 1 }
-                inAnswers[own, default: 0] -= 1
-                inAnswers[id, default: 0] += 1
-                lastGiven = id
-                try update.execute(arguments: [id, row[0] as Int64])
-            }
-        }
+        try giveNextFreeIDs(db, taken)
         let answerClash = try Bool.fetchOne(db, sql: """
             SELECT (SELECT count(DISTINCT id) != count(*) FROM temp.answers)
               OR EXISTS (SELECT 1 FROM temp.answers a JOIN main.revlog m ON m.id = a.id WHERE m.cid != a.cid)
@@ -144,6 +149,34 @@ package enum SyncDelta {
               ON CONFLICT (id) DO UPDATE SET cid = excluded.cid, usn = excluded.usn, ease = excluded.ease, ivl = excluded.ivl,
                 lastIvl = excluded.lastIvl, factor = excluded.factor, time = excluded.time, type = excluded.type
             """)
+        return true
+    }
+
+    /// Each answer of `taken` (rowid and id, in order of id) takes the next free id from its own
+    /// on. Free means no row of the base's log nor of the answers has it (the answer itself
+    /// still at its own id counts). Ids from the first one taken on are read once: looked up a
+    /// query at a time, answers given together by the hundred (a bulk change) took seconds.
+    static func giveNextFreeIDs(_ db: Database, _ taken: [Row]) throws {
+        guard let lowest = taken.first.map({ $0[1] as Int64 }) else { return }
+        let inLog = Set(try Int64.fetchAll(db, sql: "SELECT id FROM main.revlog WHERE id >= ?", arguments: [lowest]))
+        var inAnswers: [Int64: Int] = [:]
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM temp.answers WHERE id >= ?", arguments: [lowest]) { inAnswers[id, default: 0] += 1 }
+        let update = try db.makeStatement(sql: "UPDATE temp.answers SET id = ? WHERE rowid = ?")
+        var lastGiven: Int64?
+        for row in taken {
+            let own: Int64 = row[1]
+            // Every id from the one before's own up to the one it was given was taken then, and still is.
+            var id = lastGiven.map { max(own, $0 + 1) } ?? own
+            while inLog.contains(id) || inAnswers[id, default: 0] > 0 { id += 1 }
+            inAnswers[own, default: 0] -= 1
+            inAnswers[id, default: 0] += 1
+            lastGiven = id
+            try update.execute(arguments: [id, row[0] as Int64])
+        }
+    }
+
+    /// The answers the part carries of cards that are gone; false where one does not fit.
+    static func layGoneCardsAnswers(_ db: Database) throws -> Bool {
         // The part carries every gone card's answers (a card answered, then deleted, since the
         // base): the base's row of one it has takes the part's last interval (changed steps
         // rewrite it, as above); one it has under another card or as another answer would not
@@ -158,7 +191,6 @@ package enum SyncDelta {
             INSERT INTO main.revlog SELECT d.id, d.cid, d.usn, d.ease, d.ivl, d.lastIvl, d.factor, d.time, d.type \(gone)
               ON CONFLICT (id) DO UPDATE SET lastIvl = excluded.lastIvl
             """)
-        try takeObjects(db, dayShift: dayShift)
         return true
     }
 
