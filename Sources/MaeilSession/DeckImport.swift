@@ -373,7 +373,7 @@ struct DeckImport {
         try writer.takeAnkiRow(cardID: card.id, AnkiCardRow(modified: modified, suspended: imported.suspended, buriedUntil: imported.buriedUntil,
                                                             buriedByUser: imported.buriedByUser, flags: imported.flags, data: data),
                                state: takesState ? imported.state : nil)
-        return takesState && imported.state != card.state && imported.state != .new
+        return imported.state != card.state && imported.state != .new
     }
 
     /// Answers given here (no Anki id yet) found in `history`, among the rows not `known`, as

@@ -242,7 +242,8 @@ package final class SyncMerge {
     /// from this side's.
     @discardableResult
     package func adopt(created: Int64, config: [String: Any]?) throws -> Bool {
-        func shifts(_ db: Database) throws -> (main: Int64, base: Int64?, config: [String: Any], own: [String: Any]) {
+        // Worked out before writing: a base whose days move is copied first, outside a transaction.
+        let (shift, baseShift, config, conf) = try queue.read { db in
             let conf = try Self.config(db, schema: "main")
             let ownCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created
             // A collection without the creator's offset counts from this machine's (as Anki does): the export's.
@@ -252,9 +253,8 @@ package final class SyncMerge {
                                                  try Self.config(db, schema: "base")) - Self.createdDay(created, config) : nil
             return (Self.createdDay(ownCreated, conf) - Self.createdDay(created, config), base, config, conf)
         }
-        if let base = try queue.read({ try shifts($0).base }), base != 0 { try copyBase() }
+        if let baseShift, baseShift != 0 { try copyBase() }
         return try queue.write { db in
-            let (shift, baseShift, config, conf) = try shifts(db)
             for (schema, shift) in [("main", shift), ("base", baseShift)] {
                 // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
                 guard let shift, shift != 0 else { continue }
