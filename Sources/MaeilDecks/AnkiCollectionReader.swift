@@ -130,19 +130,21 @@ struct NoteBatch {
         for id in ids { if let homeDeck = here.cardsKnown[id] { homeDecks[id] = homeDeck } }
         let unknown = ids.filter { here.cardsKnown[$0] == nil }.map(String.init).joined(separator: ",")
         guard !unknown.isEmpty else { return }
-        let cardRows = try Row.fetchCursor(db, sql: "SELECT \(CardRow.columns) FROM cards WHERE nid IN (\(unknown)) ORDER BY nid, ord")
-        while let row = try cardRows.next() {
-            let card = try CardRow(PackageRow(row: row, table: "cards", file: file))
+        let cardsSQL = "SELECT \(CardRow.columns) FROM cards WHERE nid IN (\(unknown)) ORDER BY nid, ord"
+        let cardRows = try CardRow.straight(db, sql: cardsSQL) ?? Row.fetchAll(db, sql: cardsSQL).map {
+            try CardRow(PackageRow(row: $0, table: "cards", file: file))
+        }
+        for card in cardRows {
             if cards[card.note] == nil { homeDecks[card.note] = card.originalDeck != 0 ? card.originalDeck : card.deck }
             cards[card.note, default: []].append(card)
         }
-        let reviewRows = try Row.fetchCursor(db, sql: """
+        let reviewsSQL = """
             SELECT \(RevlogRow.columns) FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid IN (\(unknown))) ORDER BY cid, id
-            """)
-        while let row = try reviewRows.next() {
-            let review = try RevlogRow(PackageRow(row: row, table: "revlog", file: file))
-            reviews[review.card, default: []].append(review)
+            """
+        let reviewRows = try RevlogRow.straight(db, sql: reviewsSQL) ?? Row.fetchAll(db, sql: reviewsSQL).map {
+            try RevlogRow(PackageRow(row: $0, table: "revlog", file: file))
         }
+        for review in reviewRows { reviews[review.card, default: []].append(review) }
     }
 }
 
@@ -808,10 +810,14 @@ extension NoteRow {
 enum StraightRows {
     private struct Mistyped: Error {}
 
-    static func read(_ db: Database, sql: String, arguments: StatementArguments = [], types: [Int32], _ body: (SQLiteRow) -> Void) throws -> Bool {
+    /// `nullable` lists the columns that may also be NULL.
+    static func read(_ db: Database, sql: String, arguments: StatementArguments = [], types: [Int32], nullable: Set<Int> = [],
+                     _ body: (SQLiteRow) -> Void) throws -> Bool {
         do {
             try db.makeStatement(sql: sql).forEachRow(arguments) { row in
-                guard types.indices.allSatisfy({ row.type($0) == types[$0] }) else { throw Mistyped() }
+                guard types.indices.allSatisfy({ row.type($0) == types[$0] || (row.type($0) == SQLITE_NULL && nullable.contains($0)) }) else {
+                    throw Mistyped()
+                }
                 body(row)
             }
             return true
@@ -836,6 +842,28 @@ struct CardRow {
         modified = try row.value(15)
         flags = (try? row.value(16) as Int64?).flatMap { $0 } ?? 0
     }
+
+    init(id: Int64, note: Int64, deck: Int64, ordinal: Int, type: Int64, queue: Int64, due: Int64, interval: Int64, factor: Int64,
+         reps: Int64, lapses: Int64, left: Int64, originalDue: Int64, originalDeck: Int64, data: String, modified: Int64, flags: Int64) {
+        (self.id, self.note, self.deck, self.ordinal, self.type, self.queue) = (id, note, deck, ordinal, type, queue)
+        (self.due, self.interval, self.factor, self.reps, self.lapses, self.left) = (due, interval, factor, reps, lapses, left)
+        (self.originalDue, self.originalDeck, self.data, self.modified, self.flags) = (originalDue, originalDeck, data, modified, flags)
+    }
+}
+
+extension CardRow {
+    /// The rows `sql` selects (`columns`), read straight; nil where a value is not of the type read.
+    static func straight(_ db: Database, sql: String) throws -> [CardRow]? {
+        var rows: [CardRow] = []
+        let types = Array(repeating: SQLITE_INTEGER, count: 17).enumerated().map { $0.offset == 14 ? SQLITE_TEXT : $0.element }
+        let read = try StraightRows.read(db, sql: sql, types: types, nullable: [14, 16]) { row in
+            rows.append(CardRow(id: row.int64(0), note: row.int64(1), deck: row.int64(2), ordinal: Int(row.int64(3).clamped(to: 0...10_000)),
+                                type: row.int64(4), queue: row.int64(5), due: row.int64(6), interval: row.int64(7), factor: row.int64(8),
+                                reps: row.int64(9), lapses: row.int64(10), left: row.int64(11), originalDue: row.int64(12),
+                                originalDeck: row.int64(13), data: row.text(14), modified: row.int64(15), flags: row.int64(16)))
+        }
+        return read ? rows : nil
+    }
 }
 
 struct RevlogRow {
@@ -845,6 +873,21 @@ struct RevlogRow {
     init(_ row: PackageRow) throws {
         (id, card, ease, interval) = (try row.value(0), try row.value(1), try row.value(2), try row.value(3))
         (lastInterval, factor, milliseconds, type) = (try row.value(4), try row.value(5), try row.value(6), try row.value(7))
+    }
+
+    init(id: Int64, card: Int64, ease: Int64, interval: Int64, lastInterval: Int64, factor: Int64, milliseconds: Int64, type: Int64) {
+        (self.id, self.card, self.ease, self.interval) = (id, card, ease, interval)
+        (self.lastInterval, self.factor, self.milliseconds, self.type) = (lastInterval, factor, milliseconds, type)
+    }
+
+    /// The rows `sql` selects (`columns`), read straight; nil where a value is not of the type read.
+    static func straight(_ db: Database, sql: String) throws -> [RevlogRow]? {
+        var rows: [RevlogRow] = []
+        let read = try StraightRows.read(db, sql: sql, types: Array(repeating: SQLITE_INTEGER, count: 8)) { row in
+            rows.append(RevlogRow(id: row.int64(0), card: row.int64(1), ease: row.int64(2), interval: row.int64(3),
+                                  lastInterval: row.int64(4), factor: row.int64(5), milliseconds: row.int64(6), type: row.int64(7)))
+        }
+        return read ? rows : nil
     }
 }
 

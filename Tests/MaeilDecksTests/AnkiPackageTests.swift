@@ -159,6 +159,26 @@ struct AnkiPackageTests {
         #expect(failure(null).contains("revlog table holds a value that is not Int64 in column ease (NULL)"))
     }
 
+    /// A NULL card data or flags column (Anki writes neither) reads as none, on the straight path
+    /// and on the checked one that a mistyped value elsewhere in the rows sends the reading down.
+    @Test func nullCardDataAndFlagsReadAsNone() throws {
+        func cards(_ tamper: String) throws -> [CardDraft] {
+            let package = try tamperedPackage { db in
+                // Columns without a type, so a value keeps the type it is given.
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('cards')").joined(separator: ", ")
+                try db.execute(sql: "CREATE TABLE c (\(columns)); INSERT INTO c SELECT * FROM cards; DROP TABLE cards; ALTER TABLE c RENAME TO cards")
+                try db.execute(sql: "UPDATE cards SET data = NULL, flags = NULL")
+                try db.execute(sql: tamper)
+            }
+            return try AnkiPackage.read(path: package, options: ImportOptions()).decks.flatMap(\.notes).flatMap(\.cards)
+        }
+        let straight = try cards("SELECT 1")
+        let checked = try cards("UPDATE cards SET left = left + 0.0")  // a whole REAL: GRDB reads it as Int64, the straight path does not
+        #expect(!straight.isEmpty)
+        #expect(straight.allSatisfy { $0.flags == 0 && $0.ankiCustomData == nil })
+        #expect(straight == checked)
+    }
+
     /// Deck options are JSON that anyone can write: out-of-range numbers are clamped into the
     /// ranges a Maeil deck file allows rather than reaching the scheduler.
     @Test func hostileDeckOptionsAreClamped() throws {
