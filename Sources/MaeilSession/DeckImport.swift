@@ -276,6 +276,7 @@ struct DeckImport {
                 summary.moved += 1
             }
             if !item.cards.isEmpty {
+                if note.deckID == deck.id { summary.cardsWithHistory += try inserter.addAnkiCards(item.cards, to: note) }
                 summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
             }
             noteWritten()

@@ -118,6 +118,19 @@ package struct NoteInserter {
         }
     }
 
+    /// Anki's cards of a note here that the note lacks (an import before Maeil kept a card its
+    /// fields no longer give dropped it, with its answers), made with their schedules and
+    /// answers as a new note's are. Answers how many took a schedule.
+    package mutating func addAnkiCards(_ drafts: [CardDraft], to note: Note) throws -> Int {
+        let existing = Set(try Collection.cards(db, noteID: note.id).map { "\($0.template)#\($0.ordinal)" })
+        let missing = drafts.filter { $0.ankiID != nil && !existing.contains("\($0.template)#\($0.ordinal)") }
+        guard !missing.isEmpty else { return 0 }
+        try flush()
+        let unitPosition = units.values.first { $0.id == note.unitID }?.position
+        return try addCards(noteID: note.id, fields: note.fields, noteType: note.noteType, position: note.position,
+                            unitPosition: unitPosition, existing: existing, drafts: missing).scheduled
+    }
+
     /// Every write of a note passes here: a field over `NoteField.maximumBytes` is refused.
     static func checkSizes(_ fields: [NoteField]) throws {
         if let field = fields.first(where: { $0.value.utf8.count > NoteField.maximumBytes }) {
@@ -143,6 +156,11 @@ package struct NoteInserter {
     }
 
     /// Creates the cards a note should have and does not (`existing` holds "template#ordinal" keys).
+    /// A card of Anki's (a draft with Anki's id) is made too where the note's fields no longer
+    /// give it: Anki keeps such a card (a cloze number taken out, an optional field emptied),
+    /// with its schedule and answers, until its Empty Cards deletes it, and so does Maeil. For
+    /// the same reason a cloze note from Anki without a deletion gets no first card beside
+    /// Anki's own.
     private mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
                                    existing: Set<String>, drafts: [CardDraft] = [], listingCards: Bool = true) throws
         -> (cards: [NewCard], scheduled: Int) {
@@ -150,37 +168,47 @@ package struct NoteInserter {
         var scheduled = 0
         // New cards made here share their note's place in Anki's new queue, as Anki gives one per note.
         var notePosition: Int64?
+        let ankiCards = drafts.filter { $0.ankiID != nil }
+        var made = Set<String>()
+        func makeCard(template index: Int, ordinal: Int, draft: CardDraft?) throws {
+            let name = deck.templates[index].name
+            let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
+            var ankiPosition = draft?.ankiPosition
+            if draft == nil {
+                if notePosition == nil { notePosition = try takeAnkiPosition() }
+                ankiPosition = notePosition
+            }
+            if draft == nil, !listingCards {
+                pending.append((noteID, name, ordinal, unitPosition, newPosition, ankiPosition))
+                if pending.count == Self.batchSize { try flush() }
+                return
+            }
+            let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
+                                           newPosition: newPosition, ankiPosition: ankiPosition, draft: draft)
+            // A card reset to new keeps its history too.
+            for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
+            if let draft, draft.state != .new {
+                scheduled += 1
+                // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
+                // Never older than the history it follows, even when the other program's clock ran ahead.
+                let newest = draft.history.lazy.map(\.time).max().map { $0.addingTimeInterval(0.001) } ?? .distantPast
+                let arrival = ReviewLogEntry(time: max(Date(unixSeconds: nowSeconds), newest), kind: .imported, rating: nil, scheduler: "manual",
+                                             before: .new, after: draft.state.storedForm)
+                try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind)
+            }
+            if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
+        }
         for index in deck.templates.indices {
             let name = deck.templates[index].name
-            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty) { ordinal in
+            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty || !ankiCards.isEmpty) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
-                let draft = drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal }
-                let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
-                var ankiPosition = draft?.ankiPosition
-                if draft == nil {
-                    if notePosition == nil { notePosition = try takeAnkiPosition() }
-                    ankiPosition = notePosition
-                }
-                if draft == nil, !listingCards {
-                    pending.append((noteID, name, ordinal, unitPosition, newPosition, ankiPosition))
-                    if pending.count == Self.batchSize { try flush() }
-                    return
-                }
-                let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
-                                               newPosition: newPosition, ankiPosition: ankiPosition, draft: draft)
-                // A card reset to new keeps its history too.
-                for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
-                if let draft, draft.state != .new {
-                    scheduled += 1
-                    // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
-                    // Never older than the history it follows, even when the other program's clock ran ahead.
-                    let newest = draft.history.lazy.map(\.time).max().map { $0.addingTimeInterval(0.001) } ?? .distantPast
-                    let arrival = ReviewLogEntry(time: max(Date(unixSeconds: nowSeconds), newest), kind: .imported, rating: nil, scheduler: "manual",
-                                                 before: .new, after: draft.state.storedForm)
-                    try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind)
-                }
-                if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
+                if !ankiCards.isEmpty { made.insert("\(name)#\(ordinal)") }
+                try makeCard(template: index, ordinal: ordinal, draft: drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal })
             }
+        }
+        for draft in ankiCards where !made.contains("\(draft.template)#\(draft.ordinal)") && !existing.contains("\(draft.template)#\(draft.ordinal)") {
+            guard let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) }) else { continue }
+            try makeCard(template: index, ordinal: draft.ordinal, draft: draft)
         }
         return (cards, scheduled)
     }

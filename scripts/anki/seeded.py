@@ -56,6 +56,7 @@ import datetime
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -135,6 +136,19 @@ def make_child(folder, *seeds):
         studied = sorted(col.db.list("select distinct n.id from notes n join cards c on c.nid = n.id join revlog r on r.cid = c.id"))
         if studied:
             col.remove_notes([random.Random(int(seed) * 31337).choice(studied)])
+        # Cards whose note no longer gives them, studied: a cloze number taken out, an optional
+        # reverse emptied. Anki keeps them, with their answers, until Empty Cards deletes them.
+        empty_rng = random.Random(int(seed) * 2750159)
+        for kind, model in [("cloze", types[2]), ("reverse", types[4])]:
+            candidates = col.db.list("select distinct c.nid from cards c join revlog r on r.cid = c.id join notes n on n.id = c.nid "
+                                     "where c.ord = 1 and n.mid = ? order by c.nid", model["id"])
+            if candidates and empty_rng.random() < 0.5:
+                note = col.get_note(empty_rng.choice(candidates))
+                if kind == "cloze":
+                    note["Text"] = re.sub(r"\{\{c2::(.*?)(::[^}]*)?\}\}", r"\1", note["Text"])
+                else:
+                    note["Add Reverse"] = ""
+                col.update_note(note)
         # Notes added last are still new: some wait in a filtered deck, their place in the new queue in odue.
         for index, word in enumerate(rng.sample([w for w in WORDS if w not in words], 4)):
             note = col.new_note(types[0])
