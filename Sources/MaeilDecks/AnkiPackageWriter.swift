@@ -220,8 +220,8 @@ private struct CollectionWriting {
         // Review log rows wait in a table of their own and are written after the cards, in id
         // order: SQLite appends them instead of inserting each in the middle of its table, and
         // however many there are, none is held in memory.
-        try db.execute(sql: "CREATE TEMP TABLE answers (id INTEGER NOT NULL, cid INTEGER NOT NULL, ease INTEGER NOT NULL, ivl INTEGER NOT NULL, lastIvl INTEGER NOT NULL, factor INTEGER NOT NULL, time INTEGER NOT NULL, type INTEGER NOT NULL)")
-        let insertAnswer = try db.makeStatement(sql: "INSERT INTO temp.answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        try db.execute(sql: "CREATE TEMP TABLE answers (id INTEGER NOT NULL, cid INTEGER NOT NULL, ease INTEGER NOT NULL, ivl INTEGER NOT NULL, lastIvl INTEGER NOT NULL, factor INTEGER NOT NULL, time INTEGER NOT NULL, type INTEGER NOT NULL, kept INTEGER NOT NULL)")
+        let insertAnswer = try db.makeStatement(sql: "INSERT INTO temp.answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         var decks: [String: Any] = ["1": Self.deckJSON(id: 1, name: "Default", configID: 1, now: nowSeconds)]
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
@@ -236,7 +236,7 @@ private struct CollectionWriting {
                 bind.begin(insertAnswer)
                 bind.int(entry.ankiID ?? Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))); bind.int(cardID)
                 bind.int(row.ease); bind.int(row.interval); bind.int(row.lastInterval); bind.int(row.factor)
-                bind.int(entry.durationMilliseconds); bind.int(row.type)
+                bind.int(entry.durationMilliseconds); bind.int(row.type); bind.bool(entry.ankiID != nil)
                 try bind.step(db)
             }
         }
@@ -404,16 +404,18 @@ private struct CollectionWriting {
     /// first n. Where no two share an id, that is every answer's own: they go in as they are,
     /// without the window functions, which took two thirds of the time (0.30 s against 0.10 s
     /// for 100,000 rows). Where one was left out for sharing an id, they go in again by the
-    /// window functions. (A scratch file has no journal to take back a failed statement.)
+    /// window functions. (A scratch file has no journal to take back a failed statement.) Of
+    /// answers with one id, one that keeps it (Anki's, or one given here that went up under
+    /// it) comes first and keeps it.
     static func moveAnswers(_ db: Database) throws {
         let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.answers") ?? 0
-        try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT id, cid, -1, ease, ivl, lastIvl, factor, time, type FROM temp.answers ORDER BY id, rowid")
+        try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT id, cid, -1, ease, ivl, lastIvl, factor, time, type FROM temp.answers ORDER BY id, kept DESC, rowid")
         if db.changesCount != answers {
             try db.execute(sql: """
                 DELETE FROM revlog;
-                INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
+                INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, kept DESC, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
                   lastIvl, factor, time, type
-                FROM (SELECT row_number() OVER (ORDER BY id, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, rowid
+                FROM (SELECT row_number() OVER (ORDER BY id, kept DESC, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, kept DESC, rowid
                 """)
         }
         try db.execute(sql: "DROP TABLE temp.answers")

@@ -366,6 +366,25 @@ package struct CollectionWriter {
         return ids
     }
 
+    /// Cards, and cards that are gone, with rows given here that an export writes for Anki (an
+    /// answer, a reset, a due date set) and that keep no Anki id yet, each with the id the
+    /// export gives the card in Anki's file (its own, or the one exports propose). `notes`:
+    /// only the cards of these notes, and gone cards; nil, every card.
+    package func cardsWithAnswersWithoutAnkiIDs(notes: [Int64]?) throws -> [(cardID: Int64, ankiCardID: Int64)] {
+        let noteFilter = notes == nil ? "1" : "c.note_id IN (SELECT value FROM json_each(?))"
+        let arguments: StatementArguments = try notes.map { [String(decoding: try JSONEncoder().encode($0), as: UTF8.self)] } ?? []
+        return try Row.fetchAll(db, sql: """
+            SELECT r.card_id, CASE WHEN c.id IS NOT NULL THEN coalesce(c.anki_id, \(Collection.proposedAnkiIDSQL(created: "n.created_at", id: "c.id")))
+                                   ELSE coalesce(g.anki_id, \(Collection.proposedAnkiIDSQL(created: "g.note_created", id: "g.id"))) END AS anki
+            FROM (SELECT DISTINCT card_id FROM review_log WHERE anki_id IS NULL AND (kind = 1 OR rating > 0)) AS r
+              LEFT JOIN card c ON c.id = r.card_id LEFT JOIN note n ON n.id = c.note_id LEFT JOIN gone_card g ON g.id = r.card_id
+            WHERE (c.id IS NULL AND g.id IS NOT NULL) OR (c.id IS NOT NULL AND \(noteFilter))
+            """, arguments: arguments).compactMap { row -> (cardID: Int64, ankiCardID: Int64)? in
+                guard let ankiCardID = row[1] as Int64? else { return nil }
+                return (row[0], ankiCardID)
+            }
+    }
+
     /// An answer given here, come back from Anki: it keeps Anki's id from now on.
     package func adoptLogID(_ rowID: Int64, ankiID: Int64) throws {
         try db.execute(sql: "UPDATE review_log SET anki_id = ? WHERE id = ? AND anki_id IS NULL", arguments: [ankiID, rowID])

@@ -297,7 +297,11 @@ package final class SyncMerge {
     /// notes that differ in anything but their modification time (made newer than the base's,
     /// so a change here is never older than what it changed), and answers the base does not
     /// have. The others are not pending (usn 0).
-    package func markPendingRows() throws {
+    /// A row changed here is newer than the base's, as Anki's own change would be: where it was
+    /// changed in the second the base's was made, a second later, but never later than `now`.
+    /// (A time a second ahead tied with a change a phone made in that second: the server and
+    /// the phone each kept their own, and the sides differed from then on.)
+    package func markPendingRows(now: Date) throws {
         guard changedHere else { return }
         try queue.write { db in
             let cardColumns = ["nid", "did", "ord", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue", "odid", "flags", "data"]
@@ -306,8 +310,8 @@ package final class SyncMerge {
                 let same = columns.map { "b.\($0) IS \(table).\($0)" }.joined(separator: " AND ")
                 try db.execute(sql: """
                     UPDATE \(table) SET usn = 0 WHERE usn = -1 AND EXISTS (SELECT 1 FROM base.\(table) b WHERE b.id = \(table).id AND \(same));
-                    UPDATE \(table) SET mod = max(mod, coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod)) WHERE usn = -1
-                    """)
+                    UPDATE \(table) SET mod = max(mod, min(coalesce((SELECT b.mod + 1 FROM base.\(table) b WHERE b.id = \(table).id), mod), ?1)) WHERE usn = -1
+                    """, arguments: [Int64(now.timeIntervalSince1970.rounded(.down))])
             }
             // Each looked up by its id: `id IN (SELECT id FROM base.revlog)` read every answer of the base (14 ms at 100,000).
             try db.execute(sql: "UPDATE revlog SET usn = 0 WHERE usn = -1 AND EXISTS (SELECT 1 FROM base.revlog b WHERE b.id = revlog.id)")

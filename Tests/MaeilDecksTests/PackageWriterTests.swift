@@ -12,15 +12,16 @@ struct PackageWriterTests {
                             modified: 1_700_000_000, legacyJSON: "{}")
 
     /// Answers in one millisecond, on one card and across cards: each takes its own time as its
-    /// id where it is free, else the next free one, in the order the cards and answers come, as
-    /// a writer that sorted every answer in memory and walked them once would give them. Seeds
+    /// id where it is free, else the next free one, in the order the cards and answers come (one
+    /// that keeps its id, Anki's or one it went up under, before one that proposes it), as a
+    /// writer that sorted every answer in memory and walked them once would give them. Seeds
     /// 6 and 7 give every answer a millisecond of its own (the writer's quicker way).
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
     func answersInOneMillisecondTakeTheNextFreeID(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let base: Int64 = 1_700_000_000_000
         var notes: [ExportNote] = []
-        var given: [(id: Int64, tag: Int)] = []
+        var given: [(id: Int64, tag: Int, kept: Bool)] = []
         var times = Set<Int64>()
         for index in 0..<40 {
             var history: [ReviewLogEntry] = []
@@ -32,7 +33,7 @@ struct PackageWriterTests {
                                            durationMilliseconds: given.count, scheduler: SchedulerKind.sm2.rawValue, before: .new,
                                            after: CardState(phase: .review, intervalDays: 1, easePermille: 2500))
                 if Bool.random(using: &random) { entry.ankiID = id }
-                given.append((id, given.count))
+                given.append((id, given.count, entry.ankiID != nil))
                 history.append(entry)
             }
             let state = history.isEmpty ? CardState.new
@@ -52,10 +53,10 @@ struct PackageWriterTests {
         let summary = try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: clock.start(ofDay: 19_700), clock: clock)
         #expect(summary.decks.map(\.notes) == [40])
 
-        // The rule, walked answer by answer.
+        // The rule, walked answer by answer: of answers with one id, one that keeps it first.
         var expected: [(id: Int64, tag: Int)] = []
         var last = Int64.min
-        for answer in given.sorted(by: { ($0.id, $0.tag) < ($1.id, $1.tag) }) {
+        for answer in given.sorted(by: { ($0.id, $0.kept ? 0 : 1, $0.tag) < ($1.id, $1.kept ? 0 : 1, $1.tag) }) {
             last = max(answer.id, last &+ 1)
             expected.append((last, answer.tag))
         }

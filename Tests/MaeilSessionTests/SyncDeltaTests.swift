@@ -59,6 +59,33 @@ struct SyncDeltaTests {
         }
     }
 
+    /// A card changed here in the second its base row was made goes up a second later than the
+    /// base's, so the server and a phone take it as the newer; but never later than the sync's
+    /// own time: a card sent a second ahead tied with a change a phone made in that second, and
+    /// the server and the phone each kept their own (found by SyncTests.busyOnBothSidesTheSidesAgree).
+    @Test(arguments: [(0, 0), (10, 1)])
+    func aChangeGoesUpNewerThanItsBaseButNotAhead(secondsLater: Int64, expectedBump: Int64) throws {
+        let collection = try Fixture.collection()
+        _ = try Fixture.wordDeck(collection, count: 3)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        let sync = FullSync(collection: collection, server: server, now: Date(timeIntervalSince1970: 1_700_000_000), timeZone: Fixture.utc)
+        let base = folder.appendingPathComponent("base.anki2"), merged = folder.appendingPathComponent("merged.anki2")
+        try sync.write(collection, to: base)
+        try FileManager.default.copyItem(at: base, to: merged)
+        let (card, baseModified) = try #require(try DatabaseQueue(path: base.path).read { db in
+            try Row.fetchOne(db, sql: "SELECT id, mod FROM cards ORDER BY id").map { ($0[0] as Int64, $0[1] as Int64) }
+        })
+        try DatabaseQueue(path: merged.path).write { db in
+            try db.execute(sql: "UPDATE cards SET flags = 3, mod = ?, usn = -1 WHERE id = ?", arguments: [baseModified, card])
+        }
+        let merge = try SyncMerge(merged: merged, base: base, changedHere: true)
+        try merge.markPendingRows(now: Date(timeIntervalSince1970: TimeInterval(baseModified + secondsLater)))
+        try merge.close()
+        let sent = try DatabaseQueue(path: merged.path).read { db in try Int64.fetchOne(db, sql: "SELECT mod FROM cards WHERE id = ? AND usn = -1", arguments: [card]) }
+        #expect(sent == baseModified + expectedBump)
+    }
+
     /// A part that does not fit (here a new note under an id the base gives another, found
     /// after a note deleted here left the file) is rolled back: the file it was laid over is as
     /// it was, byte for byte, so a sync's merge it was laid over can still be taken whole.

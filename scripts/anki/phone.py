@@ -46,6 +46,13 @@ client does, and prints one JSON object:
                                                    GUID made due today and answered Good, no other
                                                    card touched; then a normal sync; prints the
                                                    review-log ids added
+    phone.py busy PATH ENDPOINT USER PASSWORD SEED  on the collection at PATH, what a day on the bus
+                                                   does, chosen at random from SEED: cards of a deck
+                                                   or two studied, notes edited, tagged, added,
+                                                   deleted and moved, cards flagged, suspended,
+                                                   buried, forgotten and set due; then a normal
+                                                   sync; prints what it did and the review-log ids
+                                                   added
     phone.py config PATH ENDPOINT USER PASSWORD [KEY=JSON]...
                                                    the collection's config at PATH gets each KEY
                                                    set to the JSON value, then a normal sync;
@@ -283,6 +290,82 @@ def answer(path, endpoint, user, password, *guids):
     return {"required": required, "answered": answered, "revlog": added}
 
 
+def busy(path, endpoint, user, password, seed):
+    from anki.collection import Collection
+
+    rng = random.Random(int(seed))
+    col = Collection(path)
+    before = set(col.db.list("select id from revlog"))
+    schema = col.db.scalar("select scm from col")
+    decks = [deck for deck in col.decks.all_names_and_ids()
+             if not col.decks.is_filtered(deck.id) and col.find_cards(f'"deck:{deck.name}" -deck:filtered')]
+    did = []
+
+    def notes():
+        return sorted(col.find_notes("-deck:filtered"))
+
+    def cards():
+        return sorted(col.find_cards("-deck:filtered"))
+
+    for deck in rng.sample(decks, min(len(decks), rng.randint(1, 2))):
+        col.decks.select(deck.id)
+        answered, limit = 0, rng.randint(3, 15)
+        while answered < limit and answer_next(col, rng):
+            answered += 1
+        did.append(f"studied {answered} in {deck.name}")
+    for nid in rng.sample(notes(), rng.randint(0, 2)):
+        note = col.get_note(nid)
+        note.fields[0] += f" (phone {seed})"
+        note.add_tag("phone")
+        col.update_note(note)
+        did.append(f"edited {note.guid}")
+    if rng.random() < 0.5:
+        deck = rng.choice(decks)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"], note["Back"] = f"폰 {seed}", "added on the phone"
+        col.add_note(note, deck.id)
+        did.append(f"added {note.guid} to {deck.name}")
+    if rng.random() < 0.4:
+        note = col.get_note(rng.choice(notes()))
+        col.remove_notes([note.id])
+        did.append(f"deleted {note.guid}")
+    if rng.random() < 0.4 and len(decks) > 1:
+        note = col.get_note(rng.choice(notes()))
+        home = col.get_card(note.card_ids()[0]).did
+        target = rng.choice([deck for deck in decks if deck.id != home])
+        col.set_deck(note.card_ids(), target.id)
+        did.append(f"moved {note.guid} to {target.name}")
+    chosen = rng.sample(cards(), min(len(cards()), 6))
+    actions = [
+        ("flagged", lambda cid: col.set_user_flag_for_cards(rng.randint(0, 7), [cid])),
+        ("suspended", lambda cid: col.sched.suspend_cards([cid])),
+        ("unsuspended", lambda cid: col.sched.unsuspend_cards([cid])),
+        ("buried", lambda cid: col.sched.bury_cards([cid], manual=True)),
+        ("forgot", lambda cid: col.sched.schedule_cards_as_new([cid], restore_position=rng.random() < 0.5, reset_counts=rng.random() < 0.5)),
+        ("set due", lambda cid: col.sched.set_due_date([cid], rng.choice(["0", "1", "2-5", "3!"]))),
+    ]
+    for cid in chosen:
+        if rng.random() < 0.6:
+            name, act = rng.choice(actions)
+            act(cid)
+            did.append(f"{name} card {cid}")
+    added = sorted(set(col.db.list("select id from revlog")) - before)
+    schema_changed = col.db.scalar("select scm from col") != schema
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "did": did, "revlog": added, "schema_changed": schema_changed}
+
+
+def set_due(path, endpoint, user, password, guid, days):
+    from anki.collection import Collection
+    col = Collection(path)
+    cids = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid)
+    col.sched.set_due_date(cids, days)
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required}
+
+
 def config(path, endpoint, user, password, *settings):
     from anki.collection import Collection
 
@@ -388,5 +471,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "set-due": set_due, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))

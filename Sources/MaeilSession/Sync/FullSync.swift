@@ -65,6 +65,8 @@ package struct FullSync {
         try base.prepare(file, mark: mark)
         try collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
+        // The upload is recorded: an answer left without its id now gets it at the next sync.
+        try? keepSentAnswerIDs(base: base.file, notes: nil)
         return Counts(notes: sent.notes, cards: sent.cards, reviews: sent.reviews)
     }
 

@@ -73,7 +73,7 @@ package struct NormalSync {
             }
             let settingsChanged = try merge.adopt(created: created, config: remote.config ?? sentConfig?.config)
             cameDown = settingsChanged || !serverGraves.isEmpty || !remote.models.isEmpty || !remote.decks.isEmpty || !remote.deckConfigs.isEmpty
-            try merge.markPendingRows()
+            try merge.markPendingRows(now: full.now)
             try merge.apply(serverObjects: remote)
             while true {
                 let chunk = try server.chunk()
@@ -119,12 +119,15 @@ package struct NormalSync {
             try base.prepare(merged, mark: newMark)
             try full.collection.recordSync(newMark, base: marks?.through, leavesBase: true)
             base.settle()
+            // The sync is recorded: an answer left without its id now gets it at the next sync.
+            try? full.keepSentAnswerIDs(base: base.file, notes: laidOver ? marks?.notes : nil)
             return summary
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
                                                 takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
                                                 changedOptions: merge.serverChangedOptions, mark: newMark, work: work) {
             summary.takenInPlace = true
+            try? full.keepSentAnswerIDs(base: SyncBase(collectionPath: full.collection.path).file, notes: laidOver ? marks?.notes : nil)
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
         }
