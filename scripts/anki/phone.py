@@ -356,16 +356,6 @@ def busy(path, endpoint, user, password, seed):
     return {"required": required, "did": did, "revlog": added, "schema_changed": schema_changed}
 
 
-def set_due(path, endpoint, user, password, guid, days):
-    from anki.collection import Collection
-    col = Collection(path)
-    cids = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid)
-    col.sched.set_due_date(cids, days)
-    required = sync_open(col, endpoint, user, password)
-    col.close()
-    return {"required": required}
-
-
 def config(path, endpoint, user, password, *settings):
     from anki.collection import Collection
 
@@ -471,5 +461,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "set-due": set_due, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field}[command](*arguments), ensure_ascii=False))
