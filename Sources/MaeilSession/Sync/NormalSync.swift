@@ -127,7 +127,6 @@ package struct NormalSync {
                                                 takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
                                                 changedOptions: merge.serverChangedOptions, mark: newMark, work: work) {
             summary.takenInPlace = true
-            try? full.keepSentAnswerIDs(base: SyncBase(collectionPath: full.collection.path).file, notes: laidOver ? marks?.notes : nil)
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
         }
@@ -221,6 +220,8 @@ package struct NormalSync {
                 let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
                 try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
                 try Self.takeKept(kept, writer: writer)
+                // The answers that went up keep the ids the server has them under, before the next base is exported.
+                try FullSync.keepSentAnswerIDs(base: merged, notes: nil, writer: writer)
             }
         } catch is SyncTakeProblem {
             // Nothing was written (the transaction rolled back): the whole merge is taken instead.
