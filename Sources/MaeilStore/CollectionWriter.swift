@@ -385,9 +385,23 @@ package struct CollectionWriter {
             }
     }
 
+    /// Of these cards (and cards that are gone): the rows given here without an Anki id, in order
+    /// of card and row, and the Anki ids each card's log holds. Two queries for all of them: a
+    /// sync that sent a thousand cards' answers asked three for each card (0.3 s).
+    package func answersWithoutAnkiIDs(cardIDs: [Int64]) throws -> (own: [ReviewLog], held: [Int64: Set<Int64>]) {
+        let list = String(decoding: try JSONEncoder().encode(cardIDs), as: UTF8.self)
+        let own = try Collection.fetchAll(db, """
+            SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id IN (SELECT value FROM json_each(?)) AND anki_id IS NULL ORDER BY card_id, id
+            """, [list], { ReviewLogTable.Decoder($0).decode })
+        var held: [Int64: Set<Int64>] = [:]
+        try db.makeStatement(sql: "SELECT card_id, anki_id FROM review_log WHERE card_id IN (SELECT value FROM json_each(?)) AND anki_id IS NOT NULL")
+            .forEachRow([list]) { held[$0.int64(0), default: []].insert($0.int64(1)) }
+        return (own, held)
+    }
+
     /// An answer given here, come back from Anki: it keeps Anki's id from now on.
     package func adoptLogID(_ rowID: Int64, ankiID: Int64) throws {
-        try db.execute(sql: "UPDATE review_log SET anki_id = ? WHERE id = ? AND anki_id IS NULL", arguments: [ankiID, rowID])
+        try db.cachedStatement(sql: "UPDATE review_log SET anki_id = ? WHERE id = ? AND anki_id IS NULL").execute(arguments: [ankiID, rowID])
     }
 
     /// Adds one entry of a card's history (from another program's review log).

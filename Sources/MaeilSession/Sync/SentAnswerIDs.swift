@@ -24,23 +24,29 @@ extension FullSync {
     /// place gives its answers their ids before it exports the next base, so the base holds
     /// them under the server's ids too (a base exported first numbered them afresh).
     static func keepSentAnswerIDs(base: URL, notes: [Int64]?, writer: CollectionWriter) throws {
+        let cards = try writer.cardsWithAnswersWithoutAnkiIDs(notes: notes)
+        guard !cards.isEmpty else { return }
+        let ankiCardIDs = Dictionary(cards.map { ($0.cardID, $0.ankiCardID) }, uniquingKeysWith: { first, _ in first })
+        // The server's rows of those cards, by card: one query for all.
+        var there: [Int64: [(id: Int64, columns: [Int])]] = [:]
         let server = try DatabaseQueue(path: base.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         defer { try? server.close() }
-        for (cardID, ankiCardID) in try writer.cardsWithAnswersWithoutAnkiIDs(notes: notes) {
-            let there = try server.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, ease, factor, type FROM revlog WHERE cid = ? ORDER BY id", arguments: [ankiCardID])
-                    .map { (id: $0[0] as Int64, columns: [$0[1] as Int, $0[2] as Int, $0[3] as Int]) }
+        let list = String(decoding: try JSONEncoder().encode(Array(ankiCardIDs.values)), as: UTF8.self)
+        try server.read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT cid, id, ease, factor, type FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) ORDER BY id",
+                                        arguments: [list]) {
+                there[row[0], default: []].append((row[1], [row[2], row[3], row[4]]))
             }
-            guard !there.isEmpty else { continue }
-            var held = try writer.ankiLogIDs(cardID: cardID)
-            for row in try writer.reviewLog(cardID: cardID, ownOnly: true) {
-                guard let columns = AnkiPackageWriter.revlog(row.entry) else { continue }
-                let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
-                guard let id = there.first(where: { !held.contains($0.id) && (time...(time + 300_000)).contains($0.id)
-                                                     && $0.columns == [columns.ease, columns.factor, columns.type] })?.id else { continue }
-                try writer.adoptLogID(row.id, ankiID: id)
-                held.insert(id)
-            }
+        }
+        var (own, held) = try writer.answersWithoutAnkiIDs(cardIDs: Array(ankiCardIDs.keys))
+        own.removeAll { ankiCardIDs[$0.cardID].flatMap { there[$0] } == nil }
+        for row in own {
+            guard let columns = AnkiPackageWriter.revlog(row.entry), let ankiCardID = ankiCardIDs[row.cardID], let rows = there[ankiCardID] else { continue }
+            let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
+            guard let id = rows.first(where: { held[row.cardID]?.contains($0.id) != true && (time...(time + 300_000)).contains($0.id)
+                                                && $0.columns == [columns.ease, columns.factor, columns.type] })?.id else { continue }
+            try writer.adoptLogID(row.id, ankiID: id)
+            held[row.cardID, default: []].insert(id)
         }
     }
 }
