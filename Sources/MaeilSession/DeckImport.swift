@@ -387,21 +387,26 @@ struct DeckImport {
         let own = try writer.reviewLog(cardID: cardID, ownOnly: true).filter { AnkiPackageWriter.revlog($0.entry) != nil }
         var found = Set<Int64>()
         for row in own {
-            let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
-            let columns = AnkiPackageWriter.revlog(row.entry)!
             let match = history.compactMap { entry -> Int64? in
-                guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), !known.contains(id), (time...(time + 300_000)).contains(id)
-                else { return nil }
-                // A step logged in seconds here may be whole days in the file (it ran past the day's
-                // end where it was written): the button, the kind and the factor tell the answer.
-                let same = (Int(anki.ease), Int(anki.factor), Int(anki.type)) == (columns.ease, columns.factor, columns.type)
-                return same ? id : nil
+                guard let id = entry.ankiID, let anki = entry.anki, !found.contains(id), !known.contains(id),
+                      Self.isRow(id: id, ease: Int(anki.ease), factor: Int(anki.factor), type: Int(anki.type), of: row.entry) else { return nil }
+                return id
             }.min()
             guard let id = match else { throw SyncTakeProblem() }
             try writer.adoptLogID(row.id, ankiID: id)
             found.insert(id)
         }
         return found
+    }
+
+    /// Whether a row of Anki's file is an answer given here as an export wrote it: under its time
+    /// in milliseconds, or a later one where answers shared a millisecond (up to five minutes),
+    /// with the button, kind and factor Maeil writes for it. (A step logged in seconds here may
+    /// be whole days in the file, where it ran past the day's end: its interval tells nothing.)
+    static func isRow(id: Int64, ease: Int, factor: Int, type: Int, of entry: ReviewLogEntry) -> Bool {
+        guard let columns = AnkiPackageWriter.revlog(entry) else { return false }
+        let time = Int64((entry.time.timeIntervalSince1970 * 1000).rounded(.down))
+        return (time...(time + 300_000)).contains(id) && (ease, factor, type) == (columns.ease, columns.factor, columns.type)
     }
 
     /// Carries another program's scheduling over to the cards of a note already in the

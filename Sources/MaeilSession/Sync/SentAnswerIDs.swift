@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import MaeilDecks
 import MaeilStore
 
 extension FullSync {
@@ -28,23 +27,23 @@ extension FullSync {
         guard !cards.isEmpty else { return }
         let ankiCardIDs = Dictionary(cards.map { ($0.cardID, $0.ankiCardID) }, uniquingKeysWith: { first, _ in first })
         // The server's rows of those cards, by card: one query for all.
-        var there: [Int64: [(id: Int64, columns: [Int])]] = [:]
+        var there: [Int64: [(id: Int64, ease: Int, factor: Int, type: Int)]] = [:]
         let server = try DatabaseQueue(path: base.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         defer { try? server.close() }
         let list = String(decoding: try JSONEncoder().encode(Array(ankiCardIDs.values)), as: UTF8.self)
         try server.read { db in
             for row in try Row.fetchAll(db, sql: "SELECT cid, id, ease, factor, type FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) ORDER BY id",
                                         arguments: [list]) {
-                there[row[0], default: []].append((row[1], [row[2], row[3], row[4]]))
+                there[row[0], default: []].append((row[1], row[2], row[3], row[4]))
             }
         }
-        var (own, held) = try writer.answersWithoutAnkiIDs(cardIDs: Array(ankiCardIDs.keys))
-        own.removeAll { ankiCardIDs[$0.cardID].flatMap { there[$0] } == nil }
-        for row in own {
-            guard let columns = AnkiPackageWriter.revlog(row.entry), let ankiCardID = ankiCardIDs[row.cardID], let rows = there[ankiCardID] else { continue }
-            let time = Int64((row.entry.time.timeIntervalSince1970 * 1000).rounded(.down))
-            guard let id = rows.first(where: { held[row.cardID]?.contains($0.id) != true && (time...(time + 300_000)).contains($0.id)
-                                                && $0.columns == [columns.ease, columns.factor, columns.type] })?.id else { continue }
+        let answers = try writer.answersWithoutAnkiIDs(cardIDs: Array(ankiCardIDs.keys))
+        var held = answers.held
+        for row in answers.own {
+            guard let rows = ankiCardIDs[row.cardID].flatMap({ there[$0] }),
+                  let id = rows.first(where: { held[row.cardID]?.contains($0.id) != true
+                                               && DeckImport.isRow(id: $0.id, ease: $0.ease, factor: $0.factor, type: $0.type, of: row.entry) })?.id
+            else { continue }
             try writer.adoptLogID(row.id, ankiID: id)
             held[row.cardID, default: []].insert(id)
         }
