@@ -855,7 +855,8 @@ extension CardRow {
     /// The rows `sql` selects (`columns`), read straight; nil where a value is not of the type read.
     static func straight(_ db: Database, sql: String) throws -> [CardRow]? {
         var rows: [CardRow] = []
-        let types = Array(repeating: SQLITE_INTEGER, count: 17).enumerated().map { $0.offset == 14 ? SQLITE_TEXT : $0.element }
+        var types = Array(repeating: SQLITE_INTEGER, count: 17)
+        types[14] = SQLITE_TEXT  // data
         let read = try StraightRows.read(db, sql: sql, types: types, nullable: [14, 16]) { row in
             rows.append(CardRow(id: row.int64(0), note: row.int64(1), deck: row.int64(2), ordinal: Int(row.int64(3).clamped(to: 0...10_000)),
                                 type: row.int64(4), queue: row.int64(5), due: row.int64(6), interval: row.int64(7), factor: row.int64(8),

@@ -206,8 +206,11 @@ package struct NoteInserter {
                 try makeCard(template: index, ordinal: ordinal, draft: drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal })
             }
         }
-        for draft in ankiCards where !made.contains("\(draft.template)#\(draft.ordinal)") && !existing.contains("\(draft.template)#\(draft.ordinal)") {
-            guard let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) }) else { continue }
+        for draft in ankiCards {
+            let key = "\(draft.template)#\(draft.ordinal)"
+            guard !made.contains(key), !existing.contains(key),
+                  let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) })
+            else { continue }
             try makeCard(template: index, ordinal: draft.ordinal, draft: draft)
         }
         return (cards, scheduled)

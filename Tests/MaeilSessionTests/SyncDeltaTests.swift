@@ -59,20 +59,26 @@ struct SyncDeltaTests {
         }
     }
 
+    /// A collection of `words` notes exported as a sync's base, and a copy of that file named `name` beside it.
+    static func baseAndCopy(words: Int, named name: String) throws -> (base: URL, copy: URL) {
+        let collection = try Fixture.collection()
+        _ = try Fixture.wordDeck(collection, count: words)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        let sync = FullSync(collection: collection, server: server, now: Date(timeIntervalSince1970: 1_700_000_000), timeZone: Fixture.utc)
+        let base = folder.appendingPathComponent("base.anki2"), copy = folder.appendingPathComponent(name)
+        try sync.write(collection, to: base)
+        try FileManager.default.copyItem(at: base, to: copy)
+        return (base, copy)
+    }
+
     /// A card changed here in the second its base row was made goes up a second later than the
     /// base's, so the server and a phone take it as the newer; but never later than the sync's
     /// own time: a card sent a second ahead tied with a change a phone made in that second, and
     /// the server and the phone each kept their own (found by SyncTests.busyOnBothSidesTheSidesAgree).
     @Test(arguments: [(0, 0), (10, 1)])
     func aChangeGoesUpNewerThanItsBaseButNotAhead(secondsLater: Int64, expectedBump: Int64) throws {
-        let collection = try Fixture.collection()
-        _ = try Fixture.wordDeck(collection, count: 3)
-        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
-        let folder = Fixture.temporaryDirectory()
-        let sync = FullSync(collection: collection, server: server, now: Date(timeIntervalSince1970: 1_700_000_000), timeZone: Fixture.utc)
-        let base = folder.appendingPathComponent("base.anki2"), merged = folder.appendingPathComponent("merged.anki2")
-        try sync.write(collection, to: base)
-        try FileManager.default.copyItem(at: base, to: merged)
+        let (base, merged) = try Self.baseAndCopy(words: 3, named: "merged.anki2")
         let (card, baseModified) = try #require(try DatabaseQueue(path: base.path).read { db in
             try Row.fetchOne(db, sql: "SELECT id, mod FROM cards ORDER BY id").map { ($0[0] as Int64, $0[1] as Int64) }
         })
@@ -90,14 +96,7 @@ struct SyncDeltaTests {
     /// after a note deleted here left the file) is rolled back: the file it was laid over is as
     /// it was, byte for byte, so a sync's merge it was laid over can still be taken whole.
     @Test func aPartThatDoesNotFitLeavesTheFileAsItWas() throws {
-        let collection = try Fixture.collection()
-        _ = try Fixture.wordDeck(collection, count: 6)
-        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
-        let folder = Fixture.temporaryDirectory()
-        let sync = FullSync(collection: collection, server: server, now: Date(timeIntervalSince1970: 1_700_000_000), timeZone: Fixture.utc)
-        let base = folder.appendingPathComponent("base.anki2"), part = folder.appendingPathComponent("part.anki2")
-        try sync.write(collection, to: base)
-        try FileManager.default.copyItem(at: base, to: part)
+        let (base, part) = try Self.baseAndCopy(words: 6, named: "part.anki2")
         let queue = try DatabaseQueue(path: part.path)
         let deleted = try queue.read { db in try String.fetchOne(db, sql: "SELECT guid FROM notes ORDER BY id DESC") }
         try queue.write { db in
