@@ -68,6 +68,10 @@ client does, and prints one JSON object:
                                                    reviews a day, and their legacy JSON whole
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
                                                    sync that follows is a full one, uploaded)
+    phone.py differs BASE COLPKG                   Maeil's sync base BASE against its whole collection
+                                                   COLPKG (a .colpkg Maeil exported): the cards and
+                                                   notes whose columns a sync compares differ, which
+                                                   the next sync that exports them sends as changed
     phone.py media PATH ENDPOINT USER PASSWORD [add:NAME:TEXT | delete:NAME]...
                                                    the media folder of PATH changes as listed (a
                                                    deletion through Anki's own trash), then media
@@ -434,6 +438,48 @@ def add_field(path, endpoint, user, password):
     return {"required": required}
 
 
+def differs(base, package):
+    """Laid out as a sync's part is laid over its base: review due days counted from the base's
+    creation day, a new card keeping the base's place."""
+    import sqlite3
+    from seeded import open_any
+
+    col = open_any(package)
+    path = col.path
+    col.close(downgrade=False)
+    db = sqlite3.connect(path)
+    db.execute("ATTACH DATABASE ? AS base", (base,))
+
+    def created_day(schema):
+        crt, conf = db.execute("SELECT crt, conf FROM %s.col" % schema).fetchone()
+        try:  # Anki's current schema keeps the config in a table; the legacy one, in col.conf
+            offset = db.execute("SELECT val FROM %s.config WHERE key = 'creationOffset'" % schema).fetchone()
+            minutes_west = json.loads(offset[0]) if offset else 0
+        except sqlite3.OperationalError:
+            minutes_west = json.loads(conf or "{}").get("creationOffset") or 0
+        return (crt - minutes_west * 60) // 86400
+
+    shift = created_day("main") - created_day("base")
+    found = {}
+    for table, columns in [("cards", ["nid", "did", "ord", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue",
+                                      "odid", "flags", "data"]), ("notes", ["guid", "mid", "tags", "flds", "flags", "data"])]:
+        listed = ", ".join(columns)
+        rows = {}
+        for side, schema in [("whole", "main"), ("base", "base")]:
+            for row in db.execute("SELECT id, %s FROM %s.%s" % (listed, schema, table)):
+                values = dict(zip(columns, row[1:]))
+                if side == "whole" and table == "cards" and values["type"] != 0 and values["due"] < 1000000000:
+                    values["due"] += shift
+                rows.setdefault(row[0], {})[side] = values
+        for sides in rows.values():
+            if table == "cards" and all(side in sides and sides[side]["type"] == 0 for side in ("base", "whole")):
+                sides["whole"]["due"] = sides["base"]["due"]
+        found[table] = {str(key): {column: [sides.get("base", {}).get(column), sides.get("whole", {}).get(column)]
+                                   for column in columns if sides.get("base", {}).get(column) != sides.get("whole", {}).get(column)}
+                        for key, sides in rows.items() if sides.get("base") != sides.get("whole")}
+    return found
+
+
 def media(path, endpoint, user, password, *edits):
     from anki.collection import Collection
 
@@ -462,4 +508,4 @@ def media(path, endpoint, user, password, *edits):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
-           "add-field": add_field}[command](*arguments), ensure_ascii=False))
+           "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))
