@@ -61,16 +61,28 @@ struct QueueRows: QueueSource {
         }
     }
 
-    func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [QueuedCard] {
-        try fetch("""
-            SELECT id, note_id, due FROM card WHERE deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due LIMIT ?
-            """, [deck, visibleAt, dueBefore, limit], deck: deck, phase: .review)
+    /// A card's id in Anki (its own, else the one exports propose for it) and its modification
+    /// time there, as `AnkiTieBreak` ranks them; the note's making is read only for a card made here.
+    static let tieColumns = """
+        coalesce(card.anki_id, (SELECT \(Collection.proposedAnkiIDSQL(created: "n.created_at", id: "card.id")) FROM note n WHERE n.id = card.note_id),
+                 card.id) AS tie_id, \(Collection.ankiCardModifiedSQL) AS tie_modified
+        """
+
+    func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [(card: QueuedCard, tie: Int64)] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, note_id, due, \(Self.tieColumns) FROM card
+            WHERE deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due LIMIT ?
+            """)
+        return try statement.rows([deck, visibleAt, dueBefore, limit]) { row in
+            (QueuedCard(id: row.int64(0), noteID: row.int64(1), deckID: deck, phase: .review, due: row.optionalInt64(2) ?? 0),
+             AnkiTieBreak.rank(cardID: row.int64(3), modified: row.int64(4)))
+        }
     }
 
-    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, facts: ReviewFacts?)] {
+    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, facts: ReviewFacts?, tie: Int64)] {
         let statement = try db.cachedStatement(sql: """
             SELECT card.id, note_id, due, interval_days, ease, stability, difficulty, last_review, template, ordinal,
-                   coalesce(note.anki_id, note.created_at * 1000) AS added
+                   coalesce(note.anki_id, note.created_at * 1000) AS added, \(Self.tieColumns)
             FROM card JOIN note ON note.id = card.note_id
             WHERE card.deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due
             """)
@@ -78,7 +90,8 @@ struct QueueRows: QueueSource {
         return try Row.fetchAll(statement, arguments: [deck, visibleAt, dueBefore]).map { row in
             (QueuedCard(id: row["id"], noteID: row["note_id"], deckID: deck, phase: .review, due: row["due"] ?? 0),
              ReviewFacts(intervalDays: row["interval_days"], easePermille: row["ease"], stability: row["stability"], difficulty: row["difficulty"],
-                         lastReview: row["last_review"], added: row["added"], template: Int(ranks.rank(name: row["template"], ordinal: row["ordinal"]))))
+                         lastReview: row["last_review"], added: row["added"], template: Int(ranks.rank(name: row["template"], ordinal: row["ordinal"]))),
+             AnkiTieBreak.rank(cardID: row["tie_id"], modified: row["tie_modified"]))
         }
     }
 

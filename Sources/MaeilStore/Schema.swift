@@ -255,14 +255,10 @@ enum Schema {
         // marks it, so no write path can forget to; the time is the clock's when the row changes.
         // Only a value that changed counts: a row written back as it was is no change.
         migrator.registerMigration("v15") { db in
-            let columns = ["deck_id", "phase", "step", "scheduled_seconds", "interval_days", "ease", "stability", "difficulty", "due", "reps",
-                           "lapses", "starred", "suspended", "buried_until", "flags", "buried_by_user", "new_position"]
-            try db.execute(sql: """
-                ALTER TABLE card ADD COLUMN modified_at INTEGER;
-                CREATE TRIGGER card_modified AFTER UPDATE OF \(columns.joined(separator: ", ")) ON card
-                WHEN \(columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
-                BEGIN UPDATE card SET modified_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = NEW.id; END;
-                """)
+            try db.execute(sql: "ALTER TABLE card ADD COLUMN modified_at INTEGER")
+            try db.execute(sql: cardModifiedTrigger(columns: ["deck_id", "phase", "step", "scheduled_seconds", "interval_days", "ease", "stability",
+                                                              "difficulty", "due", "reps", "lapses", "starred", "suspended", "buried_until", "flags",
+                                                              "buried_by_user", "new_position"]))
         }
         // Anki's display order (new/review mix, review order, new-card gather and sort), as
         // JSON; NULL is Anki's defaults.
@@ -336,6 +332,25 @@ enum Schema {
         migrator.registerMigration("v23") { db in
             try db.execute(sql: "ALTER TABLE review_log ADD COLUMN step_secs INTEGER")
         }
+        // A star is Anki's `marked` tag, on the note: starring leaves the card's row in Anki's
+        // file as it was, and so its modification time, by which Anki orders tied reviews
+        // (`AnkiTieBreak`). Starred on import, a card from Anki took the import's time.
+        migrator.registerMigration("v24") { db in
+            try db.execute(sql: "DROP TRIGGER card_modified")
+            try db.execute(sql: cardModifiedTrigger(columns: ["deck_id", "phase", "step", "scheduled_seconds", "interval_days", "ease", "stability",
+                                                              "difficulty", "due", "reps", "lapses", "suspended", "buried_until", "flags",
+                                                              "buried_by_user", "new_position"]))
+        }
         return migrator
+    }
+
+    /// The trigger that keeps a card's modification time: the clock's when one of `columns`
+    /// changes value (a row written back as it was is no change).
+    private static func cardModifiedTrigger(columns: [String]) -> String {
+        """
+        CREATE TRIGGER card_modified AFTER UPDATE OF \(columns.joined(separator: ", ")) ON card
+        WHEN \(columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+        BEGIN UPDATE card SET modified_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = NEW.id; END
+        """
     }
 }

@@ -8,10 +8,12 @@ import Testing
 /// limits cap its subdecks'), used where Maeil has the feature, its queue. Seeded collections
 /// (scripts/anki/seeded.py) in three time zones, imported from their .colpkg; for random sets of
 /// options, Anki's own queue of deck Korean (`seeded.py queue`) against `maeil queue Korean
-/// --json`, minutes after the last answers and two days later. Where Anki breaks ties at random
-/// (its hash of a card's id and modification time), the two lines are held against each other by
-/// what the order sorts by: the same kind of card at every place, the same cards, and within each
-/// kind the same sequence of sort keys.
+/// --json`, minutes after the last answers and two days later. The reviews are the same cards in
+/// the same order: what a review order leaves tied goes by Anki's hash of a card's id and
+/// modification time on both sides (`AnkiTieBreak`), except where it is by retrievability,
+/// which each side works out in floating point. Where Anki gathers or sorts new cards at random,
+/// the two lines are held against each other by what the order sorts by: the same kind of card
+/// at every place, the same cards, and within each kind the same sequence of sort keys.
 @Suite("Display order against Anki's queue", .serialized)
 struct DisplayOrderAgainstAnkiTests {
     static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
@@ -180,6 +182,10 @@ struct DisplayOrderAgainstAnkiTests {
         }
         if ankiLine.map(\.kind) != maeilLine.map(\.kind) {
             return "kinds Anki \(ankiLine.map(\.kind)) Maeil \(maeilLine.map(\.kind))"
+        }
+        if ![.ascendingRetrievability, .descendingRetrievability, .relativeOverdueness].contains(option.reviews) {
+            let (ankiReviews, maeilReviews) = (ankiLine.filter { $0.kind == 2 }.map(\.id), maeilLine.filter { $0.kind == 2 }.map(\.id))
+            if ankiReviews != maeilReviews { return "reviews Anki \(ankiReviews) Maeil \(maeilReviews)" }
         }
         let facts = try #require(expected["facts"] as? [String: [String: Any]])
         func fact(_ id: Int64, _ name: String) -> Double { (facts[String(id)]?[name] as? NSNumber)?.doubleValue ?? -.infinity }

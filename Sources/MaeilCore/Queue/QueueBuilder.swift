@@ -7,10 +7,11 @@ public protocol QueueSource {
     /// and not buried at `visibleAt`, each with the time it was last answered (unix seconds).
     func learningCards(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, lastAnswered: Int64?)]
     /// A deck's unsuspended, unburied review cards due before `dueBefore`, soonest due first,
-    /// at most `limit`.
-    func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [QueuedCard]
+    /// at most `limit`; each with its rank among cards due the same day (`AnkiTieBreak.rank` of
+    /// its id in Anki and its modification time).
+    func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [(card: QueuedCard, tie: Int64)]
     /// Every one of those, with what the other review orders sort by.
-    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, facts: ReviewFacts?)]
+    func reviewCardsWithFacts(deck: Int64, dueBefore: Int64, visibleAt: Int64) throws -> [(card: QueuedCard, facts: ReviewFacts?, tie: Int64)]
     /// A deck's unsuspended, unburied new cards, lowest position first, at most `limit` (all
     /// when nil), or highest note position first with `descending`; only those of curriculum
     /// unit `unit` (its position; `.some(nil)` for cards outside any unit) when given.
@@ -81,7 +82,8 @@ public struct QueueBuilder {
     }
 
     public var now: Date
-    /// The collection's seed: review order is shuffled reproducibly from it and the day.
+    /// The collection's seed: new cards gathered or sorted at random are shuffled reproducibly
+    /// from it and the day (reviews go in Anki's own order of ties).
     public var seed: UInt64
     /// Whether a sibling a review would leave out (burying) is left out of the counts too.
     /// Anki's deck list counts it; its study screen does not.
@@ -127,13 +129,13 @@ public struct QueueBuilder {
 
         var limits = DayLimits(days, rules: rules)
         let deckRank = Dictionary(decks.enumerated().map { ($1.id, $0) }) { first, _ in first }
-        let reviews = try gatherReviews(days, order: order, limits: &limits, seen: &seen, deckRank: deckRank, from: source, seed: daySeed)
+        let reviews = try gatherReviews(days, order: order, limits: &limits, seen: &seen, deckRank: deckRank, from: source)
         if !rules.newIgnoresReviewLimit { limits.capNewToReviews() }
         let new = try gatherNew(days, order: order, limits: &limits, seen: &seen, from: source, seed: daySeed)
 
         let fsrs = first.preset.scheduler.kind == .fsrs ? FSRS(parameters: first.preset.scheduler.fsrsParameters) : nil
         let context = QueueOrdering.ReviewContext(today: today, now: Int64(now.timeIntervalSince1970.rounded(.down)), fsrs: fsrs,
-                                                  desiredRetention: first.preset.scheduler.desiredRetention, seed: daySeed, deckRank: deckRank)
+                                                  desiredRetention: first.preset.scheduler.desiredRetention, deckRank: deckRank)
         let sortedReviews = QueueOrdering.sortedCards(reviews, order: order.reviews, context: context)
         let sortedNew = QueueOrdering.sorted(new, order.newSort, seed: daySeed)
 
@@ -274,7 +276,7 @@ public struct QueueBuilder {
     /// line, as Anki gathers them) while the deck and every deck above it have room, less
     /// siblings buried.
     private func gatherReviews(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, deckRank: [Int64: Int],
-                               from source: some QueueSource, seed: UInt64) throws -> QueueOrdering.DueReviews {
+                               from source: some QueueSource) throws -> QueueOrdering.DueReviews {
         // Siblings left out free their places: where a deck buries, a few more than its room are
         // read, and all of them only when those were not enough (a rare day: a million cards
         // can have tens of thousands due).
@@ -282,7 +284,7 @@ public struct QueueBuilder {
         while true {
             var (triedLimits, triedSeen) = (limits, seen)
             let (reviews, short) = try gatherReviews(days, order: order, limits: &triedLimits, seen: &triedSeen, deckRank: deckRank, readAll: readAll,
-                                                     from: source, seed: seed)
+                                                     from: source)
             guard !short.isSubset(of: readAll) else {
                 (limits, seen) = (triedLimits, triedSeen)
                 return reviews
@@ -294,7 +296,7 @@ public struct QueueBuilder {
     /// One try: `readAll` names the decks whose due reviews are all read. Answers the reviews
     /// taken and the decks read only in part that still had room.
     private func gatherReviews(_ days: [DeckDay], order: StudyOrder, limits: inout DayLimits, seen: inout SeenNotes, deckRank: [Int64: Int],
-                               readAll: Set<Int>, from source: some QueueSource, seed: UInt64) throws -> (QueueOrdering.DueReviews, Set<Int>) {
+                               readAll: Set<Int>, from source: some QueueSource) throws -> (QueueOrdering.DueReviews, Set<Int>) {
         var candidates = QueueOrdering.DueReviews()
         var deckOf: [Int] = []
         var partlyRead = Set<Int>()
@@ -305,13 +307,21 @@ public struct QueueBuilder {
             let read: QueueOrdering.DueReviews
             if byDate {
                 let limit = !seen.active ? room : (readAll.contains(index) ? Int.max : room + room / 4 + 16)
-                read = QueueOrdering.DueReviews(try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt,
-                                                                       limit: limit), clock: day.deck.clock)
-                if seen.active, read.count == limit { partlyRead.insert(index) }
+                var rows = try source.reviewCards(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt, limit: limit)
+                let full = rows.count == limit
+                // Anki breaks a day's ties by its hash, not by the order they were read in: the
+                // rest of the last day read comes too, so the limit cuts where Anki's order does.
+                if full, let last = rows.last?.card.due {
+                    let clock = day.deck.clock
+                    let dayEnd = Int64(clock.start(ofDay: clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(last))) + 1).timeIntervalSince1970)
+                    rows = try source.reviewCards(deck: day.deck.id, dueBefore: min(day.rollover, dayEnd), visibleAt: day.visibleAt, limit: Int.max)
+                }
+                read = QueueOrdering.DueReviews(rows.map(\.card), ties: rows.map(\.tie), clock: day.deck.clock)
+                if seen.active, full { partlyRead.insert(index) }
             } else {
                 // The order chooses which reviews the limit takes: all of them are read to sort.
                 let all = try source.reviewCardsWithFacts(deck: day.deck.id, dueBefore: day.rollover, visibleAt: day.visibleAt)
-                read = QueueOrdering.DueReviews(all.map(\.card), facts: all.map(\.facts), clock: day.deck.clock)
+                read = QueueOrdering.DueReviews(all.map(\.card), facts: all.map(\.facts), ties: all.map(\.tie), clock: day.deck.clock)
             }
             candidates.append(read)
             deckOf += repeatElement(index, count: read.count)
@@ -326,7 +336,7 @@ public struct QueueBuilder {
             let context = QueueOrdering.ReviewContext(
                 today: days[0].today, now: days[0].visibleAt,
                 fsrs: first.scheduler.kind == .fsrs ? FSRS(parameters: first.scheduler.fsrsParameters) : nil,
-                desiredRetention: first.scheduler.desiredRetention, seed: seed, deckRank: deckRank)
+                desiredRetention: first.scheduler.desiredRetention, deckRank: deckRank)
             inOrder = QueueOrdering.sorted(candidates, order: order.reviews, context: context)
         }
         seen.expect(candidates.count)

@@ -19,7 +19,8 @@ public struct ReviewFacts: Hashable, Sendable {
     }
 }
 
-/// Anki's display orders over queue rows. Where Anki breaks ties at random, a hash of the card
+/// Anki's display orders over queue rows. Reviews the order leaves tied go in Anki's own order
+/// of ties (`AnkiTieBreak`); where Anki gathers or sorts new cards at random, a hash of the card
 /// (or note) and the day's seed does, so the order holds through a day's sessions.
 enum QueueOrdering {
     /// Anki's intersperser: `two` spread as evenly as the counts allow through `one`, the
@@ -81,7 +82,6 @@ enum QueueOrdering {
         /// difficulty and overdueness by retrievability, as in Anki.
         var fsrs: FSRS?
         var desiredRetention: Double
-        var seed: UInt64
         /// Each deck's place in the list of decks studied.
         var deckRank: [Int64: Int]
     }
@@ -90,16 +90,20 @@ enum QueueOrdering {
     /// worked out once for the run of cards due that day; a zone with summer time asks the
     /// calendar) and, where the order needs them, their facts. A day's queue can hold thousands,
     /// and whole rows copied through every step cost more than the queue's own queries.
+    /// Each day's cards in Anki's order of ties (`AnkiTieBreak`), so cards read soonest due
+    /// first are in Anki's "due date" order.
     struct DueReviews {
         var cards: [QueuedCard] = []
         var days: [Int] = []
         /// Empty when the order needs none.
         var facts: [ReviewFacts?] = []
+        /// Each card's rank among its day's (`AnkiTieBreak.rank`).
+        var ties: [Int64] = []
 
         init() {}
 
-        init(_ cards: [QueuedCard], facts: [ReviewFacts?] = [], clock: DayClock) {
-            (self.cards, self.facts) = (cards, facts)
+        init(_ cards: [QueuedCard], facts: [ReviewFacts?] = [], ties: [Int64], clock: DayClock) {
+            (self.cards, self.facts, self.ties) = (cards, facts, ties)
             days.reserveCapacity(cards.count)
             var day = 0, dayStart = Int64.max, dayEnd = Int64.min
             for card in cards {
@@ -108,6 +112,21 @@ enum QueueOrdering {
                     (dayStart, dayEnd) = (Int64(clock.start(ofDay: day).timeIntervalSince1970), Int64(clock.start(ofDay: day + 1).timeIntervalSince1970))
                 }
                 days.append(day)
+            }
+            // Read soonest due first, a day's cards come in their times' order: put in Anki's.
+            guard zip(days, days.dropFirst()).allSatisfy({ $0 <= $1 }) else { return }
+            var start = 0
+            while start < cards.count {
+                var end = start + 1
+                while end < cards.count, days[end] == days[start] { end += 1 }
+                if end - start > 1, !zip(ties[start..<end], ties[start..<end].dropFirst()).allSatisfy({ $0 <= $1 }) {
+                    let order = (start..<end).sorted { (ties[$0], $0) < (ties[$1], $1) }
+                    let (dayCards, dayTies, dayFacts) = (order.map { cards[$0] }, order.map { ties[$0] }, facts.isEmpty ? [] : order.map { facts[$0] })
+                    self.cards.replaceSubrange(start..<end, with: dayCards)
+                    self.ties.replaceSubrange(start..<end, with: dayTies)
+                    if !facts.isEmpty { self.facts.replaceSubrange(start..<end, with: dayFacts) }
+                }
+                start = end
             }
         }
 
@@ -121,6 +140,7 @@ enum QueueOrdering {
             for index in indices {
                 picked.cards.append(cards[index])
                 picked.days.append(days[index])
+                picked.ties.append(ties[index])
                 if !facts.isEmpty { picked.facts.append(facts[index]) }
             }
             return picked
@@ -139,10 +159,11 @@ enum QueueOrdering {
             }
             cards += other.cards
             days += other.days
+            ties += other.ties
         }
     }
 
-    /// The keys review `index` is sorted by, most significant first; ties go to `hash`. A
+    /// The keys review `index` is sorted by, most significant first; ties go to Anki's rank. A
     /// missing value sorts as SQLite sorts NULL, as Anki's query does: first going up, last
     /// going down.
     static func reviewKey(_ index: Int, of reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> (Double, Double) {
@@ -200,30 +221,20 @@ enum QueueOrdering {
 
     /// `reviews` in `order` (taken: sorted in place where they can be).
     static func sortedCards(_ reviews: consuming DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [QueuedCard] {
-        // By due date, soonest first as read: only each day's run is shuffled, from the seed.
+        // By due date, soonest due first as read: each day's run is in Anki's order already.
         if order == .dueDate, zip(reviews.days, reviews.days.dropFirst()).allSatisfy({ $0 <= $1 }) {
-            var generator = SeededGenerator(seed: context.seed)
-            var cards = reviews.cards
-            reviews.cards = []
-            var start = 0
-            while start < cards.count {
-                var end = start + 1
-                while end < cards.count, reviews.days[end] == reviews.days[start] { end += 1 }
-                cards[start..<end].shuffle(using: &generator)
-                start = end
-            }
-            return cards
+            return reviews.cards
         }
         return sorted(reviews, order: order, context: context).map { reviews.cards[$0] }
     }
 
-    /// The places of `reviews` in `order`.
+    /// The places of `reviews` in `order`; what the order leaves tied, in Anki's order of ties.
     static func sorted(_ reviews: DueReviews, order: StudyOrder.ReviewOrder, context: ReviewContext) -> [Int] {
         var keys = (0..<reviews.count).map { index in
             let key = reviewKey(index, of: reviews, order: order, context: context)
-            return (key.0, key.1, hash(reviews.cards[index].id, seed: context.seed), index)
+            return (key.0, key.1, reviews.ties[index], index)
         }
-        keys.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        keys.sort { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }
         return keys.map(\.3)
     }
 
