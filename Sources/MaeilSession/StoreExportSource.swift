@@ -170,7 +170,9 @@ package struct StoreExportSource: ExportSource {
             var exported = ExportCard(
                 ordinal: Exporter.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
                 buried: card.buriedUntil.map { $0 > now } ?? false, position: Int(kept.position ?? Int64(position)),
-                modified: max(changed, rows.modified[card.id] ?? 0), history: history,
+                modified: max(changed, Collection.ankiCardModified(cardAnkiMod: card.ankiModified, cardChanged: rows.modified[card.id],
+                                                                     noteAnkiMod: note.ankiModified, noteModified: note.modified)),
+                history: history,
                 desiredRetention: keepsFSRSData ? retention : nil, decay: keepsFSRSData ? fsrs.decay : nil, ankiID: card.ankiID, flags: card.flags,
                 buriedByUser: card.buriedByUser)
             // The place a card left in the new queue, which Anki records when it leaves it.

@@ -12,7 +12,7 @@ package struct ExportNoteRows {
     package var logs: [Int64: [ReviewLogEntry]]
     /// By card, for the cards that have any.
     package var ankiData: [Int64: AnkiCardData]
-    /// Each card's modification time in Anki's file (`Collection.ankiCardModifiedSQL`), seconds.
+    /// When each card last changed here (seconds), for the cards that did since they were made.
     package var modified: [Int64: Int64] = [:]
 }
 
@@ -97,12 +97,11 @@ package struct ExportReading {
         let notes = try db.cachedStatement(sql: only == nil ? "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id"
             : "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position, id")
         let cards = try db.cachedStatement(sql: """
-            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention,
-                   \(Collection.ankiCardModifiedSQL) AS anki_modified
+            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention, modified_at
             FROM card WHERE note_id = ? ORDER BY new_position
             """)
         let cardMap = ColumnMap(cards), cardDecoder = CardTable.Decoder(cardMap)
-        let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["anki_modified"])
+        let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
         let (position, retention) = (cardMap["anki_position"], cardMap["anki_retention"])
         let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
         let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
@@ -152,14 +151,13 @@ extension Collection {
         "(CASE WHEN \(created) > 0 THEN \(created) * 1000 + \(id) % 1000 END)"
     }
 
-    /// A card's modification time in Anki's file, in SQL over `card`: Anki's own where nothing
-    /// here changed it since, else when Maeil last changed it or, for a note made here, its note
-    /// (an export takes the later of this and the card's last answer here). Anki orders tied
+    /// A card's modification time in Anki's file (unix seconds): Anki's own where nothing here
+    /// changed it since, else when Maeil last changed it or, for a note made here, its note (an
+    /// export takes the later of this and the card's last answer here). Anki orders tied
     /// reviews by it (`AnkiTieBreak`), so the queue reads it too.
-    static let ankiCardModifiedSQL = """
-        max(coalesce(card.anki_mod, 0), coalesce(card.modified_at, 0),
-            coalesce((SELECT CASE WHEN n.anki_mod IS NULL THEN n.modified_at ELSE 0 END FROM note n WHERE n.id = card.note_id), 0))
-        """
+    package static func ankiCardModified(cardAnkiMod: Int64?, cardChanged: Int64?, noteAnkiMod: Int64?, noteModified: Int64) -> Int64 {
+        max(cardAnkiMod ?? 0, cardChanged ?? 0, noteAnkiMod == nil ? noteModified : 0)
+    }
 
     /// A gone card's id in Anki: its own, else the one exports proposed for it while it was here.
     static func goneAnkiID(_ row: SQLiteRow, id: Int, ankiID: Int, noteCreated: Int) -> Int64? {

@@ -61,21 +61,26 @@ struct QueueRows: QueueSource {
         }
     }
 
-    /// A card's id in Anki (its own, else the one exports propose for it) and its modification
-    /// time there, as `AnkiTieBreak` ranks them; the note's making is read only for a card made here.
-    static let tieColumns = """
-        coalesce(card.anki_id, (SELECT \(Collection.proposedAnkiIDSQL(created: "n.created_at", id: "card.id")) FROM note n WHERE n.id = card.note_id),
-                 card.id) AS tie_id, \(Collection.ankiCardModifiedSQL) AS tie_modified
-        """
+    /// What `AnkiTieBreak` ranks a review by, as columns `tie` decodes: the card's id in Anki
+    /// and what its modification time there is made of. Over `card` joined to its `note`.
+    static let tieColumns = "card.anki_id, card.anki_mod, card.modified_at, note.anki_mod, note.modified_at, note.created_at"
+
+    /// The rank of the review whose `tieColumns` begin at column `first`.
+    static func tie(_ row: SQLiteRow, from first: Int) -> Int64 {
+        let id = row.int64(0), created = row.int64(first + 5)
+        let ankiID = row.optionalInt64(first) ?? Collection.proposedAnkiID(created: created, id: id) ?? id
+        let modified = Collection.ankiCardModified(cardAnkiMod: row.optionalInt64(first + 1), cardChanged: row.optionalInt64(first + 2),
+                                                   noteAnkiMod: row.optionalInt64(first + 3), noteModified: row.int64(first + 4))
+        return AnkiTieBreak.rank(cardID: ankiID, modified: modified)
+    }
 
     func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [(card: QueuedCard, tie: Int64)] {
         let statement = try db.cachedStatement(sql: """
-            SELECT id, note_id, due, \(Self.tieColumns) FROM card
-            WHERE deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due LIMIT ?
+            SELECT card.id, card.note_id, card.due, \(Self.tieColumns) FROM card JOIN note ON note.id = card.note_id
+            WHERE card.deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due LIMIT ?
             """)
         return try statement.rows([deck, visibleAt, dueBefore, limit]) { row in
-            (QueuedCard(id: row.int64(0), noteID: row.int64(1), deckID: deck, phase: .review, due: row.optionalInt64(2) ?? 0),
-             AnkiTieBreak.rank(cardID: row.int64(3), modified: row.int64(4)))
+            (QueuedCard(id: row.int64(0), noteID: row.int64(1), deckID: deck, phase: .review, due: row.optionalInt64(2) ?? 0), Self.tie(row, from: 3))
         }
     }
 
@@ -87,11 +92,11 @@ struct QueueRows: QueueSource {
             WHERE card.deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due
             """)
         let ranks = try templateRanks(deck: deck)
-        return try Row.fetchAll(statement, arguments: [deck, visibleAt, dueBefore]).map { row in
-            (QueuedCard(id: row["id"], noteID: row["note_id"], deckID: deck, phase: .review, due: row["due"] ?? 0),
-             ReviewFacts(intervalDays: row["interval_days"], easePermille: row["ease"], stability: row["stability"], difficulty: row["difficulty"],
-                         lastReview: row["last_review"], added: row["added"], template: Int(ranks.rank(name: row["template"], ordinal: row["ordinal"]))),
-             AnkiTieBreak.rank(cardID: row["tie_id"], modified: row["tie_modified"]))
+        return try statement.rows([deck, visibleAt, dueBefore]) { row in
+            (QueuedCard(id: row.int64(0), noteID: row.int64(1), deckID: deck, phase: .review, due: row.optionalInt64(2) ?? 0),
+             ReviewFacts(intervalDays: Int(row.int64(3)), easePermille: Int(row.int64(4)), stability: row.optionalDouble(5), difficulty: row.optionalDouble(6),
+                         lastReview: row.optionalInt64(7), added: row.int64(10), template: Int(ranks.rank(name: row.text(8), ordinal: Int(row.int64(9))))),
+             Self.tie(row, from: 11))
         }
     }
 

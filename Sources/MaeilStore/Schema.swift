@@ -341,6 +341,15 @@ enum Schema {
                                                               "difficulty", "due", "reps", "lapses", "suspended", "buried_until", "flags",
                                                               "buried_by_user", "new_position"]))
         }
+        // The queue reads what Anki orders tied reviews by (`AnkiTieBreak`: the card's id in Anki
+        // and its modification time there) with each due review: from the index it reads the
+        // reviews by, not from each card's row (3,000 due reviews took 3-5 ms so, 1 ms before).
+        migrator.registerMigration("v25") { db in
+            try db.execute(sql: """
+                DROP INDEX card_deck_due;
+                CREATE INDEX card_deck_due ON card(deck_id, phase, due, note_id, suspended, buried_until, anki_id, anki_mod, modified_at);
+                """)
+        }
         return migrator
     }
 

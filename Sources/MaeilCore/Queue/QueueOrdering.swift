@@ -89,9 +89,9 @@ enum QueueOrdering {
     /// Due reviews as columns, soonest due first: the cards, their due days (each day's number
     /// worked out once for the run of cards due that day; a zone with summer time asks the
     /// calendar) and, where the order needs them, their facts. A day's queue can hold thousands,
-    /// and whole rows copied through every step cost more than the queue's own queries.
-    /// Each day's cards in Anki's order of ties (`AnkiTieBreak`), so cards read soonest due
-    /// first are in Anki's "due date" order.
+    /// and whole rows copied through every step cost more than the queue's own queries. Each
+    /// day's cards are in Anki's order of ties (`AnkiTieBreak`): cards read soonest due first
+    /// are in Anki's "due date" order.
     struct DueReviews {
         var cards: [QueuedCard] = []
         var days: [Int] = []
@@ -114,20 +114,18 @@ enum QueueOrdering {
                 days.append(day)
             }
             // Read soonest due first, a day's cards come in their times' order: put in Anki's.
-            guard zip(days, days.dropFirst()).allSatisfy({ $0 <= $1 }) else { return }
-            var start = 0
-            while start < cards.count {
-                var end = start + 1
-                while end < cards.count, days[end] == days[start] { end += 1 }
-                if end - start > 1, !zip(ties[start..<end], ties[start..<end].dropFirst()).allSatisfy({ $0 <= $1 }) {
-                    let order = (start..<end).sorted { (ties[$0], $0) < (ties[$1], $1) }
-                    let (dayCards, dayTies, dayFacts) = (order.map { cards[$0] }, order.map { ties[$0] }, facts.isEmpty ? [] : order.map { facts[$0] })
-                    self.cards.replaceSubrange(start..<end, with: dayCards)
-                    self.ties.replaceSubrange(start..<end, with: dayTies)
-                    if !facts.isEmpty { self.facts.replaceSubrange(start..<end, with: dayFacts) }
-                }
-                start = end
+            var sorted = true
+            for index in days.indices.dropFirst() where (days[index - 1], ties[index - 1]) > (days[index], ties[index]) {
+                sorted = false
+                break
             }
+            guard !sorted else { return }
+            var order = days.indices.map { (day: days[$0], tie: ties[$0], index: $0) }
+            order.sort { ($0.day, $0.tie) < ($1.day, $1.tie) }
+            self.cards = order.map { cards[$0.index] }
+            self.days = order.map(\.day)
+            self.ties = order.map(\.tie)
+            if !facts.isEmpty { self.facts = order.map { facts[$0.index] } }
         }
 
         var count: Int { cards.count }
