@@ -343,7 +343,8 @@ enum Schema {
         }
         // The queue reads what Anki orders tied reviews by (`AnkiTieBreak`: the card's id in Anki
         // and its modification time there) with each due review: from the index it reads the
-        // reviews by, not from each card's row (3,000 due reviews took 3-5 ms so, 1 ms before).
+        // reviews by, not from each card's row (3,000 due reviews: 3-5 ms from the rows, about
+        // 2 ms from the index; 0.9 ms before the rank was read at all).
         migrator.registerMigration("v25") { db in
             try db.execute(sql: """
                 DROP INDEX card_deck_due;
