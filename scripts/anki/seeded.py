@@ -63,7 +63,7 @@ import tempfile
 import time
 
 from answering import answer_next
-from fakeclock import freeze_clock, rerun_frozen, set_clock_exactly
+from fakeclock import freeze_clock, rerun_frozen, set_clock, set_clock_exactly
 
 DAY = 86400
 WORDS = ["물", "불", "집", "책", "나무", "사과", "학교", "김치", "바다", "하늘", "산", "강", "눈", "비", "꽃", "달", "별", "밥",
@@ -374,20 +374,32 @@ def export(col, path, name="anki"):
         col.export_collection_package(os.path.join(path, name + ".colpkg"), include_media=True, legacy=False)
 
 
-def study_more(folder, seed, days, forget=None):
+def study_more(folder, days, *specs):
+    """Each `seed` or `seed:forget` (a card id) studies on for `days` in one run: a process
+    each cost more than the study itself in a suite of hundreds of seeds."""
     start = seeded_start()
-    rerun_frozen(__file__, ["study-child", folder, seed, days] + ([forget] if forget else []), start, sys.executable, SEEDED_START=str(start))
+    rerun_frozen(__file__, ["study-child", folder, days, *specs], start, sys.executable, SEEDED_START=str(start))
 
 
-def study_child(folder, seed, days, forget=None):
+def study_child(folder, days, *specs):
+    clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["SEEDED_START"])
+    studied = {}
+    for spec in specs:
+        seed, _, forget = spec.partition(":")
+        # Each collection opens on the clock its own run would have had.
+        set_clock(clock_file, start)
+        studied[seed] = study_one(folder, seed, int(days), forget or None, clock_file, start)
+    print(json.dumps(studied))
+
+
+def study_one(folder, seed, days, forget, clock_file, start):
     from anki.collection import Collection
 
-    clock_file, start = os.environ["MAEIL_CLOCK_FILE"], int(os.environ["SEEDED_START"])
     rng = random.Random(int(seed) + 1)
     path = os.path.join(folder, seed)
     col = Collection(os.path.join(path, "collection.anki2"))
     col.decks.select(col.decks.id("Korean"))
-    answered, _ = study(col, rng, clock_file, start, int(days), first_day=45)
+    answered, _ = study(col, rng, clock_file, start, days, first_day=45)
     # A note moved to another deck, as Browse › Change Deck does it: every card of it.
     note = col.get_note(rng.choice(col.find_notes("-deck:filtered")))
     home = col.decks.name(note.cards()[0].did)
@@ -407,7 +419,9 @@ def study_child(folder, seed, days, forget=None):
         col.sched.schedule_cards_as_new([int(forget)], restore_position=True, reset_counts=False)
     export(col, path, "later")
     col.close()
-    print(json.dumps({"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}))
+    return {"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}
+
+
 
 
 def scratch_folder():
