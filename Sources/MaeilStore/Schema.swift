@@ -351,6 +351,12 @@ enum Schema {
                 CREATE INDEX card_deck_due ON card(deck_id, phase, due, note_id, suspended, buried_until, anki_id, anki_mod, modified_at);
                 """)
         }
+        // The answers given here that have no Anki id yet, found after each sync to take the id
+        // the server holds them by (`FullSync.keepSentAnswerIDs`): from an index of only those,
+        // not by reading the whole log (60 ms at 130,000 rows, the most of a sync's own work).
+        migrator.registerMigration("v26") { db in
+            try db.execute(sql: "CREATE INDEX review_log_without_anki_id ON review_log(card_id) WHERE anki_id IS NULL")
+        }
         return migrator
     }
 

@@ -26,18 +26,22 @@ extension FullSync {
         let cards = try writer.cardsWithAnswersWithoutAnkiIDs(notes: notes)
         guard !cards.isEmpty else { return }
         let ankiCardIDs = Dictionary(cards.map { ($0.cardID, $0.ankiCardID) }, uniquingKeysWith: { first, _ in first })
-        // The server's rows of those cards, by card: one query for all.
+        let answers = try writer.answersWithoutAnkiIDs(cardIDs: Array(ankiCardIDs.keys))
+        // An answer's row there is at or after its time (`DeckImport.isRow`): the server's rows
+        // of those cards from the earliest such time on, one query for all, read from the
+        // index by card and id (not every answer of those cards: 15,000 of 1,000 cards, 50 ms).
+        guard let earliest = answers.own.map({ Int64(($0.entry.time.timeIntervalSince1970 * 1000).rounded(.down)) }).min() else { return }
         var there: [Int64: [(id: Int64, ease: Int, factor: Int, type: Int)]] = [:]
         let server = try DatabaseQueue(path: base.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         defer { try? server.close() }
         let list = String(decoding: try JSONEncoder().encode(Array(ankiCardIDs.values)), as: UTF8.self)
         try server.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT cid, id, ease, factor, type FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) ORDER BY id",
-                                        arguments: [list]) {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT cid, id, ease, factor, type FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) AND id >= ? ORDER BY id
+                """, arguments: [list, earliest]) {
                 there[row[0], default: []].append((row[1], row[2], row[3], row[4]))
             }
         }
-        let answers = try writer.answersWithoutAnkiIDs(cardIDs: Array(ankiCardIDs.keys))
         var held = answers.held
         for row in answers.own {
             guard let rows = ankiCardIDs[row.cardID].flatMap({ there[$0] }),
