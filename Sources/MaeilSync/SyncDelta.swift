@@ -51,10 +51,13 @@ package enum SyncDelta {
     /// The base's notes of `deletedGuids` gone; each of the part's notes and cards mapped to
     /// the id the base gives it (temp.note_map, temp.card_map: old, new).
     static func mapRecords(_ db: Database, deletedGuids: [String]) throws {
-        let guids = "(SELECT value FROM json_each(?))"
-        let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
-        try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
-        try db.execute(sql: "DELETE FROM main.notes WHERE guid IN \(guids)", arguments: deleted)
+        // Anki's notes have no index by guid: each delete reads every note (8 ms for both at 20,000), so not for none.
+        if !deletedGuids.isEmpty {
+            let guids = "(SELECT value FROM json_each(?))"
+            let deleted: StatementArguments = [String(decoding: try JSONSerialization.data(withJSONObject: deletedGuids), as: UTF8.self)]
+            try db.execute(sql: "DELETE FROM main.cards WHERE nid IN (SELECT id FROM main.notes WHERE guid IN \(guids))", arguments: deleted)
+            try db.execute(sql: "DELETE FROM main.notes WHERE guid IN \(guids)", arguments: deleted)
+        }
         try db.execute(sql: """
             CREATE TEMP TABLE note_map AS
               SELECT d.id AS old, coalesce((SELECT m.id FROM main.notes m WHERE m.id = d.id AND m.guid = d.guid),
@@ -203,7 +206,7 @@ package enum SyncDelta {
     static func moveDueDays(_ db: Database) throws -> Int64 {
         let own = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM delta.col") ?? 0, try SyncMerge.config(db, schema: "delta"))
         let base = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM main.col") ?? 0, try SyncMerge.config(db, schema: "main"))
-        try db.execute(sql: "UPDATE delta.cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [own - base])
+        if own != base { try db.execute(sql: "UPDATE delta.cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [own - base]) }
         return own - base
     }
 
