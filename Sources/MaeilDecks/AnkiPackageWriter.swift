@@ -95,8 +95,11 @@ package enum AnkiPackageWriter {
     /// The collection alone, as the SQLite file a package holds (a sync uploads it): written
     /// to `url`, which must not exist yet.
     @discardableResult
+    /// `rowUSN`: the update sequence number every note, card and answer gets: −1 (pending), as a
+    /// package's are; 0 for a file a full sync uploads (Anki's client sends nothing pending, and
+    /// setting them afterwards rewrote every row and its index: 0.3 s at 100,000 answers).
     package static func writeCollectionFile(_ source: inout some ExportSource, to url: URL, now: Date, clock: DayClock,
-                                            deckPackage: Bool = false) throws -> ExportSummary {
+                                            deckPackage: Bool = false, rowUSN: Int = -1) throws -> ExportSummary {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
@@ -109,7 +112,7 @@ package enum AnkiPackageWriter {
         let writer = Thread {
             outcome.result = Result {
                 var piped = piped
-                return try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock, deckPackage: deckPackage).write(&piped) }
+                return try queue.write { db in try CollectionWriting(db: db, now: now, clock: clock, deckPackage: deckPackage, rowUSN: rowUSN).write(&piped) }
             }
             pipe.stopWriting()
             outcome.done.signal()
@@ -178,6 +181,7 @@ private struct CollectionWriting {
     /// package names none, as its own .apkg never does; a rollover named moved every date a day
     /// when imported between the two hours.
     let deckPackage: Bool
+    let rowUSN: Int
 
     static let schema = """
         CREATE TABLE col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
@@ -226,8 +230,8 @@ private struct CollectionWriting {
         var configs: [String: Any] = ["1": Self.deckConfigJSON(Preset(name: "Default"), id: 1, now: nowSeconds)]
         var configIDs: [String: Int64] = [:]
         var usedConfigIDs: Set<Int64> = [1]
-        let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')")
-        let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
+        let insertNote = try db.makeStatement(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, \(rowUSN), ?, ?, ?, ?, 0, '')")
+        let insertCard = try db.makeStatement(sql: "INSERT INTO cards VALUES (?, ?, ?, ?, ?, \(rowUSN), ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")
         var bind = Binder()
         // A card's answers, as rows waiting in temp.answers.
         func addAnswers(_ history: [ReviewLogEntry], cardID: Int64, scheduler: SchedulerSettings?) throws {
@@ -348,7 +352,7 @@ private struct CollectionWriting {
             let deckID = deckID(keeping: deckAnkiIDs[parent])
             decks["\(deckID)"] = Self.deckJSON(id: deckID, name: parent, configID: 1, now: nowSeconds)
         }
-        try Self.moveAnswers(db)
+        try Self.moveAnswers(db, usn: rowUSN)
         var models: [String: Any] = [:]
         let noteTypes = source.noteTypes
         for type in noteTypes {
@@ -407,13 +411,13 @@ private struct CollectionWriting {
     /// window functions. (A scratch file has no journal to take back a failed statement.) Of
     /// answers with one id, one that keeps it (Anki's, or one given here that went up under
     /// it) comes first and keeps it.
-    static func moveAnswers(_ db: Database) throws {
+    static func moveAnswers(_ db: Database, usn: Int) throws {
         let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.answers") ?? 0
-        try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT id, cid, -1, ease, ivl, lastIvl, factor, time, type FROM temp.answers ORDER BY id, kept DESC, rowid")
+        try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT id, cid, \(usn), ease, ivl, lastIvl, factor, time, type FROM temp.answers ORDER BY id, kept DESC, rowid")
         if db.changesCount != answers {
             try db.execute(sql: """
                 DELETE FROM revlog;
-                INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, kept DESC, rowid ROWS UNBOUNDED PRECEDING), cid, -1, ease, ivl,
+                INSERT INTO revlog SELECT place + max(id - place) OVER (ORDER BY id, kept DESC, rowid ROWS UNBOUNDED PRECEDING), cid, \(usn), ease, ivl,
                   lastIvl, factor, time, type
                 FROM (SELECT row_number() OVER (ORDER BY id, kept DESC, rowid) AS place, rowid, * FROM temp.answers) ORDER BY id, kept DESC, rowid
                 """)

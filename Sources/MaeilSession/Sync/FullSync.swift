@@ -33,11 +33,12 @@ package struct FullSync {
 
     /// Every deck of `source` as an Anki collection file (schema 11) at `file`; `onlyMarked`:
     /// only the notes marked since the last sync's base. Answers the marks as the export read
-    /// them (nil where the collection keeps none).
+    /// them (nil where the collection keeps none). `rowUSN`: as `AnkiPackageWriter.writeCollectionFile`.
     @discardableResult
-    func write(_ source: Collection, to file: URL, onlyMarked: Bool = false) throws -> SyncDirty? {
+    func write(_ source: Collection, to file: URL, onlyMarked: Bool = false, rowUSN: Int = -1) throws -> SyncDirty? {
         try Exporter(collection: source).streaming(try source.decks(), now: now, timeZone: timeZone, marks: true, onlyMarked: onlyMarked) { export in
-            try AnkiPackageWriter.writeCollectionFile(&export, to: file, now: now, clock: ExportFile.clock(for: export.decks, timeZone: timeZone))
+            try AnkiPackageWriter.writeCollectionFile(&export, to: file, now: now, clock: ExportFile.clock(for: export.decks, timeZone: timeZone),
+                                                      rowUSN: rowUSN)
             return export.dirty
         }
     }
@@ -47,7 +48,8 @@ package struct FullSync {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("collection.anki2")
-        let marks = try write(collection, to: file)
+        // Written as prepareForUpload leaves it: nothing pending.
+        let marks = try write(collection, to: file, rowUSN: 0)
         try FullSyncFile.prepareForUpload(file, now: now)
         let sent = try FullSyncFile.check(file)
         try collection.recordUploadUnderWay(SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: sent.modified,
