@@ -6,11 +6,12 @@ scripts/setup installs into .build/anki-venv) makes and reads every file:
     seeded.py make DIR ZONE SEED...   one collection per seed, made in time zone ZONE under a
                                       frozen clock: DIR/SEED/collection.anki2, anki.apkg and
                                       anki.colpkg, and DIR/SEED/made.json
-    seeded.py study DIR SEED DAYS [CARD]
-                                      Anki studies collection SEED on for DAYS more days, moves
+    seeded.py study DIR DAYS SEED[:CARD]...
+                                      Anki studies each collection SEED on for DAYS more days, moves
                                       one note to another deck, edits and tags the note second in
                                       id order, sets Korean's options to 17 new cards a day, forgets
-                                      card CARD (Anki's id) last, and exports DIR/SEED/later.apkg
+                                      card CARD (Anki's id) last, and exports DIR/SEED/later.apkg;
+                                      what it did, by seed
     seeded.py occlusion DIR           DIR/occlusion.apkg: one image occlusion note of three masks
     seeded.py positions DIR           Anki's new queue of a deck and its subdeck by each card's own
                                       position, for each gather order (`positions`)
@@ -420,8 +421,6 @@ def study_one(folder, seed, days, forget, clock_file, start):
     export(col, path, "later")
     col.close()
     return {"answers": answered, "moved": {"guid": note.guid, "from": home, "to": target}}
-
-
 
 
 def scratch_folder():
