@@ -121,7 +121,8 @@ enum QueueOrdering {
             }
             guard !sorted else { return }
             var order = days.indices.map { (day: days[$0], tie: ties[$0], index: $0) }
-            order.sort { ($0.day, $0.tie) < ($1.day, $1.tie) }
+            // The read's order settles equal ranks, as before: Swift's sort does not promise to keep it.
+            order.sort { ($0.day, $0.tie, $0.index) < ($1.day, $1.tie, $1.index) }
             self.cards = order.map { cards[$0.index] }
             self.days = order.map(\.day)
             self.ties = order.map(\.tie)
