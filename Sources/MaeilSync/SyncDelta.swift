@@ -210,19 +210,24 @@ package enum SyncDelta {
         return own - base
     }
 
-    /// Decks (their day limits moved to the base's days), options, configuration and tags as the
-    /// part wrote them (it writes every deck); note types the base's with the part's laid over
-    /// (it writes only its notes' types). The creation day's offset stays the base's: the due
-    /// days count from it.
+    /// Configuration and tags as the part wrote them; note types, decks (their day limits moved
+    /// to the base's days) and options the base's with the part's laid over. The part writes
+    /// only its notes' note types, and every deck and preset Maeil holds, but the base also holds
+    /// what the server has and Maeil keeps no record of (a phone's filtered deck): dropped here,
+    /// the next sync would count one deck fewer than the server and fail its check. Maeil
+    /// deletes no deck or preset, so none the base has is gone. The creation day's offset stays
+    /// the base's: the due days count from it.
     static func takeObjects(_ db: Database, dayShift: Int64) throws {
-        var models = try SyncMerge.objects(db, "models")
-        for (key, value) in try SyncMerge.objects(db, "models", schema: "delta") { models[key] = value }
+        func laid(_ column: String, _ part: [String: Any]) throws -> [String: Any] {
+            try SyncMerge.objects(db, column).merging(part) { _, fromPart in fromPart }
+        }
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
-        try db.execute(sql: "UPDATE main.col SET dconf = (SELECT dconf FROM delta.col), tags = (SELECT tags FROM delta.col)")
+        try db.execute(sql: "UPDATE main.col SET tags = (SELECT tags FROM delta.col)")
         // A deck's limit for one day counts its day from the part's creation day: moved as the due days are.
-        try SyncMerge.save(db, "decks", SyncMerge.movingDayLimits(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
-        try SyncMerge.save(db, "models", models)
+        try SyncMerge.save(db, "decks", try laid("decks", SyncMerge.movingDayLimits(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift)))
+        try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
+        try SyncMerge.save(db, "models", try laid("models", try SyncMerge.objects(db, "models", schema: "delta")))
         try SyncMerge.save(db, "conf", config)
     }
 }

@@ -35,6 +35,9 @@ package final class SyncMerge {
     package private(set) var serverChangedObjects = false
     /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
     package private(set) var serverChangedOptions: Set<Int64> = []
+    /// The decks the server deleted since the last sync (their ids as the file's keys): the base
+    /// still holds them, and must not put them back.
+    private var decksDeletedThere: Set<String> = []
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
     /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:
@@ -121,7 +124,10 @@ package final class SyncMerge {
             }
             if !graves.decks.isEmpty {
                 var decks = try Self.objects(db, "decks")
-                for id in graves.decks { decks["\(id)"] = nil }
+                for id in graves.decks {
+                    decks["\(id)"] = nil
+                    decksDeletedThere.insert("\(id)")
+                }
                 try Self.save(db, "decks", decks)
             }
         }
@@ -135,7 +141,8 @@ package final class SyncMerge {
 
     /// Note types, decks and options that differ from the base's (or are new), marked pending
     /// and made newer than the base's; and the tags new here. Objects the base has and the copy
-    /// lacks are put back: Maeil writes only what it holds, and deletes none of them this way.
+    /// lacks are put back: Maeil writes only what it holds, and deletes none of them this way;
+    /// but not a deck the server deleted (`apply(serverGraves:)` runs first).
     /// What is sent carries the server's `usn`, as Anki's client sends it (the server keeps it).
     package func localObjects(usn: Int) throws -> SyncObjects {
         try queue.write { db in
@@ -143,7 +150,7 @@ package final class SyncMerge {
             for column in ["models", "decks", "dconf"] {
                 var mine = try Self.objects(db, column)
                 let theirs = hasBase ? try Self.objects(db, column, schema: "base") : [:]
-                for (key, value) in theirs where mine[key] == nil { mine[key] = value }
+                for (key, value) in theirs where mine[key] == nil && !(column == "decks" && decksDeletedThere.contains(key)) { mine[key] = value }
                 var pending: [[String: Any]] = []
                 for (key, value) in mine {
                     guard var object = value as? [String: Any] else { continue }
@@ -517,8 +524,13 @@ package final class SyncMerge {
         }
     }
 
+    /// Whether two objects say the same but for what changes by itself, read as `normalized`
+    /// reads values: a flag written true or 1, a key left out or null, is no change. Compared
+    /// as written (Anki's server and Maeil's exporter write some values differently), every deck,
+    /// note type and option group went up at every sync that carried a change from here, and
+    /// so a deck the server had deleted (a phone's finished custom study) came back there.
     static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {
-        NSDictionary(dictionary: a.filter { !volatileKeys.contains($0.key) }).isEqual(to: b.filter { !volatileKeys.contains($0.key) })
+        Set(a.keys).union(b.keys).allSatisfy { volatileKeys.contains($0) || normalized(a[$0]) == normalized(b[$0]) }
     }
 
     static func tags(_ db: Database, _ schema: String) throws -> Set<String> {

@@ -155,6 +155,95 @@ struct SyncDeltaTests {
         }
     }
 
+    /// What the base holds and Maeil keeps no record of (a phone's custom study deck, options no
+    /// deck uses, a note type no note uses) stays when a part is laid over it, beside the part's
+    /// own decks and options. Before, the part's decks and options replaced the base's: the
+    /// next sync counted a deck fewer than the server and its check failed (found by
+    /// SyncTests.busyOnBothSidesTheSidesAgree once the phone did custom study).
+    @Test func whatOnlyTheBaseHoldsStaysUnderAPart() throws {
+        let collection = try Fixture.collection()
+        let words = try Fixture.wordDeck(collection, count: 4)
+        let server = SyncServer(SyncConnection(endpoint: URL(string: "http://127.0.0.1:9/")!, hostKey: ""))
+        let folder = Fixture.temporaryDirectory()
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try collection.takeChangeFlag()
+        let base = folder.appendingPathComponent("base.anki2"), merged = folder.appendingPathComponent("merged.anki2")
+        let sync = FullSync(collection: collection, server: server, now: now, timeZone: Fixture.utc)
+        let first = try sync.write(collection, to: base)
+        try collection.recordSync(SyncMark(endpoint: "test", serverModified: 1, schema: 1, usn: 1), base: first?.through, leavesBase: true)
+        let (filtered, options, noteType): (Int64, Int64, Int64) = (1_800_000_000_001, 1_800_000_000_002, 1_800_000_000_003)
+        try DatabaseQueue(path: base.path).write { db in
+            for (column, id, object) in [("decks", filtered, ["id": filtered, "name": "Custom study session", "dyn": 1] as [String: Any]),
+                                         ("dconf", options, ["id": options, "name": "Unused options"]),
+                                         ("models", noteType, ["id": noteType, "name": "Unused note type", "flds": [], "tmpls": []])] {
+                var objects = try SyncMerge.objects(db, column)
+                objects["\(id)"] = object
+                try SyncMerge.save(db, column, objects)
+            }
+        }
+        try FileManager.default.copyItem(at: base, to: merged)
+        let note = try #require(try collection.notes(deckID: words.id).first)
+        var renamed = try collection.deck(id: words.id)
+        renamed.name = "Words renamed"
+        try collection.update(renamed)
+        _ = try collection.setTags(noteID: note.id, add: ["edited"])
+        let part = folder.appendingPathComponent("part.anki2")
+        let marks = try #require(try sync.write(collection, to: part, onlyMarked: true))
+        #expect(try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: merged))
+        let (inPart, laid) = try (objectNames(part), objectNames(merged))
+        #expect(laid["decks"]?["\(filtered)"] == "Custom study session")
+        #expect(laid["dconf"]?["\(options)"] == "Unused options")
+        #expect(laid["models"]?["\(noteType)"] == "Unused note type")
+        // The part's own decks and options as it wrote them (the renamed deck under its old id).
+        for column in ["decks", "dconf"] {
+            #expect(inPart[column]!.allSatisfy { laid[column]?[$0.key] == $0.value }, "\(column): \(laid[column]!) against \(inPart[column]!)")
+        }
+        #expect(laid["decks"]!.values.contains("Words renamed") && !laid["decks"]!.values.contains("Words"))
+    }
+
+    /// A deck written otherwise but saying the same (a flag as true or 1, a key left out or
+    /// null) is no change to send; and a deck the server deleted, which only the base still
+    /// holds (a phone's custom study, done), is not put back. Before, every deck went up at
+    /// every sync that carried a change from here, and such a deck came back on the server:
+    /// the phone, which keeps its old grave, then failed every sync's check
+    /// (SyncTests.busyOnBothSidesTheSidesAgree, seed 404, once the phone did custom study).
+    @Test func decksGoUpOnlyChangedAndNeverBackFromTheDead() throws {
+        let (base, merged) = try Self.baseAndCopy(words: 3, named: "merged.anki2")
+        let filtered: Int64 = 1_800_000_000_001
+        let kept = try DatabaseQueue(path: base.path).write { db in
+            var decks = try SyncMerge.objects(db, "decks")
+            decks["\(filtered)"] = ["id": filtered, "name": "Custom study session", "dyn": 1, "mod": 1, "usn": 0] as [String: Any]
+            try SyncMerge.save(db, "decks", decks)
+            return decks.keys.filter { $0 != "\(filtered)" }
+        }
+        try DatabaseQueue(path: merged.path).write { db in
+            var decks = try SyncMerge.objects(db, "decks")
+            for (key, value) in decks {
+                guard var deck = value as? [String: Any] else { continue }
+                deck["collapsed"] = (deck["collapsed"] as? NSNumber)?.boolValue == true ? 1 : false
+                if deck["newLimitToday"] is NSNull { deck["newLimitToday"] = nil }
+                deck["reviewLimitToday"] = deck["reviewLimitToday"] ?? NSNull()
+                decks[key] = deck
+            }
+            try SyncMerge.save(db, "decks", decks)
+        }
+        let merge = try SyncMerge(merged: merged, base: base, changedHere: true)
+        try merge.apply(serverGraves: SyncGraves(decks: [filtered]))
+        let sent = try merge.localObjects(usn: 5)
+        try merge.close()
+        #expect(sent.decks.isEmpty, "sent: \(sent.decks.map { $0["name"] ?? "" })")
+        #expect(try Set(objectNames(merged)["decks"]!.keys) == Set(kept))
+    }
+
+    /// Each note type's, deck's and option group's name by id, as an Anki file holds them.
+    func objectNames(_ file: URL) throws -> [String: [String: String]] {
+        try DatabaseQueue(path: file.path).read { db in
+            try Dictionary(uniqueKeysWithValues: ["models", "decks", "dconf"].map { column in
+                (column, try SyncMerge.objects(db, column).compactMapValues { ($0 as? [String: Any])?["name"] as? String })
+            })
+        }
+    }
+
     static func answerID(_ row: String) -> Substring { row.split(separator: " ")[0] }
 
     /// One round of what a learner does, chosen by `random`.

@@ -353,6 +353,28 @@ def busy(path, endpoint, user, password, seed):
             name, act = rng.choice(actions)
             act(cid)
             did.append(f"{name} card {cid}")
+    # Drawn after everything above, so a seed's earlier actions stay what they were: custom
+    # study as a learner does it on a phone (a filtered deck of a few cards, which Anki moves in
+    # and keeps their home deck, later emptied or deleted), and now and then a deck renamed.
+    filtered = [deck.id for deck in col.decks.all_names_and_ids() if col.decks.is_filtered(deck.id)]
+    if filtered and rng.random() < 0.5:
+        if rng.random() < 0.5:
+            col.sched.empty_filtered_deck(filtered[0])
+            did.append("emptied the filtered deck")
+        else:
+            col.decks.remove([filtered[0]])
+            did.append("deleted the filtered deck")
+    elif not filtered and rng.random() < 0.3:
+        deck = col.sched.get_or_create_filtered_deck(0)
+        deck.name = f"Custom study {seed}"
+        deck.config.search_terms[0].search = "-is:suspended -is:buried"
+        deck.config.search_terms[0].limit = rng.randint(2, 6)
+        made = col.sched.add_or_update_filtered_deck(deck).id
+        did.append(f"filtered {len(col.find_cards(f'did:{made}'))} cards into {deck.name}")
+    if rng.random() < 0.15:
+        deck = rng.choice(decks)
+        col.decks.rename(deck.id, f"{deck.name} {seed}")
+        did.append(f"renamed {deck.name}")
     added = sorted(set(col.db.list("select id from revlog")) - before)
     schema_changed = col.db.scalar("select scm from col") != schema
     required = sync_open(col, endpoint, user, password)
