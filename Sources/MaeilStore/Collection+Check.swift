@@ -49,14 +49,17 @@ extension Collection {
                     """)
                 repaired += twice.count
             }
-            // Each card against the last log entry that recorded a state.
+            // Each card against the last log entry that recorded a state, unless Anki changed the
+            // card after it: Anki's Forget and reposition leave no row, and the card is as Anki has it.
             let statement = try db.makeStatement(sql: """
-                SELECT \(selection(CardTable.columns, from: "c", prefix: "")), \(CardStateColumns.list(prefix: "l.a_"))
+                SELECT \(selection(CardTable.columns, from: "c", prefix: "")), \(CardStateColumns.list(prefix: "l.a_")),
+                       c.anki_mod * 1000 > l.time AS changed_in_anki
                 FROM card c LEFT JOIN review_log l ON l.id = (
                     SELECT max(id) FROM review_log WHERE card_id = c.id AND a_phase IS NOT NULL)
                 """)
             let columns = ColumnMap(statement)
             let cards = CardTable.Decoder(columns), logged = CardStateColumns(columns, prefix: "a_")
+            let changedInAnki = columns["changed_in_anki"]
             // Read as they come and only the cards with a problem kept (at a million cards,
             // every card held took hundreds of megabytes); repaired once the reading is done.
             var checked = 0
@@ -64,6 +67,7 @@ extension Collection {
             try statement.forEachRow { row in
                 checked += 1
                 let card = cards.decode(row), state = logged.decode(row)
+                if card.state.isValid, row.optionalInt64(changedInAnki) == 1 { return }
                 if !card.state.isValid || (state.map { $0 != card.state } ?? (card.state != .new)) { found.append((card, state)) }
             }
             var binder = Binder()

@@ -48,7 +48,8 @@ extension SyncTests {
             #expect(again.stdout == "Already in sync with \(server.endpoint).\n", "\(context): \(again.stdout)\(again.stderr)")
             try expectTheSame(phonePath, collection, state: state, context: context)
         }
-        #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
+        let checked = try maeil(["check"], collection, state: state)
+        #expect(checked.stdout.hasSuffix("ok\n"), "seed \(seed): \(checked.stdout)\(checked.stderr)")
     }
 
     /// What a learner does here in a day, drawn from `rng`; says what it did.

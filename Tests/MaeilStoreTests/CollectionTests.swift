@@ -238,6 +238,31 @@ struct StoreErrorTests {
     }
 }
 
+/// A card Anki changed after its last answer logged here (Anki's Forget, as Anki's library does
+/// it, and its reposition write no log row) is as Anki has it: `check` finds no difference with
+/// its log, and `repair` does not put the log's state back (it undid a phone's Forget at the
+/// next sync; found by SyncTests.busyOnBothSidesTheSidesAgree, seeds 416 and 419). A card whose
+/// state differs from its log with no change in Anki after it is still found.
+@Suite struct CheckAgainstTheLogTests {
+    @Test(arguments: [(1, false), (-1, true)])
+    func aCardAnkiChangedAfterItsLogIsAsAnkiHasIt(ankiModifiedAfter seconds: Int64, found: Bool) throws {
+        let collection = try Fixture.collection()
+        let clock = TestClock(Fixture.noon)
+        let deck = try Fixture.wordDeck(collection, count: 1, templates: [Fixture.wordTemplates[0]])
+        let session = try Fixture.session(collection, clock: clock, deckIDs: [deck.id])
+        let cardID = try #require(session.state.current?.card.id)
+        for _ in 0..<3 { try session.send(.answer(.easy)) }
+        try collection.transaction { db in
+            let logged = try #require(try Int64.fetchOne(db, sql: "SELECT max(time) FROM review_log WHERE card_id = ?", arguments: [cardID]))
+            try db.execute(sql: "UPDATE card SET phase = 'new', due = NULL, interval_days = 0, reps = 0, anki_mod = ? WHERE id = ?",
+                           arguments: [logged / 1000 + seconds, cardID])
+        }
+        let report = try collection.check(repair: true, now: clock.now)
+        #expect(report.problems.contains { $0.hasPrefix("card \(cardID): state differs") } == found, "\(report.problems)")
+        #expect(try collection.card(id: cardID).state.phase == (found ? .review : .new))
+    }
+}
+
 /// `check` finds what Anki's Check Database finds in note types, and `repair` mends it.
 @Suite struct CheckTemplatesTests {
     @Test func duplicateTemplatesCardsWithoutTemplateAndNotesWithoutCards() throws {

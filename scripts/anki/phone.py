@@ -375,6 +375,26 @@ def busy(path, endpoint, user, password, seed):
         deck = rng.choice(decks)
         col.decks.rename(deck.id, f"{deck.name} {seed}")
         did.append(f"renamed {deck.name}")
+    # Drawn after the above, for the same reason: a deck's options changed, a note moved into a
+    # deck made for it, new cards put elsewhere in the new queue.
+    if rng.random() < 0.25:
+        deck = rng.choice(decks)
+        options = col.decks.config_dict_for_deck_id(deck.id)
+        options["new"]["perDay"] = rng.randint(1, 30)
+        options["rev"]["perDay"] = rng.randint(50, 300)
+        options["new"]["delays"] = rng.choice([[1.0, 10.0], [2.0], [1.0, 10.0, 60.0]])
+        col.decks.update_config(options)
+        did.append(f"changed the options {options['name']}")
+    if rng.random() < 0.15:
+        name = f"{rng.choice(decks).name}::Phone {seed}"
+        note = col.get_note(rng.choice(notes()))
+        col.set_deck(note.card_ids(), col.decks.id(name))
+        did.append(f"moved {note.guid} to the new deck {name}")
+    new_cards = sorted(col.find_cards("is:new -deck:filtered"))
+    if new_cards and rng.random() < 0.2:
+        picked = rng.sample(new_cards, min(len(new_cards), rng.randint(1, 3)))
+        col.sched.reposition_new_cards(picked, starting_from=rng.randint(0, 5), step_size=1, randomize=False, shift_existing=rng.random() < 0.5)
+        did.append(f"repositioned {len(picked)} new cards")
     added = sorted(set(col.db.list("select id from revlog")) - before)
     schema_changed = col.db.scalar("select scm from col") != schema
     required = sync_open(col, endpoint, user, password)
