@@ -138,6 +138,10 @@ package final class SyncMerge {
     /// Keys that change without the learner changing anything (today's counts are kept per
     /// device): left out when deciding whether an object changed.
     static let volatileKeys: Set<String> = ["mod", "usn", "newToday", "revToday", "lrnToday", "timeToday"]
+    /// And a note type's last deck (where Anki's Add screen puts its next note): Maeil's export
+    /// names the deck of the type's first note, and sent for that alone, a note type went up at
+    /// every sync and turned the phone's Add screen to another deck.
+    static let volatileModelKeys = volatileKeys.union(["did"])
 
     /// Note types, decks and options that differ from the base's (or are new), marked pending
     /// and made newer than the base's; and the tags new here. Objects the base has and the copy
@@ -162,7 +166,7 @@ package final class SyncMerge {
                                             + "the last sync; only a full sync can carry that")
                         }
                     }
-                    if changedHere, before.map({ !Self.same($0, object) }) ?? true {
+                    if changedHere, before.map({ !Self.same($0, object, ignoring: column == "models" ? Self.volatileModelKeys : Self.volatileKeys) }) ?? true {
                         let baseModified = Self.int(before?["mod"]) ?? 0
                         object["mod"] = max(Self.int(object["mod"]) ?? 0, baseModified + 1)
                         object["usn"] = usn
@@ -529,8 +533,8 @@ package final class SyncMerge {
     /// as written (Anki's server and Maeil's exporter write some values differently), every deck,
     /// note type and option group went up at every sync that carried a change from here, and
     /// so a deck the server had deleted (a phone's finished custom study) came back there.
-    static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {
-        Set(a.keys).union(b.keys).allSatisfy { volatileKeys.contains($0) || normalized(a[$0]) == normalized(b[$0]) }
+    static func same(_ a: [String: Any], _ b: [String: Any], ignoring volatile: Set<String> = volatileKeys) -> Bool {
+        Set(a.keys).union(b.keys).allSatisfy { volatile.contains($0) || normalized(a[$0]) == normalized(b[$0]) }
     }
 
     static func tags(_ db: Database, _ schema: String) throws -> Set<String> {

@@ -202,7 +202,7 @@ struct SyncDeltaTests {
     }
 
     /// A deck written otherwise but saying the same (a flag as true or 1, a key left out or
-    /// null) is no change to send; and a deck the server deleted, which only the base still
+    /// null), or a note type whose last deck alone differs, is no change to send; and a deck the server deleted, which only the base still
     /// holds (a phone's custom study, done), is not put back. Before, every deck went up at
     /// every sync that carried a change from here, and such a deck came back on the server:
     /// the phone, which keeps its old grave, then failed every sync's check
@@ -226,12 +226,21 @@ struct SyncDeltaTests {
                 decks[key] = deck
             }
             try SyncMerge.save(db, "decks", decks)
+            // A note type's last deck differs (the export names its first note's deck): no change either.
+            var models = try SyncMerge.objects(db, "models")
+            for (key, value) in models {
+                guard var model = value as? [String: Any] else { continue }
+                model["did"] = 1_700_000_000_123 as Int64
+                models[key] = model
+            }
+            try SyncMerge.save(db, "models", models)
         }
         let merge = try SyncMerge(merged: merged, base: base, changedHere: true)
         try merge.apply(serverGraves: SyncGraves(decks: [filtered]))
         let sent = try merge.localObjects(usn: 5)
         try merge.close()
         #expect(sent.decks.isEmpty, "sent: \(sent.decks.map { $0["name"] ?? "" })")
+        #expect(sent.models.isEmpty, "sent: \(sent.models.map { $0["name"] ?? "" })")
         #expect(try Set(objectNames(merged)["decks"]!.keys) == Set(kept))
     }
 
