@@ -238,11 +238,12 @@ struct StoreErrorTests {
     }
 }
 
-/// A card Anki changed after its last answer logged here (Anki's Forget, as Anki's library does
-/// it, and its reposition write no log row) is as Anki has it: `check` finds no difference with
-/// its log, and `repair` does not put the log's state back (it undid a phone's Forget at the
-/// next sync; found by SyncTests.busyOnBothSidesTheSidesAgree, seeds 416 and 419). A card whose
-/// state differs from its log with no change in Anki after it is still found.
+/// A card Anki changed after its last logged state is as Anki has it (Anki can change a card's
+/// state without a log row: a phone's card, answered there, came back new with no row after):
+/// `check` finds no difference with its log, and `repair` does not put the log's state back,
+/// which the next sync would have sent up (found by SyncTests.busyOnBothSidesTheSidesAgree,
+/// seeds 416 and 419). A card whose state differs from its log with no change in Anki after it
+/// is still found.
 @Suite struct CheckAgainstTheLogTests {
     @Test(arguments: [(1, false), (-1, true)])
     func aCardAnkiChangedAfterItsLogIsAsAnkiHasIt(ankiModifiedAfter seconds: Int64, found: Bool) throws {
