@@ -50,8 +50,10 @@ extension Collection {
                 repaired += twice.count
             }
             // Each card against the last log entry that recorded a state, unless Anki changed the
-            // card after it: Anki can change a card's state without a log row (a phone's card,
-            // answered there, came back new with no row after), and the card is as Anki has it.
+            // card after it: Anki changes a card's state without a log row (a reposition of new
+            // cards), and where two sides changed one card the newer row wins, whatever the log
+            // says (answered here, repositioned on a phone that had not synced: new, after two
+            // answers). The card is as Anki has it.
             let statement = try db.makeStatement(sql: """
                 SELECT \(selection(CardTable.columns, from: "c", prefix: "")), \(CardStateColumns.list(prefix: "l.a_")),
                        c.anki_mod * 1000 > l.time AS changed_in_anki

@@ -238,8 +238,9 @@ struct StoreErrorTests {
     }
 }
 
-/// A card Anki changed after its last logged state is as Anki has it (Anki can change a card's
-/// state without a log row: a phone's card, answered there, came back new with no row after):
+/// A card Anki changed after its last logged state is as Anki has it (Anki changes a card's state
+/// without a log row, and where two sides changed one card the newer row wins: a card answered
+/// here, then repositioned on a phone that had not synced, is new after two answers):
 /// `check` finds no difference with its log, and `repair` does not put the log's state back,
 /// which the next sync would have sent up (found by SyncTests.busyOnBothSidesTheSidesAgree,
 /// seeds 416 and 419). A card whose state differs from its log with no change in Anki after it

@@ -7,10 +7,13 @@ struct SyncCommand: MaeilCommand {
         commandName: "sync",
         abstract: "Sync the collection with an Anki sync server (Anki's own, or AnkiWeb's protocol): phones and other computers share it.",
         discussion: """
-            Log in once with --login URL; then maeil sync brings the two copies together. For now a sync moves the \
-            whole collection (Anki's full sync): when only one side changed since the last sync, its copy replaces \
-            the other's; when both did, you choose (--upload keeps this one, --download the server's), and a \
-            download backs this collection up first. Pictures and sounds sync both ways.
+            Log in once with --login URL; then maeil sync brings the two copies together as Anki's own client does: \
+            only what changed on each side since the last sync crosses, every answer on both sides survives, and a \
+            card or note changed on both takes the newer change. The whole collection crosses (a full sync) only \
+            where Anki would make one (the first sync, a note type's fields or card types changed, a full sync \
+            elsewhere): when only one side changed, its copy replaces the other's; when both did, you choose \
+            (--upload keeps this one, --download the server's), and a download backs this collection up first. \
+            Pictures and sounds sync both ways.
             """)
 
     @OptionGroup var collection: CollectionOptions
