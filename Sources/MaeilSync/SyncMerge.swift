@@ -329,45 +329,67 @@ package final class SyncMerge {
         }
     }
 
+    /// What one chunk from the server held: how many rows of each table, and whether it was the last.
+    package struct ChunkCounts: Sendable, Equatable {
+        package var done = true
+        package var revlog = 0, cards = 0, notes = 0
+
+        package var total: Int { revlog + cards + notes }
+    }
+
     /// One chunk of the server's rows, as Anki's client takes it: answers added (both sides'
     /// survive); a card or note replaces this side's unless this side's is pending and not older.
-    package func apply(serverChunk chunk: SyncChunk) throws {
+    /// Set by set, each table's rows read from the chunk's JSON by SQLite (a row shorter than
+    /// Anki's is left out, as Anki's client refuses it).
+    @discardableResult
+    package func apply(serverChunk chunk: SyncChunk) throws -> ChunkCounts {
         try queue.write { db in
-            let revlog = try db.cachedStatement(sql: "INSERT OR IGNORE INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for row in chunk.revlog where row.count >= 9 {
-                try revlog.execute(arguments: StatementArguments(row.prefix(9).map(Self.value)))
-                if let card = Self.int(row[1]) { receivedCards.insert(card) }
+            guard try Bool.fetchOne(db, sql: "SELECT CASE WHEN json_valid(?) THEN json_type(?) = 'object' ELSE 0 END", arguments: [chunk.json, chunk.json]) == true else {
+                throw SyncError(.server, "the sync server's chunk of changes is not Anki's")
             }
-            for (table, rows, width) in [("cards", chunk.cards, 18), ("notes", chunk.notes, 11)] {
-                let pending = try db.cachedStatement(sql: "SELECT usn = -1 FROM \(table) WHERE id = ?")
-                let keep = try db.cachedStatement(sql: "SELECT usn = -1 AND mod >= ? FROM \(table) WHERE id = ?")
-                // Anki's server takes a row only when it is newer than its own: one changed here in the
-                // same second as there would stay as it was on the server, and the sides would differ.
-                let newer = try db.cachedStatement(sql: "UPDATE \(table) SET mod = ? + 1 WHERE id = ? AND mod <= ?")
-                let replace = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))")
-                for row in rows where row.count >= width {
-                    let id = Self.int(row[0]) ?? 0, modified = Self.int(row[table == "cards" ? 4 : 3]) ?? 0
-                    if table == "cards" { receivedCards.insert(id) }
-                    if table == "cards", try Bool.fetchOne(pending, arguments: [id]) == true {
-                        changedOnBothSides.insert(id)
-                    }
-                    if try Bool.fetchOne(keep, arguments: [modified, id]) == true {
-                        try newer.execute(arguments: [modified, id, modified])
-                        continue
-                    }
-                    if table == "cards" {
-                        takenCards.insert(id)
-                    }
-                    var values = row.prefix(width).map(Self.value)
-                    if table == "notes" {
-                        takenNotes.insert(id)
-                        // Anki sends no sort field or checksum: the reader needs neither.
-                        values[7] = "".databaseValue
-                        values[8] = 0.databaseValue
-                    }
-                    try replace.execute(arguments: StatementArguments(values))
+            var counts = ChunkCounts()
+            counts.done = try Bool.fetchOne(db, sql: "SELECT coalesce(json_extract(?, '$.done'), 1)", arguments: [chunk.json]) ?? true
+            func columns(_ width: Int) -> String { (0..<width).map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ") }
+            func rows(_ table: String, _ width: Int) -> String { "json_each(?, '$.\(table)') WHERE json_array_length(value) >= \(width)" }
+            let revlog = rows("revlog", 9)
+            counts.revlog = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(revlog)", arguments: [chunk.json]) ?? 0
+            try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT \(columns(9)) FROM \(revlog)", arguments: [chunk.json])
+            receivedCards.formUnion(try Int64.fetchAll(db, sql: "SELECT json_extract(value, '$[1]') FROM \(revlog)", arguments: [chunk.json]))
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS incoming (id INTEGER, mod INTEGER, kept INTEGER, value TEXT)")
+            for (table, width, modified) in [("cards", 18, 4), ("notes", 11, 3)] {
+                try db.execute(sql: "DELETE FROM temp.incoming")
+                try db.execute(sql: """
+                    INSERT INTO temp.incoming (id, mod, value)
+                    SELECT coalesce(json_extract(value, '$[0]'), 0), coalesce(json_extract(value, '$[\(modified)]'), 0), value FROM \(rows(table, width))
+                    """, arguments: [chunk.json])
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.incoming") ?? 0
+                if table == "cards" {
+                    counts.cards = count
+                    receivedCards.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM temp.incoming"))
+                    changedOnBothSides.formUnion(try Int64.fetchAll(db, sql: """
+                        SELECT i.id FROM temp.incoming i JOIN main.cards c ON c.id = i.id WHERE c.usn = -1
+                        """))
+                } else {
+                    counts.notes = count
                 }
+                guard count > 0 else { continue }
+                // This side's row stays where it is pending and not older; where it is as old,
+                // it is made a second newer: Anki's server takes a row only when it is newer than
+                // its own, and one changed here in the same second as there would stay as it was
+                // on the server, and the sides would differ.
+                try db.execute(sql: """
+                    UPDATE temp.incoming SET kept = EXISTS (SELECT 1 FROM main.\(table) m WHERE m.id = incoming.id AND m.usn = -1 AND m.mod >= incoming.mod);
+                    UPDATE main.\(table) SET mod = (SELECT max(i.mod) + 1 FROM temp.incoming i WHERE i.id = \(table).id AND i.kept)
+                      WHERE id IN (SELECT id FROM temp.incoming WHERE kept)
+                        AND mod <= (SELECT max(i.mod) FROM temp.incoming i WHERE i.id = \(table).id AND i.kept)
+                    """)
+                let taken = try Int64.fetchAll(db, sql: "SELECT id FROM temp.incoming WHERE NOT kept")
+                if table == "cards" { takenCards.formUnion(taken) } else { takenNotes.formUnion(taken) }
+                // Anki sends a note no sort field or checksum: the reader needs neither.
+                let values = table == "cards" ? columns(width) : columns(7) + ", '', 0, " + (9..<width).map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ")
+                try db.execute(sql: "INSERT OR REPLACE INTO main.\(table) SELECT \(values) FROM temp.incoming WHERE NOT kept ORDER BY rowid")
             }
+            return counts
         }
     }
 

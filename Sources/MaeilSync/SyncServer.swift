@@ -75,8 +75,8 @@ package struct SyncServer: Sendable {
         func settings(_ config: [String: Any]) -> String { SyncMerge.normalized(config.filter { $0.key != "lastUnburied" }) }
         if let theirs = changes.config, let config, settings(theirs) != settings(config) { return true }
         while true {
-            let chunk = try chunk()
-            if chunk.count > 0 { return true }
+            let chunk = try chunk().glance()
+            if chunk.rows > 0 { return true }
             if chunk.done { return false }
         }
     }

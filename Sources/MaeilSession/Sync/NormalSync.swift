@@ -76,11 +76,10 @@ package struct NormalSync {
             try merge.markPendingRows(now: full.now)
             try merge.apply(serverObjects: remote)
             while true {
-                let chunk = try server.chunk()
+                let chunk = try merge.apply(serverChunk: try server.chunk())
                 (summary.receivedCards, summary.receivedNotes, summary.receivedReviews)
-                    = (summary.receivedCards + chunk.cards.count, summary.receivedNotes + chunk.notes.count, summary.receivedReviews + chunk.revlog.count)
-                try merge.apply(serverChunk: chunk)
-                cameDown = cameDown || chunk.count > 0
+                    = (summary.receivedCards + chunk.cards, summary.receivedNotes + chunk.notes, summary.receivedReviews + chunk.revlog)
+                cameDown = cameDown || chunk.total > 0
                 if chunk.done { break }
             }
             if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects,
