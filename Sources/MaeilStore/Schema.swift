@@ -357,6 +357,16 @@ enum Schema {
         migrator.registerMigration("v26") { db in
             try db.execute(sql: "CREATE INDEX review_log_without_anki_id ON review_log(card_id) WHERE anki_id IS NULL")
         }
+        // Of those, only the ones that go to Anki (answers, and changes made here): the rows an
+        // import or a sync writes to explain a state Anki set without an answer never get an
+        // id, and read through the index one by one every sync (12,000 after a day of a phone's
+        // bulk changes: 15 ms, more with every sync).
+        migrator.registerMigration("v27") { db in
+            try db.execute(sql: """
+                DROP INDEX review_log_without_anki_id;
+                CREATE INDEX review_log_without_anki_id ON review_log(card_id) WHERE anki_id IS NULL AND (kind = 1 OR rating > 0);
+                """)
+        }
         return migrator
     }
 
