@@ -568,7 +568,7 @@ package final class SyncMerge {
     /// as written (Anki's server and Maeil's exporter write some values differently), every deck,
     /// note type and option group went up at every sync that carried a change from here, and
     /// so a deck the server had deleted (a phone's finished custom study) came back there.
-    static func same(_ a: [String: Any], _ b: [String: Any], ignoring volatile: Set<String> = volatileKeys) -> Bool {
+    static func same(_ a: [String: Any], _ b: [String: Any], ignoring volatile: Set<String>) -> Bool {
         Set(a.keys).union(b.keys).allSatisfy { volatile.contains($0) || normalized(a[$0]) == normalized(b[$0]) }
     }
 
@@ -581,15 +581,4 @@ package final class SyncMerge {
     }
 
     static func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
-
-    /// A JSON value as SQLite takes it.
-    static func value(_ any: Any) -> DatabaseValue {
-        switch any {
-        case let string as String: return string.databaseValue
-        case let number as NSNumber:
-            let double = number.doubleValue
-            return double == double.rounded() && abs(double) < 9e18 ? number.int64Value.databaseValue : double.databaseValue
-        default: return .null
-        }
-    }
 }
