@@ -38,6 +38,8 @@ package final class SyncMerge {
     /// The decks the server deleted since the last sync (their ids as the file's keys): the base
     /// still holds them, and must not put them back.
     private var decksDeletedThere: Set<String> = []
+    /// Whether one of them is a deck this side holds (not a filtered deck: Maeil keeps none).
+    package private(set) var serverDeletedHeldDecks = false
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
     /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:
@@ -125,6 +127,7 @@ package final class SyncMerge {
             if !graves.decks.isEmpty {
                 var decks = try Self.objects(db, "decks")
                 for id in graves.decks {
+                    if let deck = decks["\(id)"] as? [String: Any], !Self.isFiltered(deck) { serverDeletedHeldDecks = true }
                     decks["\(id)"] = nil
                     decksDeletedThere.insert("\(id)")
                 }
@@ -210,7 +213,10 @@ package final class SyncMerge {
                     guard let id = Self.int(object["id"]) else { continue }
                     let local = mine["\(id)"] as? [String: Any]
                     if let local, Self.int(local["usn"]) == -1, (Self.int(local["mod"]) ?? 0) >= (Self.int(object["mod"]) ?? 0) { continue }
-                    if local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true {
+                    // A filtered deck (a phone's custom study) is none Maeil holds: its cards stay in
+                    // their home decks here, and the base keeps the deck for the server's counts.
+                    let filtered = column == "decks" && Self.isFiltered(object) && (local.map(Self.isFiltered) ?? true)
+                    if !filtered, local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true {
                         if column == "dconf", local != nil { serverChangedOptions.insert(id) } else { serverChangedObjects = true }
                     }
                     if column == "models", let local {
@@ -581,4 +587,7 @@ package final class SyncMerge {
     }
 
     static func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
+
+    /// Whether a deck is a filtered one (Anki's `dyn`, written as a flag or a number).
+    package static func isFiltered(_ deck: [String: Any]) -> Bool { normalized(deck["dyn"]) == "1" }
 }

@@ -214,6 +214,27 @@ struct SyncTests {
         try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
+    /// Custom study on the phone (a filtered deck of a few cards made, emptied, deleted once
+    /// empty, made again and deleted with its cards), and nothing else: each taken in place,
+    /// where each rebuilt the collection from the whole merge before (2 s at 20,000 notes, and
+    /// a backup each time). Maeil keeps no filtered deck: the cards stay in their home decks
+    /// here, the two sides agree card by card after each step, and the next sync finds nothing
+    /// to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func customStudyOnThePhoneIsTakenInPlace() throws {
+        let seed = "315"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        for (step, moved) in [("make", 4), ("empty", 4), ("delete", 0), ("make", 4), ("delete", 4)] {
+            let done = try phone(["custom", phonePath] + login + [step, "4"])
+            #expect((done["cards"] as? [Any])?.count == moved, "\(step): \(done)")
+            let taken = try maeil(["sync", "--json"], collection, state: state)
+            #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(step): \(taken.stdout)\(taken.stderr)")
+            _ = try phone(["sync", phonePath] + login)
+            try expectTheSame(phonePath, collection, state: state, context: "custom study, \(step)")
+            try expectCheckedAndSettled(collection, state: state, server: server)
+        }
+    }
+
     /// A note the phone edited (a field, and Anki's `marked` tag), and nothing else: taken in
     /// place (the collection was rebuilt from the whole merge, 2 s at 20,000 notes), with the
     /// phone's fields and tags, starred as Anki marks it; the next sync on either side finds

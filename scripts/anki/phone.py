@@ -20,6 +20,10 @@ client does, and prints one JSON object:
                                                    moved to deck DECK, as Browse › Change Deck moves
                                                    them (the note row stays as it was); then a
                                                    normal sync
+    phone.py custom PATH ENDPOINT USER PASSWORD make|empty|delete [LIMIT]
+                                                   on the collection at PATH: custom study (a filtered
+                                                   deck of LIMIT cards) made, emptied or deleted; then
+                                                   a normal sync; prints the cards it moved
     phone.py edit PATH ENDPOINT USER PASSWORD GUID TEXT TAG
                                                    on the collection at PATH: note GUID's first field
                                                    gets TEXT after it and the note the tag TAG; then
@@ -195,6 +199,33 @@ def move(path, endpoint, user, password, guid, deck):
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "moved": len(cards)}
+
+
+def custom(path, endpoint, user, password, action, limit="4"):
+    """Custom study as a learner does it on a phone: "make" a filtered deck of LIMIT cards (Anki
+    moves them in and keeps their home deck), "empty" it (the cards go home) or "delete" it (the
+    same, and the deck goes); then a normal sync."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    filtered = [deck.id for deck in col.decks.all_names_and_ids() if col.decks.is_filtered(deck.id)]
+    if action == "make":
+        deck = col.sched.get_or_create_filtered_deck(0)
+        deck.name = "Custom study session"
+        deck.config.search_terms[0].search = "-is:suspended -is:buried"
+        deck.config.search_terms[0].limit = int(limit)
+        del deck.config.search_terms[1:]  # a new filtered deck comes with a second filter, of everything
+        made = col.sched.add_or_update_filtered_deck(deck).id
+        moved = col.find_cards(f"did:{made}")
+    elif action == "empty":
+        moved = col.find_cards(f"did:{filtered[0]}")
+        col.sched.empty_filtered_deck(filtered[0])
+    else:
+        moved = col.find_cards(f"did:{filtered[0]}")
+        col.decks.remove([filtered[0]])
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "cards": sorted(moved)}
 
 
 def edit(path, endpoint, user, password, guid, text, tag):
@@ -549,5 +580,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

@@ -23,9 +23,9 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, and deck options changed; no note's
-        /// cards split between decks, no deck deleted, no note type or deck changed), or the
-        /// collection took the whole merge.
+        /// moved or deleted there, cards deleted there alone, deck options changed, and custom
+        /// study made, emptied or deleted; no note's cards split between decks, no deck of this
+        /// side's deleted, no note type or deck changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -43,6 +43,8 @@ package struct NormalSync {
         let merge = try SyncMerge(merged: merged, base: base, changedHere: changedHere, fromBase: laidOver)
         var summary = Summary()
         var cameDown = false
+        // Whether anything came at all: where only what Maeil does not hold did, it was taken as it is.
+        var anythingCame = false
         // Where only cards, answers and notes came down, the notes they touch: taken in place.
         var inPlace: Set<Int64>?
         // Of those, the notes whose cards are in one deck there (a note here is in one deck).
@@ -72,7 +74,10 @@ package struct NormalSync {
                 throw SyncError(.server, "the sync server did not send its collection's creation time")
             }
             let settingsChanged = try merge.adopt(created: created, config: remote.config ?? sentConfig?.config)
-            cameDown = settingsChanged || !serverGraves.isEmpty || !remote.models.isEmpty || !remote.decks.isEmpty || !remote.deckConfigs.isEmpty
+            anythingCame = !serverGraves.isEmpty || !remote.decks.isEmpty
+            // A phone's custom study (a filtered deck made, changed or deleted) is nothing Maeil holds.
+            cameDown = settingsChanged || !serverGraves.cards.isEmpty || !serverGraves.notes.isEmpty || merge.serverDeletedHeldDecks
+                || !remote.models.isEmpty || remote.decks.contains { !SyncMerge.isFiltered($0) } || !remote.deckConfigs.isEmpty
             try merge.markPendingRows(now: full.now)
             try merge.apply(serverObjects: remote)
             while true {
@@ -82,7 +87,7 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.total > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, serverGraves.decks.isEmpty, !merge.serverChangedObjects,
+            if cameDown, !settingsChanged, !merge.serverDeletedHeldDecks, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
                  && merge.serverChangedOptions.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
@@ -110,7 +115,8 @@ package struct NormalSync {
         }
         let contents = try FullSyncFile.contents(of: merged)
         let newMark = SyncMark(endpoint: mark.endpoint, serverModified: contents.modified, schema: meta.schema, usn: meta.usn + 1)
-        // Nothing came down: this collection already is the merge; the merge becomes the base.
+        // Nothing came down that Maeil holds: this collection already is the merge (a filtered deck
+        // the server made or deleted is the base's alone); the merge becomes the base.
         if !cameDown {
             // But for what Maeil keeps of Anki's as it came: the server's config and decks.
             _ = try full.collection.writeAsSync(now: full.now) { writer in try Self.takeKept(from: merged, writer: writer) }
@@ -120,6 +126,7 @@ package struct NormalSync {
             base.settle()
             // The sync is recorded: an answer left without its id now gets it at the next sync.
             try? full.keepSentAnswerIDs(base: base.file, notes: laidOver ? marks?.notes : nil)
+            summary.takenInPlace = anythingCame
             return summary
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
