@@ -60,7 +60,7 @@ package struct SyncObjects: @unchecked Sendable {
 /// Read into Foundation's objects first, a chunk of 125 cards took longer to decode and cast
 /// value by value than to merge.
 package struct SyncChunk: Sendable {
-    package var json: String
+    package let json: String
 
     package init(json: String) { self.json = json }
 

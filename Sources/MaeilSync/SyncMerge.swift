@@ -366,12 +366,13 @@ package final class SyncMerge {
             }
             var counts = ChunkCounts()
             counts.done = try Bool.fetchOne(db, sql: "SELECT coalesce(json_extract(?, '$.done'), 1)", arguments: [chunk.json]) ?? true
-            func columns(_ width: Int) -> String { (0..<width).map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ") }
+            func columns(_ range: Range<Int>) -> String { range.map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ") }
             func rows(_ table: String, _ width: Int) -> String { "json_each(?, '$.\(table)') WHERE json_array_length(value) >= \(width)" }
             let revlog = rows("revlog", 9)
-            counts.revlog = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(revlog)", arguments: [chunk.json]) ?? 0
-            try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT \(columns(9)) FROM \(revlog)", arguments: [chunk.json])
-            receivedCards.formUnion(try Int64.fetchAll(db, sql: "SELECT json_extract(value, '$[1]') FROM \(revlog)", arguments: [chunk.json]))
+            try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT \(columns(0..<9)) FROM \(revlog)", arguments: [chunk.json])
+            let answered = try Int64?.fetchAll(db, sql: "SELECT json_extract(value, '$[1]') FROM \(revlog)", arguments: [chunk.json])
+            counts.revlog = answered.count
+            receivedCards.formUnion(answered.compactMap { $0 })
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS incoming (id INTEGER, mod INTEGER, kept INTEGER, value TEXT)")
             for (table, width, modified) in [("cards", 18, 4), ("notes", 11, 3)] {
                 try db.execute(sql: "DELETE FROM temp.incoming")
@@ -403,7 +404,7 @@ package final class SyncMerge {
                 let taken = try Int64.fetchAll(db, sql: "SELECT id FROM temp.incoming WHERE NOT kept")
                 if table == "cards" { takenCards.formUnion(taken) } else { takenNotes.formUnion(taken) }
                 // Anki sends a note no sort field or checksum: the reader needs neither.
-                let values = table == "cards" ? columns(width) : columns(7) + ", '', 0, " + (9..<width).map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ")
+                let values = table == "cards" ? columns(0..<width) : columns(0..<7) + ", '', 0, " + columns(9..<width)
                 try db.execute(sql: "INSERT OR REPLACE INTO main.\(table) SELECT \(values) FROM temp.incoming WHERE NOT kept ORDER BY rowid")
             }
             return counts
