@@ -29,10 +29,13 @@ package final class SyncMerge {
     package private(set) var takenCards: Set<Int64> = []
     /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package private(set) var takenNotes: Set<Int64> = []
-    /// Whether a note type or deck the server sent differs from this side's in more than what
-    /// changes by itself (a deck's counts of the day, modification times), or is new, or a set
-    /// of options is new.
+    /// Whether a note type the server sent differs from this side's in more than what changes by
+    /// itself (modification times), or a note type, deck or set of options is new, or a deck
+    /// turned filtered or back.
     package private(set) var serverChangedObjects = false
+    /// Anki's ids of the decks this side has whose name, description, options or own limits the
+    /// server changed (a deck's counts of the day and modification time change by themselves).
+    package private(set) var serverChangedDecks: Set<Int64> = []
     /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
     package private(set) var serverChangedOptions: Set<Int64> = []
     /// The decks the server deleted since the last sync (their ids as the file's keys): the base
@@ -217,7 +220,11 @@ package final class SyncMerge {
                     // their home decks here, and the base keeps the deck for the server's counts.
                     let filtered = column == "decks" && Self.isFiltered(object) && (local.map(Self.isFiltered) ?? true)
                     if !filtered, local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true {
-                        if column == "dconf", local != nil { serverChangedOptions.insert(id) } else { serverChangedObjects = true }
+                        switch (column, local) {
+                        case ("dconf", .some): serverChangedOptions.insert(id)
+                        case ("decks", .some(let local)) where !Self.isFiltered(local) && !Self.isFiltered(object): serverChangedDecks.insert(id)
+                        default: serverChangedObjects = true
+                        }
                     }
                     if column == "models", let local {
                         for key in ["flds", "tmpls"] where (local[key] as? [Any])?.count != (object[key] as? [Any])?.count {

@@ -448,14 +448,16 @@ def config(path, endpoint, user, password, *settings):
 
 
 def deck(path, endpoint, user, password, name, *settings):
+    """Sets keys of a deck's legacy JSON (key=JSON; "name" renames it), made first when there is
+    no deck of that name, then syncs."""
     from anki.collection import Collection
 
     col = Collection(path)
-    found = col.decks.get(col.decks.id_for_name(name))
+    found = col.decks.get(col.decks.id_for_name(name) or col.decks.id(name))
     if set_keys(found, settings):
         col.decks.save(found)
     required = sync_open(col, endpoint, user, password)
-    after = col.decks.get(col.decks.id_for_name(name))
+    after = col.decks.get(found["id"])
     col.close()
     return {"required": required, "deck": after}
 

@@ -10,9 +10,9 @@ again, the best of three of each, in seconds (maeil's: the whole command, as a u
 Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on another day each time and syncs them up
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
-ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), and a
-deck's options changed ("options_take"); the best of three of each, and the worst of the three
-of each normal sync ("normal_send_worst", …). Prints one JSON object.
+ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), a
+deck's options changed ("options_take"), and a deck renamed and described ("deck_take"); the best
+of three of each, and the worst of the three of each normal sync ("normal_send_worst", …). Prints one JSON object.
 """
 import json
 import os
@@ -179,6 +179,18 @@ try:
 
     timed("anki_options_take", lambda: options_changed_by(*anki_phone), lambda: col.sync_collection(auth, False))
     timed("maeil_options_take", lambda: options_changed_by(*maeil_phone), lambda: run("sync"))
+    # The deck holding the most cards renamed on a phone (another name each time) and described,
+    # and each side syncs to take it ("deck_take").
+    names = iter(range(1, 100))
+
+    def deck_renamed_by(other, login):
+        deck = other.decks.get(other.db.scalar("select did from cards group by did order by count() desc limit 1"))
+        deck["name"], deck["desc"] = "Renamed %d" % next(names), "renamed on the phone"
+        other.decks.save(deck)
+        other.sync_collection(login, False)
+
+    timed("anki_deck_take", lambda: deck_renamed_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_deck_take", lambda: deck_renamed_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

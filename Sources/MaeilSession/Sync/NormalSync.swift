@@ -23,9 +23,10 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, deck options changed, and custom
-        /// study made, emptied or deleted; no note's cards split between decks, no deck of this
-        /// side's deleted, no note type or deck changed), or the collection took the whole merge.
+        /// moved or deleted there, cards deleted there alone, deck options changed, decks renamed,
+        /// described or given other options or limits, and custom study made, emptied or deleted;
+        /// no note's cards split between decks, no deck of this side's deleted, no deck, options or
+        /// note type new, no note type changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -89,7 +90,7 @@ package struct NormalSync {
             }
             if cameDown, !settingsChanged, !merge.serverDeletedHeldDecks, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
-                 && merge.serverChangedOptions.isEmpty) {
+                 && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
                 inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
@@ -131,7 +132,8 @@ package struct NormalSync {
         }
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
                                                 takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
-                                                changedOptions: merge.serverChangedOptions, mark: newMark, work: work) {
+                                                changedOptions: merge.serverChangedOptions, changedDecks: merge.serverChangedDecks,
+                                                mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -159,7 +161,7 @@ package struct NormalSync {
     /// takes the whole merge); an error where another writer changed the collection meanwhile
     /// (the next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
-                     deleted: SyncGraves, changedOptions: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
+                     deleted: SyncGraves, changedOptions: Set<Int64>, changedDecks: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes, options.ownWorkingCopy) = (full.timeZone, full.now, notes, true)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
@@ -169,6 +171,7 @@ package struct NormalSync {
         // Each note whose cards came, with the Anki id of the deck its cards are in there.
         var homes: [(note: NoteDraft, deck: Int64?)] = []
         var deckIDs: [Int64?] = []
+        var renamedOrSet: [ImportedDeck] = []
         try DeckReader.stream([merged.path], options: options) { event in
             switch event {
             case .notes(let deck, let notes):
@@ -181,6 +184,7 @@ package struct NormalSync {
                 events.append(event)
             case .deck(var deck):
                 deckIDs.append(deck.ankiID)
+                if deck.ankiID.map(changedDecks.contains) == true { renamedOrSet.append(deck) }
                 // A deck speaks as its first note's type: here, the first of a few notes, so it keeps its own.
                 deck.speak = nil
                 events.append(.deck(deck))
@@ -190,11 +194,13 @@ package struct NormalSync {
                 break
             }
         }
-        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count else { return false }
+        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count, renamedOrSet.count == changedDecks.count else { return false }
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
+                // First: a note that came new into a renamed deck finds it by its new name.
+                try Self.takeChangedDecks(renamedOrSet, writer: writer)
                 let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
@@ -252,6 +258,29 @@ package struct NormalSync {
         try full.collection.recordSync(mark, base: marks?.through, leavesBase: true)
         base.settle()
         return true
+    }
+
+    /// Decks the other side renamed, described, gave other options or limits of their own, as
+    /// the merge holds them: each deck here under the same Anki id takes its name, description,
+    /// own limits and the rest of Anki's deck, and joins the preset holding the options it now
+    /// has. Throws `SyncTakeProblem` (the whole merge is taken) where no deck here has that id,
+    /// no preset here holds those options, or the name is another deck's here (names are told
+    /// apart without case, as the store tells them; two decks that swapped names, say).
+    static func takeChangedDecks(_ changed: [ImportedDeck], writer: CollectionWriter) throws {
+        guard !changed.isEmpty else { return }
+        var decks = try writer.decks()
+        let presets = try writer.presets()
+        for record in changed {
+            guard let place = decks.firstIndex(where: { $0.ankiID == record.ankiID }),
+                  let optionsID = record.preset?.ankiConfigID,
+                  let preset = presets.first(where: { ankiOptionsID(of: $0, among: presets) == optionsID })?.id,
+                  !decks.contains(where: { $0.id != decks[place].id && $0.name.lowercased() == record.name.lowercased() }) else { throw SyncTakeProblem() }
+            var deck = decks[place]
+            (deck.name, deck.description, deck.limits, deck.presetID) = (record.name, record.description, record.limits, preset)
+            deck.ankiJSON = record.ankiJSON ?? deck.ankiJSON
+            try writer.update(deck)
+            decks[place] = deck
+        }
     }
 
     /// Notes that came down new (no note here has their guid), written into their decks as an
