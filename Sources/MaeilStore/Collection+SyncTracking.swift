@@ -36,12 +36,18 @@ extension Collection {
             ("log_insert", "AFTER INSERT ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = NEW.card_id;"),
             ("log_update", "AFTER UPDATE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id);"),
             ("log_delete", "AFTER DELETE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = OLD.card_id;"),
-            // A deck's name, kind and templates give its own notes their note type, its preset their
-            // cards' desired retention; an import that writes the deck as it was marks nothing.
+            // A deck's kind and templates give its own notes their note type, its preset their
+            // cards' desired retention, its id in Anki their cards' deck; an import that writes the
+            // deck as it was marks nothing.
             ("deck_update", """
-             AFTER UPDATE ON deck WHEN OLD.name IS NOT NEW.name OR OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
-               OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id
+             AFTER UPDATE ON deck WHEN OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
+               OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id OR (OLD.name IS NOT NEW.name AND NEW.anki_id IS NULL)
              """, "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
+            // Its name gives the notes of Maeil's own note types theirs; a note of an Anki note type
+            // exports the same under any name of a deck Anki knows by its id (a phone's rename
+            // marked all 20,000 notes of a deck, and the sync that took it exported them all).
+            ("deck_rename", "AFTER UPDATE ON deck WHEN OLD.name IS NOT NEW.name AND NEW.anki_id IS NOT NULL",
+             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id = NEW.id AND anki_note_type IS NULL;"),
             ("note_type_update", "AFTER UPDATE ON note_type",
              "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id);"),
         ]
@@ -49,6 +55,8 @@ extension Collection {
             CREATE TABLE IF NOT EXISTS sync_dirty_note (note_id INTEGER NOT NULL UNIQUE);
             CREATE TABLE IF NOT EXISTS sync_dirty_guid (guid TEXT NOT NULL UNIQUE);
             """)
+        // The deck's made again each time: a collection that synced before keeps the one it was given.
+        try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_deck_update")
         for (name, event, body) in triggers {
             try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
         }

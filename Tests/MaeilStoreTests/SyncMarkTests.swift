@@ -117,4 +117,39 @@ struct SyncMarkTests {
         _ = try collection.save(preset)
         #expect(try marked() == Set(notes), "the day's start dates every card")
     }
+
+    /// A deck's name gives the notes of Maeil's own note types theirs, and a deck Anki does not
+    /// know yet its id; a note of an Anki note type in a deck Anki knows exports the same under
+    /// any name (a phone's rename marked every note of the deck, and the sync that took it
+    /// exported them all). A description is Anki's deck, which a part writes whole.
+    @Test func aRenameMarksOnlyTheNotesTheNameChanges() throws {
+        let collection = try Fixture.collection()
+        var deck = try Fixture.wordDeck(collection, count: 3)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        _ = try collection.takeChangeFlag()
+        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
+        func cleared() throws {
+            guard let through = try collection.read({ db in try Collection.syncDirty(db)?.through }) else { return }
+            try collection.recordSync(Self.mark, base: through, leavesBase: true)
+            #expect(try marked().isEmpty)
+        }
+        deck.name = "Renamed once"
+        try collection.update(deck)
+        #expect(try marked() == Set(notes), "a deck Anki does not know by an id of its own")
+        try cleared()
+        deck.ankiID = 1_700_000_000_000
+        try collection.update(deck)
+        #expect(try marked() == Set(notes), "its cards' deck in Anki")
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77 WHERE id IN (?, ?)", arguments: [notes[0], notes[1]])
+        }
+        try cleared()
+        deck.name = "Renamed twice"
+        try collection.update(deck)
+        #expect(try marked() == [notes[2]], "the note of Maeil's own note type alone")
+        try cleared()
+        deck.description = "said on the phone"
+        try collection.update(deck)
+        #expect(try marked().isEmpty)
+    }
 }
