@@ -55,7 +55,8 @@ extension Collection {
             CREATE TABLE IF NOT EXISTS sync_dirty_note (note_id INTEGER NOT NULL UNIQUE);
             CREATE TABLE IF NOT EXISTS sync_dirty_guid (guid TEXT NOT NULL UNIQUE);
             """)
-        // The deck's made again each time: a collection that synced before keeps the one it was given.
+        // The deck trigger is made again each time: a collection that synced before would keep the
+        // one it was given, which marked every note of a deck at a rename.
         try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_deck_update")
         for (name, event, body) in triggers {
             try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
