@@ -90,10 +90,9 @@ extension SyncTests {
         return did
     }
 
-    /// The phone's collection and this one's, each as Anki reads it (this one from its .colpkg):
-    /// every card of each on the other, with the same note, schedule, memory and answers, and the
-    /// same answers of deleted cards.
-    func expectTheSame(_ phonePath: String, _ collection: String, state: String, context: String) throws {
+    /// The phone's collection and this one's exported to a .colpkg (where it is given), each as
+    /// seeded.py reads it.
+    func readBothSides(_ phonePath: String, _ collection: String, state: String) throws -> (phone: [String: Any], here: [String: Any], export: String) {
         let export = folder.appendingPathComponent("busy-\(UUID().uuidString).colpkg").path
         let exported = try maeil(["export", "--out", export], collection, state: state)
         #expect(exported.status == 0, "\(exported.stderr)")
@@ -102,7 +101,14 @@ extension SyncTests {
         let phoneCopy = folder.appendingPathComponent("busy-\(UUID().uuidString).anki2").path
         try FileManager.default.copyItem(atPath: phonePath, toPath: phoneCopy)
         let read = try seeded(["read", phoneCopy, export])
-        let there = read[phoneCopy] as? [String: Any] ?? [:], here = read[export] as? [String: Any] ?? [:]
+        return (read[phoneCopy] as? [String: Any] ?? [:], read[export] as? [String: Any] ?? [:], export)
+    }
+
+    /// The phone's collection and this one's, each as Anki reads it (this one from its .colpkg):
+    /// every card of each on the other, with the same note, schedule, memory and answers, and the
+    /// same answers of deleted cards.
+    func expectTheSame(_ phonePath: String, _ collection: String, state: String, context: String) throws {
+        let (there, here, export) = try readBothSides(phonePath, collection, state: state)
         let (phoneCards, maeilCards) = (there["cards"] as? [String: [String: Any]] ?? [:], here["cards"] as? [String: [String: Any]] ?? [:])
         #expect(!phoneCards.isEmpty)
         #expect(Set(phoneCards.keys) == Set(maeilCards.keys),

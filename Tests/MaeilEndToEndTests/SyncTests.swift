@@ -246,13 +246,8 @@ struct SyncTests {
         let seed = "321"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         func decksOnBothSides() throws -> (phone: [String: [String: Any]], here: [String: [String: Any]]) {
-            let export = folder.appendingPathComponent("decks-\(UUID().uuidString).colpkg").path
-            #expect(try maeil(["export", "--out", export], collection, state: state).status == 0)
-            let phoneCopy = folder.appendingPathComponent("decks-\(UUID().uuidString).anki2").path
-            try FileManager.default.copyItem(atPath: phonePath, toPath: phoneCopy)
-            let read = try seeded(["read", phoneCopy, export])
-            return ((read[phoneCopy] as? [String: Any])?["decks"] as? [String: [String: Any]] ?? [:],
-                    (read[export] as? [String: Any])?["decks"] as? [String: [String: Any]] ?? [:])
+            let read = try readBothSides(phonePath, collection, state: state)
+            return (read.phone["decks"] as? [String: [String: Any]] ?? [:], read.here["decks"] as? [String: [String: Any]] ?? [:])
         }
         let before = try decksOnBothSides().phone
         let target = "Korean::Phrases"
