@@ -180,6 +180,9 @@ private struct CollectionReading {
         // may hold a schema-11 collection (Maeil writes one; Anki upgrades it when it opens it).
         let tablesOfSchema18 = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") ?? false
         var (noteTypes, ankiDecks, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
+        // Only a whole collection's counts are the decks' whole day (notes taken alone are not).
+        let answeredToday = options.deckName == nil && options.onlyNotes == nil
+            ? AnkiDeckRecord.answeredToday(ankiDecks, days: days, now: options.now) : [:]
         // The day's start is the collection's, where the file says it (Anki keeps one for all decks).
         if let hour = days.rolloverHour {
             for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
@@ -232,6 +235,7 @@ private struct CollectionReading {
                 var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 if options.deckName == nil, let record = ankiDecks[homeDeck] {
                     (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (homeDeck, record.description, record.limits(days), record.keptJSON)
+                    deck.ankiAnsweredToday = answeredToday[homeDeck]
                 }
                 deck.preset = deckOptions[homeDeck]?.preset
                 // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
@@ -304,6 +308,7 @@ private struct CollectionReading {
                 let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
                     var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
                     (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (id, record.description, record.limits(days), record.keptJSON)
+                    deck.ankiAnsweredToday = answeredToday[id]
                     deck.preset = deckOptions[id]?.preset
                     return deck
                 }
@@ -327,6 +332,16 @@ private struct CollectionReading {
         var limits = DeckLimits()
         /// The rest of the deck as Anki's legacy JSON: what Maeil neither uses nor writes itself.
         var kept: [String: Any] = [:]
+        /// Anki's counts of the day it last studied in the deck and its subdecks.
+        var counted: Counted?
+        /// A filtered deck: its answers count against the decks above it, not the cards' own.
+        var filtered = false
+
+        /// `newToday`, `revToday` and `timeToday`, on a day as Anki counts days.
+        struct Counted {
+            var day: Int
+            var new = 0, reviews = 0, milliseconds = 0
+        }
 
         /// Keys Maeil writes itself: the deck's identity, options, limits and day's counts.
         static let written: Set<String> = ["id", "name", "mod", "usn", "conf", "desc", "dyn", "newLimit", "reviewLimit", "newLimitToday",
@@ -358,6 +373,54 @@ private struct CollectionReading {
             kept["extendRev"] = Int(number(normal, 3))
             kept["md"] = number(normal, 5) == 1
             return kept
+        }
+
+        /// From a legacy deck's JSON: [day, count] pairs, each of its own day (a count of
+        /// another day than the new cards' is none that day).
+        static func counted(legacy deck: [String: Any]) -> Counted? {
+            func pair(_ key: String) -> (day: Int, count: Int)? {
+                guard let values = deck[key] as? [Any], values.count == 2, let day = values[0] as? NSNumber, let count = values[1] as? NSNumber
+                else { return nil }
+                return (Int(clamping: day.int64Value), Int(Int32(clamping: count.int64Value)))
+            }
+            guard let new = pair("newToday") else { return nil }
+            func same(_ key: String) -> Int { pair(key).flatMap { $0.day == new.day ? $0.count : nil } ?? 0 }
+            return Counted(day: new.day, new: new.count, reviews: same("revToday"), milliseconds: same("timeToday"))
+        }
+
+        /// From schema 18's DeckCommon { uint32 last_day_studied = 3; int32 new_studied = 4;
+        /// int32 review_studied = 5; int32 milliseconds_studied = 7 } (a zero is left out: day 0
+        /// is the collection's first).
+        static func counted(common: Data) -> Counted {
+            func number(_ field: Int) -> UInt64 { (try? ProtobufReader.varint(common, field: field)).flatMap { $0 } ?? 0 }
+            func int32(_ field: Int) -> Int { Int(Int32(truncatingIfNeeded: number(field))) }
+            return Counted(day: Int(UInt32(truncatingIfNeeded: number(3))), new: int32(4), reviews: int32(5), milliseconds: int32(7))
+        }
+
+        /// Each deck's own answers of the day as Anki counted them, for the decks that counted
+        /// today (by the file's clock at `now`): its counts less its subdecks', which Anki
+        /// counts in a deck's too. A filtered subdeck's answers stay with the deck above it,
+        /// which Anki counts them against; the cards' own decks it does not.
+        static func answeredToday(_ decks: [Int64: AnkiDeckRecord], days: AnkiDays, now: Date) -> [Int64: AnkiAnsweredToday] {
+            let today = days.clock.dayNumber(of: now)
+            func todays(_ record: AnkiDeckRecord) -> Counted? { record.counted.flatMap { $0.day + days.createdDay == today ? $0 : nil } }
+            var children: [String: [Counted]] = [:]
+            for record in decks.values where !record.filtered {
+                guard let counted = todays(record), let end = record.name.range(of: "::", options: .backwards) else { continue }
+                children[String(record.name[..<end.lowerBound]), default: []].append(counted)
+            }
+            var answered: [Int64: AnkiAnsweredToday] = [:]
+            for (id, record) in decks {
+                guard let counted = todays(record) else { continue }
+                var own = AnkiAnsweredToday(clock: days.clock, day: today, new: counted.new, reviews: counted.reviews, milliseconds: counted.milliseconds)
+                for child in children[record.name] ?? [] {
+                    own.new -= child.new
+                    own.reviews -= child.reviews
+                    own.milliseconds -= child.milliseconds
+                }
+                answered[id] = own
+            }
+            return answered
         }
 
         /// The limits with their days as study days here.
@@ -418,7 +481,8 @@ private struct CollectionReading {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
             names[id] = (deck["name"] as? String).map {
                 AnkiDeckRecord(name: $0, description: deck["desc"] as? String ?? "", limits: AnkiDeckRecord.limits(legacy: deck),
-                               kept: AnkiDeckRecord.kept(legacy: deck))
+                               kept: AnkiDeckRecord.kept(legacy: deck), counted: AnkiDeckRecord.counted(legacy: deck),
+                               filtered: (deck["dyn"] as? NSNumber)?.intValue ?? 0 != 0)
             }
             configOfDeck[id] = (deck["conf"] as? Int).map(String.init)
         }
@@ -509,6 +573,11 @@ private struct CollectionReading {
                 record.limits = AnkiDeckRecord.limits(normal: normal)
                 record.kept = AnkiDeckRecord.kept(common: try row.decode(Data?.self, atIndex: 3) ?? Data(), normal: normal)
             }
+            // DeckKind { FilteredDeck filtered = 2 }
+            if let kind = try row.decode(Data?.self, atIndex: 2), (try? ProtobufReader.messages(kind, field: 2))?.isEmpty == false {
+                record.filtered = true
+            }
+            record.counted = AnkiDeckRecord.counted(common: try row.decode(Data?.self, atIndex: 3) ?? Data())
             names[id] = record
         }
         let fsrs = (try? String.fetchOne(db, sql: "SELECT CAST(val AS TEXT) FROM config WHERE key = 'fsrs'")).flatMap { $0 } == "true"

@@ -23,6 +23,22 @@ package struct ImportedDeck: Sendable {
     package var limits = DeckLimits()
     /// The rest of Anki's deck (legacy JSON), when it came from Anki: written back whole.
     package var ankiJSON: String?
+    /// What Anki counted of today's answers in this deck, when the file says (a whole
+    /// collection from Anki, read on the day it counted them).
+    package var ankiAnsweredToday: AnkiAnsweredToday?
+}
+
+/// The day's answers Anki counted in one deck, from its deck counters, which Anki limits a
+/// day's study by. They count what a log cannot place: an answer to a card deleted since (its
+/// log row keeps no deck), and an answer in the deck the card was in then, not where it is
+/// now. Anki keeps a deck's counters with its subdecks' answers in them; these are the
+/// deck's own.
+package struct AnkiAnsweredToday: Sendable, Hashable {
+    /// The collection's clock, and the day (a day number of that clock) the counts are of.
+    package var clock: DayClock
+    package var day: Int
+    /// May be below zero: Anki's custom study extends a day's limit by counting fewer.
+    package var new = 0, reviews = 0, milliseconds = 0
 }
 
 package struct ImportedUnit: Hashable, Sendable {

@@ -8,6 +8,8 @@ import MaeilStore
 /// updated or left alone.
 struct DeckImport {
     private(set) var deck: Deck
+    /// What Anki counted of today's answers in the deck, as the file says.
+    let ankiAnsweredToday: AnkiAnsweredToday?
     private(set) var summary: ImportSummary.DeckSummary
     private let curriculum: Bool
     /// The deck's notes as the import began, by guid: the file each came from. Each note is
@@ -77,6 +79,7 @@ struct DeckImport {
             _ = try writer.saveUnit(deckID: deck.id, key: unit.key, title: unit.title, position: index + 1)
         }
         curriculum = !imported.units.isEmpty
+        ankiAnsweredToday = imported.ankiAnsweredToday
         existing = try writer.noteSources(deckID: deck.id)
         // Curriculum decks order notes by their place in the file; other imports go after what is there.
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)

@@ -33,6 +33,15 @@ struct ImportApplication {
         for index in decks.indices { try decks[index].flushNewCards() }
     }
 
+    /// Keeps what Anki counted of today's answers beyond the log, for the decks whose file says:
+    /// last, when the import's every answer is in the log.
+    func keepAnkiDayCounts(writer: CollectionWriter) throws {
+        for deck in decks {
+            guard let answered = deck.ankiAnsweredToday else { continue }
+            try AnkiDayCount.keep(answered, deck: deck.deck.id, writer: writer)
+        }
+    }
+
     /// Writes what is still waiting; answers each deck's summary (`listingGone`: see `DeckImport.finish`).
     mutating func finish(writer: CollectionWriter, listingGone: Bool = true) throws -> [ImportSummary.DeckSummary] {
         try decks.indices.map { try decks[$0].finish(writer: writer, listingGone: listingGone) }

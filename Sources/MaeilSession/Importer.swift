@@ -172,6 +172,7 @@ package struct Importer {
                                                 writer: writer)
                 }
                 summary.decks += try application.finish(writer: writer)
+                try application.keepAnkiDayCounts(writer: writer)
                 if let deferredIndexes { try writer.restore(deferredIndexes) }
                 if done > 0 { progress?(done, done) }
                 if dryRun {

@@ -193,6 +193,13 @@ struct QueueRows: QueueSource {
             answered.reviews += Int(row["reviews"] as Double)
             answered.milliseconds += Int(row["milliseconds"] as Double)
         }
+        // What Anki counted beyond the log, on the day it counted it.
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT new, reviews, milliseconds FROM anki_day_count WHERE deck_id = ? AND day_start = ?"),
+                                      arguments: [deck, since.unixMilliseconds]) {
+            answered.new += row[0] as Int
+            answered.reviews += row[1] as Int
+            answered.milliseconds += row[2] as Int
+        }
         // Learning steps answered, from the state each answer found: the builder tells the
         // interday ones. (Anki's own rows today carry no due; they count as Anki's type says.)
         let steps = try Row.fetchCursor(db.cachedStatement(sql: """

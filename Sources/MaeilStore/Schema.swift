@@ -367,6 +367,21 @@ enum Schema {
                 CREATE INDEX review_log_without_anki_id ON review_log(card_id) WHERE anki_id IS NULL AND (kind = 1 OR rating > 0);
                 """)
         }
+        // Anki limits a day by each deck's counters, which hold answers the log cannot place in a
+        // deck (a card deleted since keeps no deck; a card moved since was answered in another).
+        // Kept per deck as what Anki counted beyond the log when its collection came, on the day
+        // it counted them (`AnkiAnsweredToday`): the log and this together count as Anki counts.
+        migrator.registerMigration("v28") { db in
+            try db.execute(sql: """
+                CREATE TABLE anki_day_count (
+                    deck_id INTEGER PRIMARY KEY REFERENCES deck(id) ON DELETE CASCADE,
+                    day_start INTEGER NOT NULL,          -- unix ms: the day these count in
+                    new INTEGER NOT NULL,
+                    reviews INTEGER NOT NULL,
+                    milliseconds INTEGER NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 
