@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import MaeilCore
+import MaeilDecks
+import MaeilREPL
+import MaeilSession
+import MaeilStore
+import Testing
+import MaeilTestSupport
+
+/// What the suites over seeded collections share: collections made by Anki's own library
+/// (scripts/anki/seeded.py) in one time zone and taken to another, and Maeil and Anki run on them.
+protocol SeededCollections {
+    /// The folder the collections are made in.
+    var folder: URL { get }
+}
+
+extension SeededCollections {
+    static var script: String { "scripts/anki/seeded.py" }
+    static var zones: [String] { ["Asia/Seoul", "Europe/London", "America/New_York"] }
+    static var seedsPerZone: Int { max(1, (Int(ProcessInfo.processInfo.environment["MAEIL_ANKI_SEEDS"] ?? "") ?? 201) / zones.count) }
+
+    /// Makes `seedsPerZone` collections in each zone; returns (seed, zone made in, zone studied in).
+    /// `only`: some of those seeds, comma-separated, to look into a failure.
+    func makeCollections(firstSeed: Int, only: String? = nil) throws -> [(seed: String, made: String, studied: String)] {
+        var made: [(String, String, String)] = []
+        let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
+        for (index, zone) in Self.zones.enumerated() {
+            let seeds = (0..<(chosen == nil ? Self.seedsPerZone : 1000)).map { String(firstSeed + index * 1000 + $0) }.filter { chosen?.contains($0) ?? true }
+            guard !seeds.isEmpty else { continue }
+            _ = try seeded(["make", folder.path, zone] + seeds, zone: zone)
+            made += seeds.map { ($0, zone, Self.zones[(index + 1) % Self.zones.count]) }
+        }
+        return made
+    }
+
+    /// Runs seeded.py in `zone`; returns the JSON object it prints.
+    func seeded(_ arguments: [String], zone: String) throws -> [String: Any] {
+        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent(Self.script).path] + arguments,
+                                           environment: ["TZ": zone])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw OneCollectionTests.Failure("seeded.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
+        }
+        return object
+    }
+
+    /// Anki's reading of each path, by path.
+    func ankiRead(_ paths: [String], zone: String) throws -> [String: [String: Any]] {
+        try seeded(["read"] + paths, zone: zone) as? [String: [String: Any]] ?? [:]
+    }
+
+    func maeil(_ arguments: [String], collection: String, zone: String, input: String = "") throws -> Binary.Result {
+        let result = try Binary.run(arguments + ["--collection", collection], input: input,
+                                    environment: ["TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub"])
+        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result
+    }
+
+    /// Every row of every table, by table, in rowid order; but a card's `modified_at`, which
+    /// SQLite's clock sets, not the caller's.
+    static func everyRow(_ path: String) throws -> [String: [String]] {
+        try DatabaseQueue(path: path).read { db in
+            var tables: [String: [String]] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid").map { row in
+                    row.filter { table != "card" || $0.0 != "modified_at" }.map { "\($0.0):\($0.1)" }.joined(separator: " ")
+                }
+            }
+            return tables
+        }
+    }
+}
