@@ -224,8 +224,9 @@ package enum SyncDelta {
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
         try db.execute(sql: "UPDATE main.col SET tags = (SELECT tags FROM delta.col)")
-        // A deck's limit for one day counts its day from the part's creation day: moved as the due days are.
-        try SyncMerge.save(db, "decks", try laid("decks", SyncMerge.movingDayLimits(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift)))
+        // A deck's limit for one day and its counts of a day's answers count their day from the part's
+        // creation day: moved as the due days are.
+        try SyncMerge.save(db, "decks", try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift)))
         try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
         try SyncMerge.save(db, "models", try laid("models", try SyncMerge.objects(db, "models", schema: "delta")))
         try SyncMerge.save(db, "conf", config)

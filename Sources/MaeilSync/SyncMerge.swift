@@ -295,8 +295,8 @@ package final class SyncMerge {
                 guard let shift, shift != 0 else { continue }
                 guard schema == "main" || baseCopied else { preconditionFailure("the last sync's base would be written where it lies") }
                 try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
-                // A deck's limit for one day names that day in the same count.
-                let decks = Self.movingDayLimits(try Self.objects(db, "decks", schema: schema), by: shift)
+                // A deck's limit for one day, and its counts of a day's answers, name that day in the same count.
+                let decks = Self.movingDays(try Self.objects(db, "decks", schema: schema), by: shift)
                 try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])
@@ -304,9 +304,10 @@ package final class SyncMerge {
         }
     }
 
-    /// Decks whose limits for one day ("Today only") name that day `shift` days further on:
-    /// the same day, counted from a creation day `shift` days earlier.
-    static func movingDayLimits(_ decks: [String: Any], by shift: Int64) -> [String: Any] {
+    /// Decks whose limits for one day ("Today only") and counts of the day's answers (which
+    /// Anki limits the day by) name that day `shift` days further on: the same day, counted from
+    /// a creation day `shift` days earlier.
+    static func movingDays(_ decks: [String: Any], by shift: Int64) -> [String: Any] {
         guard shift != 0 else { return decks }
         var moved = decks
         for (key, value) in decks {
@@ -315,6 +316,11 @@ package final class SyncMerge {
                 guard var limit = deck[name] as? [String: Any], let today = int(limit["today"]) else { continue }
                 limit["today"] = today + shift
                 deck[name] = limit
+            }
+            // [day, count]; a deck never studied counts nothing on day 0, which stays.
+            for name in ["newToday", "revToday", "lrnToday", "timeToday"] {
+                guard let counted = deck[name] as? [Any], counted.count == 2, let day = int(counted[0]), day != 0 || int(counted[1]) != 0 else { continue }
+                deck[name] = [day + shift, counted[1]] as [Any]
             }
             moved[key] = deck
         }

@@ -235,6 +235,51 @@ struct SyncTests {
         }
     }
 
+    /// A card the phone answered and then deleted, the same day: its answer still counts against
+    /// the day's limits here, as Anki's deck counters count it there (its log row came with no
+    /// deck to count it in, and the deck list here showed one review more than the phone's). The
+    /// deck is given room for two more reviews on the phone, so that one answer shows.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func anAnswerToACardDeletedOnThePhoneCountsToday() throws {
+        let seed = "322"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        func phoneList() throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }
+        func maeilList() throws -> [String: [Int]] {
+            let rows = try JSONSerialization.jsonObject(with: Data(try maeil(["decks", "--json"], collection, state: state).stdout.utf8)) as? [[String: Any]] ?? []
+            return Dictionary(rows.compactMap { row in (row["name"] as? String).map { ($0, [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]) } },
+                              uniquingKeysWith: { first, _ in first })
+        }
+        // A note of one review card, in a deck with three other review cards, set due today here.
+        let (guid, deck, due) = try #require(try Collection(path: collection, readOnly: true).read { db -> (String, String, [Int64])? in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT note.guid, deck.name, card.id FROM card JOIN note ON note.id = card.note_id JOIN deck ON deck.id = card.deck_id
+                WHERE card.phase = 'review' AND card.suspended = 0 AND card.buried_until IS NULL
+                AND (SELECT count(*) FROM card c WHERE c.note_id = note.id) = 1 ORDER BY card.id
+                """).map { (guid: $0[0] as String, deck: $0[1] as String, card: $0[2] as Int64) }
+            guard let deck = Dictionary(grouping: rows, by: \.deck).values.first(where: { $0.count >= 4 }) else { return nil }
+            return (deck[0].guid, deck[0].deck, deck.dropFirst().prefix(3).map(\.card))
+        })
+        #expect(try maeil(["set-due", "0"] + due.map { "card:\($0)" }, collection, state: state).status == 0)
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        // (New cards answered count against the review limit too, as the collection has it.)
+        let counters = try #require(try phoneList()[deck]?.suffix(2))
+        _ = try phone(["deck", phonePath] + login + [deck, "reviewLimit=\(counters.reduce(2, +))"])
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        _ = try phone(["answer", phonePath] + login + [guid])
+        _ = try phone(["delete", phonePath] + login + [guid])
+        let onThePhone = try phoneList()
+        #expect(onThePhone[deck]?[0] == 1, "the phone's deck list: \(onThePhone), deck \(deck)")
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0, "\(taken.stdout)\(taken.stderr)")
+        let here = try maeilList()
+        #expect(!here.isEmpty && here.allSatisfy { onThePhone[$0.key]?.prefix(2) == $0.value[...] }, "Maeil's deck list \(here), the phone's \(onThePhone)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        // The phone takes what Maeil sent, and still counts the answer.
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1, "the phone's next sync: \(phoneSynced)")
+        #expect(try phoneList() == onThePhone)
+    }
+
     /// A deck the phone renamed, described, gave another deck's options and limits of its own,
     /// and nothing else: taken in place (the collection was rebuilt from the whole merge, 1.6 s
     /// at 20,000 notes, and a backup): the deck here has the phone's name, description, limits

@@ -57,6 +57,9 @@ client does, and prints one JSON object:
                                                    buried, forgotten and set due; then a normal
                                                    sync; prints what it did and the review-log ids
                                                    added
+    phone.py deck-list PATH                        Anki's deck list of the collection at PATH, no
+                                                   sync: {deck: [reviews, new cards, and its
+                                                   counters: reviews and new cards answered today]}
     phone.py config PATH ENDPOINT USER PASSWORD [KEY=JSON]...
                                                    the collection's config at PATH gets each KEY
                                                    set to the JSON value, then a normal sync;
@@ -485,6 +488,34 @@ def options(path, deck):
     return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"], "config": config}
 
 
+def deck_list(path):
+    """Anki's deck list, as a person opening Anki sees it: each deck's reviews and new cards, and
+    the reviews and new cards its counters say were answered today (read from a copy: the list unburies on a new day, and is no change to sync)."""
+    import shutil
+    import tempfile
+
+    from anki.collection import Collection
+
+    folder = tempfile.mkdtemp()
+    copy = os.path.join(folder, "collection.anki2")
+    shutil.copy(path, copy)
+    col = Collection(copy)
+    tree = {}
+
+    def walk(node, prefix):
+        name = prefix + node.name
+        if name:
+            deck = col.decks.get(node.deck_id)
+            studied = [count if day == col.sched.today else 0 for day, count in (deck["revToday"], deck["newToday"])]
+            tree[name] = [node.review_count, node.new_count] + studied
+        for child in node.children:
+            walk(child, name + "::" if name else "")
+    walk(col.sched.deck_due_tree(), "")
+    col.close()
+    shutil.rmtree(folder)
+    return tree
+
+
 def memory(path, guid):
     """The FSRS memory of a note's cards as the card holds it, and as Anki computes it from the
     card's whole review log."""
@@ -582,5 +613,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))
