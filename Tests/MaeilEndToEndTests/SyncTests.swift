@@ -67,7 +67,7 @@ final class AnkiSyncServer {
 
 /// Maeil and Anki's own client (scripts/anki/phone.py, the phone) sharing one collection through
 /// Anki's own sync server, on seeded collections with every feature seeded.py makes.
-@Suite("Sync through Anki's own server", .serialized)
+@Suite("Sync through Anki's own server")
 struct SyncTests {
     let folder = Fixture.temporaryDirectory()
     let zone = "Asia/Seoul"
