@@ -105,7 +105,7 @@ struct DisplayOrderAgainstAnkiTests {
         }
     }
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func queuesAsAnkiQueues() throws {
         var compared = 0, cards = 0, deckRows = 0, differences: [String] = []
         var seen = (mixes: Set<String>(), reviews: Set<String>(), gathers: Set<String>(), sorts: Set<String>(), burials: Set<String>())

@@ -19,7 +19,7 @@ struct MirroredActionsTests {
     /// The seeded suite's collections and helpers, in a folder of this test's own.
     let seeded = OneCollectionTests()
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(20)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func whatMaeilDoesIsWhatAnkiWouldHold() throws {
         try seeded.whatMaeilDoesIsWhatAnkiWouldHold()
     }

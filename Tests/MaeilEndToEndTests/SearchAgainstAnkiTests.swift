@@ -31,7 +31,7 @@ struct SearchAgainstAnkiTests {
         "deck:Korean::Food (is:due or is:new)", "-deck:Korean::Food rated:5", "is:review -rated:3",
     ]
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func findsWhatAnkiFinds() throws {
         let queryFile = folder.appendingPathComponent("queries.json")
         try JSONSerialization.data(withJSONObject: Self.queries).write(to: queryFile)

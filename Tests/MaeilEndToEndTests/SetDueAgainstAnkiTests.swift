@@ -18,7 +18,7 @@ struct SetDueAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
     var anki: SeededAnki { SeededAnki(folder: folder) }
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func setsDueDatesAsAnkiDoes() throws {
         var compared = 0, differences: [String] = []
         for (index, zone) in Self.zones.enumerated() {
