@@ -49,6 +49,16 @@ extension Collection {
                     """)
                 repaired += twice.count
             }
+            // Each card's copy of its note's values that order tied reviews (`Schema.noteTieTriggers` keeps them).
+            let differing = "(note_created, note_changed) IS NOT (SELECT \(Schema.noteTieValues) FROM note WHERE note.id = card.note_id)"
+            let ties = try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE \(differing)") ?? 0
+            if ties > 0 {
+                problems.append("\(ties) card\(ties == 1 ? "" : "s"): the copy of the note's times that orders tied reviews differs from the note")
+                if repair {
+                    try db.execute(sql: "UPDATE card SET (note_created, note_changed) = (SELECT \(Schema.noteTieValues) FROM note WHERE note.id = card.note_id) WHERE \(differing)")
+                    repaired += ties
+                }
+            }
             // Each card against the last log entry that recorded a state, unless Anki changed the
             // card after it: Anki changes a card's state without a log row (a reposition of new
             // cards), and where two sides changed one card the newer row wins, whatever the log

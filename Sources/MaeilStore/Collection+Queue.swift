@@ -62,21 +62,22 @@ struct QueueRows: QueueSource {
     }
 
     /// What `AnkiTieBreak` ranks a review by, as columns `tie` decodes: the card's id in Anki
-    /// and what its modification time there is made of. Over `card` joined to its `note`.
-    static let tieColumns = "card.anki_id, card.anki_mod, card.modified_at, note.anki_mod, note.modified_at, note.created_at"
+    /// and what its modification time there is made of, all from the card's row (its note's part
+    /// is the card's copy of `Schema.noteTieValues`), which the index due reviews are read from holds.
+    static let tieColumns = "card.anki_id, card.anki_mod, card.modified_at, card.note_changed, card.note_created"
 
     /// The rank of the review whose `tieColumns` begin at column `first`.
     static func tie(_ row: SQLiteRow, from first: Int) -> Int64 {
-        let id = row.int64(0), created = row.int64(first + 5)
-        let ankiID = row.optionalInt64(first) ?? Collection.proposedAnkiID(created: created, id: id) ?? id
+        let id = row.int64(0)
+        let ankiID = row.optionalInt64(first) ?? Collection.proposedAnkiID(created: row.int64(first + 4), id: id) ?? id
         let modified = Collection.ankiCardModified(cardAnkiMod: row.optionalInt64(first + 1), cardChanged: row.optionalInt64(first + 2),
-                                                   noteAnkiMod: row.optionalInt64(first + 3), noteModified: row.int64(first + 4))
+                                                   noteChanged: row.int64(first + 3))
         return AnkiTieBreak.rank(cardID: ankiID, modified: modified)
     }
 
     func reviewCards(deck: Int64, dueBefore: Int64, visibleAt: Int64, limit: Int) throws -> [(card: QueuedCard, tie: Int64)] {
         let statement = try db.cachedStatement(sql: """
-            SELECT card.id, card.note_id, card.due, \(Self.tieColumns) FROM card JOIN note ON note.id = card.note_id
+            SELECT card.id, card.note_id, card.due, \(Self.tieColumns) FROM card
             WHERE card.deck_id = ? AND phase = 'review' AND \(Self.visible) AND due < ? ORDER BY due LIMIT ?
             """)
         return try statement.rows([deck, visibleAt, dueBefore, limit]) { row in

@@ -29,7 +29,11 @@ package struct NoteInserter {
     private var bind = Binder()
     /// New cards waiting to be written `batchSize` to a statement: one statement per card
     /// cost more in SQLite's per-statement work than in writing the rows.
-    private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, ankiPosition: Int64?)] = []
+    private var pending: [(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64, ankiPosition: Int64?,
+                           noteTie: NoteTie?)] = []
+    /// A card's copy of its note's `Schema.noteTieValues`, where the inserter knows them (a note
+    /// it just wrote); nil leaves them to the trigger that takes them from the note.
+    private typealias NoteTie = (created: Int64, changed: Int64)
     /// The place in Anki's new queue the next note made here takes (read when first needed).
     private var nextAnkiPosition: Int64?
     private var insertCards: Statement?
@@ -42,9 +46,9 @@ package struct NoteInserter {
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
         + "anki_custom_data, anki_original_position, anki_position, anki_retention, "
-        + "buried_by_user, "
+        + "buried_by_user, note_created, note_changed, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 16 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 18 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -88,8 +92,11 @@ package struct NoteInserter {
         try bind.step(db)
         guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
+        // As the note was just written: made now, and changed now unless it is Anki's.
+        let tie = (created: nowSeconds, changed: draft.ankiModified == nil ? nowSeconds : 0)
         let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
-                                              unitPosition: unit?.position, existing: [], drafts: draft.cards, listingCards: listingCards)
+                                              unitPosition: unit?.position, existing: [], drafts: draft.cards, listingCards: listingCards,
+                                              noteTie: tie)
         return (noteID, cards, scheduled)
     }
 
@@ -162,7 +169,7 @@ package struct NoteInserter {
     /// the same reason a cloze note from Anki without a deletion gets no first card beside
     /// Anki's own.
     private mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
-                                   existing: Set<String>, drafts: [CardDraft] = [], listingCards: Bool = true) throws
+                                   existing: Set<String>, drafts: [CardDraft] = [], listingCards: Bool = true, noteTie: NoteTie? = nil) throws
         -> (cards: [NewCard], scheduled: Int) {
         var cards: [NewCard] = []
         var scheduled = 0
@@ -179,12 +186,12 @@ package struct NoteInserter {
                 ankiPosition = notePosition
             }
             if draft == nil, !listingCards {
-                pending.append((noteID, name, ordinal, unitPosition, newPosition, ankiPosition))
+                pending.append((noteID, name, ordinal, unitPosition, newPosition, ankiPosition, noteTie))
                 if pending.count == Self.batchSize { try flush() }
                 return
             }
             let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
-                                           newPosition: newPosition, ankiPosition: ankiPosition, draft: draft)
+                                           newPosition: newPosition, ankiPosition: ankiPosition, draft: draft, noteTie: noteTie)
             // A card reset to new keeps its history too.
             for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
             if let draft, draft.state != .new {
@@ -226,12 +233,12 @@ package struct NoteInserter {
             insertCards = statement
             bind.begin(statement)
             for card in pending { bindCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
-                                           newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil) }
+                                           newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil, noteTie: card.noteTie) }
             try bind.step(db)
         } else {
             for card in pending {
                 try insertOneCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
-                                  newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil)
+                                  newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil, noteTie: card.noteTie)
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -240,11 +247,11 @@ package struct NoteInserter {
     /// Writes one card, new or with a draft's state and flags; returns its id.
     @discardableResult
     private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
-                                        ankiPosition: Int64?, draft: CardDraft?) throws -> Int64 {
+                                        ankiPosition: Int64?, draft: CardDraft?, noteTie: NoteTie?) throws -> Int64 {
         let numbered = try numbersPastGone()
         bind.begin(numbered ? insertCardNumbered : insertCard)
         bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition,
-                 ankiPosition: ankiPosition, draft: draft)
+                 ankiPosition: ankiPosition, draft: draft, noteTie: noteTie)
         if numbered, let floor = goneFloor { bind.int(floor + 1) }
         try bind.step(db)
         return sqlite3_last_insert_rowid(db.sqliteConnection)
@@ -263,12 +270,12 @@ package struct NoteInserter {
 
     /// One card's values, in `cardColumns` order.
     private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
-                                   ankiPosition: Int64?, draft: CardDraft?) {
+                                   ankiPosition: Int64?, draft: CardDraft?, noteTie: NoteTie?) {
         bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
         bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
         bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.int(ankiPosition); bind.double(draft?.ankiRetention)
-        bind.bool(draft?.buriedByUser ?? false)
+        bind.bool(draft?.buriedByUser ?? false); bind.int(noteTie?.created); bind.int(noteTie?.changed)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }
 

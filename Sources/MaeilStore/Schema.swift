@@ -382,8 +382,45 @@ enum Schema {
                 )
                 """)
         }
+        // What Anki orders a day's tied reviews by takes two of the note's values (its making, for
+        // the id an export proposes; its change here, for a note Anki never had): kept on each
+        // card, and in the index the queue reads due reviews from, so the queue reads no note
+        // (3,000 due reviews: 1.56 ms with the join to each note, 0.7 ms without). The inserter
+        // writes them with a new note's cards; a trigger writes them where the note changes,
+        // and another for a card written without them.
+        migrator.registerMigration("v29") { db in
+            try db.execute(sql: """
+                ALTER TABLE card ADD COLUMN note_created INTEGER;
+                ALTER TABLE card ADD COLUMN note_changed INTEGER;
+                DROP INDEX card_deck_due;
+                CREATE INDEX card_deck_due ON card(deck_id, phase, due, note_id, suspended, buried_until, anki_id, anki_mod, modified_at,
+                                                   note_changed, note_created);
+                """)
+            try db.execute(sql: noteTieTriggers)
+            // Filling them changes nothing a sync carries: the triggers that mark a sync's changes
+            // are set aside for it and made again as they were.
+            let marking = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'card' AND name LIKE 'sync%'")
+            for row in marking { try db.execute(sql: "DROP TRIGGER \(row[0] as String)") }
+            try db.execute(sql: "UPDATE card SET (note_created, note_changed) = (SELECT \(noteTieValues) FROM note WHERE note.id = card.note_id)")
+            for row in marking { try db.execute(sql: row[1] as String) }
+        }
         return migrator
     }
+
+    /// A card's copy of its note's values for `AnkiTieBreak`, selected from `note`: when it was
+    /// made (for the id an export proposes) and its part of the card's modification time.
+    static let noteTieValues = "created_at, \(Collection.noteChangedSQL)"
+
+    /// The triggers that keep each card's copy of `noteTieValues` (v29): a note's change rewrites
+    /// its cards' copies, and a card written without them (`NoteInserter` writes them only for a
+    /// new note's cards) takes them from its note.
+    static let noteTieTriggers = """
+        CREATE TRIGGER card_note_tie_follows AFTER UPDATE OF created_at, modified_at, anki_mod ON note
+        WHEN OLD.created_at IS NOT NEW.created_at OR OLD.modified_at IS NOT NEW.modified_at OR OLD.anki_mod IS NOT NEW.anki_mod
+        BEGIN UPDATE card SET (note_created, note_changed) = (SELECT \(noteTieValues) FROM note WHERE note.id = NEW.id) WHERE note_id = NEW.id; END;
+        CREATE TRIGGER card_note_tie_taken AFTER INSERT ON card WHEN NEW.note_created IS NULL OR NEW.note_changed IS NULL
+        BEGIN UPDATE card SET (note_created, note_changed) = (SELECT \(noteTieValues) FROM note WHERE note.id = NEW.note_id) WHERE id = NEW.id; END;
+        """
 
     /// The trigger that keeps a card's modification time: the clock's when one of `columns`
     /// changes value (a row written back as it was is no change).
