@@ -156,16 +156,20 @@ extension Collection {
     /// export takes the later of this and the card's last answer here). Anki orders tied
     /// reviews by it (`AnkiTieBreak`), so the queue reads it too.
     package static func ankiCardModified(cardAnkiMod: Int64?, cardChanged: Int64?, noteAnkiMod: Int64?, noteModified: Int64) -> Int64 {
-        ankiCardModified(cardAnkiMod: cardAnkiMod, cardChanged: cardChanged, noteChanged: noteAnkiMod == nil ? noteModified : 0)
+        ankiCardModified(cardAnkiMod: cardAnkiMod, cardChanged: cardChanged, noteChanged: noteChanged(ankiMod: noteAnkiMod, modified: noteModified))
     }
 
-    /// The same, with the note's part as `noteChangedSQL` gives it.
+    /// The same, with the note's part given (`noteChanged`, or `noteChangedSQL` in SQL).
     static func ankiCardModified(cardAnkiMod: Int64?, cardChanged: Int64?, noteChanged: Int64) -> Int64 {
         max(cardAnkiMod ?? 0, cardChanged ?? 0, noteChanged)
     }
 
-    /// A note's part of its cards' modification time, in SQL over `note`: its change here where
-    /// Anki never had it, else none.
+    /// A note's part of its cards' modification time: its change here where Anki never had it, else none.
+    static func noteChanged(ankiMod: Int64?, modified: Int64) -> Int64 {
+        ankiMod == nil ? modified : 0
+    }
+
+    /// `noteChanged` in SQL, over `note`.
     static let noteChangedSQL = "CASE WHEN anki_mod IS NULL THEN modified_at ELSE 0 END"
 
     /// A gone card's id in Anki: its own, else the one exports proposed for it while it was here.

@@ -93,7 +93,7 @@ package struct NoteInserter {
         guard sqlite3_changes(db.sqliteConnection) > 0 else { return nil }
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
         // As the note was just written: made now, and changed now unless it is Anki's.
-        let tie = (created: nowSeconds, changed: draft.ankiModified == nil ? nowSeconds : 0)
+        let tie = (created: nowSeconds, changed: Collection.noteChanged(ankiMod: draft.ankiModified, modified: nowSeconds))
         let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
                                               unitPosition: unit?.position, existing: [], drafts: draft.cards, listingCards: listingCards,
                                               noteTie: tie)
