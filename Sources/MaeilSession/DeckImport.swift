@@ -44,31 +44,8 @@ struct DeckImport {
             existing.ankiJSON = imported.ankiJSON ?? existing.ankiJSON
             try writer.update(existing)
             deck = existing
-        } else if let preset = imported.preset, let ankiID = preset.ankiConfigID {
-            // Anki's decks share options: a deck joins the preset made from the same Anki options,
-            // or one is made under Anki's name for them, for the decks after it to share.
-            let shared = try writer.presetID(ankiConfigID: ankiID)
-            var named: Preset?
-            if shared == nil {
-                named = preset
-                named?.id = nil
-                named?.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
-            }
-            deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
-                                         preset: named, presetID: shared, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID, limits: imported.limits, ankiJSON: imported.ankiJSON)
-            created = true
         } else {
-            // A new deck gets a preset of its own, named after it, with the file's options.
-            let preset = imported.preset.map { preset in
-                var named = preset
-                named.id = nil
-                named.name = imported.name
-                return named
-            }
-            deck = try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description,
-                                         templates: imported.templates, preset: preset, speak: imported.speak, source: imported.source,
-                                         ankiID: imported.ankiID, limits: imported.limits, ankiJSON: imported.ankiJSON)
+            deck = try Self.create(imported, writer: writer)
             created = true
         }
         summary = ImportSummary.DeckSummary(name: deck.name, created: created)
@@ -85,6 +62,31 @@ struct DeckImport {
         base = curriculum ? 0 : try writer.nextNotePosition(deckID: deck.id)
         inserter = try writer.noteInserter(deck: deck)
         if !created, let file = imported.preset { try takeAnkisOptions(file, writer: writer) }
+    }
+
+    /// A deck the collection does not have, made as the file has it. Anki's decks share options:
+    /// a deck joins the preset made from the same Anki options (`presetFor`).
+    static func create(_ imported: ImportedDeck, writer: CollectionWriter) throws -> Deck {
+        let (shared, new) = try presetFor(imported, writer: writer)
+        return try writer.createDeck(name: imported.name, kind: imported.kind, description: imported.description, templates: imported.templates,
+                                     preset: new, presetID: shared, speak: imported.speak, source: imported.source,
+                                     ankiID: imported.ankiID, limits: imported.limits, ankiJSON: imported.ankiJSON)
+    }
+
+    /// The preset a deck from a file joins: the one made from the same Anki options where there is
+    /// one (`shared`); else a new one from the file's options (`new`, not saved yet), under Anki's
+    /// name for them, for the decks after it to share; for options that are not Anki's, one
+    /// named after the deck.
+    static func presetFor(_ imported: ImportedDeck, writer: CollectionWriter) throws -> (shared: Int64?, new: Preset?) {
+        guard var preset = imported.preset else { return (nil, nil) }
+        preset.id = nil
+        guard let ankiID = preset.ankiConfigID else {
+            preset.name = imported.name
+            return (nil, preset)
+        }
+        if let shared = try writer.presetID(ankiConfigID: ankiID) { return (shared, nil) }
+        preset.name = try writer.freePresetName(preset.name.isEmpty ? imported.name : preset.name)
+        return (nil, preset)
     }
 
     /// Options Anki changed since they came (its "mod" is later), on a deck whose preset holds

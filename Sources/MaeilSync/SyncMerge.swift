@@ -30,9 +30,12 @@ package final class SyncMerge {
     /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package private(set) var takenNotes: Set<Int64> = []
     /// Whether a note type the server sent differs from this side's in more than what changes by
-    /// itself (modification times), or a note type, deck or set of options is new, or a deck
-    /// turned filtered or back.
+    /// itself (modification times), or a note type is new, or a deck turned filtered or back.
     package private(set) var serverChangedObjects = false
+    /// Anki's ids of the decks (not filtered) and the options the server has that this side had
+    /// not at the last sync: made there since.
+    package private(set) var serverNewDecks: Set<Int64> = []
+    package private(set) var serverNewOptions: Set<Int64> = []
     /// Anki's ids of the decks this side has whose name, description, options or own limits the
     /// server changed (a deck's counts of the day and modification time change by themselves).
     package private(set) var serverChangedDecks: Set<Int64> = []
@@ -222,7 +225,9 @@ package final class SyncMerge {
                     if !filtered, local.map({ Self.changesWhatMaeilUses(column, $0, object) }) ?? true {
                         switch (column, local) {
                         case ("dconf", .some): serverChangedOptions.insert(id)
+                        case ("dconf", .none): serverNewOptions.insert(id)
                         case ("decks", .some(let local)) where !Self.isFiltered(local) && !Self.isFiltered(object): serverChangedDecks.insert(id)
+                        case ("decks", .none) where !Self.isFiltered(object): serverNewDecks.insert(id)
                         default: serverChangedObjects = true
                         }
                     }

@@ -128,6 +128,15 @@ struct SyncTests {
         return (collection, state, phonePath, login, try maeil(["sync"], collection, state: state))
     }
 
+    /// A change on the phone that the sync still takes with the whole merge: a setting of the
+    /// collection's (whether new cards ignore the review limit), turned over.
+    func changeASettingOnThePhone(_ phonePath: String, _ login: [String]) throws {
+        let config = try #require(try phone(["config", phonePath] + login)["config"] as? [String: Any])
+        let ignores = config["newCardsIgnoreReviewLimit"] as? Bool ?? false
+        let changed = try phone(["config", phonePath] + login + ["newCardsIgnoreReviewLimit=\(!ignores)"])
+        #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
+    }
+
     /// `maeil check` finds nothing, and the next sync finds nothing to carry either way.
     func expectCheckedAndSettled(_ collection: String, state: String, server: AnkiSyncServer) throws {
         #expect(try maeil(["check"], collection, state: state).stdout.hasSuffix("ok\n"))
@@ -324,23 +333,90 @@ struct SyncTests {
             let deck = try #require(try deckHere(to), "\(step): no deck \(to) here")
             #expect(deck["cards"] as Int == cards && deck["anki_id"] as Int64? == before[target]?["id"] as? Int64, "\(step): \(deck)")
             #expect(deck["anki_config_id"] as Int? == (step == "renamed" ? other : own), "\(step): the deck's options here (\(otherName)'s: \(other))")
-            let (onThePhone, here) = try decksOnBothSides()
-            #expect(Set(onThePhone.keys) == Set(here.keys), "\(step): decks on the phone \(onThePhone.keys.sorted()), here \(here.keys.sorted())")
-            for (name, there) in onThePhone.sorted(by: { $0.key < $1.key }) {
-                for key in ["id", "description", "config_id", "limits", "rest"] {
-                    #expect(NSDictionary(dictionary: ["v": there[key] ?? NSNull()]).isEqual(to: ["v": here[name]?[key] ?? NSNull()]),
-                            "\(step): deck \(name)'s \(key): phone \(there[key] ?? "nil"), here \(here[name]?[key] ?? "nil")")
-                }
-            }
+            try expectTheSameDecks(phonePath, collection, state: state, context: step)
             try expectTheSame(phonePath, collection, state: state, context: "a deck \(step)")
             try expectCheckedAndSettled(collection, state: state, server: server)
             let phoneSynced = try phone(["sync", phonePath] + login)
             #expect((phoneSynced["required"] as? Int ?? 9) <= 1, "\(step): the phone's next sync: \(phoneSynced)")
         }
+    }
+
+    /// Every deck on the phone is here, and no other, each with the same Anki id, description,
+    /// options (by Anki's id), limits and the rest of Anki's deck.
+    func expectTheSameDecks(_ phonePath: String, _ collection: String, state: String, context: String) throws {
+        let read = try readBothSides(phonePath, collection, state: state)
+        let (onThePhone, here) = (read.phone["decks"] as? [String: [String: Any]] ?? [:], read.here["decks"] as? [String: [String: Any]] ?? [:])
+        #expect(Set(onThePhone.keys) == Set(here.keys), "\(context): decks on the phone \(onThePhone.keys.sorted()), here \(here.keys.sorted())")
+        for (name, there) in onThePhone.sorted(by: { $0.key < $1.key }) {
+            for key in ["id", "description", "config_id", "limits", "rest"] {
+                #expect(NSDictionary(dictionary: ["v": there[key] ?? NSNull()]).isEqual(to: ["v": here[name]?[key] ?? NSNull()]),
+                        "\(context): deck \(name)'s \(key): phone \(there[key] ?? "nil"), here \(here[name]?[key] ?? "nil")")
+            }
+        }
+    }
+
+    /// Decks and options made on the phone, taken in place (before, the collection was rebuilt
+    /// from the whole merge): a deck made with its parent by a note added to it, under the
+    /// phone's ids, with the options of the phone's Default; options made there, given to that
+    /// deck and to a deck that was here; an empty deck. Each time every deck is as the phone has
+    /// it, every card as the phone has it, and the next sync on either side finds nothing to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func decksAndOptionsMadeOnThePhoneAreTakenInPlace() throws {
+        let seed = "323"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        func deckHere(_ name: String) throws -> Row? {
+            try store.read { db in
+                try Row.fetchOne(db, sql: """
+                    SELECT deck.anki_id, preset.name AS preset, preset.new_per_day, json_extract(preset.anki_config, '$.id') AS anki_config_id,
+                      (SELECT count(*) FROM card WHERE deck_id = deck.id) AS cards
+                    FROM deck JOIN preset ON preset.id = deck.preset_id WHERE deck.name = ?
+                    """, arguments: [name])
+            }
+        }
+        func phoneDeck(_ name: String) throws -> [String: Any] {
+            try #require(try phone(["deck", phonePath] + login + [name])["deck"] as? [String: Any])
+        }
+        func takenInPlace(_ step: String) throws {
+            let taken = try maeil(["sync", "--json"], collection, state: state)
+            #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(step): \(taken.stdout)\(taken.stderr)")
+            try expectTheSameDecks(phonePath, collection, state: state, context: step)
+            try expectTheSame(phonePath, collection, state: state, context: step)
+            try expectCheckedAndSettled(collection, state: state, server: server)
+            let phoneSynced = try phone(["sync", phonePath] + login)
+            #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false,
+                    "\(step): the phone's next sync: \(phoneSynced)")
+        }
+
+        let added = try phone(["add", phonePath] + login + ["Phone::Words", "바다", "sea"])
+        try takenInPlace("a deck made with a note")
+        let words = try #require(try deckHere("Phone::Words"), "no Phone::Words here")
+        #expect(words["anki_id"] as Int64? == (try phoneDeck("Phone::Words"))["id"] as? Int64 && words["cards"] as Int == 1, "\(words)")
+        #expect(words["anki_config_id"] as Int64? == 1, "Phone::Words has the phone's Default options: \(words)")
+        #expect(try deckHere("Phone")?["anki_id"] as Int64? == (try phoneDeck("Phone"))["id"] as? Int64)
+        let note = try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT note.anki_id, deck.name FROM note JOIN deck ON deck.id = note.deck_id WHERE note.guid = ?",
+                             arguments: [added["guid"] as? String ?? ""])
+        }
+        #expect(note?[0] as Int64? == added["note"] as? Int64 && note?[1] as String? == "Phone::Words", "\(String(describing: note))")
+
+        let made = try phone(["new-options", phonePath] + login + ["Phone::Words", "Phone options", "perDay=13"])
+        try takenInPlace("options made for a deck made there")
+        let optionsID = try #require(made["id"] as? Int64)
+        let withOptions = try #require(try deckHere("Phone::Words"))
+        #expect(withOptions["anki_config_id"] as Int64? == optionsID && withOptions["preset"] as String == "Phone options"
+                && withOptions["new_per_day"] as Int == 13, "\(withOptions)")
+
+        let food = try #require(try deckHere("Korean::Food"))
+        let bus = try phone(["new-options", phonePath] + login + ["Korean::Food", "Bus options", "perDay=4"])
+        try takenInPlace("options made for a deck that was here")
+        let foodAfter = try #require(try deckHere("Korean::Food"))
+        #expect(foodAfter["anki_config_id"] as Int64? == bus["id"] as? Int64 && foodAfter["preset"] as String == "Bus options"
+                && foodAfter["new_per_day"] as Int == 4 && foodAfter["cards"] as Int == food["cards"] as Int, "\(foodAfter)")
+
         _ = try phone(["deck", phonePath] + login + ["Korean::Made on the phone"])
-        let taken = try maeil(["sync", "--json"], collection, state: state)
-        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : false"), "a deck made: \(taken.stdout)\(taken.stderr)")
-        #expect(try deckHere("Korean::Made on the phone") != nil)
+        try takenInPlace("an empty deck made")
+        #expect(try deckHere("Korean::Made on the phone")?["cards"] as Int? == 0)
     }
 
     /// A note the phone edited (a field, and Anki's `marked` tag), and nothing else: taken in
@@ -410,8 +486,8 @@ struct SyncTests {
     /// A note deleted on the phone: gone here with its cards, its answers left in the log under
     /// its cards' numbers, as Anki leaves them under its cards' ids; the next sync on either side
     /// finds nothing to carry, and the note stays gone. Alone, it is taken in place (the
-    /// collection was rebuilt from the whole merge, which dropped its answers); with a deck made
-    /// there too, the collection takes the whole merge, and keeps them too.
+    /// collection was rebuilt from the whole merge, which dropped its answers); with a setting of
+    /// the collection's changed there too, the collection takes the whole merge, and keeps them too.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
     func aNoteDeletedOnThePhoneKeepsItsAnswersHere(wholeMerge: Bool) throws {
         let seed = wholeMerge ? "316" : "315"
@@ -436,10 +512,7 @@ struct SyncTests {
         }
         let before = try log()
         #expect(before.ankiIDs.count > 10)
-        if wholeMerge {
-            let changed = try phone(["deck", phonePath] + login + ["Korean::Made on the phone"])
-            #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
-        }
+        if wholeMerge { try changeASettingOnThePhone(phonePath, login) }
         let deleted = try phone(["delete", phonePath] + login + [guid])
         let taken = try maeil(["sync", "--json"], collection, state: state)
         #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : \(!wholeMerge)"), "\(taken.stdout)\(taken.stderr)")
@@ -468,8 +541,8 @@ struct SyncTests {
     /// log, as Anki keeps them; before, the collection was rebuilt from the whole merge), and a note added here and
     /// synced, which Anki knows by the id Maeil's export proposed for it (before, it stayed here,
     /// and both sides then said they were in sync with the note on one side only), edited there
-    /// first (before, that rebuilt the collection). With a deck made there
-    /// too, the card's deletion comes with the whole merge.
+    /// first (before, that rebuilt the collection). With a setting of the collection's changed
+    /// there too, the card's deletion comes with the whole merge.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
     func deletedOnThePhoneIsDeletedHere(wholeMerge: Bool) throws {
         let seed = wholeMerge ? "319" : "318"
@@ -498,10 +571,7 @@ struct SyncTests {
         func fromAnki(_ rows: [String]) -> [String] { rows.filter { !$0.hasSuffix(" -") } }
         let siblings = try cards(of: noteID).filter { $0 != cardID }, before = try log(cardID)
         #expect(fromAnki(before).count > 1)
-        if wholeMerge {
-            let changed = try phone(["deck", phonePath] + login + ["Korean::Made on the phone"])
-            #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
-        }
+        if wholeMerge { try changeASettingOnThePhone(phonePath, login) }
         let deleted = try phone(["empty-card", phonePath] + login + [String(ankiCardID)])
         // Empty Cards deletes every blank card: this one, and any the seed left (a cloze number taken out).
         #expect((deleted["emptied"] as? [Int64])?.contains(ankiCardID) == true && (deleted["cards_left"] as? [Any])?.count == siblings.count, "\(deleted)")

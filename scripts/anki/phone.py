@@ -293,12 +293,13 @@ def delete_card(path, card):
 
 
 def add(path, endpoint, user, password, deck, front, back):
+    """Adds a Basic note to DECK, made first (with its parents) where there is none, then syncs."""
     from anki.collection import Collection
 
     col = Collection(path)
     note = col.new_note(col.models.by_name("Basic"))
     note["Front"], note["Back"] = front, back
-    col.add_note(note, col.decks.id_for_name(deck))
+    col.add_note(note, col.decks.id(deck))
     cards = note.card_ids()
     required = sync_open(col, endpoint, user, password)
     col.close()
@@ -478,6 +479,23 @@ def preset(path, endpoint, user, password, name, *settings):
     return {"required": required}
 
 
+def new_options(path, endpoint, user, password, deck, name, *settings):
+    """Options made on the phone (Anki's defaults, named NAME, with KEY=JSON set on the new cards'
+    part), given to DECK, then syncs."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    config = col.decks.get_config(col.decks.add_config_returning_id(name))
+    set_keys(config["new"], settings)
+    col.decks.update_config(config)
+    found = col.decks.get(col.decks.id_for_name(deck))
+    found["conf"] = config["id"]
+    col.decks.save(found)
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "id": config["id"]}
+
+
 def options(path, deck):
     """A deck's options as Anki holds them: new cards and reviews a day, and the whole."""
     from anki.collection import Collection
@@ -613,5 +631,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

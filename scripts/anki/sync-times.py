@@ -191,6 +191,19 @@ try:
 
     timed("anki_deck_take", lambda: deck_renamed_by(*anki_phone), lambda: col.sync_collection(auth, False))
     timed("maeil_deck_take", lambda: deck_renamed_by(*maeil_phone), lambda: run("sync"))
+    # A deck made on a phone (another each time) with ten notes added to it ("made_take").
+    made = iter(range(1, 100))
+
+    def deck_made_by(other, login):
+        deck = other.decks.id("Made %d" % next(made))
+        for _ in range(10):
+            note = other.new_note(other.models.by_name("Basic"))
+            note["Front"], note["Back"] = "added %d" % next(words), "in a deck made on the phone"
+            other.add_note(note, deck)
+        other.sync_collection(login, False)
+
+    timed("anki_made_take", lambda: deck_made_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_made_take", lambda: deck_made_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

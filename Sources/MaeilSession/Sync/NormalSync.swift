@@ -23,10 +23,10 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, deck options changed, decks renamed,
-        /// described or given other options or limits, and custom study made, emptied or deleted;
-        /// no note's cards split between decks, no deck of this side's deleted, no deck, options or
-        /// note type new, no note type changed), or the collection took the whole merge.
+        /// moved or deleted there, cards deleted there alone, decks and options made there, deck
+        /// options changed, decks renamed, described or given other options or limits, and custom
+        /// study made, emptied or deleted; no note's cards split between decks, no deck of this
+        /// side's deleted, no note type new or changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -90,7 +90,8 @@ package struct NormalSync {
             }
             if cameDown, !settingsChanged, !merge.serverDeletedHeldDecks, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
-                 && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty) {
+                 && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty && merge.serverNewDecks.isEmpty
+                 && merge.serverNewOptions.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
                 inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
@@ -133,7 +134,7 @@ package struct NormalSync {
         if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
                                                 takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
                                                 changedOptions: merge.serverChangedOptions, changedDecks: merge.serverChangedDecks,
-                                                mark: newMark, work: work) {
+                                                newDecks: merge.serverNewDecks, mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -151,17 +152,20 @@ package struct NormalSync {
     /// (`DeckImport.mergeAnkiCard`), each note the merge took given its fields and tags, as the
     /// merge decided, each note whose cards went to another deck moved there, each note and
     /// each card alone the server deleted deleted here (`CollectionWriter.deleteAnkiRecords`;
-    /// their answers stay in the log, as Anki keeps them), each preset whose options changed
-    /// there given them (`takeChangedOptions`), in one transaction, as the sync's own writes. The next base is the
-    /// merge with the notes changed here laid over it, as this collection now exports them.
+    /// their answers stay in the log, as Anki keeps them), each deck changed or made there taken
+    /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each preset
+    /// whose options changed there given them (`takeChangedOptions`), in one transaction, as the
+    /// sync's own writes. The next base is the merge with the notes changed here laid over it, as
+    /// this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card deleted there was a note's last here, options came that no preset
-    /// here holds, or a card's answers given here cannot be told in its log (the collection then
-    /// takes the whole merge); an error where another writer changed the collection meanwhile
-    /// (the next sync carries that change, and takes this one's again).
+    /// deck not here), a card deleted there was a note's last here, a deck made there has the
+    /// name of one made here, or a card's answers given here cannot be told in its log (the
+    /// collection then takes the whole merge); an error where another writer changed the
+    /// collection meanwhile (the next sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
-                     deleted: SyncGraves, changedOptions: Set<Int64>, changedDecks: Set<Int64>, mark: SyncMark, work: URL) throws -> Bool {
+                     deleted: SyncGraves, changedOptions: Set<Int64>, changedDecks: Set<Int64>, newDecks: Set<Int64>, mark: SyncMark,
+                     work: URL) throws -> Bool {
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes, options.ownWorkingCopy) = (full.timeZone, full.now, notes, true)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
@@ -171,7 +175,7 @@ package struct NormalSync {
         // Each note whose cards came, with the Anki id of the deck its cards are in there.
         var homes: [(note: NoteDraft, deck: Int64?)] = []
         var deckIDs: [Int64?] = []
-        var renamedOrSet: [ImportedDeck] = []
+        var renamedOrSet: [ImportedDeck] = [], made: [ImportedDeck] = []
         try DeckReader.stream([merged.path], options: options) { event in
             switch event {
             case .notes(let deck, let notes):
@@ -185,6 +189,7 @@ package struct NormalSync {
             case .deck(var deck):
                 deckIDs.append(deck.ankiID)
                 if deck.ankiID.map(changedDecks.contains) == true { renamedOrSet.append(deck) }
+                if deck.ankiID.map(newDecks.contains) == true { made.append(deck) }
                 // A deck speaks as its first note's type: here, the first of a few notes, so it keeps its own.
                 deck.speak = nil
                 events.append(.deck(deck))
@@ -194,13 +199,16 @@ package struct NormalSync {
                 break
             }
         }
-        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count, renamedOrSet.count == changedDecks.count else { return false }
+        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count, renamedOrSet.count == changedDecks.count,
+              made.count == newDecks.count else { return false }
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
-                // First: a note that came new into a renamed deck finds it by its new name.
+                // First: a note that came new into a renamed or new deck finds it by its name; a deck
+                // made there takes a name a renamed one left.
                 try Self.takeChangedDecks(renamedOrSet, writer: writer)
+                try Self.takeNewDecks(made, writer: writer)
                 let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
                 var found: [(CardDraft, Card)] = []
                 let byAnkiID = try writer.cards(ankiIDs: drafts.compactMap(\.card.ankiID))
@@ -263,23 +271,43 @@ package struct NormalSync {
     /// Decks the other side renamed, described, gave other options or limits of their own, as
     /// the merge holds them: each deck here under the same Anki id takes its name, description,
     /// own limits and the rest of Anki's deck, and joins the preset holding the options it now
-    /// has. Throws `SyncTakeProblem` (the whole merge is taken) where no deck here has that id,
-    /// no preset here holds those options, or the name is another deck's here (names are told
-    /// apart without case, as the store tells them; two decks that swapped names, say).
+    /// has, made as an import makes it (`DeckImport.presetFor`) for options made there. Throws
+    /// `SyncTakeProblem` (the whole merge is taken) where no deck here has that id, or the name is
+    /// another deck's here (names are told apart without case, as the store tells them; two
+    /// decks that swapped names, say).
     static func takeChangedDecks(_ changed: [ImportedDeck], writer: CollectionWriter) throws {
         guard !changed.isEmpty else { return }
         var decks = try writer.decks()
-        let presets = try writer.presets()
+        var presets = try writer.presets()
         for record in changed {
             guard let place = decks.firstIndex(where: { $0.ankiID == record.ankiID }),
                   let optionsID = record.preset?.ankiConfigID,
-                  let preset = presets.first(where: { ankiOptionsID(of: $0, among: presets) == optionsID })?.id,
                   !decks.contains(where: { $0.id != decks[place].id && $0.name.lowercased() == record.name.lowercased() }) else { throw SyncTakeProblem() }
+            let preset: Int64
+            if let held = presets.first(where: { ankiOptionsID(of: $0, among: presets) == optionsID })?.id {
+                preset = held
+            } else {
+                let (shared, new) = try DeckImport.presetFor(record, writer: writer)
+                guard let id = try shared ?? new.map({ try writer.save($0) })?.id else { throw SyncTakeProblem() }
+                preset = id
+                presets = try writer.presets()
+            }
             var deck = decks[place]
             (deck.name, deck.description, deck.limits, deck.presetID) = (record.name, record.description, record.limits, preset)
             deck.ankiJSON = record.ankiJSON ?? deck.ankiJSON
             try writer.update(deck)
             decks[place] = deck
+        }
+    }
+
+    /// Decks made on the other side (not filtered: a phone's custom study is nothing Maeil holds),
+    /// made here as an import makes them (`DeckImport.create`): under Anki's id, joining the preset
+    /// holding their options, or one made for options made there too. Throws `SyncTakeProblem`
+    /// (the whole merge is taken) where a deck here has the name (made here since the last sync).
+    static func takeNewDecks(_ made: [ImportedDeck], writer: CollectionWriter) throws {
+        for record in made {
+            guard try writer.deck(named: record.name) == nil else { throw SyncTakeProblem() }
+            _ = try DeckImport.create(record, writer: writer)
         }
     }
 
