@@ -473,7 +473,7 @@ private struct CollectionReading {
         var types: [Int64: AnkiPackage.NoteType] = [:]
         for (key, value) in json(try row.decode(String?.self, atIndex: 0) ?? "") {
             guard let model = value as? [String: Any], let id = Int64(key) else { continue }
-            types[id] = Self.noteType(id: id, legacy: model)
+            types[id] = AnkiNoteType(id: id, legacy: model)
         }
         var names: [Int64: AnkiDeckRecord] = [:]
         var configOfDeck: [Int64: String] = [:]
@@ -507,20 +507,6 @@ private struct CollectionReading {
             SELECT EXISTS (SELECT 1 FROM cards
             WHERE json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL)
             """) ?? false
-    }
-
-    /// A note type from its legacy JSON (an entry of col.models).
-    static func noteType(id: Int64, legacy model: [String: Any]) -> AnkiNoteType {
-        func ordered(_ key: String) -> [[String: Any]] {
-            ((model[key] as? [[String: Any]]) ?? []).sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
-        }
-        let json = (try? JSONSerialization.data(withJSONObject: model, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return AnkiNoteType(
-            id: id, name: model["name"] as? String ?? "Note type \(id)", isCloze: (model["type"] as? Int) == 1,
-            fields: ordered("flds").compactMap { $0["name"] as? String },
-            templates: ordered("tmpls").map { AnkiNoteType.Template(name: $0["name"] as? String ?? "Card", question: $0["qfmt"] as? String ?? "",
-                                                                    answer: $0["afmt"] as? String ?? "") },
-            modified: (model["mod"] as? NSNumber)?.int64Value ?? 0, legacyJSON: json)
     }
 
     func currentSchema() throws -> ([Int64: AnkiPackage.NoteType], [Int64: AnkiDeckRecord], [Int64: AnkiPackage.DeckOptions]) {
@@ -559,7 +545,7 @@ private struct CollectionReading {
                 "latexsvg": (try? ProtobufReader.varint(config, field: 7)).flatMap { $0 } == 1, "req": [] as [Any], "tags": [] as [Any],
                 "vers": [] as [Any],
             ]
-            types[id] = Self.noteType(id: id, legacy: model)
+            types[id] = AnkiNoteType(id: id, legacy: model)
         }
         var names: [Int64: AnkiDeckRecord] = [:]
         var configOfDeck: [Int64: Int64] = [:]

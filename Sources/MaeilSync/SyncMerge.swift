@@ -29,9 +29,14 @@ package final class SyncMerge {
     package private(set) var takenCards: Set<Int64> = []
     /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package private(set) var takenNotes: Set<Int64> = []
-    /// Whether a note type the server sent differs from this side's in more than what changes by
-    /// itself (modification times), or a note type is new, or a deck turned filtered or back.
+    /// Whether a note type the server sent differs from this side's in what Maeil makes of it
+    /// (`AnkiNoteType.makesTheSameHere`), or a deck turned filtered or back.
     package private(set) var serverChangedObjects = false
+    /// Anki's ids of the note types the server has that this side had not at the last sync
+    /// (made there since), and of those it changed only in what Maeil keeps for Anki (a style,
+    /// the HTML around the fields).
+    package private(set) var serverNewNoteTypes: Set<Int64> = []
+    package private(set) var serverRestyledNoteTypes: Set<Int64> = []
     /// Anki's ids of the decks (not filtered) and the options the server has that this side had
     /// not at the last sync: made there since.
     package private(set) var serverNewDecks: Set<Int64> = []
@@ -228,6 +233,9 @@ package final class SyncMerge {
                         case ("dconf", .none): serverNewOptions.insert(id)
                         case ("decks", .some(let local)) where !Self.isFiltered(local) && !Self.isFiltered(object): serverChangedDecks.insert(id)
                         case ("decks", .none) where !Self.isFiltered(object): serverNewDecks.insert(id)
+                        case ("models", .none): serverNewNoteTypes.insert(id)
+                        case ("models", .some(let local)) where AnkiNoteType(id: id, legacy: local).makesTheSameHere(as: AnkiNoteType(id: id, legacy: object)):
+                            serverRestyledNoteTypes.insert(id)
                         default: serverChangedObjects = true
                         }
                     }

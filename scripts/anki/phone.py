@@ -71,6 +71,20 @@ client does, and prints one JSON object:
     phone.py preset PATH ENDPOINT USER PASSWORD DECK [KEY=JSON]...
                                                    the options DECK uses at PATH get each KEY of
                                                    their legacy JSON set, then a normal sync
+    phone.py new-options PATH ENDPOINT USER PASSWORD DECK NAME [KEY=JSON]...
+                                                   options named NAME made at PATH (Anki's defaults,
+                                                   each KEY of their new cards' part set) and given
+                                                   to DECK, then a normal sync; prints their id
+    phone.py restyle PATH ENDPOINT USER PASSWORD TYPE CSS [FRONT]
+                                                   note type TYPE at PATH gets CSS after its style
+                                                   and, given FRONT, its first card's question made
+                                                   FRONT; then a normal sync
+    phone.py new-type PATH ENDPOINT USER PASSWORD TYPE DECK FRONT BACK
+                                                   a note type TYPE made at PATH (Basic copied, with
+                                                   a style of its own) and a note of it added to
+                                                   DECK; then a normal sync; prints their ids
+    phone.py note-type PATH TYPE                   note type TYPE at PATH: its id, style and first
+                                                   card's question
     phone.py options PATH DECK                     the options DECK uses at PATH: new cards and
                                                    reviews a day, and their legacy JSON whole
     phone.py add-field PATH ENDPOINT USER PASSWORD  Basic gets a field "Notes" (a schema change: the
@@ -304,6 +318,52 @@ def add(path, endpoint, user, password, deck, front, back):
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "guid": note.guid, "note": note.id, "cards": cards}
+
+
+def restyle(path, endpoint, user, password, name, css, *front):
+    """Note type NAME changed on the phone: CSS added to its style and, where FRONT is given, its
+    first card's question made FRONT; then syncs."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    model = col.models.by_name(name)
+    model["css"] += css
+    if front:
+        model["tmpls"][0]["qfmt"] = front[0]
+    col.models.update_dict(model)
+    required = sync_open(col, endpoint, user, password)
+    model = col.models.by_name(name)
+    col.close()
+    return {"required": required, "id": model["id"], "css": model["css"], "qfmt": model["tmpls"][0]["qfmt"]}
+
+
+def new_type(path, endpoint, user, password, name, deck, front, back):
+    """A note type made on the phone (Basic copied as NAME, with a style of its own) and a note of
+    it added to DECK, then syncs."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    model = col.models.copy(col.models.by_name("Basic"), add=False)
+    model["name"], model["css"] = name, model["css"] + "\n.phone { color: teal; }"
+    col.models.add_dict(model)
+    model = col.models.by_name(name)
+    note = col.new_note(model)
+    note["Front"], note["Back"] = front, back
+    col.add_note(note, col.decks.id(deck))
+    cards = note.card_ids()
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "id": model["id"], "guid": note.guid, "note": note.id, "cards": cards}
+
+
+def note_type(path, name):
+    """Note type NAME as the phone holds it: its id, style and first card's question."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    model = col.models.by_name(name)
+    col.close()
+    return {"id": model["id"], "css": model["css"], "qfmt": model["tmpls"][0]["qfmt"]}
 
 
 def answer(path, endpoint, user, password, *guids):
@@ -631,5 +691,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

@@ -523,7 +523,13 @@ def read_one_open(col):
     gone = {}
     for row in col.db.all("select cid, id, ease, ivl, lastIvl, factor, time, type from revlog where cid not in (select id from cards) order by cid, id"):
         gone.setdefault(str(row[0]), []).append(list(row[1:]))
-    return {"cards": cards, "gone_revlog": gone, "decks": decks, "config": config, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
+    # Each note type some note uses, by name: what Anki shows of it (its style, fields and cards).
+    note_types = {}
+    for model in col.models.all():
+        if col.db.scalar("select exists (select 1 from notes where mid = ?)", model["id"]):
+            note_types[model["name"]] = {"id": model["id"], "css": model["css"], "fields": [field["name"] for field in model["flds"]],
+                                         "templates": [[template["name"], template["qfmt"], template["afmt"]] for template in model["tmpls"]]}
+    return {"cards": cards, "gone_revlog": gone, "decks": decks, "note_types": note_types, "config": config, "rollover": col.get_config("rollover", 4), "fsrs": col.get_config("fsrs", False), "today": col.sched.today,
             "created": created.isoformat(), "limit_rules": [options.new_cards_ignore_review_limit, options.apply_all_parent_limits], "col": col}
 
 

@@ -11,7 +11,8 @@ Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on anot
 ("normal_send"); a phone (Anki's client on the same account) does the same and each side syncs
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
 ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), a
-deck's options changed ("options_take"), and a deck renamed and described ("deck_take"); the best
+deck's options changed ("options_take"), a deck renamed and described ("deck_take"), a deck made
+with ten notes ("made_take") and the note type of the most notes restyled ("type_take"); the best
 of three of each, and the worst of the three of each normal sync ("normal_send_worst", …). Prints one JSON object.
 """
 import json
@@ -204,6 +205,18 @@ try:
 
     timed("anki_made_take", lambda: deck_made_by(*anki_phone), lambda: col.sync_collection(auth, False))
     timed("maeil_made_take", lambda: deck_made_by(*maeil_phone), lambda: run("sync"))
+    # The note type of the most notes restyled on a phone (another rule added to its style each
+    # time), and each side syncs to take it ("type_take").
+    styles = iter(range(1, 100))
+
+    def restyled_by(other, login):
+        model = other.models.get(other.db.scalar("select mid from notes group by mid order by count() desc limit 1"))
+        model["css"] += "\n.phone%d { color: teal; }" % next(styles)
+        other.models.update_dict(model)
+        other.sync_collection(login, False)
+
+    timed("anki_type_take", lambda: restyled_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_type_take", lambda: restyled_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -26,6 +26,17 @@ extension AnkiNoteType {
         }
     }
 
+    /// Whether Maeil makes the same of `other` as of this type: the same name, kind, fields and
+    /// card names, the same templates in its decks (which fields each card asks and answers,
+    /// hence which cards a note has) and the same speech. Two such differ only in what Maeil
+    /// keeps for Anki (style, the HTML around the fields, sort field…): taking one for the
+    /// other changes no deck, note or card here.
+    package func makesTheSameHere(as other: AnkiNoteType) -> Bool {
+        name == other.name && isCloze == other.isCloze && fields == other.fields && templates.map(\.name) == other.templates.map(\.name)
+            && maeilTemplates == other.maeilTemplates && isImageOcclusion == other.isImageOcclusion
+            && spokenLanguages == other.spokenLanguages && spokenOnFront == other.spokenOnFront
+    }
+
     /// Anki's image occlusion type (its question draws masks on a canvas): its notes are made
     /// by drawing on a picture, never by typing fields.
     package var isImageOcclusion: Bool { isCloze && templates.contains { $0.question.contains("image-occlusion") } }

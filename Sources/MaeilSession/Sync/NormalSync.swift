@@ -23,10 +23,11 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, decks and options made there, deck
-        /// options changed, decks renamed, described or given other options or limits, and custom
-        /// study made, emptied or deleted; no note's cards split between decks, no deck of this
-        /// side's deleted, no note type new or changed), or the collection took the whole merge.
+        /// moved or deleted there, cards deleted there alone, decks, options and note types made
+        /// there, note types restyled, deck options changed, decks renamed, described or given
+        /// other options or limits, and custom study made, emptied or deleted; no note's cards
+        /// split between decks, no deck of this side's deleted, no note type changed in what
+        /// Maeil makes of it), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -91,7 +92,7 @@ package struct NormalSync {
             if cameDown, !settingsChanged, !merge.serverDeletedHeldDecks, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
                  && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty && merge.serverNewDecks.isEmpty
-                 && merge.serverNewOptions.isEmpty) {
+                 && merge.serverNewOptions.isEmpty && merge.serverNewNoteTypes.isEmpty && merge.serverRestyledNoteTypes.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
                 inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
@@ -131,10 +132,8 @@ package struct NormalSync {
             summary.takenInPlace = anythingCame
             return summary
         }
-        if let notes = inPlace, try takeInPlace(merged: merged, notes: notes, cards: merge.receivedCards, taken: merge.takenCards,
-                                                takenNotes: merge.takenNotes, inOneDeck: inOneDeck, deleted: deletedThere,
-                                                changedOptions: merge.serverChangedOptions, changedDecks: merge.serverChangedDecks,
-                                                newDecks: merge.serverNewDecks, mark: newMark, work: work) {
+        if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, notes: notes, inOneDeck: inOneDeck, deleted: deletedThere,
+                                                mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
             return summary
@@ -153,19 +152,21 @@ package struct NormalSync {
     /// merge decided, each note whose cards went to another deck moved there, each note and
     /// each card alone the server deleted deleted here (`CollectionWriter.deleteAnkiRecords`;
     /// their answers stay in the log, as Anki keeps them), each deck changed or made there taken
-    /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each preset
+    /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each note type
+    /// made or restyled there kept (`takeNoteTypes`), each preset
     /// whose options changed there given them (`takeChangedOptions`), in one transaction, as the
     /// sync's own writes. The next base is the merge with the notes changed here laid over it, as
     /// this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
-    /// is there (of a note type not kept here, with other cards, its cards in two decks or in a
-    /// deck not here), a card deleted there was a note's last here, a deck made there has the
+    /// is there (with other cards, its cards in two decks or in a deck not here, of a note type
+    /// restyled there that Maeil made for its own deck), a card deleted there was a note's last here, a deck made there has the
     /// name of one made here, or a card's answers given here cannot be told in its log (the
     /// collection then takes the whole merge); an error where another writer changed the
     /// collection meanwhile (the next sync carries that change, and takes this one's again).
-    func takeInPlace(merged: URL, notes: Set<Int64>, cards: Set<Int64>, taken: Set<Int64>, takenNotes: Set<Int64>, inOneDeck: Set<Int64>,
-                     deleted: SyncGraves, changedOptions: Set<Int64>, changedDecks: Set<Int64>, newDecks: Set<Int64>, mark: SyncMark,
+    func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, inOneDeck: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
                      work: URL) throws -> Bool {
+        let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
+        let (changedOptions, changedDecks, newDecks) = (merge.serverChangedOptions, merge.serverChangedDecks, merge.serverNewDecks)
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes, options.ownWorkingCopy) = (full.timeZone, full.now, notes, true)
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
@@ -176,6 +177,8 @@ package struct NormalSync {
         var homes: [(note: NoteDraft, deck: Int64?)] = []
         var deckIDs: [Int64?] = []
         var renamedOrSet: [ImportedDeck] = [], made: [ImportedDeck] = []
+        // Every note type a note there uses.
+        var types: [AnkiNoteType] = []
         try DeckReader.stream([merged.path], options: options) { event in
             switch event {
             case .notes(let deck, let notes):
@@ -195,6 +198,8 @@ package struct NormalSync {
                 events.append(.deck(deck))
             case .templates:
                 events.append(event)
+            case .noteTypes(let used):
+                types += used
             default:
                 break
             }
@@ -205,6 +210,8 @@ package struct NormalSync {
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
+                // Before the notes: a note new in a note type made there finds it kept.
+                try Self.takeNoteTypes(types, restyled: merge.serverRestyledNoteTypes, writer: writer)
                 // First: a note that came new into a renamed or new deck finds it by its name; a deck
                 // made there takes a name a renamed one left.
                 try Self.takeChangedDecks(renamedOrSet, writer: writer)
@@ -300,6 +307,26 @@ package struct NormalSync {
         }
     }
 
+    /// The note types notes use there (`used`) that are not kept here (made there, or first used
+    /// by a note that came new), and those the other side restyled (changed only in what Maeil
+    /// keeps for Anki: `AnkiNoteType.makesTheSameHere`), kept whole, as the whole merge would keep
+    /// them; a restyled one's notes are marked, so the next base holds them as this side now
+    /// exports them. A type no note uses stays the base's alone, as after a whole merge.
+    /// Throws `SyncTakeProblem` (the whole merge is taken) for a restyled type not kept here as
+    /// Anki's (one Maeil makes for its own decks) or not alike here.
+    static func takeNoteTypes(_ used: [AnkiNoteType], restyled: Set<Int64>, writer: CollectionWriter) throws {
+        var taken: [AnkiNoteType] = []
+        for type in used {
+            if restyled.contains(type.id) {
+                guard let kept = try writer.ankiNoteType(id: type.id), kept.makesTheSameHere(as: type) else { throw SyncTakeProblem() }
+                taken.append(type)
+            } else if try !writer.hasNoteType(ankiID: type.id) {
+                taken.append(type)
+            }
+        }
+        try writer.save(taken)
+    }
+
     /// Decks made on the other side (not filtered: a phone's custom study is nothing Maeil holds),
     /// made here as an import makes them (`DeckImport.create`): under Anki's id, joining the preset
     /// holding their options, or one made for options made there too. Throws `SyncTakeProblem`
@@ -313,7 +340,8 @@ package struct NormalSync {
 
     /// Notes that came down new (no note here has their guid), written into their decks as an
     /// import writes them: with their cards, schedules and logs, under Anki's ids. Answers their
-    /// guids. Throws `SyncTakeProblem` for a note of a type not kept here (the whole merge is taken).
+    /// guids. Throws `SyncTakeProblem` for a note of a type not kept here (`takeNoteTypes` keeps
+    /// each a note there uses first; the whole merge is taken).
     /// A new note comes as a row the merge took (`takenNotes`): only those are looked up, not the
     /// notes of every card that came.
     static func addNewNotes(_ events: [ImportEvent], takenNotes: Set<Int64>, writer: CollectionWriter) throws -> Set<String> {
