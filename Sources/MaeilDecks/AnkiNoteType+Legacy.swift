@@ -16,4 +16,9 @@ extension AnkiNoteType {
                                                        answer: $0["afmt"] as? String ?? "") },
             modified: (model["mod"] as? NSNumber)?.int64Value ?? 0, legacyJSON: json)
     }
+
+    /// The field Anki sorts and searches its notes by (`sortf`): each note's sort text is this field's.
+    package var sortField: Int {
+        ((try? JSONSerialization.jsonObject(with: Data(legacyJSON.utf8))) as? [String: Any])?["sortf"] as? Int ?? 0
+    }
 }

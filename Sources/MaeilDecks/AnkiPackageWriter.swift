@@ -302,7 +302,7 @@ private struct CollectionWriting {
                 // A field can hold no U+001F: it separates them.
                 let values = note.values.contains { $0.utf8.contains(0x1F) } ? note.values.map { $0.replacingOccurrences(of: "\u{1f}", with: " ") }
                     : note.values
-                let sortField = sortFields[type.id] ?? Self.sortField(of: type)
+                let sortField = sortFields[type.id] ?? type.sortField
                 sortFields[type.id] = sortField
                 let first = FieldText.ankiSortText(values.first ?? "")
                 let sortText = sortField == 0 ? first : FieldText.ankiSortText(sortField < values.count ? values[sortField] : "")
@@ -423,10 +423,6 @@ private struct CollectionWriting {
                 """)
         }
         try db.execute(sql: "DROP TABLE temp.answers")
-    }
-
-    static func sortField(of type: AnkiNoteType) -> Int {
-        ((try? JSONSerialization.jsonObject(with: Data(type.legacyJSON.utf8))) as? [String: Any])?["sortf"] as? Int ?? 0
     }
 
     /// Anki's note checksum: the first 8 hex digits of the SHA-1 of the first field's sort text.

@@ -25,41 +25,41 @@ extension Collection {
     /// that never synced keeps none). Each mark takes a new rowid, so a note written again after
     /// a sync read the marks is still marked once that sync clears the ones it read.
     static func installSyncTracking(_ db: Database) throws {
-        let note = "INSERT OR REPLACE INTO sync_dirty_note (note_id) VALUES"
         let triggers: [(String, String, String)] = [
-            ("note_insert", "AFTER INSERT ON note", "\(note) (NEW.id);"),
-            ("note_update", "AFTER UPDATE ON note", "\(note) (OLD.id); \(note) (NEW.id);"),
-            ("note_delete", "AFTER DELETE ON note", "INSERT OR REPLACE INTO sync_dirty_guid (guid) VALUES (OLD.guid);"),
-            ("card_insert", "AFTER INSERT ON card", "\(note) (NEW.note_id);"),
-            ("card_update", "AFTER UPDATE ON card", "\(note) (OLD.note_id); \(note) (NEW.note_id);"),
-            ("card_delete", "AFTER DELETE ON card", "\(note) (OLD.note_id);"),
-            ("log_insert", "AFTER INSERT ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = NEW.card_id;"),
-            ("log_update", "AFTER UPDATE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id);"),
-            ("log_delete", "AFTER DELETE ON review_log", "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT note_id FROM card WHERE id = OLD.card_id;"),
+            ("note_insert", "AFTER INSERT ON note", marking("SELECT NEW.id")),
+            ("note_update", "AFTER UPDATE ON note", marking("SELECT OLD.id UNION SELECT NEW.id")),
+            ("note_delete", "AFTER DELETE ON note",
+             "DELETE FROM sync_dirty_guid WHERE guid = OLD.guid; INSERT INTO sync_dirty_guid (guid) VALUES (OLD.guid);"),
+            ("card_insert", "AFTER INSERT ON card", marking("SELECT NEW.note_id")),
+            ("card_update", "AFTER UPDATE ON card", marking("SELECT OLD.note_id UNION SELECT NEW.note_id")),
+            ("card_delete", "AFTER DELETE ON card", marking("SELECT OLD.note_id")),
+            ("log_insert", "AFTER INSERT ON review_log", marking("SELECT note_id FROM card WHERE id = NEW.card_id")),
+            ("log_update", "AFTER UPDATE ON review_log", marking("SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id)")),
+            ("log_delete", "AFTER DELETE ON review_log", marking("SELECT note_id FROM card WHERE id = OLD.card_id")),
             // A deck's kind and templates give its own notes their note type, its preset their
             // cards' desired retention, its id in Anki their cards' deck; an import that writes the
             // deck as it was marks nothing.
             ("deck_update", """
              AFTER UPDATE ON deck WHEN OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
                OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id OR (OLD.name IS NOT NEW.name AND NEW.anki_id IS NULL)
-             """, "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id);"),
+             """, marking("SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id)")),
             // Its name gives the notes of Maeil's own note types theirs; a note of an Anki note type
             // exports the same under any name of a deck Anki knows by its id (a phone's rename
             // marked all 20,000 notes of a deck, and the sync that took it exported them all).
             ("deck_rename", "AFTER UPDATE ON deck WHEN OLD.name IS NOT NEW.name AND NEW.anki_id IS NOT NULL",
-             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE deck_id = NEW.id AND anki_note_type IS NULL;"),
+             marking("SELECT id FROM note WHERE deck_id = NEW.id AND anki_note_type IS NULL")),
             ("note_type_update", "AFTER UPDATE ON note_type",
-             "INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id);"),
+             marking("SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id)")),
         ]
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS sync_dirty_note (note_id INTEGER NOT NULL UNIQUE);
             CREATE TABLE IF NOT EXISTS sync_dirty_guid (guid TEXT NOT NULL UNIQUE);
             """)
-        // The deck trigger is made again each time: a collection that synced before would keep the
-        // one it was given, which marked every note of a deck at a rename.
-        try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_deck_update")
+        // Made again each time: a collection that synced before would keep the ones it was given
+        // (one marked every note of a deck at a rename; others failed a note type saved again).
         for (name, event, body) in triggers {
-            try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS sync_mark_\(name) \(event) BEGIN \(body) END")
+            try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_\(name)")
+            try db.execute(sql: "CREATE TRIGGER sync_mark_\(name) \(event) BEGIN \(body) END")
         }
         // A preset's options (its name, limits, burying, order, gating) are Anki's deck options,
         // which a part writes whole: they mark no note; nor do Anki's options it only keeps
@@ -79,16 +79,25 @@ extension Collection {
             try db.execute(sql: """
                 CREATE TRIGGER sync_mark_preset_update AFTER UPDATE ON preset
                 WHEN \(others.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
-                BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id \(ofItsDecks); END
+                BEGIN \(marking("SELECT n.id \(ofItsDecks)")) END
                 """)
         }
         try db.execute(sql: """
             CREATE TRIGGER sync_mark_preset_scheduler AFTER UPDATE ON preset WHEN OLD.scheduler IS NOT NEW.scheduler
-            BEGIN INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT n.id \(ofItsDecks) AND EXISTS (
+            BEGIN \(marking("""
+              SELECT n.id \(ofItsDecks) AND EXISTS (
               SELECT 1 FROM card c WHERE c.note_id = n.id AND (c.stability IS NOT NULL OR c.phase IN ('learning', 'relearning')
                 OR (c.phase = 'new' AND c.reps > 0)
-                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.step_secs IS NULL AND r.b_phase IN ('learning', 'relearning')))); END
+                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.step_secs IS NULL AND r.b_phase IN ('learning', 'relearning'))))
+              """)) END
             """)
+    }
+
+    /// A trigger's body that marks the notes `query` selects (one column of note ids), each with
+    /// a new rowid. Without a conflict clause: the statement that fires a trigger overrides one in
+    /// it with its own, and a note type saved again (an upsert) failed on a note marked already.
+    static func marking(_ query: String) -> String {
+        "DELETE FROM sync_dirty_note WHERE note_id IN (\(query)); INSERT INTO sync_dirty_note (note_id) SELECT DISTINCT * FROM (\(query));"
     }
 
     /// The marks as a read transaction sees them; nil where the collection keeps none.

@@ -176,6 +176,28 @@ package struct CollectionWriter {
         }
     }
 
+    /// Keeps newer definitions of Anki note types whose notes and cards export as before (the
+    /// caller's rule: the same fields, card names and sort field; a style, the HTML around the
+    /// fields), marking none of their notes for a sync's export as `save` does (the trigger
+    /// marks a type's every note): the next sync's part would export them all again, unchanged.
+    /// A note marked before stays marked.
+    package func saveRestyled(_ noteTypes: [AnkiNoteType]) throws {
+        let tracked = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sync_dirty_note')") ?? false
+        for type in noteTypes {
+            guard tracked else {
+                try save([type])
+                continue
+            }
+            let marked = try Int64.fetchAll(db, sql: """
+                SELECT mark.note_id FROM sync_dirty_note mark JOIN note ON note.id = mark.note_id WHERE note.anki_note_type = ?
+                """, arguments: [type.id])
+            let last = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM sync_dirty_note") ?? 0
+            try save([type])
+            try db.execute(sql: "DELETE FROM sync_dirty_note WHERE rowid > ? AND note_id NOT IN (SELECT value FROM json_each(?))",
+                           arguments: [last, "[" + marked.map(String.init).joined(separator: ",") + "]"])
+        }
+    }
+
     /// Whether Anki's note type `ankiID` is kept here.
     package func hasNoteType(ankiID: Int64) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM note_type WHERE anki_id = ?)", arguments: [ankiID]) ?? false

@@ -152,4 +152,44 @@ struct SyncMarkTests {
         try collection.update(deck)
         #expect(try marked().isEmpty)
     }
+
+    /// A note type kept whole again: a new definition marks every note of the type (its notes
+    /// export by its fields, cards and sort field), but one the caller found restyled only
+    /// (`saveRestyled`) marks none; a note marked before stays marked, and a type saved again
+    /// while a note of it is marked is saved.
+    @Test func aRestyledNoteTypeMarksNoNote() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 3)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        func type(css: String, modified: Int64) -> AnkiNoteType {
+            AnkiNoteType(id: 77, name: "Basic", isCloze: false, fields: ["Front", "Back"],
+                         templates: [.init(name: "Card 1", question: "{{Front}}", answer: "{{Back}}")], modified: modified,
+                         legacyJSON: #"{"id":77,"name":"Basic","css":"\#(css)","sortf":0}"#)
+        }
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.save([type(css: ".card {}", modified: 1)])
+            try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77")
+        }
+        _ = try collection.takeChangeFlag()
+        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
+        func cleared() throws {
+            guard let through = try collection.read({ db in try Collection.syncDirty(db)?.through }) else { return }
+            try collection.recordSync(Self.mark, base: through, leavesBase: true)
+            #expect(try marked().isEmpty)
+        }
+        try cleared()
+        try collection.batch(now: Fixture.noon) { writer in try writer.save([type(css: ".card { color: red; }", modified: 2)]) }
+        #expect(try marked() == Set(notes), "saved as a new definition")
+        try cleared()
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.db.execute(sql: "UPDATE note SET tags = ' edited ' WHERE id = ?", arguments: [notes[0]])
+            try writer.saveRestyled([type(css: ".card { color: navy; }", modified: 3)])
+        }
+        #expect(try marked() == [notes[0]], "restyled: only the note edited before")
+        #expect(try collection.read { db in try Collection.ankiNoteType(db, id: 77) }?.legacyJSON.contains("navy") == true)
+        // Saved again while a note of it is marked (an import after an edit): the upsert's own
+        // conflict clause overrode the marking trigger's, and the save failed on that note's mark.
+        try collection.batch(now: Fixture.noon) { writer in try writer.save([type(css: ".card { color: green; }", modified: 4)]) }
+        #expect(try marked() == Set(notes))
+    }
 }

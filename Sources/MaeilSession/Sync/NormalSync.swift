@@ -310,21 +310,23 @@ package struct NormalSync {
     /// The note types notes use there (`used`) that are not kept here (made there, or first used
     /// by a note that came new), and those the other side restyled (changed only in what Maeil
     /// keeps for Anki: `AnkiNoteType.makesTheSameHere`), kept whole, as the whole merge would keep
-    /// them; a restyled one's notes are marked, so the next base holds them as this side now
-    /// exports them. A type no note uses stays the base's alone, as after a whole merge.
-    /// Throws `SyncTakeProblem` (the whole merge is taken) for a restyled type not kept here as
-    /// Anki's (one Maeil makes for its own decks) or not alike here.
+    /// them. A restyled one with the same sort field marks none of its notes: they export as
+    /// before, and the merge holds them so (one with another sort field marks them all, each
+    /// note's sort text changed). A type no note uses stays the base's alone, as after a whole
+    /// merge. Throws `SyncTakeProblem` (the whole merge is taken) for a restyled type not kept
+    /// here as Anki's (one Maeil makes for its own decks) or not alike here.
     static func takeNoteTypes(_ used: [AnkiNoteType], restyled: Set<Int64>, writer: CollectionWriter) throws {
-        var taken: [AnkiNoteType] = []
+        var taken: [AnkiNoteType] = [], alike: [AnkiNoteType] = []
         for type in used {
             if restyled.contains(type.id) {
                 guard let kept = try writer.ankiNoteType(id: type.id), kept.makesTheSameHere(as: type) else { throw SyncTakeProblem() }
-                taken.append(type)
+                if kept.sortField == type.sortField { alike.append(type) } else { taken.append(type) }
             } else if try !writer.hasNoteType(ankiID: type.id) {
                 taken.append(type)
             }
         }
         try writer.save(taken)
+        try writer.saveRestyled(alike)
     }
 
     /// Decks made on the other side (not filtered: a phone's custom study is nothing Maeil holds),
