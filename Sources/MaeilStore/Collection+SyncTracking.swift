@@ -26,16 +26,16 @@ extension Collection {
     /// a sync read the marks is still marked once that sync clears the ones it read.
     static func installSyncTracking(_ db: Database) throws {
         let triggers: [(String, String, String)] = [
-            ("note_insert", "AFTER INSERT ON note", marking("SELECT NEW.id")),
-            ("note_update", "AFTER UPDATE ON note", marking("SELECT OLD.id UNION SELECT NEW.id")),
+            ("note_insert", "AFTER INSERT ON note", marking(note: "NEW.id")),
+            ("note_update", "AFTER UPDATE ON note", marking(note: "OLD.id") + marking(note: "NEW.id", unlessItIs: "OLD.id")),
             ("note_delete", "AFTER DELETE ON note",
              "DELETE FROM sync_dirty_guid WHERE guid = OLD.guid; INSERT INTO sync_dirty_guid (guid) VALUES (OLD.guid);"),
-            ("card_insert", "AFTER INSERT ON card", marking("SELECT NEW.note_id")),
-            ("card_update", "AFTER UPDATE ON card", marking("SELECT OLD.note_id UNION SELECT NEW.note_id")),
-            ("card_delete", "AFTER DELETE ON card", marking("SELECT OLD.note_id")),
-            ("log_insert", "AFTER INSERT ON review_log", marking("SELECT note_id FROM card WHERE id = NEW.card_id")),
+            ("card_insert", "AFTER INSERT ON card", marking(note: "NEW.note_id")),
+            ("card_update", "AFTER UPDATE ON card", marking(note: "OLD.note_id") + marking(note: "NEW.note_id", unlessItIs: "OLD.note_id")),
+            ("card_delete", "AFTER DELETE ON card", marking(note: "OLD.note_id")),
+            ("log_insert", "AFTER INSERT ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = NEW.card_id)")),
             ("log_update", "AFTER UPDATE ON review_log", marking("SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id)")),
-            ("log_delete", "AFTER DELETE ON review_log", marking("SELECT note_id FROM card WHERE id = OLD.card_id")),
+            ("log_delete", "AFTER DELETE ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = OLD.card_id)")),
             // A deck's kind and templates give its own notes their note type, its preset their
             // cards' desired retention, its id in Anki their cards' deck; an import that writes the
             // deck as it was marks nothing.
@@ -98,6 +98,14 @@ extension Collection {
     /// it with its own, and a note type saved again (an upsert) failed on a note marked already.
     static func marking(_ query: String) -> String {
         "DELETE FROM sync_dirty_note WHERE note_id IN (\(query)); INSERT INTO sync_dirty_note (note_id) SELECT DISTINCT * FROM (\(query));"
+    }
+
+    /// The same for one note, `id` (an expression: NEW.note_id), where it is one and not
+    /// `unlessItIs` (marked just before): by equality, which an answer's triggers run at no
+    /// more cost than the conflict clause did.
+    static func marking(note id: String, unlessItIs other: String? = nil) -> String {
+        let unless = other.map { " AND \(id) IS NOT \($0)" } ?? ""
+        return "DELETE FROM sync_dirty_note WHERE note_id = \(id)\(unless); INSERT INTO sync_dirty_note (note_id) SELECT \(id) WHERE \(id) IS NOT NULL\(unless);"
     }
 
     /// The marks as a read transaction sees them; nil where the collection keeps none.
