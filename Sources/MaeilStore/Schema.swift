@@ -404,6 +404,13 @@ enum Schema {
             try db.execute(sql: "UPDATE card SET (note_created, note_changed) = (SELECT \(noteTieValues) FROM note WHERE note.id = card.note_id)")
             for row in marking { try db.execute(sql: row[1] as String) }
         }
+        // The triggers that mark what a sync carries, made again without a conflict clause
+        // (`Collection.marking`) where a collection that synced keeps them: the ones it was given
+        // failed a note type saved again while a note of it was marked (an import after an
+        // answer) until the next sync made them again.
+        migrator.registerMigration("v30") { db in
+            if try db.tableExists("sync_dirty_note") { try Collection.installSyncTracking(db) }
+        }
         return migrator
     }
 

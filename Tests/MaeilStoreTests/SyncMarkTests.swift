@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MaeilCore
 import MaeilTestSupport
 import Testing
@@ -191,5 +192,38 @@ struct SyncMarkTests {
         // conflict clause overrode the marking trigger's, and the save failed on that note's mark.
         try collection.batch(now: Fixture.noon) { writer in try writer.save([type(css: ".card { color: green; }", modified: 4)]) }
         #expect(try marked() == Set(notes))
+    }
+
+    /// A collection that synced with the triggers that marked with a conflict clause gets them
+    /// made again when opened (v30): a note type saved again while a note of it is marked is
+    /// saved, and nothing is marked by the migration.
+    @Test func anOlderCollectionGetsTheTriggersMadeAgain() throws {
+        let path = Fixture.temporaryPath()
+        let collection = try Collection(path: path)
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        let type = AnkiNoteType(id: 77, name: "Basic", isCloze: false, fields: ["Front", "Back"],
+                                templates: [.init(name: "Card 1", question: "{{Front}}", answer: "{{Back}}")], modified: 1, legacyJSON: "{}")
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.save([type])
+            try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77")
+        }
+        _ = try collection.takeChangeFlag()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                DROP TRIGGER sync_mark_note_type_update;
+                CREATE TRIGGER sync_mark_note_type_update AFTER UPDATE ON note_type BEGIN
+                  INSERT OR REPLACE INTO sync_dirty_note (note_id) SELECT id FROM note WHERE anki_note_type IN (OLD.anki_id, NEW.anki_id); END;
+                DELETE FROM sync_dirty_note;
+                INSERT INTO sync_dirty_note (note_id) VALUES (\(notes[0]));
+                DELETE FROM grdb_migrations WHERE identifier = 'v30';
+                """)
+        }
+        try queue.close()
+        let reopened = try Collection(path: path)
+        #expect(try reopened.read { try Int64.fetchAll($0, sql: "SELECT note_id FROM sync_dirty_note") } == [notes[0]], "the migration marks nothing")
+        try reopened.batch(now: Fixture.noon) { writer in try writer.save([type]) }
+        #expect(Set(try reopened.read { try Int64.fetchAll($0, sql: "SELECT note_id FROM sync_dirty_note") }) == Set(notes))
     }
 }
