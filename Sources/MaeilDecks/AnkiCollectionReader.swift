@@ -294,6 +294,9 @@ private struct CollectionReading {
                 draft.ankiOriginalPosition = Self.originalPosition(data)
                 if card.type == 0 { draft.ankiPosition = card.originalDeck != 0 ? card.originalDue : card.due }
                 draft.ankiRetention = (data?["dr"] as? NSNumber)?.doubleValue
+                // A card Anki keeps in another deck than its note's first card: that deck, kept.
+                let ownDeck = card.originalDeck != 0 ? card.originalDeck : card.deck
+                if options.deckName == nil, ownDeck != homeDeck { draft.ankiDeckID = ownDeck }
                 note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)

@@ -264,8 +264,13 @@ private struct CollectionWriting {
             defer { firstDeckTaken = true }
             return firstDeckTaken ? deckIDs.id(keeping: nil) : 1
         }
+        // Worked out first, in the same order: a card kept in another deck of Anki's than its
+        // note's is written there, where that deck is exported too.
+        let exportedDeckIDs = exportedDecks.map { deckID(keeping: $0.ankiID, proposing: $0.proposedID) }
+        var deckOfAnkiID: [Int64: Int64] = [:]
+        for (deck, id) in zip(exportedDecks, exportedDeckIDs) where deck.ankiID == id { deckOfAnkiID[id] = id }
         for (deckIndex, deck) in exportedDecks.enumerated() {
-            let deckID = deckID(keeping: deck.ankiID, proposing: deck.proposedID)
+            let deckID = exportedDeckIDs[deckIndex]
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
             let presetKey = deck.preset.id.map { "#\($0)" } ?? deck.preset.name
             let configID: Int64
@@ -316,7 +321,8 @@ private struct CollectionWriting {
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
                     bind.begin(insertCard)
-                    bind.int(cardID); bind.int(noteID); bind.int(deckID); bind.int(card.ordinal); bind.int(card.modified)
+                    bind.int(cardID); bind.int(noteID); bind.int(card.ankiDeckID.flatMap { deckOfAnkiID[$0] } ?? deckID)
+                    bind.int(card.ordinal); bind.int(card.modified)
                     bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
                     // No ease before a card first leaves learning, as in Anki.
                     bind.int(card.state.phase == .new || card.state.phase == .learning ? 0 : card.state.easePermille)

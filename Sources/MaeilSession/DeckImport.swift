@@ -375,7 +375,7 @@ struct DeckImport {
         // had that state already (forgotten here, then in Anki too).
         let takesState = imported.state != card.state || loggedAState
         let data = AnkiCardData(customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition,
-                                position: imported.ankiPosition, retention: imported.ankiRetention)
+                                position: imported.ankiPosition, retention: imported.ankiRetention, deck: imported.ankiDeckID)
         try writer.takeAnkiRow(cardID: card.id, AnkiCardRow(modified: modified, suspended: imported.suspended, buriedUntil: imported.buriedUntil,
                                                             buriedByUser: imported.buriedByUser, flags: imported.flags, data: data),
                                state: takesState ? imported.state : nil)

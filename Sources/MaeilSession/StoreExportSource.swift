@@ -179,6 +179,7 @@ package struct StoreExportSource: ExportSource {
             exported.customData = kept.customData
             exported.originalPosition = card.state.phase == .new ? nil : kept.originalPosition ?? kept.position
             exported.proposedID = Collection.proposedAnkiID(created: note.created, id: card.id)
+            exported.ankiDeckID = kept.deck
             return exported
         }
         // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.

@@ -57,12 +57,15 @@ package struct AnkiCardData: Hashable, Sendable {
     package var position: Int64?
     /// The desired retention Anki last scheduled it with (FSRS).
     package var retention: Double?
+    /// Anki's deck of the card, where it is not its note's (`CardDraft.ankiDeckID`).
+    package var deck: Int64?
 
-    package init(customData: String? = nil, originalPosition: Int64? = nil, position: Int64? = nil, retention: Double? = nil) {
-        (self.customData, self.originalPosition, self.position, self.retention) = (customData, originalPosition, position, retention)
+    package init(customData: String? = nil, originalPosition: Int64? = nil, position: Int64? = nil, retention: Double? = nil,
+                 deck: Int64? = nil) {
+        (self.customData, self.originalPosition, self.position, self.retention, self.deck) = (customData, originalPosition, position, retention, deck)
     }
 
-    var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil }
+    var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil && deck == nil }
 }
 
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.

@@ -45,10 +45,10 @@ package struct NoteInserter {
     static let batchSize = 32
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
-        + "anki_custom_data, anki_original_position, anki_position, anki_retention, "
+        + "anki_custom_data, anki_original_position, anki_position, anki_retention, anki_deck, "
         + "buried_by_user, note_created, note_changed, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 18 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 19 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -275,6 +275,7 @@ package struct NoteInserter {
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
         bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
         bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.int(ankiPosition); bind.double(draft?.ankiRetention)
+        bind.int(draft?.ankiDeckID)
         bind.bool(draft?.buriedByUser ?? false); bind.int(noteTie?.created); bind.int(noteTie?.changed)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }

@@ -411,6 +411,11 @@ enum Schema {
         migrator.registerMigration("v30") { db in
             if try db.tableExists("sync_dirty_note") { try Collection.installSyncTracking(db) }
         }
+        // A card Anki keeps in another deck than its note's other cards: that deck's Anki id,
+        // written back (`CardDraft.ankiDeckID`). Before, such a card went back in its note's deck.
+        migrator.registerMigration("v31") { db in
+            try db.execute(sql: "ALTER TABLE card ADD COLUMN anki_deck INTEGER")
+        }
         return migrator
     }
 

@@ -53,6 +53,32 @@ struct AnkiRoundTripTests {
         return result
     }
 
+    /// A note whose cards Anki keeps in two decks (Browse › Change Deck on a reverse card; a card
+    /// type's deck override): Maeil's .apkg and .colpkg put each card back in its deck as Anki
+    /// reads them (each went to its note's deck before), and a package with one card changed back
+    /// to its note's deck, imported again, moves it there.
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(5)))
+    func cardsInAnotherDeckThanTheirNoteGoBackThere() throws {
+        let made = try AnkiLibrary.run(["split", folder.path])
+        let decks = try #require(made["decks"] as? [String: String])
+        #expect(Set(decks.values) == ["Words", "Words::Reverse", "Words::Elsewhere"], "\(decks)")
+        _ = try maeil(["import", folder.appendingPathComponent("split.apkg").path, "--create"])
+        func expectAsAnki(_ expected: [String: String], _ context: String) throws {
+            for format in ["apkg", "colpkg"] {
+                let package = folder.appendingPathComponent("maeil-\(UUID().uuidString).\(format)").path
+                _ = try maeil(["export", "--out", package])
+                let read = try AnkiLibrary.run(["decks", package])
+                #expect(read["decks"] as? [String: String] == expected, "\(context), .\(format): \(read["decks"] ?? "nil") against \(expected)")
+                #expect(read["check"] as? String == "Database rebuilt and optimized.", "\(context), .\(format): \(read["check"] ?? "")")
+            }
+        }
+        try expectAsAnki(decks, "imported")
+        let movedBack = try #require(try AnkiLibrary.run(["move-back", folder.path])["decks"] as? [String: String])
+        #expect(movedBack != decks)
+        _ = try maeil(["import", folder.appendingPathComponent("split-again.apkg").path])
+        try expectAsAnki(movedBack, "a card changed back in Anki, imported again")
+    }
+
     /// Anki makes two collections (an SM-2 deck with HTML, a cloze note, a picture, a sound,
     /// tags, a suspended and a buried card; an FSRS deck with its own retention and parameters;
     /// 150 reviews over 36 days) and exports them; Maeil imports both, answers 20 cards,

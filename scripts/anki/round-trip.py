@@ -15,6 +15,13 @@ Anki's own backend (the `anki` package from PyPI, installed by scripts/setup int
     round-trip.py replace DIR NAME PKG Anki replaces collection NAME with Maeil's collection package
     round-trip.py import-text DIR TXT  a new Anki collection imports Maeil's text export
     round-trip.py dump DIR NAME       the collection's cards, review log and Check Database result
+    round-trip.py split DIR           a collection DIR/split whose notes' cards are in two decks:
+                                      Browse › Change Deck on reverse cards, and a card type's deck
+                                      override; exported as DIR/split.apkg and DIR/split.colpkg
+    round-trip.py move-back DIR       in DIR/split, one of those cards changed back to its note's
+                                      deck; exported as DIR/split-again.apkg
+    round-trip.py decks PKG           a new collection imports PKG: each card's deck ("guid ord")
+                                      and Check Database's result
 
 Every command prints one JSON object. Times are the test's: TZ and the real clock, except in make.
 """
@@ -245,6 +252,69 @@ def dump(folder, name):
     print(json.dumps(result, ensure_ascii=False))
 
 
+def card_decks(col):
+    return {"%s %d" % (col.get_note(col.get_card(cid).nid).guid, col.get_card(cid).ord): col.decks.name(col.get_card(cid).did)
+            for cid in col.find_cards("")}
+
+
+def export_split(col, folder, name):
+    from anki.collection import ExportAnkiPackageOptions
+
+    col.export_anki_package(out_path=os.path.join(folder, name + ".apkg"), limit=None, options=ExportAnkiPackageOptions(
+        with_scheduling=True, with_deck_configs=True, with_media=False, legacy=False))
+
+
+def split(folder):
+    from anki.collection import Collection
+
+    os.makedirs(os.path.join(folder, "split"), exist_ok=True)
+    col = Collection(os.path.join(folder, "split", "collection.anki2"))
+    words, reverse = col.decks.id("Words"), col.decks.id("Words::Reverse")
+    for number in range(3):
+        note = col.new_note(col.models.by_name("Basic (and reversed card)"))
+        note["Front"], note["Back"] = "front %d" % number, "back %d" % number
+        col.add_note(note, words)
+        col.set_deck([note.card_ids()[1]], reverse)
+    model = col.models.copy(col.models.by_name("Basic (and reversed card)"), add=False)
+    model["name"] = "Reversed elsewhere"
+    model["tmpls"][1]["did"] = col.decks.id("Words::Elsewhere")
+    col.models.add_dict(model)
+    note = col.new_note(col.models.by_name("Reversed elsewhere"))
+    note["Front"], note["Back"] = "front elsewhere", "back elsewhere"
+    col.add_note(note, words)
+    export_split(col, folder, "split")
+    col.close()
+    col = Collection(os.path.join(folder, "split", "collection.anki2"))
+    decks = card_decks(col)
+    col.export_collection_package(os.path.join(folder, "split.colpkg"), include_media=False, legacy=False)
+    print(json.dumps({"decks": decks}))
+
+
+def move_back(folder):
+    from anki.collection import Collection
+
+    col = Collection(os.path.join(folder, "split", "collection.anki2"))
+    moved = sorted(col.find_cards('"deck:Words::Reverse" -"deck:Words::Reverse::*"'))[0]
+    col.set_deck([moved], col.decks.id("Words"))
+    export_split(col, folder, "split-again")
+    decks = card_decks(col)
+    col.close()
+    print(json.dumps({"decks": decks}))
+
+
+def decks(package):
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    col = Collection(os.path.join(tempfile.mkdtemp(), "collection.anki2"))
+    col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
+        with_scheduling=True, with_deck_configs=True)))
+    problems, _ = col.fix_integrity()
+    result = {"decks": card_decks(col), "check": problems}
+    col.close()
+    print(json.dumps(result))
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    {"make": make, "make-child": make_child, "update": update, "replace": replace, "import-text": import_text, "dump": dump}[command](*arguments)
+    {"make": make, "make-child": make_child, "update": update, "replace": replace, "import-text": import_text, "dump": dump,
+     "split": split, "move-back": move_back, "decks": decks}[command](*arguments)

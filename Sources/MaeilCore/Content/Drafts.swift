@@ -85,6 +85,10 @@ package struct CardDraft: Hashable, Sendable {
     package var ankiPosition: Int64? = nil
     /// The desired retention Anki keeps on the card ("dr").
     package var ankiRetention: Double? = nil
+    /// Anki's deck of the card where it is not its note's (Browse › Change Deck on some of a
+    /// note's cards, a card type's deck override): kept and written back; here the card is
+    /// studied with its note, in its note's deck.
+    package var ankiDeckID: Int64? = nil
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,
                 history: [ReviewLogEntry] = [], ankiModified: Int64? = nil, ankiID: Int64? = nil, flags: Int = 0, buriedByUser: Bool = false) {
