@@ -34,7 +34,8 @@ extension Collection {
             ("card_update", "AFTER UPDATE ON card", marking(note: "OLD.note_id") + marking(note: "NEW.note_id", unlessItIs: "OLD.note_id")),
             ("card_delete", "AFTER DELETE ON card", marking(note: "OLD.note_id")),
             ("log_insert", "AFTER INSERT ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = NEW.card_id)")),
-            ("log_update", "AFTER UPDATE ON review_log", marking("SELECT note_id FROM card WHERE id IN (OLD.card_id, NEW.card_id)")),
+            ("log_update", "AFTER UPDATE ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = OLD.card_id)")
+                + marking(note: "(SELECT note_id FROM card WHERE id = NEW.card_id)", unlessItIs: "(SELECT note_id FROM card WHERE id = OLD.card_id)")),
             ("log_delete", "AFTER DELETE ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = OLD.card_id)")),
             // A deck's kind and templates give its own notes their note type, its preset their
             // cards' desired retention, its id in Anki their cards' deck; an import that writes the

@@ -226,4 +226,29 @@ struct SyncMarkTests {
         try reopened.batch(now: Fixture.noon) { writer in try writer.save([type]) }
         #expect(Set(try reopened.read { try Int64.fetchAll($0, sql: "SELECT note_id FROM sync_dirty_note") }) == Set(notes))
     }
+
+    /// An answer's row written again marks its card's note, and a row moved to another card
+    /// both notes.
+    @Test func aLogRowWrittenAgainMarksItsNotes() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 3)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        try Fixture.session(collection, clock: TestClock(Fixture.noon), deckIDs: [deck.id]).send(.answer(.good))
+        let (row, answered) = try #require(try collection.read { db in
+            try Row.fetchOne(db, sql: "SELECT review_log.id, card.note_id FROM review_log JOIN card ON card.id = review_log.card_id LIMIT 1")
+                .map { ($0[0] as Int64, $0[1] as Int64) }
+        })
+        let other = try #require(notes.first { $0 != answered })
+        let second = try collection.cards(noteID: other)[0]
+        _ = try collection.takeChangeFlag()
+        // The marks alone: a card the answer buried is looked at again anyway (`syncDirty`).
+        func marked() throws -> Set<Int64> { Set(try collection.read { try Int64.fetchAll($0, sql: "SELECT note_id FROM sync_dirty_note") }) }
+        let through = try #require(try collection.read { db in try Collection.syncDirty(db)?.through })
+        try collection.recordSync(Self.mark, base: through, leavesBase: true)
+        #expect(try marked().isEmpty)
+        try collection.transaction { try $0.execute(sql: "UPDATE review_log SET anki_id = 5 WHERE id = ?", arguments: [row]) }
+        #expect(try marked() == [answered])
+        try collection.transaction { try $0.execute(sql: "UPDATE review_log SET card_id = ? WHERE id = ?", arguments: [second.id, row]) }
+        #expect(try marked() == [answered, other])
+    }
 }
