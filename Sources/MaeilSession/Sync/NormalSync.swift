@@ -159,10 +159,11 @@ package struct NormalSync {
     /// this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (with other cards, its cards in two decks or in a deck not here, of a note type
-    /// restyled there that Maeil made for its own deck), a card deleted there was a note's last here, a deck made there has the
-    /// name of one made here, or a card's answers given here cannot be told in its log (the
-    /// collection then takes the whole merge); an error where another writer changed the
-    /// collection meanwhile (the next sync carries that change, and takes this one's again).
+    /// restyled there that Maeil made for its own deck), a card deleted there was a note's last
+    /// here, a deck made there has the name of one made here, or a card's answers given here
+    /// cannot be told in its log (the collection then takes the whole merge); an error where
+    /// another writer changed the collection meanwhile (the next sync carries that change, and
+    /// takes this one's again).
     func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, inOneDeck: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
                      work: URL) throws -> Bool {
         let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
@@ -212,8 +213,8 @@ package struct NormalSync {
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
                 // Before the notes: a note new in a note type made there finds it kept.
                 try Self.takeNoteTypes(types, restyled: merge.serverRestyledNoteTypes, writer: writer)
-                // First: a note that came new into a renamed or new deck finds it by its name; a deck
-                // made there takes a name a renamed one left.
+                // Then the decks, before the notes too: a note that came new into a renamed or new
+                // deck finds it by its name; a deck made there takes a name a renamed one left.
                 try Self.takeChangedDecks(renamedOrSet, writer: writer)
                 try Self.takeNewDecks(made, writer: writer)
                 let added = try Self.addNewNotes(events, takenNotes: takenNotes, writer: writer)
