@@ -11,6 +11,18 @@ import Testing
 struct SyncMarkTests {
     static let mark = SyncMark(endpoint: "http://127.0.0.1:1/", serverModified: 1_000, schema: 2_000, usn: 3)
 
+    /// The notes a sync would look at again (`Collection.syncDirty`).
+    static func marked(_ collection: Collection) throws -> Set<Int64> {
+        Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] })
+    }
+
+    /// A sync's end: the marks it read cleared with the base it leaves, none left.
+    static func clearMarks(_ collection: Collection) throws {
+        let through = try #require(try collection.read { db in try Collection.syncDirty(db)?.through })
+        try collection.recordSync(Self.mark, base: through, leavesBase: true)
+        #expect(try marked(collection).isEmpty)
+    }
+
     @Test func neverSyncedCountsAsChanged() throws {
         let collection = try Fixture.collection()
         #expect(try collection.syncMark() == nil)
@@ -86,37 +98,31 @@ struct SyncMarkTests {
         let collection = try Fixture.collection()
         let deck = try Fixture.wordDeck(collection, count: 3)
         _ = try collection.takeChangeFlag()
-        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
-        func cleared() throws {
-            let through = try #require(try collection.read { db in try Collection.syncDirty(db)?.through })
-            try collection.recordSync(Self.mark, base: through, leavesBase: true)
-            #expect(try marked().isEmpty)
-        }
-        #expect(try marked().isEmpty)
+        #expect(try Self.marked(collection).isEmpty)
         try collection.batch(now: Fixture.noon) { writer in try writer.setAnkiConfig(#"{"autoplay":false,"id":5}"#, ofPreset: deck.presetID) }
         #expect(try collection.preset(id: deck.presetID).ankiConfigID == 5)
-        #expect(try marked().isEmpty, "Anki's options kept as they came mark no note")
+        #expect(try Self.marked(collection).isEmpty, "Anki's options kept as they came mark no note")
         var preset = try collection.preset(id: deck.presetID)
         (preset.newPerDay, preset.buryNew) = (7, true)
         preset = try collection.save(preset)
-        #expect(try marked().isEmpty, "limits and burying are Anki's options, which a sync sends whole")
+        #expect(try Self.marked(collection).isEmpty, "limits and burying are Anki's options, which a sync sends whole")
         preset.scheduler.desiredRetention = 0.85
         preset = try collection.save(preset)
-        #expect(try marked().isEmpty, "cards never studied export no retention or steps")
+        #expect(try Self.marked(collection).isEmpty, "cards never studied export no retention or steps")
         // One card in its learning steps: a change of steps marks its note alone.
         let notes = try collection.notes(deckID: deck.id).map(\.id)
         let card = try #require(try collection.cards(noteID: notes[0]).first)
         var state = card.state
         (state.phase, state.step, state.due) = (.learning, 0, Fixture.noon.addingTimeInterval(60))
         try collection.batch(now: Fixture.noon) { writer in try writer.setState(cardID: card.id, state, kind: .manual) }
-        try cleared()
+        try Self.clearMarks(collection)
         preset.scheduler.learningSteps = [120, 1200]
         preset = try collection.save(preset)
-        #expect(try marked() == [notes[0]])
-        try cleared()
+        #expect(try Self.marked(collection) == [notes[0]])
+        try Self.clearMarks(collection)
         preset.rolloverHour = (preset.rolloverHour + 1) % 24
         _ = try collection.save(preset)
-        #expect(try marked() == Set(notes), "the day's start dates every card")
+        #expect(try Self.marked(collection) == Set(notes), "the day's start dates every card")
     }
 
     /// A deck's name gives the notes of Maeil's own note types theirs, and a deck Anki does not
@@ -128,30 +134,24 @@ struct SyncMarkTests {
         var deck = try Fixture.wordDeck(collection, count: 3)
         let notes = try collection.notes(deckID: deck.id).map(\.id)
         _ = try collection.takeChangeFlag()
-        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
-        func cleared() throws {
-            guard let through = try collection.read({ db in try Collection.syncDirty(db)?.through }) else { return }
-            try collection.recordSync(Self.mark, base: through, leavesBase: true)
-            #expect(try marked().isEmpty)
-        }
         deck.name = "Renamed once"
         try collection.update(deck)
-        #expect(try marked() == Set(notes), "a deck Anki does not know by an id of its own")
-        try cleared()
+        #expect(try Self.marked(collection) == Set(notes), "a deck Anki does not know by an id of its own")
+        try Self.clearMarks(collection)
         deck.ankiID = 1_700_000_000_000
         try collection.update(deck)
-        #expect(try marked() == Set(notes), "its cards' deck in Anki")
+        #expect(try Self.marked(collection) == Set(notes), "its cards' deck in Anki")
         try collection.batch(now: Fixture.noon) { writer in
             try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77 WHERE id IN (?, ?)", arguments: [notes[0], notes[1]])
         }
-        try cleared()
+        try Self.clearMarks(collection)
         deck.name = "Renamed twice"
         try collection.update(deck)
-        #expect(try marked() == [notes[2]], "the note of Maeil's own note type alone")
-        try cleared()
+        #expect(try Self.marked(collection) == [notes[2]], "the note of Maeil's own note type alone")
+        try Self.clearMarks(collection)
         deck.description = "said on the phone"
         try collection.update(deck)
-        #expect(try marked().isEmpty)
+        #expect(try Self.marked(collection).isEmpty)
     }
 
     /// A note type kept whole again: a new definition marks every note of the type (its notes
@@ -172,26 +172,20 @@ struct SyncMarkTests {
             try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77")
         }
         _ = try collection.takeChangeFlag()
-        func marked() throws -> Set<Int64> { Set(try collection.read { db in try Collection.syncDirty(db)?.notes ?? [] }) }
-        func cleared() throws {
-            guard let through = try collection.read({ db in try Collection.syncDirty(db)?.through }) else { return }
-            try collection.recordSync(Self.mark, base: through, leavesBase: true)
-            #expect(try marked().isEmpty)
-        }
-        try cleared()
+        try Self.clearMarks(collection)
         try collection.batch(now: Fixture.noon) { writer in try writer.save([type(css: ".card { color: red; }", modified: 2)]) }
-        #expect(try marked() == Set(notes), "saved as a new definition")
-        try cleared()
+        #expect(try Self.marked(collection) == Set(notes), "saved as a new definition")
+        try Self.clearMarks(collection)
         try collection.batch(now: Fixture.noon) { writer in
             try writer.db.execute(sql: "UPDATE note SET tags = ' edited ' WHERE id = ?", arguments: [notes[0]])
             try writer.saveRestyled([type(css: ".card { color: navy; }", modified: 3)])
         }
-        #expect(try marked() == [notes[0]], "restyled: only the note edited before")
+        #expect(try Self.marked(collection) == [notes[0]], "restyled: only the note edited before")
         #expect(try collection.read { db in try Collection.ankiNoteType(db, id: 77) }?.legacyJSON.contains("navy") == true)
         // Saved again while a note of it is marked (an import after an edit): the upsert's own
         // conflict clause overrode the marking trigger's, and the save failed on that note's mark.
         try collection.batch(now: Fixture.noon) { writer in try writer.save([type(css: ".card { color: green; }", modified: 4)]) }
-        #expect(try marked() == Set(notes))
+        #expect(try Self.marked(collection) == Set(notes))
     }
 
     /// A collection that synced with the triggers that marked with a conflict clause gets them
