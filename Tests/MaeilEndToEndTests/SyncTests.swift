@@ -355,6 +355,23 @@ struct SyncTests {
         }
     }
 
+    /// A sync here after a change on the phone, taken in place or from the whole merge as
+    /// `inPlace` says; then every deck (and note type, with `noteTypes`) and card as the phone
+    /// has it, this side checked and settled, and the phone's next sync finds nothing to carry
+    /// and no schema changed.
+    func expectSyncedAsThePhone(_ step: String, inPlace: Bool, noteTypes: Bool = false, server: AnkiSyncServer, collection: String,
+                                state: String, phonePath: String, login: [String]) throws {
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : \(inPlace)"), "\(step): \(taken.stdout)\(taken.stderr)")
+        if noteTypes { try expectTheSameNoteTypes(phonePath, collection, state: state, context: step) }
+        try expectTheSameDecks(phonePath, collection, state: state, context: step)
+        try expectTheSame(phonePath, collection, state: state, context: step)
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false,
+                "\(step): the phone's next sync: \(phoneSynced)")
+    }
+
     /// Every note type a note uses on the phone is in this collection's export, and no other, each
     /// with the same id, style, fields and cards, as Anki reads both.
     func expectTheSameNoteTypes(_ phonePath: String, _ collection: String, state: String, context: String) throws {
@@ -375,15 +392,8 @@ struct SyncTests {
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         let store = try Collection(path: collection, readOnly: true)
         func synced(_ step: String, inPlace: Bool) throws {
-            let taken = try maeil(["sync", "--json"], collection, state: state)
-            #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : \(inPlace)"), "\(step): \(taken.stdout)\(taken.stderr)")
-            try expectTheSameNoteTypes(phonePath, collection, state: state, context: step)
-            try expectTheSameDecks(phonePath, collection, state: state, context: step)
-            try expectTheSame(phonePath, collection, state: state, context: step)
-            try expectCheckedAndSettled(collection, state: state, server: server)
-            let phoneSynced = try phone(["sync", phonePath] + login)
-            #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false,
-                    "\(step): the phone's next sync: \(phoneSynced)")
+            try expectSyncedAsThePhone(step, inPlace: inPlace, noteTypes: true, server: server, collection: collection, state: state,
+                                       phonePath: phonePath, login: login)
         }
         func keptHere(_ ankiID: Int64?) throws -> String? {
             try store.read { db in try String.fetchOne(db, sql: "SELECT definition FROM note_type WHERE anki_id = ?", arguments: [ankiID]) }
@@ -457,14 +467,8 @@ struct SyncTests {
             try #require(try phone(["deck", phonePath] + login + [name])["deck"] as? [String: Any])
         }
         func takenInPlace(_ step: String) throws {
-            let taken = try maeil(["sync", "--json"], collection, state: state)
-            #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(step): \(taken.stdout)\(taken.stderr)")
-            try expectTheSameDecks(phonePath, collection, state: state, context: step)
-            try expectTheSame(phonePath, collection, state: state, context: step)
-            try expectCheckedAndSettled(collection, state: state, server: server)
-            let phoneSynced = try phone(["sync", phonePath] + login)
-            #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false,
-                    "\(step): the phone's next sync: \(phoneSynced)")
+            try expectSyncedAsThePhone(step, inPlace: true, server: server, collection: collection, state: state, phonePath: phonePath,
+                                       login: login)
         }
 
         let added = try phone(["add", phonePath] + login + ["Phone::Words", "바다", "sea"])
