@@ -188,6 +188,15 @@ private struct CollectionReading {
             for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
         }
         var deckSlots = DeckSlots<Int64>()
+        /// An Anki deck as the file has it (with its options, as its notes' or cards' deck).
+        func ankiDeck(_ id: Int64) -> ImportedDeck {
+            guard let record = ankiDecks[id] else { return ImportedDeck(name: "Imported", kind: nil, templates: [], source: file) }
+            var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
+            (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (id, record.description, record.limits(days), record.keptJSON)
+            deck.ankiAnsweredToday = answeredToday[id]
+            deck.preset = deckOptions[id]?.preset
+            return deck
+        }
         var deckTemplates: [[CardTemplate]] = []  // per slot: the templates handed on so far
         var chunks = NoteChunks()
         // Per Maeil deck and note type: the names its templates got in that deck.
@@ -231,14 +240,10 @@ private struct CollectionReading {
             let cards = batch.cards[noteID] ?? []
             let deckName = options.deckName ?? ankiDecks[homeDeck]?.name ?? "Imported"
             let deckKey = options.deckName == nil ? homeDeck : 0
+            // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
             let (slot, isNew) = try deckSlots.slot(for: deckKey, emit: emit) {
-                var deck = ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
-                if options.deckName == nil, let record = ankiDecks[homeDeck] {
-                    (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (homeDeck, record.description, record.limits(days), record.keptJSON)
-                    deck.ankiAnsweredToday = answeredToday[homeDeck]
-                }
+                var deck = options.deckName == nil ? ankiDeck(homeDeck) : ImportedDeck(name: deckName, kind: nil, templates: [], source: file)
                 deck.preset = deckOptions[homeDeck]?.preset
-                // Anki plays the question's {{tts}} as a card appears; Maeil's speech, when left on auto, too.
                 deck.speak = type.spokenOnFront
                 return deck
             }
@@ -294,9 +299,18 @@ private struct CollectionReading {
                 draft.ankiOriginalPosition = Self.originalPosition(data)
                 if card.type == 0 { draft.ankiPosition = card.originalDeck != 0 ? card.originalDue : card.due }
                 draft.ankiRetention = (data?["dr"] as? NSNumber)?.doubleValue
-                // A card Anki keeps in another deck than its note's first card: that deck, kept.
+                // A card Anki keeps in another deck than its note's first card is studied there:
+                // that deck is announced before the note, so the card is written into it.
                 let ownDeck = card.originalDeck != 0 ? card.originalDeck : card.deck
-                if options.deckName == nil, ownDeck != homeDeck { draft.ankiDeckID = ownDeck }
+                if options.deckName == nil, ownDeck != homeDeck, ankiDecks[ownDeck] != nil {
+                    draft.ankiDeckID = ownDeck
+                    let (_, isNew) = try deckSlots.slot(for: ownDeck, emit: emit) {
+                        var deck = ankiDeck(ownDeck)
+                        deck.speak = type.spokenOnFront
+                        return deck
+                    }
+                    if isNew { deckTemplates.append([]) }
+                }
                 note.cards.append(draft)
             }
             try chunks.add(note, to: slot, emit: emit)
@@ -307,14 +321,8 @@ private struct CollectionReading {
         // Decks with no cards are Anki's decks too (a filtered deck has no options of its own, and
         // Anki's "Default" is always there): they come over with their options.
         if options.deckName == nil {
-            for (id, record) in ankiDecks.sorted(by: { $0.key < $1.key }) where id != 1 && deckOptions[id] != nil {
-                let (_, isNew) = try deckSlots.slot(for: id, emit: emit) {
-                    var deck = ImportedDeck(name: record.name, kind: nil, templates: [], source: file)
-                    (deck.ankiID, deck.description, deck.limits, deck.ankiJSON) = (id, record.description, record.limits(days), record.keptJSON)
-                    deck.ankiAnsweredToday = answeredToday[id]
-                    deck.preset = deckOptions[id]?.preset
-                    return deck
-                }
+            for id in ankiDecks.keys.sorted() where id != 1 && deckOptions[id] != nil {
+                let (_, isNew) = try deckSlots.slot(for: id, emit: emit) { ankiDeck(id) }
                 if isNew { deckTemplates.append([]) }
             }
         }

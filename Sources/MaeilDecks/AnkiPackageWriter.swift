@@ -264,11 +264,11 @@ private struct CollectionWriting {
             defer { firstDeckTaken = true }
             return firstDeckTaken ? deckIDs.id(keeping: nil) : 1
         }
-        // Worked out first, in the same order: a card kept in another deck of Anki's than its
-        // note's is written there, where that deck is exported too.
+        // Worked out first, in the same order: a card in another deck than its note's is written
+        // there, where that deck is exported too.
         let exportedDeckIDs = exportedDecks.map { deckID(keeping: $0.ankiID, proposing: $0.proposedID) }
-        var deckOfAnkiID: [Int64: Int64] = [:]
-        for (deck, id) in zip(exportedDecks, exportedDeckIDs) where deck.ankiID == id { deckOfAnkiID[id] = id }
+        var deckOfProposedID: [Int64: Int64] = [:]
+        for (deck, id) in zip(exportedDecks, exportedDeckIDs) { if let proposed = deck.proposedID { deckOfProposedID[proposed] = id } }
         for (deckIndex, deck) in exportedDecks.enumerated() {
             let deckID = exportedDeckIDs[deckIndex]
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
@@ -321,7 +321,7 @@ private struct CollectionWriting {
                     let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
                                                   relearningSteps: relearningSteps)
                     bind.begin(insertCard)
-                    bind.int(cardID); bind.int(noteID); bind.int(card.ankiDeckID.flatMap { deckOfAnkiID[$0] } ?? deckID)
+                    bind.int(cardID); bind.int(noteID); bind.int(card.deckProposedID.flatMap { deckOfProposedID[$0] } ?? deckID)
                     bind.int(card.ordinal); bind.int(card.modified)
                     bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
                     // No ease before a card first leaves learning, as in Anki.

@@ -202,9 +202,10 @@ package struct ExportCard: Sendable {
     package var originalPosition: Int64? = nil
     /// As ExportNote's.
     package var proposedID: Int64? = nil
-    /// Anki's deck of the card where it is not its note's (`CardDraft.ankiDeckID`): written so
-    /// where that deck is exported too, else the card goes with its note.
-    package var ankiDeckID: Int64? = nil
+    /// The deck the card is in where that is not its note's (Anki's Change Deck, a card type's
+    /// deck override), by that deck's `proposedID`: written there where that deck is exported
+    /// too, else with its note.
+    package var deckProposedID: Int64? = nil
 
     package init(ordinal: Int, state: CardState, suspended: Bool, buried: Bool = false, position: Int, modified: Int64 = 0,
                 history: [ReviewLogEntry] = [], desiredRetention: Double? = nil, decay: Double? = nil, ankiID: Int64? = nil, flags: Int = 0,

@@ -182,7 +182,9 @@ struct DeckImport {
     /// Templates a deck that was already here was given, until a note needs them.
     private var pendingTemplates: [CardTemplate] = []
 
-    mutating func add(_ notes: [NoteDraft], writer: CollectionWriter, noteWritten: () -> Void) throws {
+    /// `cardDecks`: the decks of the import so far, here, by Anki's id (`NoteInserter.cardDecks`).
+    mutating func add(_ notes: [NoteDraft], cardDecks: [Int64: Int64] = [:], writer: CollectionWriter, noteWritten: () -> Void) throws {
+        inserter.cardDecks = cardDecks
         // A package or a deck file says what the deck's templates are now: taken at once.
         if !pendingTemplates.isEmpty, notes.contains(where: { !$0.fieldsByPosition }) {
             try merge(pendingTemplates, writer: writer)
@@ -282,7 +284,7 @@ struct DeckImport {
             }
             if !item.cards.isEmpty {
                 if note.deckID == deck.id { summary.cardsWithHistory += try inserter.addAnkiCards(item.cards, to: note) }
-                summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, writer: writer)
+                summary.cardsWithHistory += try Self.applyScheduling(item.cards, to: note, ankiID: item.ankiID, cardDecks: cardDecks, writer: writer)
             }
             noteWritten()
         }
@@ -352,7 +354,8 @@ struct DeckImport {
     /// replace Maeil's only when it changed in Anki after it last changed here (`taking`: where
     /// a sync's merge already decided which row is the newer). Answers whether it gave a card
     /// that had been studied a state of Anki's.
-    static func mergeAnkiCard(_ imported: CardDraft, into card: Card, writer: CollectionWriter, taking: Bool? = nil) throws -> Bool {
+    /// `deckID`: the deck here the file keeps the card in, where that is not its note's.
+    static func mergeAnkiCard(_ imported: CardDraft, into card: Card, deckID: Int64?, writer: CollectionWriter, taking: Bool? = nil) throws -> Bool {
         guard let modified = imported.ankiModified else { return false }
         // Unchanged in Anki since it came: Anki changes a card's time with every answer,
         // reset and due date, so there is nothing new to merge.
@@ -375,9 +378,9 @@ struct DeckImport {
         // had that state already (forgotten here, then in Anki too).
         let takesState = imported.state != card.state || loggedAState
         let data = AnkiCardData(customData: imported.ankiCustomData, originalPosition: imported.ankiOriginalPosition,
-                                position: imported.ankiPosition, retention: imported.ankiRetention, deck: imported.ankiDeckID)
+                                position: imported.ankiPosition, retention: imported.ankiRetention)
         try writer.takeAnkiRow(cardID: card.id, AnkiCardRow(modified: modified, suspended: imported.suspended, buriedUntil: imported.buriedUntil,
-                                                            buriedByUser: imported.buriedByUser, flags: imported.flags, data: data),
+                                                            buriedByUser: imported.buriedByUser, flags: imported.flags, data: data, deckID: deckID),
                                state: takesState ? imported.state : nil)
         return imported.state != card.state && imported.state != .new
     }
@@ -420,7 +423,8 @@ struct DeckImport {
     /// have yet are added (never one twice), and its state, suspension and burial replace
     /// Maeil's only when it changed in Anki after it last changed here. Another program's card
     /// (no modification time) schedules only a card Maeil has not reviewed.
-    private static func applyScheduling(_ cards: [CardDraft], to note: Note, ankiID: Int64?, writer: CollectionWriter) throws -> Int {
+    private static func applyScheduling(_ cards: [CardDraft], to note: Note, ankiID: Int64?, cardDecks: [Int64: Int64],
+                                        writer: CollectionWriter) throws -> Int {
         let stored = try writer.cards(noteID: note.id)
         var applied = 0
         for imported in cards {
@@ -429,7 +433,7 @@ struct DeckImport {
                 if note.ankiID == nil || card.ankiID == nil {
                     try writer.adoptAnkiIDs(noteID: note.id, ankiID, cardID: card.id, imported.ankiID)
                 }
-                applied += try mergeAnkiCard(imported, into: card, writer: writer) ? 1 : 0
+                applied += try mergeAnkiCard(imported, into: card, deckID: imported.ankiDeckID.flatMap { cardDecks[$0] }, writer: writer) ? 1 : 0
                 continue
             }
             if card.state == .new, imported.state != .new {

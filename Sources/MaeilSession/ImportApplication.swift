@@ -8,6 +8,9 @@ import MaeilStore
 struct ImportApplication {
     private(set) var decks: [DeckImport] = []
     private(set) var importedGUIDs: [String] = []
+    /// The decks so far, here, by the Anki id the file gives them: a card Anki keeps apart
+    /// from its note's goes to its own.
+    private var decksByAnkiID: [Int64: Int64] = [:]
 
     /// Writes a deck, its templates, its notes, or Anki's note types; answers false for any
     /// other event, which the caller handles.
@@ -15,10 +18,11 @@ struct ImportApplication {
         switch event {
         case .deck(let deck):
             decks.append(try DeckImport(deck, writer: writer))
+            if let ankiID = deck.ankiID { decksByAnkiID[ankiID] = decks[decks.count - 1].deck.id }
         case .templates(let deck, let templates):
             try decks[deck].add(templates, writer: writer)
         case .notes(let deck, let notes):
-            try decks[deck].add(notes, writer: writer, noteWritten: noteWritten)
+            try decks[deck].add(notes, cardDecks: decksByAnkiID, writer: writer, noteWritten: noteWritten)
             importedGUIDs += notes.map(\.guid)
         case .noteTypes(let types):
             try writer.save(types)

@@ -290,8 +290,11 @@ package final class ReviewSession {
                 return Self.answeredElsewhere
             }
         }
+        // Scheduled by its own deck's options, shown by its note's templates: a card Anki keeps
+        // in another deck than its note's is studied there.
         let deck = try decks.context(for: card.deckID)
-        let template = deck.deck.templates.first { $0.name == card.template }
+        let templates = note.deckID == card.deckID ? deck.deck.templates : try decks.context(for: note.deckID).deck.templates
+        let template = templates.first { $0.name == card.template }
             ?? CardTemplate(name: card.template, front: note.fields.prefix(1).map(\.name), back: note.fields.dropFirst().map(\.name))
         let context = schedulingContext(for: card, of: note, deck, at: now)
         let next = deck.scheduler.nextStates(for: card.state, context: context)

@@ -45,6 +45,9 @@ package struct StoreExportSource: ExportSource {
     /// Place among new cards, counted across every deck written.
     private var position = 0
 
+    /// The id an export proposes for a deck (`ExportDeck.proposedID`), from its number here.
+    static func proposedID(ofDeck id: Int64) -> Int64 { AnkiPackageWriter.ownIDBase + id }
+
     init(reading: ExportReading, decks: [(Deck, Preset)], deckAnkiIDs: [String: Int64], mediaFolder: URL, now: Date, timeZone: TimeZone,
          marks: Bool, onlyMarked: Bool) throws {
         self.reading = reading
@@ -59,7 +62,7 @@ package struct StoreExportSource: ExportSource {
         self.decks = decks.map { deck, preset in
             var exported = ExportDeck(name: deck.name, preset: preset, notes: [], ankiID: deck.ankiID,
                                       description: deck.ankiID == nil ? FieldText.html(fromPlain: deck.description) : deck.description)
-            exported.proposedID = AnkiPackageWriter.ownIDBase + deck.id
+            exported.proposedID = Self.proposedID(ofDeck: deck.id)
             exported.limits = deck.limits
             exported.ankiJSON = deck.ankiJSON
             exported.studiedToday = studied[deck.id] ?? ExportDeck.StudiedToday()
@@ -179,7 +182,7 @@ package struct StoreExportSource: ExportSource {
             exported.customData = kept.customData
             exported.originalPosition = card.state.phase == .new ? nil : kept.originalPosition ?? kept.position
             exported.proposedID = Collection.proposedAnkiID(created: note.created, id: card.id)
-            exported.ankiDeckID = kept.deck
+            if card.deckID != note.deckID { exported.deckProposedID = Self.proposedID(ofDeck: card.deckID) }
             return exported
         }
         // A star is Anki's "marked" note: the tag Anki's Browse › Mark sets.

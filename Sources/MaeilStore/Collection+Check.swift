@@ -143,8 +143,10 @@ extension Collection {
         for deck in decks {
             let names = deck.templates.map(\.name)
             let orphans = try Int64.fetchAll(db, sql: """
-                SELECT id FROM card WHERE deck_id = ? AND template NOT IN (SELECT value FROM json_each(?)) ORDER BY id
+                SELECT c.id FROM card c JOIN note n ON n.id = c.note_id
+                WHERE n.deck_id = ? AND c.template NOT IN (SELECT value FROM json_each(?)) ORDER BY c.id
                 """, arguments: [deck.id, try StableJSON.string(names)])
+            // A card's template is its note's deck's, wherever the card is studied.
             for card in orphans { problems.append("card \(card): its template is not in deck \(deck.name)") }
             if repair, !orphans.isEmpty {
                 try db.execute(sql: "DELETE FROM card WHERE id IN (SELECT value FROM json_each(?))", arguments: [try StableJSON.string(orphans)])

@@ -97,12 +97,12 @@ package struct ExportReading {
         let notes = try db.cachedStatement(sql: only == nil ? "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id"
             : "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position, id")
         let cards = try db.cachedStatement(sql: """
-            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention, anki_deck, modified_at
+            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention, modified_at
             FROM card WHERE note_id = ? ORDER BY new_position
             """)
         let cardMap = ColumnMap(cards), cardDecoder = CardTable.Decoder(cardMap)
         let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
-        let (position, retention, ankiDeck) = (cardMap["anki_position"], cardMap["anki_retention"], cardMap["anki_deck"])
+        let (position, retention) = (cardMap["anki_position"], cardMap["anki_retention"])
         let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
         let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
         let arguments: StatementArguments = only.map { [deckID, "[" + $0.map(String.init).joined(separator: ",") + "]"] } ?? [deckID]
@@ -112,8 +112,7 @@ package struct ExportReading {
                 let card = cardDecoder.decode(row)
                 rows.cards.append(card)
                 let data = AnkiCardData(customData: row.optionalText(customData), originalPosition: row.optionalInt64(originalPosition),
-                                        position: row.optionalInt64(position), retention: row.optionalDouble(retention),
-                                        deck: row.optionalInt64(ankiDeck))
+                                        position: row.optionalInt64(position), retention: row.optionalDouble(retention))
                 if !data.isEmpty { rows.ankiData[card.id] = data }
                 if let time = row.optionalInt64(modified) { rows.modified[card.id] = time }
             }

@@ -259,13 +259,14 @@ package struct CollectionWriter {
     package func takeAnkiRow(cardID: Int64, _ row: AnkiCardRow, state: CardState?) throws {
         let rest = """
             anki_mod = ?, suspended = ?, buried_until = ?, buried_by_user = ?, flags = ?,
-            anki_custom_data = ?, anki_original_position = ?, anki_position = ?, anki_retention = ?, anki_deck = ?
+            anki_custom_data = ?, anki_original_position = ?, anki_position = ?, anki_retention = ?,
+            deck_id = coalesce(?, (SELECT deck_id FROM note WHERE note.id = card.note_id))
             """
         func bindRest(_ binder: inout Binder) {
             binder.int(row.modified); binder.bool(row.suspended); binder.date(row.buriedUntil)
             binder.bool(row.buriedUntil != nil && row.buriedByUser); binder.int(row.flags)
             binder.text(row.data.customData); binder.int(row.data.originalPosition); binder.int(row.data.position)
-            binder.double(row.data.retention); binder.int(row.data.deck); binder.int(cardID)
+            binder.double(row.data.retention); binder.int(row.deckID); binder.int(cardID)
         }
         var binder = Binder()
         guard let state = state?.storedForm else {
@@ -297,7 +298,7 @@ package struct CollectionWriter {
         try db.cachedStatement(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?").execute(arguments: [deckID, position, noteID])
         for card in cards {
             // The whole note moves: no card of it stays in another deck of Anki's.
-            try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ?, anki_deck = NULL WHERE id = ?")
+            try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?")
                 .execute(arguments: [deckID, card.template, card.cardID])
         }
     }

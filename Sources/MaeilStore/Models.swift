@@ -28,7 +28,6 @@ extension Deck {
     }
 }
 
-/// What Anki keeps on a card that Maeil does not use, kept so it goes back as it came.
 /// What a card takes of Anki's row where Anki's is the newer (an import's or a sync's merge):
 /// everything Anki's card says besides its schedule.
 package struct AnkiCardRow: Hashable, Sendable {
@@ -41,13 +40,17 @@ package struct AnkiCardRow: Hashable, Sendable {
     /// Anki's flag (0 none, 1–7).
     package var flags: Int
     package var data: AnkiCardData
+    /// The deck here Anki keeps the card in where that is not its note's (Browse › Change Deck,
+    /// a card type's deck override); nil: its note's.
+    package var deckID: Int64?
 
-    package init(modified: Int64, suspended: Bool, buriedUntil: Date?, buriedByUser: Bool, flags: Int, data: AnkiCardData) {
+    package init(modified: Int64, suspended: Bool, buriedUntil: Date?, buriedByUser: Bool, flags: Int, data: AnkiCardData, deckID: Int64? = nil) {
         (self.modified, self.suspended, self.buriedUntil, self.buriedByUser) = (modified, suspended, buriedUntil, buriedByUser)
-        (self.flags, self.data) = (flags, data)
+        (self.flags, self.data, self.deckID) = (flags, data, deckID)
     }
 }
 
+/// What Anki keeps on a card that Maeil does not use, kept so it goes back as it came.
 package struct AnkiCardData: Hashable, Sendable {
     /// Custom data, as custom scheduling code leaves it (JSON object text).
     package var customData: String?
@@ -57,15 +60,12 @@ package struct AnkiCardData: Hashable, Sendable {
     package var position: Int64?
     /// The desired retention Anki last scheduled it with (FSRS).
     package var retention: Double?
-    /// Anki's deck of the card, where it is not its note's (`CardDraft.ankiDeckID`).
-    package var deck: Int64?
 
-    package init(customData: String? = nil, originalPosition: Int64? = nil, position: Int64? = nil, retention: Double? = nil,
-                 deck: Int64? = nil) {
-        (self.customData, self.originalPosition, self.position, self.retention, self.deck) = (customData, originalPosition, position, retention, deck)
+    package init(customData: String? = nil, originalPosition: Int64? = nil, position: Int64? = nil, retention: Double? = nil) {
+        (self.customData, self.originalPosition, self.position, self.retention) = (customData, originalPosition, position, retention)
     }
 
-    var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil && deck == nil }
+    var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil }
 }
 
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.

@@ -43,12 +43,15 @@ package struct NoteInserter {
     private var goneFloor: Int64?
     private let insertCardNumbered: Statement
     static let batchSize = 32
+    /// The decks here of the Anki decks an import's cards come in, by Anki's id: a card Anki
+    /// keeps in another deck than its note's (`CardDraft.ankiDeckID`) is written into it.
+    package var cardDecks: [Int64: Int64] = [:]
 
     static let cardColumns = "note_id, deck_id, template, ordinal, unit_position, new_position, suspended, buried_until, anki_mod, anki_id, flags, "
-        + "anki_custom_data, anki_original_position, anki_position, anki_retention, anki_deck, "
+        + "anki_custom_data, anki_original_position, anki_position, anki_retention, "
         + "buried_by_user, note_created, note_changed, "
         + CardStateColumns.list()
-    static let cardRow = "(" + Array(repeating: "?", count: 19 + CardStateColumns.names.count).joined(separator: ", ") + ")"
+    static let cardRow = "(" + Array(repeating: "?", count: 18 + CardStateColumns.names.count).joined(separator: ", ") + ")"
 
     init(db: Database, deck: Deck, now: Date) throws {
         self.db = db
@@ -179,6 +182,7 @@ package struct NoteInserter {
         var made = Set<String>()
         func makeCard(template index: Int, ordinal: Int, draft: CardDraft?) throws {
             let name = deck.templates[index].name
+            let deckID = draft?.ankiDeckID.flatMap { cardDecks[$0] } ?? deck.id
             let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
             var ankiPosition = draft?.ankiPosition
             if draft == nil {
@@ -190,10 +194,10 @@ package struct NoteInserter {
                 if pending.count == Self.batchSize { try flush() }
                 return
             }
-            let cardID = try insertOneCard(noteID: noteID, template: name, ordinal: ordinal, unitPosition: unitPosition,
+            let cardID = try insertOneCard(noteID: noteID, deckID: deckID, template: name, ordinal: ordinal, unitPosition: unitPosition,
                                            newPosition: newPosition, ankiPosition: ankiPosition, draft: draft, noteTie: noteTie)
             // A card reset to new keeps its history too.
-            for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind) }
+            for entry in draft?.history ?? [] { try ReviewLogTable.append(entry, cardID: cardID, deckID: deckID, with: appendLog, db, &bind) }
             if let draft, draft.state != .new {
                 scheduled += 1
                 // A card's state is the one its newest log entry ends with: `maeil check` relies on it.
@@ -201,7 +205,7 @@ package struct NoteInserter {
                 let newest = draft.history.lazy.map(\.time).max().map { $0.addingTimeInterval(0.001) } ?? .distantPast
                 let arrival = ReviewLogEntry(time: max(Date(unixSeconds: nowSeconds), newest), kind: .imported, rating: nil, scheduler: "manual",
                                              before: .new, after: draft.state.storedForm)
-                try ReviewLogTable.append(arrival, cardID: cardID, deckID: deck.id, with: appendLog, db, &bind)
+                try ReviewLogTable.append(arrival, cardID: cardID, deckID: deckID, with: appendLog, db, &bind)
             }
             if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
         }
@@ -232,12 +236,12 @@ package struct NoteInserter {
                 sql: "INSERT INTO card (\(Self.cardColumns)) VALUES " + Array(repeating: Self.cardRow, count: Self.batchSize).joined(separator: ", "))
             insertCards = statement
             bind.begin(statement)
-            for card in pending { bindCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
+            for card in pending { bindCard(noteID: card.noteID, deckID: deck.id, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
                                            newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil, noteTie: card.noteTie) }
             try bind.step(db)
         } else {
             for card in pending {
-                try insertOneCard(noteID: card.noteID, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
+                try insertOneCard(noteID: card.noteID, deckID: deck.id, template: card.template, ordinal: card.ordinal, unitPosition: card.unitPosition,
                                   newPosition: card.newPosition, ankiPosition: card.ankiPosition, draft: nil, noteTie: card.noteTie)
             }
         }
@@ -246,11 +250,11 @@ package struct NoteInserter {
 
     /// Writes one card, new or with a draft's state and flags; returns its id.
     @discardableResult
-    private mutating func insertOneCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
+    private mutating func insertOneCard(noteID: Int64, deckID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
                                         ankiPosition: Int64?, draft: CardDraft?, noteTie: NoteTie?) throws -> Int64 {
         let numbered = try numbersPastGone()
         bind.begin(numbered ? insertCardNumbered : insertCard)
-        bindCard(noteID: noteID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition,
+        bindCard(noteID: noteID, deckID: deckID, template: template, ordinal: ordinal, unitPosition: unitPosition, newPosition: newPosition,
                  ankiPosition: ankiPosition, draft: draft, noteTie: noteTie)
         if numbered, let floor = goneFloor { bind.int(floor + 1) }
         try bind.step(db)
@@ -269,13 +273,12 @@ package struct NoteInserter {
     }
 
     /// One card's values, in `cardColumns` order.
-    private mutating func bindCard(noteID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
+    private mutating func bindCard(noteID: Int64, deckID: Int64, template: String, ordinal: Int, unitPosition: Int?, newPosition: Int64,
                                    ankiPosition: Int64?, draft: CardDraft?, noteTie: NoteTie?) {
-        bind.int(noteID); bind.int(deck.id); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
+        bind.int(noteID); bind.int(deckID); bind.text(template); bind.int(ordinal); bind.int(unitPosition); bind.int(newPosition)
         bind.bool(draft?.suspended ?? false); bind.date(draft?.buriedUntil); bind.int(draft?.ankiModified)
         bind.int(draft?.ankiID); bind.int(draft?.flags ?? 0)
         bind.text(draft?.ankiCustomData); bind.int(draft?.ankiOriginalPosition); bind.int(ankiPosition); bind.double(draft?.ankiRetention)
-        bind.int(draft?.ankiDeckID)
         bind.bool(draft?.buriedByUser ?? false); bind.int(noteTie?.created); bind.int(noteTie?.changed)
         CardStateColumns.bind(draft?.state.storedForm ?? .new, &bind)
     }

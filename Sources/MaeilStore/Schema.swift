@@ -416,6 +416,21 @@ enum Schema {
         migrator.registerMigration("v31") { db in
             try db.execute(sql: "ALTER TABLE card ADD COLUMN anki_deck INTEGER")
         }
+        // Such a card is studied in that deck, as in Anki: its `deck_id` says so, and an export
+        // writes it there. The cards v31 kept go to their decks; nothing an export writes
+        // changes, so the triggers that date a card's change and mark a sync's are set aside.
+        migrator.registerMigration("v32") { db in
+            let triggers = try Row.fetchAll(db, sql: """
+                SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'card' AND (name LIKE 'sync%' OR name = 'card_modified')
+                """)
+            for row in triggers { try db.execute(sql: "DROP TRIGGER \(row[0] as String)") }
+            try db.execute(sql: """
+                UPDATE card SET deck_id = (SELECT id FROM deck WHERE deck.anki_id = card.anki_deck)
+                WHERE anki_deck IS NOT NULL AND EXISTS (SELECT 1 FROM deck WHERE deck.anki_id = card.anki_deck);
+                ALTER TABLE card DROP COLUMN anki_deck;
+                """)
+            for row in triggers { try db.execute(sql: row[1] as String) }
+        }
         return migrator
     }
 

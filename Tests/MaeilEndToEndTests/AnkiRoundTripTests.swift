@@ -54,29 +54,52 @@ struct AnkiRoundTripTests {
     }
 
     /// A note whose cards Anki keeps in two decks (Browse › Change Deck on a reverse card; a card
-    /// type's deck override): Maeil's .apkg and .colpkg put each card back in its deck as Anki
-    /// reads them (each went to its note's deck before), and a package with one card changed back
-    /// to its note's deck, imported again, moves it there.
+    /// type's deck override): each card is studied in its own deck here, as in Anki (Maeil's deck
+    /// list counts what Anki's does, and a reverse card shows its note's reverse template), and
+    /// Maeil's .apkg and .colpkg put each card back in its deck as Anki reads them (each went to
+    /// its note's deck before); a package with one card changed back to its note's deck,
+    /// imported again, moves it there.
     @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(5)))
     func cardsInAnotherDeckThanTheirNoteGoBackThere() throws {
         let made = try AnkiLibrary.run(["split", folder.path])
         let decks = try #require(made["decks"] as? [String: String])
         #expect(Set(decks.values) == ["Words", "Words::Reverse", "Words::Elsewhere"], "\(decks)")
         _ = try maeil(["import", folder.appendingPathComponent("split.apkg").path, "--create"])
+        /// Maeil's deck list in the shape of Anki's (`counts` of round-trip.py's `decks`).
+        func maeilCounts() throws -> [String: [String: Int]] {
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(maeil(["decks", "--json"]).stdout.utf8)) as? [[String: Any]])
+            var counts: [String: [String: Int]] = [:]
+            for row in rows {
+                counts[row["name"] as? String ?? ""] = ["new": row["new"] as? Int ?? -1, "review": row["due"] as? Int ?? -1,
+                                                        "learning": row["learning"] as? Int ?? -1]
+            }
+            return counts
+        }
+        let asAnkiCounts = try AnkiLibrary.run(["decks", folder.appendingPathComponent("split.apkg").path])["counts"] as? [String: [String: Int]]
+        #expect(try maeilCounts() == asAnkiCounts, "imported: Maeil's deck list against Anki's \(asAnkiCounts ?? [:])")
         func expectAsAnki(_ expected: [String: String], _ context: String) throws {
+            let counts = try maeilCounts()
             for format in ["apkg", "colpkg"] {
                 let package = folder.appendingPathComponent("maeil-\(UUID().uuidString).\(format)").path
                 _ = try maeil(["export", "--out", package])
                 let read = try AnkiLibrary.run(["decks", package])
                 #expect(read["decks"] as? [String: String] == expected, "\(context), .\(format): \(read["decks"] ?? "nil") against \(expected)")
                 #expect(read["check"] as? String == "Database rebuilt and optimized.", "\(context), .\(format): \(read["check"] ?? "")")
+                #expect(read["counts"] as? [String: [String: Int]] == counts, "\(context), .\(format): Anki's deck list \(read["counts"] ?? "nil") against Maeil's \(counts)")
             }
         }
-        try expectAsAnki(decks, "imported")
+        // Two reverse cards answered in their own deck: each asks its note's back.
+        let review = try maeil(["review", "Words::Reverse"], input: "3\n3\n").stdout.split(separator: "\n").map(String.init)
+        let questions = review.indices.filter { review[$0].hasPrefix("── Words::Reverse") }.map { review[$0 + 1] }
+        #expect(questions == ["back 0", "back 1", "back 2"], "\(review)")
+        try expectAsAnki(decks, "imported, two reverse cards answered")
         let movedBack = try #require(try AnkiLibrary.run(["move-back", folder.path])["decks"] as? [String: String])
         #expect(movedBack != decks)
         _ = try maeil(["import", folder.appendingPathComponent("split-again.apkg").path])
         try expectAsAnki(movedBack, "a card changed back in Anki, imported again")
+        // The first reverse card, answered here, went back to its note's deck; the second stays, in learning.
+        let counts = try maeilCounts()
+        #expect(counts["Words::Reverse"] == ["new": 1, "review": 0, "learning": 1], "\(counts)")
     }
 
     /// Anki makes two collections (an SM-2 deck with HTML, a cloze note, a picture, a sound,

@@ -81,6 +81,33 @@ struct CollectionTests {
         #expect(throws: StoreError.newerSchema(path: path, unknown: ["v99-from-the-future"])) { try Collection(path: path) }
     }
 
+    /// A card an older collection kept Anki's other deck for (`anki_deck`, v31) is studied in
+    /// that deck from v32 on; one whose deck is not here stays with its note. Nothing an export
+    /// writes changes, so the card's modification time stays.
+    @Test func cardsKeptForAnotherDeckMoveThere() throws {
+        let path = Fixture.temporaryPath()
+        let collection = try Collection(path: path)
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        let other = try Fixture.wordDeck(collection, name: "Words::Reverse", count: 0)
+        let cards = try collection.cards(deckID: deck.id).map(\.id)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE deck SET anki_id = 555 WHERE id = \(other.id);
+                ALTER TABLE card ADD COLUMN anki_deck INTEGER;
+                UPDATE card SET anki_deck = 555, modified_at = 1000 WHERE id = \(cards[0]);
+                UPDATE card SET anki_deck = 999 WHERE id = \(cards[1]);
+                DELETE FROM grdb_migrations WHERE identifier = 'v32';
+                """)
+        }
+        try queue.close()
+        let reopened = try Collection(path: path)
+        #expect(try reopened.cards(deckID: other.id).map(\.id) == [cards[0]])
+        #expect(try reopened.cards(deckID: deck.id).map(\.id) == Array(cards.dropFirst()))
+        #expect(try reopened.read { try Int64.fetchOne($0, sql: "SELECT modified_at FROM card WHERE id = \(cards[0])") } == 1000)
+        #expect(try reopened.read { try $0.columns(in: "card").map(\.name) }.contains("anki_deck") == false)
+    }
+
     @Test func refusesAFileThatIsNotACollection() throws {
         let path = Fixture.temporaryPath()
         try Data("hello, not sqlite at all, just some text that goes on for a while".utf8).write(to: URL(fileURLWithPath: path))

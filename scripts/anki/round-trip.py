@@ -221,15 +221,7 @@ def dump(folder, name):
             "reviews": col.db.scalar("select count() from revlog where cid = ?", cid),
         })
     # The deck list as Anki shows it today: what it counts as studied today is in it.
-    due_tree = {}
-
-    def walk(node, prefix):
-        name = prefix + node.name
-        if name:
-            due_tree[name] = {"new": node.new_count, "review": node.review_count, "learning": node.learn_count}
-        for child in node.children:
-            walk(child, name + "::" if name else "")
-    walk(col.sched.deck_due_tree(), "")
+    due_tree = deck_counts(col)
     problems, _ = col.fix_integrity()
     media = col.media.check()
     decks = {}
@@ -250,6 +242,20 @@ def dump(folder, name):
               "media_files": sorted(os.listdir(col.media.dir())), "decks": decks, "today": today}
     col.close()
     print(json.dumps(result, ensure_ascii=False))
+
+
+def deck_counts(col):
+    """Anki's deck list today, by deck name: its new, review and learning counts."""
+    counts = {}
+
+    def walk(node, prefix):
+        name = prefix + node.name
+        if name:
+            counts[name] = {"new": node.new_count, "review": node.review_count, "learning": node.learn_count}
+        for child in node.children:
+            walk(child, name + "::" if name else "")
+    walk(col.sched.deck_due_tree(), "")
+    return counts
 
 
 def card_decks(col):
@@ -308,8 +314,9 @@ def decks(package):
     col = Collection(os.path.join(tempfile.mkdtemp(), "collection.anki2"))
     col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
         with_scheduling=True, with_deck_configs=True)))
+    counts = deck_counts(col)
     problems, _ = col.fix_integrity()
-    result = {"decks": card_decks(col), "check": problems}
+    result = {"decks": card_decks(col), "check": problems, "counts": counts}
     col.close()
     print(json.dumps(result))
 

@@ -19,25 +19,29 @@ package enum CardListView {
 
     package static func rows(_ cards: [Card], in collection: Collection, now: Date, timeZone: TimeZone) throws -> [Row] {
         var decks: [Int64: (deck: Deck, clock: DayClock)] = [:]
+        func deck(_ id: Int64) throws -> (deck: Deck, clock: DayClock) {
+            if let known = decks[id] { return known }
+            let deck = try collection.deck(id: id)
+            decks[id] = (deck, try collection.preset(id: deck.presetID).dayClock(in: timeZone))
+            return decks[id]!
+        }
         return try cards.map { card in
             let note = try collection.note(id: card.noteID)
-            let (deck, clock) = try decks[card.deckID] ?? {
-                let deck = try collection.deck(id: card.deckID)
-                return (deck, try collection.preset(id: deck.presetID).dayClock(in: timeZone))
-            }()
-            decks[card.deckID] = (deck, clock)
+            let (cardDeck, clock) = try deck(card.deckID)
             let due = card.state.phase == .new ? nil : card.state.due.map { date -> String in
                 let day = DayClock.civil(clock.dayNumber(of: date))
                 return String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
             }
-            return Row(card: card.id, ankiID: card.ankiID, note: note.id, deck: deck.name, front: front(of: card, note: note, deck: deck),
+            return Row(card: card.id, ankiID: card.ankiID, note: note.id, deck: cardDeck.name,
+                       front: front(of: card, note: note, templates: try deck(note.deckID).deck.templates),
                        state: state(of: card, now: now), due: due)
         }
     }
 
-    /// What the card's front shows, as plain text; the note's first field where the template is gone.
-    package static func front(of card: Card, note: Note, deck: Deck) -> String {
-        let template = deck.templates.first { $0.name == card.template }
+    /// What the card's front shows, as plain text; the note's first field where the template is
+    /// gone. `templates`: its note's deck's (a card Anki keeps in another deck keeps its note's).
+    package static func front(of card: Card, note: Note, templates: [CardTemplate]) -> String {
+        let template = templates.first { $0.name == card.template }
         let front = template?.front.compactMap { note.fields.value($0).map { FieldText.plain($0, html: note.html) } }
             .filter { !$0.isEmpty }.joined(separator: " ")
         return front.flatMap { $0.isEmpty ? nil : $0 } ?? note.fields.first.map { FieldText.plain($0.value, html: note.html) } ?? ""

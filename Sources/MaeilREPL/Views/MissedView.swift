@@ -17,7 +17,8 @@ package enum MissedView {
         try collection.mostMissed(deckID: deckID, now: now, limit: limit).map { missed in
             let (card, note, _) = try collection.cardWithNote(id: missed.cardID)
             let deck = try collection.deck(id: card.deckID)
-            return Row(card: card.id, note: note.id, deck: deck.name, front: CardListView.front(of: card, note: note, deck: deck),
+            let templates = note.deckID == deck.id ? deck.templates : try collection.deck(id: note.deckID).templates
+            return Row(card: card.id, note: note.id, deck: deck.name, front: CardListView.front(of: card, note: note, templates: templates),
                        lapses: missed.lapses, recentAgains: missed.recentAgains)
         }
     }

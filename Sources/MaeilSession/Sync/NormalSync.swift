@@ -243,7 +243,8 @@ package struct NormalSync {
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
                 for (draft, card) in found {
-                    _ = try DeckImport.mergeAnkiCard(draft, into: card, writer: writer, taking: draft.ankiID.map(taken.contains) == true)
+                    _ = try DeckImport.mergeAnkiCard(draft, into: card, deckID: try Self.deckHere(of: draft, among: decks), writer: writer,
+                                                     taking: draft.ankiID.map(taken.contains) == true)
                 }
                 let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
                 try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
@@ -400,7 +401,8 @@ package struct NormalSync {
     /// its note type's templates have in that deck (added to the deck where it has none, as for
     /// a note added there). Nothing where it is in that deck already. Throws `SyncTakeProblem`
     /// (the whole merge is taken) where the deck is not here under Anki's id, or the note's
-    /// cards there are in more than one deck (`inOneDeck` false), which a note here cannot be.
+    /// cards there are in more than one deck (`inOneDeck` false): a card that did not move
+    /// there would move here with its note.
     /// `decks`: the collection's, read once for every note, kept as this writes them.
     static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, inOneDeck: Bool, decks: inout [Deck],
                               writer: CollectionWriter) throws {
@@ -420,6 +422,15 @@ package struct NormalSync {
             return (cardID: card.id, template: type.isCloze ? names.first ?? card.template : ordinal < names.count ? names[ordinal] : card.template)
         }
         try writer.move(noteID: stored.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards)
+    }
+
+    /// The deck here a card is in there where that is not its note's (`CardDraft.ankiDeckID`),
+    /// by Anki's id; nil where it is with its note. Throws `SyncTakeProblem` (the whole merge is
+    /// taken) where that deck is not here under Anki's id.
+    static func deckHere(of card: CardDraft, among decks: [Deck]) throws -> Int64? {
+        guard let ankiID = card.ankiDeckID else { return nil }
+        guard let deck = decks.first(where: { $0.ankiID == ankiID }) else { throw SyncTakeProblem() }
+        return deck.id
     }
 
     /// What Maeil keeps of Anki's as it came (the collection's config, the rest of each deck,
