@@ -267,8 +267,10 @@ private struct CollectionWriting {
         // Worked out first, in the same order: a card in another deck than its note's is written
         // there, where that deck is exported too.
         let exportedDeckIDs = exportedDecks.map { deckID(keeping: $0.ankiID, proposing: $0.proposedID) }
-        var deckOfProposedID: [Int64: Int64] = [:]
-        for (deck, id) in zip(exportedDecks, exportedDeckIDs) { if let proposed = deck.proposedID { deckOfProposedID[proposed] = id } }
+        var deckOfProposedID: [Int64: (id: Int64, scheduler: SchedulerSettings)] = [:]
+        for (deck, id) in zip(exportedDecks, exportedDeckIDs) {
+            if let proposed = deck.proposedID { deckOfProposedID[proposed] = (id, deck.preset.scheduler) }
+        }
         for (deckIndex, deck) in exportedDecks.enumerated() {
             let deckID = exportedDeckIDs[deckIndex]
             // Decks that share a preset share Anki's options, under Anki's id where they came from Anki.
@@ -298,7 +300,6 @@ private struct CollectionWriting {
                 .merging(kept) { $1 }
                 .merging(Self.limitsJSON(deck.limits, createdDay: createdDay)) { $1 }
                 .merging(Self.studiedJSON(deck.studiedToday, today: today - createdDay)) { $1 }
-            let (learningSteps, relearningSteps) = (deck.preset.scheduler.learningSteps.count, deck.preset.scheduler.relearningSteps.count)
             var written = ExportSummary.Deck(deck)
             try source.forEachNote(ofDeck: deckIndex, history: true) { note, type in
                 written.add(note)
@@ -318,10 +319,12 @@ private struct CollectionWriting {
                 try bind.step(db)
                 for card in note.cards {
                     let cardID = cardIDs.id(keeping: card.ankiID, proposing: card.proposedID)
-                    let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock, learningSteps: learningSteps,
-                                                  relearningSteps: relearningSteps)
+                    // A card in a deck of its own is scheduled by that deck's options.
+                    let (cardDeckID, scheduler) = card.deckProposedID.flatMap { deckOfProposedID[$0] } ?? (deckID, deck.preset.scheduler)
+                    let columns = Self.scheduling(card, createdDay: createdDay, today: today, clock: clock,
+                                                  learningSteps: scheduler.learningSteps.count, relearningSteps: scheduler.relearningSteps.count)
                     bind.begin(insertCard)
-                    bind.int(cardID); bind.int(noteID); bind.int(card.deckProposedID.flatMap { deckOfProposedID[$0] } ?? deckID)
+                    bind.int(cardID); bind.int(noteID); bind.int(cardDeckID)
                     bind.int(card.ordinal); bind.int(card.modified)
                     bind.int(columns.type); bind.int(columns.queue); bind.int(columns.due); bind.int(columns.interval)
                     // No ease before a card first leaves learning, as in Anki.
@@ -330,7 +333,7 @@ private struct CollectionWriting {
                     bind.int(columns.left); bind.int(card.flags); bind.text(Self.data(card))
                     try bind.step(db)
                     if columns.type == 0 { lastNewPosition = max(lastNewPosition, Int64(columns.due)) }
-                    try addAnswers(card.history, cardID: cardID, scheduler: deck.preset.scheduler)
+                    try addAnswers(card.history, cardID: cardID, scheduler: scheduler)
                 }
             }
             summary.decks.append(written)

@@ -34,6 +34,10 @@ struct PackageNotesHere {
             /// Its first card (in template order) so far, and whether each card so far is here unchanged.
             var first: (ordinal: Int64, homeDeck: Int64)?
             var cardsKnown = true
+            /// A deck one of its cards is in, and whether another card is in another: such a
+            /// note is read whole, its cards announcing their decks as a first import's do.
+            var someDeck: Int64?
+            var severalDecks = false
         }
         // The package's notes that have a note here with their guid, and where each is among them
         // (changed in place card by card: a copy of each would cost more than the rest).
@@ -69,10 +73,10 @@ struct PackageNotesHere {
                                               types: Array(repeating: SQLITE_INTEGER, count: 6)) { row in
             guard let at = candidateAt[row.int64(1)] else { return }
             let ordinal = row.int64(5)
-            if candidates[at].first.map({ ordinal < $0.ordinal }) ?? true {
-                let (deck, originalDeck) = (row.int64(2), row.int64(3))
-                candidates[at].first = (ordinal, originalDeck != 0 ? originalDeck : deck)
-            }
+            let deck = row.int64(3) != 0 ? row.int64(3) : row.int64(2)
+            if candidates[at].first.map({ ordinal < $0.ordinal }) ?? true { candidates[at].first = (ordinal, deck) }
+            if candidates[at].someDeck.map({ $0 != deck }) ?? false { candidates[at].severalDecks = true }
+            candidates[at].someDeck = deck
             if candidates[at].cardsKnown, known.cards[row.int64(0)] != StoredAnkiRecords.Card(note: candidates[at].stored, modified: row.int64(4)) {
                 candidates[at].cardsKnown = false
             }
@@ -80,7 +84,7 @@ struct PackageNotesHere {
         guard cardsRead else { return }
         cardsKnown.reserveCapacity(candidates.count)
         asStored.reserveCapacity(candidates.count)
-        for (id, at) in candidateAt where candidates[at].cardsKnown {
+        for (id, at) in candidateAt where candidates[at].cardsKnown && !candidates[at].severalDecks {
             let candidate = candidates[at]
             guard let first = candidate.first else { continue }
             cardsKnown[id] = first.homeDeck

@@ -27,6 +27,10 @@ package struct StoreExportSource: ExportSource {
     let reading: ExportReading
     let stored: [Int64: AnkiNoteType]
     let sources: [(deck: Deck, preset: Preset)]
+    /// The preset of each deck written and its FSRS decay, by the deck's number here: a card in
+    /// another deck than its note's is scheduled by that deck's (where that deck is not
+    /// written, the card goes with its note, and by its note's deck's).
+    let presets: [Int64: (preset: Preset, decay: Double)]
     let mediaFolder: URL
     let now: Date
     package let decks: [ExportDeck]
@@ -55,6 +59,8 @@ package struct StoreExportSource: ExportSource {
         only = onlyMarked ? dirty?.notes ?? [] : nil
         stored = try reading.ankiNoteTypes()
         sources = decks.map { (deck: $0.0, preset: $0.1) }
+        presets = Dictionary(decks.map { deck, preset in (deck.id, (preset, FSRS(parameters: preset.scheduler.fsrsParameters).decay)) },
+                             uniquingKeysWith: { first, _ in first })
         self.mediaFolder = mediaFolder
         self.now = now
         // A description from Anki is its HTML; Maeil's own is plain text.
@@ -122,12 +128,11 @@ package struct StoreExportSource: ExportSource {
             }
         }
         let ownType = Exporter.noteType(for: deck, notes: own)
-        let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
         try reading.forEachNote(deckID: deck.id, logs: history, only: only) { rows in
             let note = rows.note
             let type = ankiType(of: note) ?? ownType
             types[type.id] = type
-            try body(exported(rows, type: type, preset: preset, fsrs: fsrs), type)
+            try body(exported(rows, type: type, preset: preset), type)
         }
     }
 
@@ -144,7 +149,8 @@ package struct StoreExportSource: ExportSource {
     /// The note type from Anki a note came with, when Maeil keeps it.
     private func ankiType(of note: Note) -> AnkiNoteType? { note.ankiNoteTypeID.flatMap { stored[$0] } }
 
-    private mutating func exported(_ rows: ExportNoteRows, type: AnkiNoteType, preset: Preset, fsrs: FSRS) -> ExportNote {
+    private mutating func exported(_ rows: ExportNoteRows, type: AnkiNoteType, preset notePreset: Preset) -> ExportNote {
+        let noteDeck = (preset: notePreset, decay: presets[rows.note.deckID]?.decay ?? FSRS(parameters: notePreset.scheduler.fsrsParameters).decay)
         let note = rows.note
         var byName: [String: String] = [:]
         for field in note.fields where byName[field.name] == nil { byName[field.name] = field.value }
@@ -162,6 +168,7 @@ package struct StoreExportSource: ExportSource {
             position += 1
             let history = rows.logs[card.id] ?? []
             let kept = rows.ankiData[card.id] ?? AnkiCardData()
+            let (preset, decay) = card.deckID == note.deckID ? noteDeck : presets[card.deckID] ?? noteDeck
             // When Maeil last changed the card; Anki's own time for one untouched here.
             let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
             // Anki keeps on a card the retention its last answer was scheduled for: the preset's
@@ -176,7 +183,7 @@ package struct StoreExportSource: ExportSource {
                 modified: max(changed, Collection.ankiCardModified(cardAnkiMod: card.ankiModified, cardChanged: rows.modified[card.id],
                                                                      noteAnkiMod: note.ankiModified, noteModified: note.modified)),
                 history: history,
-                desiredRetention: keepsFSRSData ? retention : nil, decay: keepsFSRSData ? fsrs.decay : nil, ankiID: card.ankiID, flags: card.flags,
+                desiredRetention: keepsFSRSData ? retention : nil, decay: keepsFSRSData ? decay : nil, ankiID: card.ankiID, flags: card.flags,
                 buriedByUser: card.buriedByUser)
             // The place a card left in the new queue, which Anki records when it leaves it.
             exported.customData = kept.customData

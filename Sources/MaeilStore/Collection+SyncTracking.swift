@@ -37,13 +37,13 @@ extension Collection {
             ("log_update", "AFTER UPDATE ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = OLD.card_id)")
                 + marking(note: "(SELECT note_id FROM card WHERE id = NEW.card_id)", unlessItIs: "(SELECT note_id FROM card WHERE id = OLD.card_id)")),
             ("log_delete", "AFTER DELETE ON review_log", marking(note: "(SELECT note_id FROM card WHERE id = OLD.card_id)")),
-            // A deck's kind and templates give its own notes their note type, its preset their
-            // cards' desired retention, its id in Anki their cards' deck; an import that writes the
-            // deck as it was marks nothing.
+            // A deck's kind and templates give its own notes their note type, its preset its
+            // cards' desired retention and steps, its id in Anki its cards' deck (a card may be in
+            // another deck than its note's); an import that writes the deck as it was marks nothing.
             ("deck_update", """
              AFTER UPDATE ON deck WHEN OLD.kind IS NOT NEW.kind OR OLD.preset_id IS NOT NEW.preset_id
                OR OLD.templates IS NOT NEW.templates OR OLD.anki_id IS NOT NEW.anki_id OR (OLD.name IS NOT NEW.name AND NEW.anki_id IS NULL)
-             """, marking("SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id)")),
+             """, marking("SELECT id FROM note WHERE deck_id IN (OLD.id, NEW.id) UNION SELECT note_id FROM card WHERE deck_id IN (OLD.id, NEW.id)")),
             // Its name gives the notes of Maeil's own note types theirs; a note of an Anki note type
             // exports the same under any name of a deck Anki knows by its id (a phone's rename
             // marked all 20,000 notes of a deck, and the sync that took it exported them all).
@@ -69,27 +69,27 @@ extension Collection {
         // step's delay, which then logs the step's delay as it is now), desired retention and
         // decay (a card with a memory, or studied under FSRS): those notes are marked. Every
         // other column (the day's start, which dates every studied card; one a later migration
-        // adds) marks every note of its decks. Made again each time from the table as it is.
+        // adds) marks every note of its decks. A card is its deck's, which need not be its
+        // note's. Made again each time from the table as it is.
         let optionsOnly: Set<String> = ["name", "new_per_day", "reviews_per_day", "bury_siblings", "bury_new", "bury_reviews",
                                         "bury_interday_learning", "study_order", "curriculum_gating"]
         let others = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('preset') WHERE name NOT IN ('id', 'anki_config', 'scheduler')")
             .filter { !optionsOnly.contains($0) }
-        let ofItsDecks = "FROM note n JOIN deck d ON d.id = n.deck_id WHERE d.preset_id = NEW.id"
+        let ofItsDecks = "FROM card c JOIN deck d ON d.id = c.deck_id WHERE d.preset_id = NEW.id"
         try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_preset_update; DROP TRIGGER IF EXISTS sync_mark_preset_scheduler")
         if !others.isEmpty {
             try db.execute(sql: """
                 CREATE TRIGGER sync_mark_preset_update AFTER UPDATE ON preset
                 WHEN \(others.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
-                BEGIN \(marking("SELECT n.id \(ofItsDecks)")) END
+                BEGIN \(marking("SELECT c.note_id \(ofItsDecks)")) END
                 """)
         }
         try db.execute(sql: """
             CREATE TRIGGER sync_mark_preset_scheduler AFTER UPDATE ON preset WHEN OLD.scheduler IS NOT NEW.scheduler
             BEGIN \(marking("""
-              SELECT n.id \(ofItsDecks) AND EXISTS (
-              SELECT 1 FROM card c WHERE c.note_id = n.id AND (c.stability IS NOT NULL OR c.phase IN ('learning', 'relearning')
+              SELECT c.note_id \(ofItsDecks) AND (c.stability IS NOT NULL OR c.phase IN ('learning', 'relearning')
                 OR (c.phase = 'new' AND c.reps > 0)
-                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.step_secs IS NULL AND r.b_phase IN ('learning', 'relearning'))))
+                OR EXISTS (SELECT 1 FROM review_log r WHERE r.card_id = c.id AND r.anki_ease IS NULL AND r.step_secs IS NULL AND r.b_phase IN ('learning', 'relearning')))
               """)) END
             """)
     }

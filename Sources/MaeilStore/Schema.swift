@@ -430,6 +430,8 @@ enum Schema {
                 ALTER TABLE card DROP COLUMN anki_deck;
                 """)
             for row in triggers { try db.execute(sql: row[1] as String) }
+            // A deck's and a preset's changes mark the notes with a card in its decks.
+            if try db.tableExists("sync_dirty_note") { try Collection.installSyncTracking(db) }
         }
         return migrator
     }

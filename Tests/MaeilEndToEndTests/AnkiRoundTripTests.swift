@@ -59,7 +59,7 @@ struct AnkiRoundTripTests {
     /// Maeil's .apkg and .colpkg put each card back in its deck as Anki reads them (each went to
     /// its note's deck before); a package with one card changed back to its note's deck,
     /// imported again, moves it there.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
     func cardsInAnotherDeckThanTheirNoteGoBackThere() throws {
         let made = try AnkiLibrary.run(["split", folder.path])
         let decks = try #require(made["decks"] as? [String: String])

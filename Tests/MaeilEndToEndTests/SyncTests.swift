@@ -244,6 +244,57 @@ struct SyncTests {
         }
     }
 
+    /// Anki's deck list on the phone: each deck's reviews and new cards, then the reviews and
+    /// new cards its counters say were answered today (phone.py deck-list).
+    func phoneDeckList(_ phonePath: String) throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }
+
+    /// Maeil's deck list: each deck's reviews and new cards.
+    func maeilDeckList(_ collection: String, state: String) throws -> [String: [Int]] {
+        let rows = try JSONSerialization.jsonObject(with: Data(try maeil(["decks", "--json"], collection, state: state).stdout.utf8)) as? [[String: Any]] ?? []
+        return Dictionary(rows.compactMap { row in (row["name"] as? String).map { ($0, [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]) } },
+                          uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A note's last card the phone moved alone to another deck (Browse › Change Deck on one
+    /// card), then back: each taken in place, the card studied in its deck here as there (the
+    /// deck lists agree), its siblings where they were, and the next sync on either side finds
+    /// nothing to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aCardMovedAloneOnThePhoneIsStudiedThere() throws {
+        let seed = "324"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        let (guid, home) = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT note.guid, deck.name FROM note JOIN deck ON deck.id = note.deck_id
+                WHERE note.anki_id IS NOT NULL AND deck.name LIKE 'Korean%' AND (SELECT count(*) FROM card WHERE note_id = note.id) > 1
+                ORDER BY note.id LIMIT 1
+                """).map { ($0[0] as String, $0[1] as String) }
+        })
+        let target = try #require(try store.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM deck WHERE name LIKE 'Korean%' AND name != ? AND anki_id IS NOT NULL ORDER BY name", arguments: [home])
+        })
+        /// The deck of each of the note's cards here, in card order.
+        func cardDecks() throws -> [String] {
+            try store.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT deck.name FROM card JOIN note ON note.id = card.note_id JOIN deck ON deck.id = card.deck_id
+                    WHERE note.guid = ? ORDER BY card.ordinal, card.template
+                    """, arguments: [guid])
+            }
+        }
+        let siblings = try cardDecks().count - 1
+        for (step, deck) in [("moved to \(target)", target), ("moved back to \(home)", home)] {
+            let moved = try phone(["move", phonePath] + login + [guid, deck, "last"])
+            #expect(moved["moved"] as? Int == 1, "\(step): \(moved)")
+            try expectSyncedAsThePhone(step, inPlace: true, server: server, collection: collection, state: state, phonePath: phonePath, login: login)
+            let decks = try cardDecks()
+            #expect(decks == Array(repeating: home, count: siblings) + [deck], "\(step): the note's cards here are in \(decks)")
+            let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
+            #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "\(step): Maeil's deck list \(here), the phone's \(there)")
+        }
+    }
+
     /// A card the phone answered and then deleted, the same day: its answer still counts against
     /// the day's limits here, as Anki's deck counters count it there (its log row came with no
     /// deck to count it in, and the deck list here showed one review more than the phone's). The
@@ -252,12 +303,8 @@ struct SyncTests {
     func anAnswerToACardDeletedOnThePhoneCountsToday() throws {
         let seed = "322"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
-        func phoneList() throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }
-        func maeilList() throws -> [String: [Int]] {
-            let rows = try JSONSerialization.jsonObject(with: Data(try maeil(["decks", "--json"], collection, state: state).stdout.utf8)) as? [[String: Any]] ?? []
-            return Dictionary(rows.compactMap { row in (row["name"] as? String).map { ($0, [row["due"] as? Int ?? -1, row["new"] as? Int ?? -1]) } },
-                              uniquingKeysWith: { first, _ in first })
-        }
+        func phoneList() throws -> [String: [Int]] { try phoneDeckList(phonePath) }
+        func maeilList() throws -> [String: [Int]] { try maeilDeckList(collection, state: state) }
         // A note of one review card, in a deck with three other review cards, set due today here.
         let (guid, deck, due) = try #require(try Collection(path: collection, readOnly: true).read { db -> (String, String, [Int64])? in
             let rows = try Row.fetchAll(db, sql: """

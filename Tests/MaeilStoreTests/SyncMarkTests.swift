@@ -125,6 +125,37 @@ struct SyncMarkTests {
         #expect(try Self.marked(collection) == Set(notes), "the day's start dates every card")
     }
 
+    /// A card in another deck than its note's (Anki's Change Deck) exports by its own deck: that
+    /// deck's options (its steps, retention, day's start) and its id in Anki mark its note, which
+    /// its note's deck holds no card of theirs for.
+    @Test func aCardInAnotherDeckIsMarkedByThatDecksChanges() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        var other = try Fixture.wordDeck(collection, name: "Words::Reverse", count: 0)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        let card = try #require(try collection.cards(noteID: notes[0]).last)
+        var state = card.state
+        (state.phase, state.step, state.due) = (.learning, 0, Fixture.noon.addingTimeInterval(60))
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.db.execute(sql: "UPDATE card SET deck_id = ? WHERE id = ?", arguments: [other.id, card.id])
+            try writer.setState(cardID: card.id, state, kind: .manual)
+        }
+        _ = try collection.takeChangeFlag()
+        try Self.clearMarks(collection)
+        var preset = try collection.preset(id: other.presetID)
+        preset.scheduler.learningSteps = [120, 1200]
+        preset = try collection.save(preset)
+        #expect(try Self.marked(collection) == [notes[0]], "the steps of the card's deck")
+        try Self.clearMarks(collection)
+        preset.rolloverHour = (preset.rolloverHour + 1) % 24
+        _ = try collection.save(preset)
+        #expect(try Self.marked(collection) == [notes[0]], "the day's start of the card's deck")
+        try Self.clearMarks(collection)
+        other.ankiID = 1_700_000_000_000
+        try collection.batch(now: Fixture.noon) { writer in try writer.update(other) }
+        #expect(try Self.marked(collection) == [notes[0]], "the card's deck in Anki")
+    }
+
     /// A deck's name gives the notes of Maeil's own note types theirs, and a deck Anki does not
     /// know yet its id; a note of an Anki note type in a deck Anki knows exports the same under
     /// any name (a phone's rename marked every note of the deck, and the sync that took it

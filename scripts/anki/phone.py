@@ -15,11 +15,11 @@ client does, and prints one JSON object:
                                                    one moved to another deck, one deleted, Korean's
                                                    options set to 17 new cards a day; then a normal
                                                    sync; prints the notes' guids
-    phone.py move PATH ENDPOINT USER PASSWORD GUID DECK
+    phone.py move PATH ENDPOINT USER PASSWORD GUID DECK [last]
                                                    on the collection at PATH: the cards of note GUID
-                                                   moved to deck DECK, as Browse › Change Deck moves
-                                                   them (the note row stays as it was); then a
-                                                   normal sync
+                                                   (with "last", its last card alone) moved to deck
+                                                   DECK, as Browse › Change Deck moves them (the
+                                                   note row stays as it was); then a normal sync
     phone.py custom PATH ENDPOINT USER PASSWORD make|empty|delete [LIMIT]
                                                    on the collection at PATH: custom study (a filtered
                                                    deck of LIMIT cards) made, emptied or deleted; then
@@ -207,11 +207,13 @@ def change(path, endpoint, user, password):
             "deleted": deleted.guid}
 
 
-def move(path, endpoint, user, password, guid, deck):
+def move(path, endpoint, user, password, guid, deck, which="all"):
     from anki.collection import Collection
 
     col = Collection(path)
-    cards = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ?", guid)
+    cards = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ? order by c.ord", guid)
+    if which == "last":
+        cards = cards[-1:]
     col.set_deck(cards, col.decks.id_for_name(deck))
     required = sync_open(col, endpoint, user, password)
     col.close()

@@ -130,6 +130,16 @@ def make_child(folder, *seeds):
         if rng.random() < 0.5:
             add_occlusion_note(col, rng.choice(decks), occlusions(rng))
         number_cards_by_template(col)
+        # A note's last card moved alone to another deck (Browse › Change Deck), then studied
+        # there, as in Anki. A generator of its own keeps the other draws as they were.
+        # (Not after answers of the same day: Anki counts an answer in the deck the card was in
+        # then, which its log does not say; Maeil counts it in the card's deck now.)
+        split_rng = random.Random(int(seed) * 6700417)
+        several = col.db.list("select nid from cards group by nid having count() > 1 order by nid")
+        if several and split_rng.random() < 0.5:
+            cards = sorted(col.get_note(split_rng.choice(several)).card_ids())
+            home = col.get_card(cards[0]).did
+            col.set_deck([cards[-1]], split_rng.choice([did for did in decks if did != home]))
         col.decks.select(decks[0])
         answered, last = study(col, rng, clock_file, start, rng.randint(20, 40))
         # A note studied, then deleted: Anki keeps its cards' answers in the review log. A
