@@ -278,7 +278,8 @@ struct DeckImport {
             }
             if note.deckID != deck.id, try Self.movedInAnki(item.cards, note: note, writer: writer) {
                 try inserter.flush()
-                try writer.move(noteID: note.id, toDeck: deck.id, position: draft.position, cards: try Self.sameCards(item.cards, of: note, writer: writer))
+                let (cards, apart) = try Self.sameCards(item.cards, of: note, cardDecks: cardDecks, writer: writer)
+                try writer.move(noteID: note.id, toDeck: deck.id, position: draft.position, cards: cards, apart: apart)
                 (note.deckID, note.position) = (deck.id, draft.position)
                 summary.moved += 1
             }
@@ -322,12 +323,18 @@ struct DeckImport {
         }
     }
 
-    /// The note's cards that are the package's, by Anki's card id, with the package's template names.
-    static func sameCards(_ cards: [CardDraft], of note: Note, writer: CollectionWriter) throws -> [(cardID: Int64, template: String)] {
+    /// The note's cards that are the package's, by Anki's card id, with the package's template
+    /// names; and those the package keeps in a deck of their own, with that deck here (`cardDecks`).
+    static func sameCards(_ cards: [CardDraft], of note: Note, cardDecks: [Int64: Int64], writer: CollectionWriter) throws
+        -> (cards: [(cardID: Int64, template: String)], apart: [Int64: Int64]) {
         let stored = try writer.cards(noteID: note.id)
-        return cards.compactMap { imported in
-            stored.first { $0.ankiID != nil && $0.ankiID == imported.ankiID }.map { ($0.id, imported.template) }
+        var apart: [Int64: Int64] = [:]
+        let same = cards.compactMap { imported -> (cardID: Int64, template: String)? in
+            guard let card = stored.first(where: { $0.ankiID != nil && $0.ankiID == imported.ankiID }) else { return nil }
+            apart[card.id] = imported.ankiDeckID.flatMap { cardDecks[$0] }
+            return (card.id, imported.template)
         }
+        return (same, apart)
     }
 
     /// Writes the new cards still waiting (several go in one statement).

@@ -144,6 +144,18 @@ package struct CollectionWriter {
         return true
     }
 
+    /// Deletes a deck that holds no note or card (a sync's take of a deck deleted on a phone):
+    /// its units and kept day counts go with it, its answers stay in the log. False, with
+    /// nothing deleted, where it still holds one.
+    package func deleteEmptyDeck(id: Int64) throws -> Bool {
+        let holds = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM note WHERE deck_id = ?1) OR EXISTS (SELECT 1 FROM card WHERE deck_id = ?1)
+            """, arguments: [id]) ?? true
+        guard !holds else { return false }
+        try db.execute(sql: "DELETE FROM deck WHERE id = ?", arguments: [id])
+        return true
+    }
+
     /// A deck's notes by guid: the file each came from (`Note.source`).
     package func noteSources(deckID: Int64) throws -> [String: String?] {
         var sources: [String: String?] = [:]
@@ -293,13 +305,14 @@ package struct CollectionWriter {
     }
 
     /// Moves a note and the given cards to another deck, each card under the name its template
-    /// has there (a deck names the templates of each note type its own way).
-    package func move(noteID: Int64, toDeck deckID: Int64, position: Int, cards: [(cardID: Int64, template: String)]) throws {
+    /// has there (a deck names the templates of each note type its own way). `apart`: cards that
+    /// stay in a deck of their own (Anki's Change Deck on some of a note's cards), by card id.
+    package func move(noteID: Int64, toDeck deckID: Int64, position: Int, cards: [(cardID: Int64, template: String)],
+                      apart: [Int64: Int64] = [:]) throws {
         try db.cachedStatement(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?").execute(arguments: [deckID, position, noteID])
         for card in cards {
-            // The whole note moves: no card of it stays in another deck of Anki's.
             try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?")
-                .execute(arguments: [deckID, card.template, card.cardID])
+                .execute(arguments: [apart[card.cardID] ?? deckID, card.template, card.cardID])
         }
     }
 

@@ -104,18 +104,6 @@ package final class SyncMerge {
         }
     }
 
-    /// Of these notes, those whose cards are all in one home deck (a card in a filtered deck is
-    /// at home in the deck it came from): a note here is in one deck.
-    package func notesInOneHomeDeck(_ notes: Set<Int64>) throws -> Set<Int64> {
-        let list = String(decoding: try JSONSerialization.data(withJSONObject: Array(notes)), as: UTF8.self)
-        return try queue.read { db in
-            Set(try Int64.fetchAll(db, sql: """
-                SELECT nid FROM main.cards WHERE nid IN (SELECT value FROM json_each(?))
-                GROUP BY nid HAVING count(DISTINCT CASE WHEN odid != 0 THEN odid ELSE did END) = 1
-                """, arguments: [list]))
-        }
-    }
-
     // MARK: Deletions
 
     /// Cards and notes of the base this side no longer has: deleted here.

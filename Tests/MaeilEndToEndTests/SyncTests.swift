@@ -256,9 +256,9 @@ struct SyncTests {
     }
 
     /// A note's last card the phone moved alone to another deck (Browse › Change Deck on one
-    /// card), then back: each taken in place, the card studied in its deck here as there (the
-    /// deck lists agree), its siblings where they were, and the next sync on either side finds
-    /// nothing to carry.
+    /// card), then back, then its first card alone (the note's deck there, the deck of its first
+    /// card, changes; the others stay): each taken in place, each card in its deck here as there
+    /// (the deck lists agree), and the next sync on either side finds nothing to carry.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func aCardMovedAloneOnThePhoneIsStudiedThere() throws {
         let seed = "324"
@@ -284,15 +284,49 @@ struct SyncTests {
             }
         }
         let siblings = try cardDecks().count - 1
-        for (step, deck) in [("moved to \(target)", target), ("moved back to \(home)", home)] {
-            let moved = try phone(["move", phonePath] + login + [guid, deck, "last"])
+        let steps = [("the last card moved to \(target)", "last", target, Array(repeating: home, count: siblings) + [target]),
+                     ("the last card moved back to \(home)", "last", home, Array(repeating: home, count: siblings + 1)),
+                     ("the first card moved to \(target)", "first", target, [target] + Array(repeating: home, count: siblings))]
+        for (step, which, deck, expected) in steps {
+            let moved = try phone(["move", phonePath] + login + [guid, deck, which])
             #expect(moved["moved"] as? Int == 1, "\(step): \(moved)")
             try expectSyncedAsThePhone(step, inPlace: true, server: server, collection: collection, state: state, phonePath: phonePath, login: login)
             let decks = try cardDecks()
-            #expect(decks == Array(repeating: home, count: siblings) + [deck], "\(step): the note's cards here are in \(decks)")
+            #expect(decks == expected, "\(step): the note's cards here are in \(decks)")
+            let noteDeck = try store.read { db in
+                try String.fetchOne(db, sql: "SELECT deck.name FROM note JOIN deck ON deck.id = note.deck_id WHERE note.guid = ?", arguments: [guid])
+            }
+            #expect(noteDeck == expected.first, "\(step): the note is in \(noteDeck ?? "no deck"), the deck of its first card")
             let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
             #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "\(step): Maeil's deck list \(here), the phone's \(there)")
         }
+    }
+
+    /// A deck the phone deleted with its cards, and nothing else: taken in place (the collection
+    /// was rebuilt from the whole merge, and a backup made): the deck and its notes are gone here
+    /// as there, their answers still in the log (Anki keeps them), the decks and cards of both
+    /// sides the same, and the next sync on either side finds nothing to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aDeckDeletedOnThePhoneIsDeletedHere() throws {
+        let seed = "325"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        // A deck of Anki's whose notes and cards are all in it, the one with the most answers.
+        let (deck, answers) = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT d.name, (SELECT count(*) FROM review_log r JOIN card c ON c.id = r.card_id WHERE c.deck_id = d.id) AS answers
+                FROM deck d WHERE d.anki_id IS NOT NULL AND d.name LIKE 'Korean::%' AND EXISTS (SELECT 1 FROM note WHERE deck_id = d.id)
+                AND NOT EXISTS (SELECT 1 FROM card c JOIN note n ON n.id = c.note_id WHERE (c.deck_id = d.id) != (n.deck_id = d.id))
+                ORDER BY answers DESC LIMIT 1
+                """).map { ($0[0] as String, $0[1] as Int) }
+        })
+        let logged = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log") ?? 0 }
+        let deleted = try phone(["delete-deck", phonePath] + login + [deck])
+        #expect((deleted["cards"] as? [Any])?.isEmpty == false, "\(deleted)")
+        try expectSyncedAsThePhone("deck \(deck) deleted", inPlace: true, server: server, collection: collection, state: state,
+                                   phonePath: phonePath, login: login)
+        #expect(try store.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM deck WHERE name = ?)", arguments: [deck]) } == false)
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log") } == logged, "the deck's \(answers) answers stay in the log")
     }
 
     /// A card the phone answered and then deleted, the same day: its answer still counts against

@@ -15,9 +15,9 @@ client does, and prints one JSON object:
                                                    one moved to another deck, one deleted, Korean's
                                                    options set to 17 new cards a day; then a normal
                                                    sync; prints the notes' guids
-    phone.py move PATH ENDPOINT USER PASSWORD GUID DECK [last]
+    phone.py move PATH ENDPOINT USER PASSWORD GUID DECK [first|last]
                                                    on the collection at PATH: the cards of note GUID
-                                                   (with "last", its last card alone) moved to deck
+                                                   (or its first or last card alone) moved to deck
                                                    DECK, as Browse › Change Deck moves them (the
                                                    note row stays as it was); then a normal sync
     phone.py custom PATH ENDPOINT USER PASSWORD make|empty|delete [LIMIT]
@@ -41,6 +41,11 @@ client does, and prints one JSON object:
                                                    Cards deletes the cards left blank; then a normal
                                                    sync; prints the cards deleted and those its note
                                                    has left
+    phone.py delete-deck PATH ENDPOINT USER PASSWORD DECK
+                                                   on the collection at PATH: deck DECK deleted
+                                                   with its cards (and the notes whose last cards
+                                                   they were), as Anki's deck list deletes it; then
+                                                   a normal sync; prints the cards deleted
     phone.py delete-card PATH CARD                 on the collection at PATH, no sync: card CARD
                                                    deleted alone, whatever its front shows (as a
                                                    script can; its note goes too where it was the
@@ -212,8 +217,7 @@ def move(path, endpoint, user, password, guid, deck, which="all"):
 
     col = Collection(path)
     cards = col.db.list("select c.id from cards c join notes n on n.id = c.nid where n.guid = ? order by c.ord", guid)
-    if which == "last":
-        cards = cards[-1:]
+    cards = {"first": cards[:1], "last": cards[-1:]}.get(which, cards)
     col.set_deck(cards, col.decks.id_for_name(deck))
     required = sync_open(col, endpoint, user, password)
     col.close()
@@ -270,6 +274,18 @@ def delete(path, endpoint, user, password, guid):
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "note": note, "cards": cards}
+
+
+def delete_deck(path, endpoint, user, password, name):
+    from anki.collection import Collection
+
+    col = Collection(path)
+    deck = col.decks.id_for_name(name)
+    cards = col.decks.cids(deck, children=True)
+    col.decks.remove([deck])
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "cards": cards}
 
 
 def empty_card(path, endpoint, user, password, card):
@@ -693,5 +709,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

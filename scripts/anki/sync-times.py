@@ -12,7 +12,8 @@ Then normal syncs of 1,000 changed cards: each side sets 1,000 cards due on anot
 to take them ("normal_take"); then ten notes edited on the phone the same way ("note_take"), and
 ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), a
 deck's options changed ("options_take"), a deck renamed and described ("deck_take"), a deck made
-with ten notes ("made_take") and the note type of the most notes restyled ("type_take"); the best
+with ten notes ("made_take"), the note type of the most notes restyled ("type_take") and one of
+the decks made deleted with its notes ("deck_delete_take"); the best
 of three of each, and the worst of the three of each normal sync ("normal_send_worst", …). Prints one JSON object.
 """
 import json
@@ -217,6 +218,14 @@ try:
 
     timed("anki_type_take", lambda: restyled_by(*anki_phone), lambda: col.sync_collection(auth, False))
     timed("maeil_type_take", lambda: restyled_by(*maeil_phone), lambda: run("sync"))
+    # One of the decks made above deleted on a phone with its ten notes ("deck_delete_take").
+    def deck_deleted_by(other, login):
+        made = sorted(deck.id for deck in other.decks.all_names_and_ids() if deck.name.startswith("Made "))
+        other.decks.remove(made[:1])
+        other.sync_collection(login, False)
+
+    timed("anki_deck_delete_take", lambda: deck_deleted_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_deck_delete_take", lambda: deck_deleted_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:

@@ -49,8 +49,6 @@ package struct NormalSync {
         var anythingCame = false
         // Where only cards, answers and notes came down, the notes they touch: taken in place.
         var inPlace: Set<Int64>?
-        // Of those, the notes whose cards are in one deck there (a note here is in one deck).
-        var inOneDeck: Set<Int64> = []
         // What the server deleted: deleted here too when the rest is taken in place.
         var deletedThere = SyncGraves()
         do {
@@ -89,12 +87,12 @@ package struct NormalSync {
                 cameDown = cameDown || chunk.total > 0
                 if chunk.done { break }
             }
-            if cameDown, !settingsChanged, !merge.serverDeletedHeldDecks, !merge.serverChangedObjects,
+            if cameDown, !settingsChanged, !merge.serverChangedObjects,
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
+                 && !merge.serverDeletedHeldDecks
                  && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty && merge.serverNewDecks.isEmpty
                  && merge.serverNewOptions.isEmpty && merge.serverNewNoteTypes.isEmpty && merge.serverRestyledNoteTypes.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
-                inOneDeck = try merge.notesInOneHomeDeck(inPlace ?? [])
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
                 (summary.sentCards, summary.sentNotes, summary.sentReviews)
@@ -132,7 +130,7 @@ package struct NormalSync {
             summary.takenInPlace = anythingCame
             return summary
         }
-        if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, notes: notes, inOneDeck: inOneDeck, deleted: deletedThere,
+        if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, notes: notes, deleted: deletedThere,
                                                 mark: newMark, work: work) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
@@ -164,7 +162,7 @@ package struct NormalSync {
     /// cannot be told in its log (the collection then takes the whole merge); an error where
     /// another writer changed the collection meanwhile (the next sync carries that change, and
     /// takes this one's again).
-    func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, inOneDeck: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
+    func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
                      work: URL) throws -> Bool {
         let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
         let (changedOptions, changedDecks, newDecks) = (merge.serverChangedOptions, merge.serverChangedDecks, merge.serverNewDecks)
@@ -211,6 +209,7 @@ package struct NormalSync {
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
+                try Self.deleteDecks(deleted.decks, writer: writer)
                 // Before the notes: a note new in a note type made there finds it kept.
                 try Self.takeNoteTypes(types, restyled: merge.serverRestyledNoteTypes, writer: writer)
                 // Then the decks, before the notes too: a note that came new into a renamed or new
@@ -238,7 +237,7 @@ package struct NormalSync {
                 for draft in noteDrafts where !added.contains(draft.guid) { try Self.takeEditedNote(draft, writer: writer) }
                 var decks = try writer.decks()
                 for (note, deck) in homes where !added.contains(note.guid) {
-                    try Self.takeMovedNote(note, toDeck: deck, inOneDeck: note.ankiID.map(inOneDeck.contains) == true, decks: &decks, writer: writer)
+                    try Self.takeMovedNote(note, toDeck: deck, decks: &decks, writer: writer)
                 }
                 // The merge decided which row of a card is the newer: a row it took replaces this one;
                 // where this side's won, or only answers came, they join its log.
@@ -399,16 +398,14 @@ package struct NormalSync {
     /// A note whose cards the other side moved to another deck (Anki's Change Deck sends card
     /// rows, not the note's): moved here too, as an import moves it, its cards under the names
     /// its note type's templates have in that deck (added to the deck where it has none, as for
-    /// a note added there). Nothing where it is in that deck already. Throws `SyncTakeProblem`
-    /// (the whole merge is taken) where the deck is not here under Anki's id, or the note's
-    /// cards there are in more than one deck (`inOneDeck` false): a card that did not move
-    /// there would move here with its note.
-    /// `decks`: the collection's, read once for every note, kept as this writes them.
-    static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, inOneDeck: Bool, decks: inout [Deck],
-                              writer: CollectionWriter) throws {
+    /// a note added there), each card the other side keeps in a deck of its own left there.
+    /// Nothing where it is in that deck already. Throws `SyncTakeProblem` (the whole merge is
+    /// taken) where a deck is not here under Anki's id. `decks`: the collection's, read once for
+    /// every note, kept as this writes them.
+    static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, decks: inout [Deck], writer: CollectionWriter) throws {
         guard let stored = try writer.note(guid: draft.guid) else { throw SyncTakeProblem() }
         guard decks.first(where: { $0.id == stored.deckID })?.ankiID != ankiDeckID else { return }
-        guard inOneDeck, let ankiDeckID, let place = decks.firstIndex(where: { $0.ankiID == ankiDeckID }),
+        guard let ankiDeckID, let place = decks.firstIndex(where: { $0.ankiID == ankiDeckID }),
               let typeID = stored.ankiNoteTypeID, let type = try writer.ankiNoteType(id: typeID) else { throw SyncTakeProblem() }
         var target = decks[place]
         let (templates, names) = CardTemplate.adding(type.maeilTemplates, ofType: type.name, to: target.templates)
@@ -417,11 +414,27 @@ package struct NormalSync {
             try writer.update(target)
             decks[place] = target
         }
+        var apart: [Int64: Int64] = [:]
         let cards = try writer.cards(noteID: stored.id).map { card in
             let ordinal = Exporter.ordinal(of: card, in: type)
+            let ankiID = card.ankiID ?? Collection.proposedAnkiID(created: stored.created, id: card.id)
+            if let kept = draft.cards.first(where: { $0.ankiID != nil && $0.ankiID == ankiID }) { apart[card.id] = try deckHere(of: kept, among: decks) }
             return (cardID: card.id, template: type.isCloze ? names.first ?? card.template : ordinal < names.count ? names[ordinal] : card.template)
         }
-        try writer.move(noteID: stored.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards)
+        try writer.move(noteID: stored.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards, apart: apart)
+    }
+
+    /// The decks the other side deleted (Anki deletes a deck's cards with it, and a note whose
+    /// last card it was, which came as their own deletions and are gone here already), known
+    /// by Anki's id or the one exports propose for a deck made here: deleted here too, their
+    /// answers left in the log. One Maeil holds no deck for (a phone's custom study) is none.
+    /// Throws `SyncTakeProblem` (the whole merge is taken) where a note or card is still in one.
+    static func deleteDecks(_ deleted: [Int64], writer: CollectionWriter) throws {
+        guard !deleted.isEmpty else { return }
+        let ids = Set(deleted)
+        for deck in try writer.decks() where ids.contains(deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id)) {
+            guard try writer.deleteEmptyDeck(id: deck.id) else { throw SyncTakeProblem() }
+        }
     }
 
     /// The deck here a card is in there where that is not its note's (`CardDraft.ankiDeckID`),
