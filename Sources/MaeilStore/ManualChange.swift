@@ -23,6 +23,19 @@ package struct ManualChange: Sendable {
         /// in Anki's new queue and in that queue again (not suspended or buried), as Anki's
         /// Forget leaves it.
         case forget(now: Date, next: @Sendable (Card, Preset) -> CardState)
+        /// To another deck, as Anki's Change Deck: the cards alone, or a note with every card
+        /// of it, each card under the name `names` gives its template in that deck (from the
+        /// deck, the note, its cards and its Anki note type), the deck taking the templates it
+        /// returns; nil where the deck cannot show them.
+        case move(toDeck: Int64, names: @Sendable (Deck, Note, [Card], AnkiNoteType?) -> TemplateNames?)
+    }
+
+    /// A deck's templates with a note's, and the name each of its cards' templates has there.
+    package struct TemplateNames: Sendable {
+        package var deck: [CardTemplate]
+        package var cards: [Int64: String]
+
+        package init(deck: [CardTemplate], cards: [Int64: String]) { (self.deck, self.cards) = (deck, cards) }
     }
 
     package let action: Action
@@ -91,6 +104,27 @@ extension Collection {
             try inserter.update(note)
         case .delete:
             if let noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID]) }
+        case .move(let deckID, let names):
+            var target = try deck(db, id: deckID)
+            guard let noteID else {
+                try db.execute(sql: "UPDATE card SET deck_id = ? WHERE id IN (\(list))", arguments: [deckID])
+                return
+            }
+            let note = try Self.note(db, id: noteID)
+            let cards = try Self.cards(db, noteID: noteID)
+            guard let named = names(target, note, cards, try note.ankiNoteTypeID.flatMap { try ankiNoteType(db, id: $0) }) else {
+                throw StoreError.templatesMissing(noteID: noteID, deck: target.name)
+            }
+            if named.deck != target.templates {
+                target.templates = named.deck
+                try update(db, target)
+            }
+            if note.deckID != deckID {
+                try db.execute(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?", arguments: [deckID, try nextPosition(db, deckID: deckID), noteID])
+            }
+            for card in cards {
+                try db.execute(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?", arguments: [deckID, named.cards[card.id] ?? card.template, card.id])
+            }
         case .reschedule(let now, let next), .forget(let now, let next):
             // In whole seconds, as answers are logged: a change and an answer in one second keep their order.
             let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))

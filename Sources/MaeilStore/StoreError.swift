@@ -20,6 +20,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The options of the card's deck are no longer the ones an answer was planned under.
     case presetChanged(cardID: Int64)
     case guidTaken(String)
+    /// A note moved to a deck that has none of the templates its cards were made from.
+    case templatesMissing(noteID: Int64, deck: String)
     case nothingToUndo
     /// The change to undo was followed by another to the same note or card.
     case changedSince(String)
@@ -65,6 +67,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "the options of card \(id)'s deck changed while it was shown (deck … set in another Maeil?)"
         case .guidTaken(let guid):
             "a note with the id “\(guid)” is already in the collection"
+        case .templatesMissing(let noteID, let deck):
+            "deck “\(deck)” has none of the templates note \(noteID)'s cards are made from; move its cards alone (card:N), which keep their note's"
         case .nothingToUndo:
             "nothing to undo"
         case .changedSince(let label):

@@ -22,7 +22,7 @@ struct Maeil: ParsableCommand {
         version: About.version,
         subcommands: [PromptCommand.self, ReviewCommand.self, QueueCommand.self, DecksCommand.self, DeckCommand.self, AddCommand.self, FindCommand.self,
                       ShowCommand.self, EditCommand.self, TagCommand.self, DeleteCommand.self, InfoCommand.self, ForgetCommand.self,
-                      StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UnburyCommand.self, FlagCommand.self, SetDueCommand.self, UndoCommand.self,
+                      StarCommand.self, UnstarCommand.self, SuspendCommand.self, UnsuspendCommand.self, UnburyCommand.self, FlagCommand.self, SetDueCommand.self, MoveCommand.self, UndoCommand.self,
                       StatsCommand.self, MissedCommand.self, FocusCommand.self, ReadCommand.self, SayCommand.self, ImportCommand.self, ExportCommand.self,
                       BackupCommand.self, RestoreCommand.self, SyncCommand.self, ConfigCommand.self, CheckCommand.self, ScheduleCommand.self, SimCommand.self, OptimizeCommand.self, BenchCommand.self, AboutCommand.self],
         defaultSubcommand: PromptCommand.self

@@ -100,6 +100,24 @@ struct AnkiRoundTripTests {
         // The first reverse card, answered here, went back to its note's deck; the second stays, in learning.
         let counts = try maeilCounts()
         #expect(counts["Words::Reverse"] == ["new": 1, "review": 0, "learning": 1], "\(counts)")
+        // Change Deck here: a note with both its cards, then a card alone; Anki reads each where it went.
+        let store = try Collection(path: collection, readOnly: true)
+        let (note, guid) = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, guid FROM note WHERE (SELECT count(*) FROM card WHERE note_id = note.id) = 2 ORDER BY id LIMIT 1")
+                .map { ($0[0] as Int64, $0[1] as String) }
+        })
+        let card = try #require(try store.read { db in
+            try Int64.fetchOne(db, sql: "SELECT c.id FROM card c JOIN note n ON n.id = c.note_id WHERE n.id != ? AND c.ordinal = 0 ORDER BY c.id LIMIT 1", arguments: [note])
+        })
+        let cardGUID = try #require(try store.read { db in
+            try String.fetchOne(db, sql: "SELECT n.guid FROM note n JOIN card c ON c.note_id = n.id WHERE c.id = ?", arguments: [card])
+        })
+        _ = try maeil(["move", "Words::Elsewhere", "\(note)"])
+        _ = try maeil(["move", "Words::Reverse", "card:\(card)"])
+        var moved = movedBack
+        (moved["\(guid) 0"], moved["\(guid) 1"], moved["\(cardGUID) 0"]) = ("Words::Elsewhere", "Words::Elsewhere", "Words::Reverse")
+        try expectAsAnki(moved, "a note and a card moved here")
+        #expect(try maeil(["check"]).stdout.hasSuffix("ok\n"))
     }
 
     /// Anki makes two collections (an SM-2 deck with HTML, a cloze note, a picture, a sound,

@@ -302,6 +302,45 @@ struct SyncTests {
         }
     }
 
+    /// A note moved here to another deck with its cards, and another note's card moved alone
+    /// (`maeil move`, Anki's Change Deck): the sync sends them, and after the phone's sync each
+    /// card is in the same deck on both sides, the deck lists agree, and neither side has
+    /// anything left to carry.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func aNoteAndACardMovedHereMoveOnThePhone() throws {
+        let seed = "326"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        let notes = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT note.id, deck.name FROM note JOIN deck ON deck.id = note.deck_id
+                WHERE note.anki_id IS NOT NULL AND deck.name LIKE 'Korean%' AND (SELECT count(*) FROM card WHERE note_id = note.id) > 1
+                ORDER BY note.id LIMIT 2
+                """).map { ($0[0] as Int64, $0[1] as String) }
+        }
+        try #require(notes.count == 2)
+        let decks = try store.read { try String.fetchAll($0, sql: "SELECT name FROM deck WHERE name LIKE 'Korean%' AND anki_id IS NOT NULL ORDER BY name") }
+        let target = try #require(decks.first { $0 != notes[0].1 }), other = try #require(decks.first { $0 != notes[1].1 })
+        let card = try #require(try store.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM card WHERE note_id = ?", arguments: [notes[1].0]) })
+        #expect(try maeil(["move", target, "\(notes[0].0)"], collection, state: state).status == 0)
+        #expect(try maeil(["move", other, "card:\(card)"], collection, state: state).status == 0)
+        let movedTo = try store.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT deck.name FROM card JOIN deck ON deck.id = card.deck_id WHERE card.note_id = ? OR card.id = ? ORDER BY card.id = ?
+                """, arguments: [notes[0].0, card, card])
+        }
+        #expect(movedTo == [target, other], "the cards moved here are in \(movedTo)")
+        let sent = try maeil(["sync", "--json"], collection, state: state)
+        #expect(sent.status == 0, "\(sent.stdout)\(sent.stderr)")
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's sync: \(phoneSynced)")
+        try expectTheSameDecks(phonePath, collection, state: state, context: "moved here")
+        try expectTheSame(phonePath, collection, state: state, context: "moved here")
+        let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
+        #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "Maeil's deck list \(here), the phone's \(there)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+    }
+
     /// A deck the phone deleted with its cards, and nothing else: taken in place (the collection
     /// was rebuilt from the whole merge, and a backup made): the deck and its notes are gone here
     /// as there, their answers still in the log (Anki keeps them), the decks and cards of both

@@ -27,9 +27,10 @@ struct UndoTests {
         return (collection, deck, clock)
     }
 
-    @Test(arguments: ["star", "suspend", "bury", "flag", "tag", "edit", "delete", "forget", "set due"])
+    @Test(arguments: ["star", "suspend", "bury", "flag", "tag", "edit", "delete", "forget", "set due", "move note", "move cards"])
     func eachChangeIsUndoneExactly(_ kind: String) throws {
         let (collection, deck, clock) = try Self.fixture()
+        let other = try Fixture.wordDeck(collection, name: "Other", count: 0)
         let note = try collection.notes(deckID: deck.id)[0]
         let cards = try collection.cards(noteID: note.id).map(\.id)
         try collection.setTags(noteID: note.id, add: ["before"])
@@ -43,6 +44,10 @@ struct UndoTests {
         case "edit": .note(note.id, .edit(fields: note.fields.map { NoteField(name: $0.name, value: $0.value + "!", language: $0.language) }, now: clock.now), label: kind)
         case "delete": .note(note.id, .delete, label: kind)
         case "forget": .cards(cards, .reschedule(now: clock.now) { _, _ in .new }, label: kind)
+        case "move note": .note(note.id, .move(toDeck: other.id) { target, _, cards, _ in
+            .init(deck: target.templates, cards: Dictionary(uniqueKeysWithValues: cards.map { ($0.id, $0.template) }))
+        }, label: kind)
+        case "move cards": .cards(cards, .move(toDeck: other.id) { _, _, _, _ in nil }, label: kind)
         default: .cards(cards, .reschedule(now: clock.now) { card, preset in
             DueDateChange("3!")!.state(from: card.state, days: 3, today: 20_000, clock: preset.dayClock(in: Fixture.utc),
                                        startingEasePermille: 2500, fsrs: false)
@@ -53,6 +58,20 @@ struct UndoTests {
         #expect(try collection.undoLast() == .change(label: kind, cardIDs: cards))
         #expect(try Self.everything(collection) == before, "\(kind) undone: every row as it was")
         #expect(try collection.undoLast() == .change(label: "tag note \(note.id)", cardIDs: cards), "the change before it is next")
+    }
+
+    /// A note moved to a deck that cannot show its cards (its templates are not there) is
+    /// refused with nothing written, and no undo step.
+    @Test func aNoteMovedWhereItsTemplatesAreNotIsRefused() throws {
+        let (collection, deck, _) = try Self.fixture()
+        let other = try Fixture.wordDeck(collection, name: "Other", count: 0, templates: [CardTemplate(name: "listen", front: ["word"], back: ["meaning"])])
+        let note = try collection.notes(deckID: deck.id)[0]
+        let before = try Self.everything(collection)
+        #expect(throws: StoreError.templatesMissing(noteID: note.id, deck: "Other")) {
+            try collection.apply(.note(note.id, .move(toDeck: other.id) { _, _, _, _ in nil }, label: "move"))
+        }
+        #expect(try Self.everything(collection) == before)
+        #expect(try collection.undoLast() != .change(label: "move", cardIDs: try collection.cards(noteID: note.id).map(\.id)))
     }
 
     @Test func answersAndChangesAreUndoneNewestFirst() throws {

@@ -403,25 +403,25 @@ package struct NormalSync {
     /// taken) where a deck is not here under Anki's id. `decks`: the collection's, read once for
     /// every note, kept as this writes them.
     static func takeMovedNote(_ draft: NoteDraft, toDeck ankiDeckID: Int64?, decks: inout [Deck], writer: CollectionWriter) throws {
-        guard let stored = try writer.note(guid: draft.guid) else { throw SyncTakeProblem() }
-        guard decks.first(where: { $0.id == stored.deckID })?.ankiID != ankiDeckID else { return }
+        guard let note = try writer.note(guid: draft.guid) else { throw SyncTakeProblem() }
+        guard decks.first(where: { $0.id == note.deckID })?.ankiID != ankiDeckID else { return }
         guard let ankiDeckID, let place = decks.firstIndex(where: { $0.ankiID == ankiDeckID }),
-              let typeID = stored.ankiNoteTypeID, let type = try writer.ankiNoteType(id: typeID) else { throw SyncTakeProblem() }
+              let typeID = note.ankiNoteTypeID, let type = try writer.ankiNoteType(id: typeID) else { throw SyncTakeProblem() }
         var target = decks[place]
-        let (templates, names) = CardTemplate.adding(type.maeilTemplates, ofType: type.name, to: target.templates)
-        if templates != target.templates {
-            target.templates = templates
+        let stored = try writer.cards(noteID: note.id)
+        guard let named = NoteMove.names(of: stored, type: type, in: target) else { throw SyncTakeProblem() }
+        if named.deck != target.templates {
+            target.templates = named.deck
             try writer.update(target)
             decks[place] = target
         }
         var apart: [Int64: Int64] = [:]
-        let cards = try writer.cards(noteID: stored.id).map { card in
-            let ordinal = Exporter.ordinal(of: card, in: type)
-            let ankiID = card.ankiID ?? Collection.proposedAnkiID(created: stored.created, id: card.id)
+        let cards = try stored.map { card in
+            let ankiID = card.ankiID ?? Collection.proposedAnkiID(created: note.created, id: card.id)
             if let kept = draft.cards.first(where: { $0.ankiID != nil && $0.ankiID == ankiID }) { apart[card.id] = try deckHere(of: kept, among: decks) }
-            return (cardID: card.id, template: type.isCloze ? names.first ?? card.template : ordinal < names.count ? names[ordinal] : card.template)
+            return (cardID: card.id, template: named.cards[card.id] ?? card.template)
         }
-        try writer.move(noteID: stored.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards, apart: apart)
+        try writer.move(noteID: note.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards, apart: apart)
     }
 
     /// The decks the other side deleted (Anki deletes a deck's cards with it, and a note whose

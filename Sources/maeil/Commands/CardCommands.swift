@@ -134,6 +134,36 @@ struct SetDueCommand: MaeilCommand {
     }
 }
 
+struct MoveCommand: MaeilCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move a note with its cards, or cards alone, to another deck, as Anki's Change Deck.",
+        discussion: """
+            A card moved alone is studied in that deck, by its options, and still shows its note's fields as its \
+            note's deck's template does, as in Anki. Undo takes a move back. Examples: move Korean::Food 12, \
+            move Korean::Food card:40 card:41
+            """)
+    @OptionGroup var collection: CollectionOptions
+    @Argument(help: ArgumentHelp("The deck to move to.", valueName: "deck")) var deck: String
+    @Argument(help: ArgumentHelp("A note's number, or cards' numbers as card:N.", valueName: "note-or-cards")) var targets: [NoteOrCard]
+    func validate() throws {
+        let notes = targets.compactMap(\.note)
+        guard !targets.isEmpty, notes.isEmpty || targets.count == 1 else { throw ValidationError("move one note, or cards as card:N") }
+    }
+    func run(in context: CommandContext) throws {
+        let collection = try context.collection(self.collection)
+        let deck = try context.deck(self.deck, in: collection)
+        if let note = targets.first?.note {
+            try collection.apply(NoteMove.note(note, to: deck))
+            context.line("moved note \(note) to \(TerminalText.sanitize(deck.name))")
+        } else {
+            let cards = targets.compactMap(\.card)
+            try collection.apply(NoteMove.cards(cards, to: deck))
+            context.line("moved \(counted(cards.count, "card")) to \(TerminalText.sanitize(deck.name))")
+        }
+        context.exportFocus(collection)
+    }
+}
+
 struct BackupCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "backup", abstract: "Back up the collection now; --list lists its backups.", discussion: BackupView.discussion)
     @OptionGroup var collection: CollectionOptions
@@ -149,7 +179,7 @@ struct RestoreCommand: MaeilCommand {
 }
 
 struct UndoCommand: MaeilCommand {
-    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer or change (edit, delete, tag, star, flag, bury, suspend, forget, due), exactly.")
+    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last answer or change (edit, delete, tag, star, flag, bury, suspend, forget, due, move), exactly.")
 
     @OptionGroup var collection: CollectionOptions
 
