@@ -248,6 +248,12 @@ struct SyncTests {
     /// new cards its counters say were answered today (phone.py deck-list).
     func phoneDeckList(_ phonePath: String) throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }
 
+    /// Each deck's reviews and new cards the same in Maeil's deck list as in Anki's on the phone.
+    func expectTheSameDeckLists(_ collection: String, state: String, phonePath: String, context: String) throws {
+        let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
+        #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "\(context): Maeil's deck list \(here), the phone's \(there)")
+    }
+
     /// Maeil's deck list: each deck's reviews and new cards.
     func maeilDeckList(_ collection: String, state: String) throws -> [String: [Int]] {
         let rows = try JSONSerialization.jsonObject(with: Data(try maeil(["decks", "--json"], collection, state: state).stdout.utf8)) as? [[String: Any]] ?? []
@@ -297,8 +303,7 @@ struct SyncTests {
                 try String.fetchOne(db, sql: "SELECT deck.name FROM note JOIN deck ON deck.id = note.deck_id WHERE note.guid = ?", arguments: [guid])
             }
             #expect(noteDeck == expected.first, "\(step): the note is in \(noteDeck ?? "no deck"), the deck of its first card")
-            let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
-            #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "\(step): Maeil's deck list \(here), the phone's \(there)")
+            try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: step)
         }
     }
 
@@ -336,8 +341,7 @@ struct SyncTests {
         #expect((phoneSynced["required"] as? Int ?? 9) <= 1 && phoneSynced["schema_changed"] as? Bool == false, "the phone's sync: \(phoneSynced)")
         try expectTheSameDecks(phonePath, collection, state: state, context: "moved here")
         try expectTheSame(phonePath, collection, state: state, context: "moved here")
-        let (here, there) = (try maeilDeckList(collection, state: state), try phoneDeckList(phonePath))
-        #expect(!here.isEmpty && here.allSatisfy { there[$0.key]?.prefix(2) == $0.value[...] }, "Maeil's deck list \(here), the phone's \(there)")
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "moved here")
         try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
@@ -377,7 +381,6 @@ struct SyncTests {
         let seed = "322"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         func phoneList() throws -> [String: [Int]] { try phoneDeckList(phonePath) }
-        func maeilList() throws -> [String: [Int]] { try maeilDeckList(collection, state: state) }
         // A note of one review card, in a deck with three other review cards, set due today here.
         let (guid, deck, due) = try #require(try Collection(path: collection, readOnly: true).read { db -> (String, String, [Int64])? in
             let rows = try Row.fetchAll(db, sql: """
@@ -401,8 +404,7 @@ struct SyncTests {
         // The answer to a card gone comes with the whole merge, which counts as an import counts.
         let taken = try maeil(["sync", "--json"], collection, state: state)
         #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : false"), "\(taken.stdout)\(taken.stderr)")
-        let here = try maeilList()
-        #expect(!here.isEmpty && here.allSatisfy { onThePhone[$0.key]?.prefix(2) == $0.value[...] }, "Maeil's deck list \(here), the phone's \(onThePhone)")
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "an answer to a card deleted on the phone")
         try expectCheckedAndSettled(collection, state: state, server: server)
         // The phone takes what Maeil sent, and still counts the answer.
         let phoneSynced = try phone(["sync", phonePath] + login)
