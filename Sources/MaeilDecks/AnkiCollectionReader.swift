@@ -318,6 +318,7 @@ private struct CollectionReading {
         try chunks.flush(emit)
         // A whole collection's answers of cards it no longer holds: Anki keeps them, and so does Maeil.
         if options.deckName == nil, options.onlyNotes == nil, !file.lowercased().hasSuffix(".apkg") { try emitGoneCards(emit) }
+        if options.onlyNotes != nil, !options.goneCards.isEmpty { try emitGoneCards(emit, only: options.goneCards) }
         // Decks with no cards are Anki's decks too (a filtered deck has no options of its own, and
         // Anki's "Default" is always there): they come over with their options.
         if options.deckName == nil {
@@ -705,9 +706,11 @@ private struct CollectionReading {
     }
 
     /// The answers whose card is not in the file, by card, a few hundred cards at a time.
-    func emitGoneCards(_ emit: ImportEmitter) throws {
+    func emitGoneCards(_ emit: ImportEmitter, only: Set<Int64>? = nil) throws {
+        // Anki's ids are integers: written into the statement as they are.
+        let among = only.map { " AND cid IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(RevlogRow.columns) FROM revlog WHERE cid NOT IN (SELECT id FROM cards) ORDER BY cid, id
+            SELECT \(RevlogRow.columns) FROM revlog WHERE cid NOT IN (SELECT id FROM cards)\(among) ORDER BY cid, id
             """)
         var gone: [GoneCardDraft] = []
         while let row = try rows.next() {
@@ -1064,6 +1067,29 @@ extension AnkiPackage {
 extension AnkiPackage {
     /// What a schema-11 collection file (a sync's merge) holds beside what Maeil uses: its config
     /// and the rest of each deck (Anki's legacy JSON, by Anki's deck id), as an import keeps them.
+    /// What Anki counted of today's answers in each deck of a collection file (schema 11, as
+    /// a sync's merge is), by Anki's deck id: each deck's own, as an import of the whole file
+    /// keeps them (`ImportedDeck.ankiAnsweredToday`).
+    package static func answeredToday(ofCollectionFile url: URL, timeZone: TimeZone, now: Date) throws -> [Int64: AnkiAnsweredToday] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard let created = try Int64.fetchOne(db, sql: "SELECT crt FROM col") else { return [:] }
+            let days = AnkiDays(created: created, config: try AnkiDays.config(db), timeZone: timeZone, now: now)
+            let text = try String.fetchOne(db, sql: "SELECT decks FROM col") ?? "{}"
+            let all = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            var records: [Int64: CollectionReading.AnkiDeckRecord] = [:]
+            for (key, value) in all {
+                guard let id = Int64(key), let deck = value as? [String: Any], let name = deck["name"] as? String else { continue }
+                records[id] = CollectionReading.AnkiDeckRecord(name: name, counted: CollectionReading.AnkiDeckRecord.counted(legacy: deck),
+                                                               filtered: (deck["dyn"] as? NSNumber)?.intValue ?? 0 != 0)
+            }
+            return CollectionReading.AnkiDeckRecord.answeredToday(records, days: days, now: now)
+        }
+    }
+
     package static func keptObjects(ofCollectionFile url: URL) throws -> KeptObjects {
         var configuration = Configuration()
         configuration.readonly = true

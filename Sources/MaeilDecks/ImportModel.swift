@@ -125,6 +125,9 @@ package struct ImportOptions: Sendable {
     /// An Anki collection's notes to read, by Anki's ids; all when nil (a sync takes the few
     /// that came down).
     package var onlyNotes: Set<Int64>?
+    /// With `onlyNotes`: cards whose answers to hand on as gone cards where the collection
+    /// file no longer holds them (a sync takes the answers to cards deleted there since).
+    package var goneCards: Set<Int64> = []
     /// The Anki collection file is the caller's own working copy (a sync's merge), read where
     /// it lies; any other is copied first, so opening it cannot change it.
     package var ownWorkingCopy = false

@@ -372,10 +372,11 @@ struct SyncTests {
         #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log") } == logged, "the deck's \(answers) answers stay in the log")
     }
 
-    /// A card the phone answered and then deleted, the same day: its answer still counts against
-    /// the day's limits here, as Anki's deck counters count it there (its log row came with no
-    /// deck to count it in, and the deck list here showed one review more than the phone's). The
-    /// deck is given room for two more reviews on the phone, so that one answer shows.
+    /// A card the phone answered and then deleted, the same day: taken in place, its answer in
+    /// the gone card's log, and still counted against the day's limits here, as Anki's deck
+    /// counters count it there (its log row came with no deck to count it in, and the deck list
+    /// here showed one review more than the phone's). The deck is given room for two more
+    /// reviews on the phone, so that one answer shows.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func anAnswerToACardDeletedOnThePhoneCountsToday() throws {
         let seed = "322"
@@ -397,13 +398,20 @@ struct SyncTests {
         let counters = try #require(try phoneList()[deck]?.suffix(2))
         _ = try phone(["deck", phonePath] + login + [deck, "reviewLimit=\(counters.reduce(2, +))"])
         #expect(try maeil(["sync"], collection, state: state).status == 0)
-        _ = try phone(["answer", phonePath] + login + [guid])
+        let answered = try phone(["answer", phonePath] + login + [guid])
+        let answerIDs = (answered["revlog"] as? [NSNumber] ?? []).map(\.int64Value)
         _ = try phone(["delete", phonePath] + login + [guid])
         let onThePhone = try phoneList()
         #expect(onThePhone[deck]?[0] == 1, "the phone's deck list: \(onThePhone), deck \(deck)")
-        // The answer to a card gone comes with the whole merge, which counts as an import counts.
+        // The answer to a card gone is taken in place (before, the whole merge took it), into the
+        // gone card's log, and counted in the deck's day as Anki's counters count it.
         let taken = try maeil(["sync", "--json"], collection, state: state)
-        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : false"), "\(taken.stdout)\(taken.stderr)")
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let logged = try Collection(path: collection, readOnly: true).read { db in
+            try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE anki_id IN (SELECT value FROM json_each(?))",
+                               arguments: ["[" + answerIDs.map(String.init).joined(separator: ",") + "]"])
+        }
+        #expect(!answerIDs.isEmpty && Set(logged) == Set(answerIDs) && logged.count == answerIDs.count, "the phone's answers \(answered), here \(logged)")
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "an answer to a card deleted on the phone")
         try expectCheckedAndSettled(collection, state: state, server: server)
         // The phone takes what Maeil sent, and still counts the answer.

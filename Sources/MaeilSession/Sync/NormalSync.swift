@@ -168,6 +168,9 @@ package struct NormalSync {
         let (changedOptions, changedDecks, newDecks) = (merge.serverChangedOptions, merge.serverChangedDecks, merge.serverNewDecks)
         var options = ImportOptions()
         (options.timeZone, options.now, options.onlyNotes, options.ownWorkingCopy) = (full.timeZone, full.now, notes, true)
+        // Cards answered, then deleted, there: their answers come as gone cards' (Anki keeps them).
+        options.goneCards = cards
+        var gone: [GoneCardDraft] = []
         var drafts: [(note: NoteDraft, card: CardDraft)] = []
         var noteDrafts: [NoteDraft] = []
         // Decks, templates and notes as an import takes them, for notes that came down new.
@@ -197,18 +200,21 @@ package struct NormalSync {
                 events.append(.deck(deck))
             case .templates:
                 events.append(event)
+            case .goneCards(let cards):
+                gone += cards
             case .noteTypes(let used):
                 types += used
             default:
                 break
             }
         }
-        guard drafts.count == cards.count, noteDrafts.count == takenNotes.count, renamedOrSet.count == changedDecks.count,
+        guard drafts.count + gone.count == cards.count, noteDrafts.count == takenNotes.count, renamedOrSet.count == changedDecks.count,
               made.count == newDecks.count else { return false }
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
+                try writer.keepGoneCards(gone)
                 try Self.deleteDecks(deleted.decks, writer: writer)
                 // Before the notes: a note new in a note type made there finds it kept.
                 try Self.takeNoteTypes(types, restyled: merge.serverRestyledNoteTypes, writer: writer)
@@ -249,6 +255,9 @@ package struct NormalSync {
                 try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
                 try Self.takeKept(kept, writer: writer)
                 // The answers that went up keep the ids the server has them under, before the next base is exported.
+                // An answer to a card gone has no deck in the log: the day's counts of Anki's decks
+                // hold it, as a whole merge keeps them (`AnkiDayCount`).
+                if !gone.isEmpty { try Self.keepDayCounts(of: merged, timeZone: full.timeZone, now: full.now, writer: writer) }
                 try FullSync.keepSentAnswerIDs(base: merged, notes: nil, writer: writer)
             }
         } catch is SyncTakeProblem {
@@ -422,6 +431,16 @@ package struct NormalSync {
             return (cardID: card.id, template: named.cards[card.id] ?? card.template)
         }
         try writer.move(noteID: note.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards, apart: apart)
+    }
+
+    /// What Anki counted of today's answers in each deck here, beyond what the log counts
+    /// (`AnkiDayCount.keep`), from the merged file's decks.
+    static func keepDayCounts(of merged: URL, timeZone: TimeZone, now: Date, writer: CollectionWriter) throws {
+        let answered = try AnkiPackage.answeredToday(ofCollectionFile: merged, timeZone: timeZone, now: now)
+        for deck in try writer.decks() {
+            guard let today = answered[deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id)] else { continue }
+            try AnkiDayCount.keep(today, deck: deck.id, writer: writer)
+        }
     }
 
     /// The decks the other side deleted (Anki deletes a deck's cards with it, and a note whose
