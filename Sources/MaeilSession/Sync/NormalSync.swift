@@ -147,18 +147,21 @@ package struct NormalSync {
     /// The server's cards, answers, edited notes, deleted notes and changed deck options, applied
     /// here in place where nothing else came down: each card merged as an import merges it
     /// (`DeckImport.mergeAnkiCard`), each note the merge took given its fields and tags, as the
-    /// merge decided, each note whose cards went to another deck moved there, each note and
-    /// each card alone the server deleted deleted here (`CollectionWriter.deleteAnkiRecords`;
-    /// their answers stay in the log, as Anki keeps them), each deck changed or made there taken
+    /// merge decided, each note whose cards went to another deck moved there and each card
+    /// moved alone put in its deck, each note and each card alone the server deleted deleted
+    /// here (`CollectionWriter.deleteAnkiRecords`; their answers stay in the log, as Anki keeps
+    /// them, and the answers to cards deleted there since join their logs), each deck deleted
+    /// there and left empty deleted (`deleteDecks`), each deck changed or made there taken
     /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each note type
     /// made or restyled there kept (`takeNoteTypes`), each preset
     /// whose options changed there given them (`takeChangedOptions`), in one transaction, as the
     /// sync's own writes. The next base is the merge with the notes changed here laid over it, as
     /// this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
-    /// is there (with other cards, its cards in two decks or in a deck not here, of a note type
-    /// restyled there that Maeil made for its own deck), a card deleted there was a note's last
-    /// here, a deck made there has the name of one made here, or a card's answers given here
+    /// is there (with other cards, its cards in a deck not here, of a note type restyled there
+    /// that Maeil made for its own deck), a card deleted there was a note's last here, a deck
+    /// deleted there still holds a note here, a deck made there has the name of one made here,
+    /// or a card's answers given here
     /// cannot be told in its log (the collection then takes the whole merge); an error where
     /// another writer changed the collection meanwhile (the next sync carries that change, and
     /// takes this one's again).
@@ -254,10 +257,10 @@ package struct NormalSync {
                 let kept = try AnkiPackage.keptObjects(ofCollectionFile: merged)
                 try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
                 try Self.takeKept(kept, writer: writer)
-                // The answers that went up keep the ids the server has them under, before the next base is exported.
                 // An answer to a card gone has no deck in the log: the day's counts of Anki's decks
                 // hold it, as a whole merge keeps them (`AnkiDayCount`).
                 if !gone.isEmpty { try Self.keepDayCounts(of: merged, timeZone: full.timeZone, now: full.now, writer: writer) }
+                // The answers that went up keep the ids the server has them under, before the next base is exported.
                 try FullSync.keepSentAnswerIDs(base: merged, notes: nil, writer: writer)
             }
         } catch is SyncTakeProblem {
