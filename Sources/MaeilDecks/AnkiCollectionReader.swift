@@ -1065,8 +1065,6 @@ extension AnkiPackage {
 }
 
 extension AnkiPackage {
-    /// What a schema-11 collection file (a sync's merge) holds beside what Maeil uses: its config
-    /// and the rest of each deck (Anki's legacy JSON, by Anki's deck id), as an import keeps them.
     /// What Anki counted of today's answers in each deck of a collection file (schema 11, as
     /// a sync's merge is), by Anki's deck id: each deck's own, as an import of the whole file
     /// keeps them (`ImportedDeck.ankiAnsweredToday`).
@@ -1090,6 +1088,8 @@ extension AnkiPackage {
         }
     }
 
+    /// What a schema-11 collection file (a sync's merge) holds beside what Maeil uses: its config
+    /// and the rest of each deck (Anki's legacy JSON, by Anki's deck id), as an import keeps them.
     package static func keptObjects(ofCollectionFile url: URL) throws -> KeptObjects {
         var configuration = Configuration()
         configuration.readonly = true

@@ -309,11 +309,7 @@ package struct CollectionWriter {
     /// stay in a deck of their own (Anki's Change Deck on some of a note's cards), by card id.
     package func move(noteID: Int64, toDeck deckID: Int64, position: Int, cards: [(cardID: Int64, template: String)],
                       apart: [Int64: Int64] = [:]) throws {
-        try db.cachedStatement(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?").execute(arguments: [deckID, position, noteID])
-        for card in cards {
-            try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?")
-                .execute(arguments: [apart[card.cardID] ?? deckID, card.template, card.cardID])
-        }
+        try Collection.move(db, noteID: noteID, toDeck: deckID, position: position, cards: cards, apart: apart)
     }
 
     /// Stars or unstars every card of a note.

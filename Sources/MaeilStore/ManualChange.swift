@@ -119,12 +119,9 @@ extension Collection {
                 target.templates = named.deck
                 try update(db, target)
             }
-            if note.deckID != deckID {
-                try db.execute(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?", arguments: [deckID, try nextPosition(db, deckID: deckID), noteID])
-            }
-            for card in cards {
-                try db.execute(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?", arguments: [deckID, named.cards[card.id] ?? card.template, card.id])
-            }
+            // A note already in the deck keeps its place there; its cards come back to it.
+            try move(db, noteID: noteID, toDeck: deckID, position: note.deckID == deckID ? note.position : try nextPosition(db, deckID: deckID),
+                     cards: cards.map { (cardID: $0.id, template: named.cards[$0.id] ?? $0.template) })
         case .reschedule(let now, let next), .forget(let now, let next):
             // In whole seconds, as answers are logged: a change and an answer in one second keep their order.
             let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -141,6 +138,19 @@ extension Collection {
                     WHERE id IN (\(list))
                     """)
             }
+        }
+    }
+
+    /// Moves a note to a deck at `position`, and the given cards with it, each card under the
+    /// name its template has there (a deck names the templates of each note type its own way);
+    /// `apart`: cards that stay in a deck of their own (Anki's Change Deck on some of a note's
+    /// cards), by card id.
+    static func move(_ db: Database, noteID: Int64, toDeck deckID: Int64, position: Int, cards: [(cardID: Int64, template: String)],
+                     apart: [Int64: Int64] = [:]) throws {
+        try db.cachedStatement(sql: "UPDATE note SET deck_id = ?, position = ? WHERE id = ?").execute(arguments: [deckID, position, noteID])
+        for card in cards {
+            try db.cachedStatement(sql: "UPDATE card SET deck_id = ?, template = ? WHERE id = ?")
+                .execute(arguments: [apart[card.cardID] ?? deckID, card.template, card.cardID])
         }
     }
 

@@ -86,8 +86,8 @@ package struct CardDraft: Hashable, Sendable {
     /// The desired retention Anki keeps on the card ("dr").
     package var ankiRetention: Double? = nil
     /// Anki's deck of the card where it is not its note's (Browse › Change Deck on some of a
-    /// note's cards, a card type's deck override): kept and written back; here the card is
-    /// studied with its note, in its note's deck.
+    /// note's cards, a card type's deck override): the card is written into that deck here,
+    /// and studied there.
     package var ankiDeckID: Int64? = nil
 
     package init(template: String, ordinal: Int, state: CardState, suspended: Bool = false, buriedUntil: Date? = nil,

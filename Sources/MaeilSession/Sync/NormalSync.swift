@@ -23,11 +23,11 @@ package struct NormalSync {
         /// FSRS cards answered on both sides whose memory now comes from every answer.
         package var recomputedCards = 0
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
-        /// moved or deleted there, cards deleted there alone, decks, options and note types made
-        /// there, note types restyled, deck options changed, decks renamed, described or given
-        /// other options or limits, and custom study made, emptied or deleted; no note's cards
-        /// split between decks, no deck of this side's deleted, no note type changed in what
-        /// Maeil makes of it), or the collection took the whole merge.
+        /// moved or deleted there, cards moved or deleted there alone, answers to cards deleted
+        /// there, decks, options and note types made there, note types restyled, deck options
+        /// changed, decks renamed, described, given other options or limits or deleted, and custom
+        /// study made, emptied or deleted; no note type changed in what Maeil makes of it, no
+        /// setting of the collection's changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -161,10 +161,9 @@ package struct NormalSync {
     /// is there (with other cards, its cards in a deck not here, of a note type restyled there
     /// that Maeil made for its own deck), a card deleted there was a note's last here, a deck
     /// deleted there still holds a note here, a deck made there has the name of one made here,
-    /// or a card's answers given here
-    /// cannot be told in its log (the collection then takes the whole merge); an error where
-    /// another writer changed the collection meanwhile (the next sync carries that change, and
-    /// takes this one's again).
+    /// or a card's answers given here cannot be told in its log (the collection then takes the
+    /// whole merge); an error where another writer changed the collection meanwhile (the next
+    /// sync carries that change, and takes this one's again).
     func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
                      work: URL) throws -> Bool {
         let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
