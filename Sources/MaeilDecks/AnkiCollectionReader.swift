@@ -181,8 +181,12 @@ private struct CollectionReading {
         let tablesOfSchema18 = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") ?? false
         var (noteTypes, ankiDecks, deckOptions) = tablesOfSchema18 ? try currentSchema() : try legacySchema()
         // Only a whole collection's counts are the decks' whole day (notes taken alone are not).
-        let answeredToday = options.deckName == nil && options.onlyNotes == nil
+        var answeredToday = options.deckName == nil && options.onlyNotes == nil
             ? AnkiDeckRecord.answeredToday(ankiDecks, days: days, now: options.now) : [:]
+        if options.dayCountsKeptWithTheLog, let day = answeredToday.first?.value.day {
+            let logged = try AnkiDeckRecord.logged(db, since: days.clock.start(ofDay: day))
+            for id in answeredToday.keys { answeredToday[id]?.logged = logged[id] ?? AnkiAnsweredToday.Logged() }
+        }
         // The day's start is the collection's, where the file says it (Anki keeps one for all decks).
         if let hour = days.rolloverHour {
             for deck in deckOptions.keys { deckOptions[deck]?.preset.rolloverHour = hour }
@@ -433,6 +437,21 @@ private struct CollectionReading {
                 answered[id] = own
             }
             return answered
+        }
+
+        /// Each deck's own answers in the log from `since`, counted as Anki's counters count them
+        /// and as Maeil's queue counts Anki's rows (a new card's first answer, a review), in
+        /// the deck the card is in (its home deck, while it sits in a filtered one).
+        static func logged(_ db: Database, since: Date) throws -> [Int64: AnkiAnsweredToday.Logged] {
+            var logged: [Int64: AnkiAnsweredToday.Logged] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT CASE WHEN cards.odid != 0 THEN cards.odid ELSE cards.did END, total(revlog.type = 0 AND revlog.lastIvl = 0), total(revlog.type = 1)
+                FROM revlog JOIN cards ON cards.id = revlog.cid WHERE revlog.id >= ? GROUP BY 1
+                """, arguments: [since.unixMilliseconds])
+            while let row = try rows.next() {
+                logged[row[0]] = AnkiAnsweredToday.Logged(new: Int(row[1] as Double), reviews: Int(row[2] as Double))
+            }
+            return logged
         }
 
         /// The limits with their days as study days here.

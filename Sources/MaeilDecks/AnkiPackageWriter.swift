@@ -480,8 +480,11 @@ private struct CollectionWriting {
         // exponent is its negative.
         if let decay = card.decay { members.append("\"decay\":\((abs(decay) * 1000).rounded() / 1000)") }
         if let retention = card.desiredRetention { members.append("\"dr\":\(retention)") }
-        // A card forgotten keeps its last review's time, as Anki keeps it.
-        let answered = card.state.phase == .new && card.state.reps == 0 ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
+        // A card forgotten keeps its last review's time, as Anki keeps it. One whose log holds
+        // changes alone (a due date set, never answered) has none: Anki's Check Database takes
+        // it away there.
+        let neverAnswered = card.state.phase == .new && card.state.reps == 0 || !card.history.isEmpty && !card.history.contains { $0.rating != nil }
+        let answered = neverAnswered ? nil : card.state.lastReview ?? card.history.last { $0.rating != nil }?.time
         if let answered { members.append("\"lrt\":\(Int64(answered.timeIntervalSince1970))") }
         if let kept { members.append("\"s\":\(kept.stability)") }
         if let custom = card.customData { members.append("\"cd\":" + jsonString(custom)) }

@@ -39,6 +39,17 @@ package struct AnkiAnsweredToday: Sendable, Hashable {
     package var day: Int
     /// May be below zero: Anki's custom study extends a day's limit by counting fewer.
     package var new = 0, reviews = 0, milliseconds = 0
+    /// The deck's own answers that day in the file's log, counted as the counts are (its
+    /// cards' first answers and reviews), where the file's counters were kept with that log
+    /// (`ImportOptions.dayCountsKeptWithTheLog`); nil where not. Counts below these are no
+    /// answers missing: Anki's custom study lifted the day's limit, or a card answered in the
+    /// deck has moved to another since, and Anki counts as few.
+    package var logged: Logged?
+
+    package struct Logged: Sendable, Hashable {
+        package var new = 0, reviews = 0
+        package init(new: Int = 0, reviews: Int = 0) { (self.new, self.reviews) = (new, reviews) }
+    }
 }
 
 package struct ImportedUnit: Hashable, Sendable {
@@ -134,6 +145,11 @@ package struct ImportOptions: Sendable {
     /// What the collection importing these files holds of Anki's cards, answered by the
     /// importer: a package's notes whose cards it holds unchanged come without their cards.
     package var knownAnkiCards: KnownAnkiCards?
+    /// Whether an Anki collection's deck counters were kept with its log, as in a package or a
+    /// collection file one Anki wrote: where a counter counts fewer answers than that log holds,
+    /// Maeil counts as few (`AnkiAnsweredToday.logged`). Not in a sync's merge or download: its
+    /// counters are each the last device's to change the deck, and its log every device's.
+    package var dayCountsKeptWithTheLog = true
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

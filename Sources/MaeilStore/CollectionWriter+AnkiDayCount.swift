@@ -9,7 +9,7 @@ extension CollectionWriter {
         try QueueRows(db: db).answeredSince(deck: deck, since: since)
     }
 
-    /// Keeps what Anki counted in `deck` on the day from `dayStart` beyond what the log counts
+    /// Keeps what Anki counted in `deck` on the day from `dayStart` beyond (or short of) what the log counts
     /// (nil: nothing, and `answeredSince` is the log's count alone).
     package func setAnkiDayCount(deck: Int64, dayStart: Date?, new: Int = 0, reviews: Int = 0, milliseconds: Int = 0) throws {
         guard let dayStart else {

@@ -53,6 +53,40 @@ struct AnkiRoundTripTests {
         return result
     }
 
+    /// Maeil's deck list in the shape of Anki's (`counts` of round-trip.py's `decks`).
+    func maeilCounts() throws -> [String: [String: Int]] {
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(maeil(["decks", "--json"]).stdout.utf8)) as? [[String: Any]])
+        var counts: [String: [String: Int]] = [:]
+        for row in rows {
+            counts[row["name"] as? String ?? ""] = ["new": row["new"] as? Int ?? -1, "review": row["due"] as? Int ?? -1,
+                                                    "learning": row["learning"] as? Int ?? -1]
+        }
+        return counts
+    }
+
+    /// Custom study's "increase today's limit" in Anki, on a deck and on its subdeck (sizes by
+    /// seed), after a day's study up to the limits they share, and a card answered today moved
+    /// to the other deck: Anki counts both below its log (the card's answer where it was then).
+    /// Maeil's import of the collection counts each deck as Anki does; after Maeil studies on,
+    /// Anki reading Maeil's .colpkg counts as Maeil. Before, Maeil took neither: the lifted
+    /// limits were not there, and the moved card's answer counted in both decks.
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)), arguments: ["1", "2", "3", "4", "5"])
+    func customStudyLiftsTodaysLimitsHereToo(seed: String) throws {
+        let made = try AnkiLibrary.run(["custom-study", folder.path, seed])
+        let ankiCounts = try #require(made["counts"] as? [String: [String: Int]])
+        _ = try maeil(["import", folder.appendingPathComponent("custom-\(seed).colpkg").path, "--create"])
+        #expect(try maeilCounts() == ankiCounts, "seed \(seed) \(made): Maeil's deck list against Anki's")
+        for deck in ["Study::More", "Study"] {
+            _ = try maeil(["review", deck], input: "3\n3\n")
+            let package = folder.appendingPathComponent("maeil-\(UUID().uuidString).colpkg").path
+            _ = try maeil(["export", "--out", package])
+            let read = try AnkiLibrary.run(["decks", package])
+            #expect(read["counts"] as? [String: [String: Int]] == (try maeilCounts()),
+                    "seed \(seed), studied on in \(deck): Anki's deck list of Maeil's .colpkg \(read["counts"] ?? "nil") against Maeil's")
+            #expect(read["check"] as? String == "Database rebuilt and optimized.", "\(read["check"] ?? "")")
+        }
+    }
+
     /// A note whose cards Anki keeps in two decks (Browse › Change Deck on a reverse card; a card
     /// type's deck override): each card is studied in its own deck here, as in Anki (Maeil's deck
     /// list counts what Anki's does, and a reverse card shows its note's reverse template), and
@@ -65,16 +99,6 @@ struct AnkiRoundTripTests {
         let decks = try #require(made["decks"] as? [String: String])
         #expect(Set(decks.values) == ["Words", "Words::Reverse", "Words::Elsewhere"], "\(decks)")
         _ = try maeil(["import", folder.appendingPathComponent("split.apkg").path, "--create"])
-        /// Maeil's deck list in the shape of Anki's (`counts` of round-trip.py's `decks`).
-        func maeilCounts() throws -> [String: [String: Int]] {
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(maeil(["decks", "--json"]).stdout.utf8)) as? [[String: Any]])
-            var counts: [String: [String: Int]] = [:]
-            for row in rows {
-                counts[row["name"] as? String ?? ""] = ["new": row["new"] as? Int ?? -1, "review": row["due"] as? Int ?? -1,
-                                                        "learning": row["learning"] as? Int ?? -1]
-            }
-            return counts
-        }
         let asAnkiCounts = try AnkiLibrary.run(["decks", folder.appendingPathComponent("split.apkg").path])["counts"] as? [String: [String: Int]]
         #expect(try maeilCounts() == asAnkiCounts, "imported: Maeil's deck list against Anki's \(asAnkiCounts ?? [:])")
         func expectAsAnki(_ expected: [String: String], _ context: String) throws {

@@ -19,6 +19,19 @@ def answer_next(col, rng):
     return True
 
 
+def answer_next_good(col):
+    """Answers the next queued card Good; its id, or None when Anki has nothing to show."""
+    from anki.scheduler.v3 import CardAnswer
+
+    queued = queued_cards(col)
+    if not queued:
+        return None
+    card = col.get_card(queued[0].card.id)
+    card.start_timer()
+    col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=CardAnswer.GOOD))
+    return card.id
+
+
 def queued_cards(col):
     """The head of Anki's queue. Anki 26.9.3 now and then finds a queued card changed behind
     its cached queue ("bug: card modified without updating queue"; seen once in several

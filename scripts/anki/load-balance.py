@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from answering import answer_next_good  # noqa: E402
 from fakeclock import rerun_frozen  # noqa: E402
 
 START = 1767614400  # 2026-01-05 12:00 UTC
@@ -33,7 +34,6 @@ BACKGROUND = {"Spread": (400, range(20, 31))}
 
 def child(folder):
     from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
-    from anki.scheduler.v3 import CardAnswer
     from anki.decks import DeckId
 
     col = Collection(os.path.join(tempfile.mkdtemp(), "c.anki2"))
@@ -81,14 +81,8 @@ def child(folder):
         did = col.decks.id(name)
         col.decks.select(did)
         answered = []
-        while True:
-            queued = col.sched.get_queued_cards(fetch_limit=1).cards
-            if not queued:
-                break
-            card = col.get_card(queued[0].card.id)
-            card.start_timer()
-            col.sched.answer_card(col.sched.build_answer(card=card, states=queued[0].states, rating=CardAnswer.GOOD))
-            answered.append(card.id)
+        while (card := answer_next_good(col)) is not None:
+            answered.append(card)
         siblings = [other.id for cid in answered for other in col.get_card(cid).note().cards() if other.id != cid]
         dues = {}
         for cid in answered + siblings:

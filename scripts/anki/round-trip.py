@@ -20,8 +20,14 @@ Anki's own backend (the `anki` package from PyPI, installed by scripts/setup int
                                       override; exported as DIR/split.apkg and DIR/split.colpkg
     round-trip.py move-back DIR       in DIR/split, one of those cards changed back to its note's
                                       deck; exported as DIR/split-again.apkg
-    round-trip.py decks PKG           a new collection imports PKG: each card's deck ("guid ord")
-                                      and Check Database's result
+    round-trip.py custom-study DIR SEED
+                                      two decks sharing tight limits, studied up to them today,
+                                      a card answered today moved to the other deck, then each
+                                      deck's limit raised for today by custom study; exported
+                                      as DIR/custom-SEED.apkg and DIR/custom-SEED.colpkg
+    round-trip.py decks PKG           a new collection imports PKG (a .colpkg replaces it): each
+                                      card's deck ("guid ord"), Anki's deck list and Check
+                                      Database's result
 
 Every command prints one JSON object. Times are the test's: TZ and the real clock, except in make.
 """
@@ -32,7 +38,7 @@ import sys
 import tempfile
 import time
 
-from answering import answer_next
+from answering import answer_next, answer_next_good
 from fakeclock import rerun_frozen, set_clock
 
 DAY = 86400
@@ -308,12 +314,61 @@ def move_back(folder):
     print(json.dumps({"decks": decks}))
 
 
+def custom_study(folder, seed):
+    """Two decks sharing tight daily limits, studied today up to them in Anki; one card answered
+    today moved to the other deck; then custom study's "increase today's limit" on each deck
+    (sizes by SEED). Exported as DIR/custom-SEED.apkg and .colpkg; prints Anki's deck list."""
+    from anki.collection import Collection
+
+    rng = random.Random(int(seed))
+    os.makedirs(os.path.join(folder, "custom-" + seed), exist_ok=True)
+    col = Collection(os.path.join(folder, "custom-" + seed, "collection.anki2"))
+    top, sub = col.decks.id("Study"), col.decks.id("Study::More")
+    config = col.decks.config_dict_for_deck_id(top)
+    config["new"]["perDay"], config["rev"]["perDay"] = rng.randint(1, 3), rng.randint(2, 4)
+    col.decks.update_config(config)
+    for deck, name in ((top, "study"), (sub, "more")):
+        cards = []
+        for number in range(8):
+            note = col.new_note(col.models.by_name("Basic"))
+            note["Front"], note["Back"] = "%s %d" % (name, number), "back %d" % number
+            col.add_note(note, deck)
+            cards += note.card_ids()
+        col.sched.set_due_date(cards[:5], "0")
+    # Studied up to the limits, Good every time, as far as Anki shows cards.
+    for deck in (top, sub):
+        col.decks.select(deck)
+        for _ in range(60):
+            if answer_next_good(col) is None:
+                break
+    moved = sorted(col.find_cards('deck:Study -deck:Study::More rated:1'))[:1]
+    col.set_deck(moved, sub)
+    extended = {}
+    for deck, name in ((sub, "Study::More"), (top, "Study")):
+        col.decks.select(deck)
+        extended[name] = [rng.randint(0, 3), rng.randint(0, 3)]
+        col.sched.extend_limits(*extended[name])
+    col.export_collection_package(os.path.join(folder, "custom-%s.colpkg" % seed), include_media=False, legacy=False)
+    col = Collection(os.path.join(folder, "custom-" + seed, "collection.anki2"))
+    export_split(col, folder, "custom-" + seed)
+    print(json.dumps({"counts": deck_counts(col), "extended": extended, "moved": len(moved)}))
+    col.close()
+
+
 def decks(package):
     from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
-    col = Collection(os.path.join(tempfile.mkdtemp(), "collection.anki2"))
-    col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
-        with_scheduling=True, with_deck_configs=True)))
+    path = os.path.join(tempfile.mkdtemp(), "collection.anki2")
+    col = Collection(path)
+    if package.endswith(".colpkg"):
+        # A whole collection replaces the one open, as File › Import does with it: decks and their day's counts as they are.
+        media_folder, media_db = col.media.dir(), path.replace(".anki2", ".media.db2")
+        col.close(downgrade=False)
+        col._backend.import_collection_package(col_path=path, backup_path=os.path.abspath(package), media_folder=media_folder, media_db=media_db)
+        col = Collection(path)
+    else:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
+            with_scheduling=True, with_deck_configs=True)))
     counts = deck_counts(col)
     problems, _ = col.fix_integrity()
     result = {"decks": card_decks(col), "check": problems, "counts": counts}
@@ -324,4 +379,4 @@ def decks(package):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"make": make, "make-child": make_child, "update": update, "replace": replace, "import-text": import_text, "dump": dump,
-     "split": split, "move-back": move_back, "decks": decks}[command](*arguments)
+     "split": split, "move-back": move_back, "custom-study": custom_study, "decks": decks}[command](*arguments)

@@ -119,6 +119,7 @@ package struct FullSync {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
         (settings.timeZone, settings.now) = (timeZone, now)
+        settings.dayCountsKeptWithTheLog = false
         let options = settings, file = download.file.path
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
         // Maeil's own decks went to Anki under note types of their own; what Anki has no place
