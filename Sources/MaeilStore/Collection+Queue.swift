@@ -170,6 +170,17 @@ struct QueueRows: QueueSource {
         return row.map { $0["unit_position"] as Int? }
     }
 
+    /// Answers given in Anki in `deck` from `since` (a sync or a package brought them), counted
+    /// as Anki counts them: a new card's first answer (a learning row after no interval) and a
+    /// review card's.
+    func ankiAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int, milliseconds: Int) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews, total(duration_ms) AS milliseconds
+            FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2 AND anki_type IS NOT NULL
+            """), arguments: [deck, since.unixMilliseconds])
+        return row.map { (Int($0["new"] as Double), Int($0["reviews"] as Double), Int($0["milliseconds"] as Double)) } ?? (0, 0, 0)
+    }
+
     func answeredSince(deck: Int64, since: Date) throws -> AnsweredToday {
         var answered = AnsweredToday()
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
@@ -184,16 +195,8 @@ struct QueueRows: QueueSource {
             default: break
             }
         }
-        // Answers given today in Anki (a sync or a package brought them) count as Anki counts
-        // them: a new card's first answer (a learning row after no interval) and a review card's.
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT total(anki_type = 0 AND anki_last_ivl = 0) AS new, total(anki_type = 1) AS reviews, total(duration_ms) AS milliseconds
-            FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 2 AND anki_type IS NOT NULL
-            """), arguments: [deck, since.unixMilliseconds]) {
-            answered.new += Int(row["new"] as Double)
-            answered.reviews += Int(row["reviews"] as Double)
-            answered.milliseconds += Int(row["milliseconds"] as Double)
-        }
+        let anki = try ankiAnsweredSince(deck: deck, since: since)
+        (answered.new, answered.reviews, answered.milliseconds) = (answered.new + anki.new, answered.reviews + anki.reviews, answered.milliseconds + anki.milliseconds)
         // What Anki counted beyond the log, on the day it counted it.
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT new, reviews, milliseconds FROM anki_day_count WHERE deck_id = ? AND day_start = ?"),
                                       arguments: [deck, since.unixMilliseconds]) {

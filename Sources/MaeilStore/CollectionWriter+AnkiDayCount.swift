@@ -9,6 +9,12 @@ extension CollectionWriter {
         try QueueRows(db: db).answeredSince(deck: deck, since: since)
     }
 
+    /// The answers given in Anki in `deck` from `since` that the log holds (`QueueRows.ankiAnsweredSince`).
+    package func ankiAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+        let answered = try QueueRows(db: db).ankiAnsweredSince(deck: deck, since: since)
+        return (answered.new, answered.reviews)
+    }
+
     /// Keeps what Anki counted in `deck` on the day from `dayStart` beyond (or short of) what the log counts
     /// (nil: nothing, and `answeredSince` is the log's count alone).
     package func setAnkiDayCount(deck: Int64, dayStart: Date?, new: Int = 0, reviews: Int = 0, milliseconds: Int = 0) throws {

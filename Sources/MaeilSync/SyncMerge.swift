@@ -44,6 +44,9 @@ package final class SyncMerge {
     /// Anki's ids of the decks this side has whose name, description, options or own limits the
     /// server changed (a deck's counts of the day and modification time change by themselves).
     package private(set) var serverChangedDecks: Set<Int64> = []
+    /// Anki's ids of the decks (not filtered) whose row from the server the merge took, for
+    /// whatever changed there: a day's counts too.
+    package private(set) var serverTakenDecks: Set<Int64> = []
     /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
     package private(set) var serverChangedOptions: Set<Int64> = []
     /// The decks the server deleted since the last sync (their ids as the file's keys): the base
@@ -233,6 +236,7 @@ package final class SyncMerge {
                                             + "server than here; only a full sync can bring the two together")
                         }
                     }
+                    if column == "decks", !Self.isFiltered(object), !(local.map(Self.isFiltered) ?? false) { serverTakenDecks.insert(id) }
                     mine["\(id)"] = object
                     changed = true
                 }

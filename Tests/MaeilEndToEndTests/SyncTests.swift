@@ -244,6 +244,37 @@ struct SyncTests {
         }
     }
 
+    /// A day studied on the phone up to tight limits, then custom study's "increase today's
+    /// limit" on a subdeck and on the deck above it, then a card answered today moved to another
+    /// deck: each taken in place, with the phone's counts of the day, so Maeil's deck list is
+    /// the phone's after each step. Before, a deck whose row alone came (its counts) took the
+    /// whole merge, which took no count below the log: the raised limits were not there, and
+    /// the moved card's answer counted in both decks.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func customStudyRaisingTodaysLimitsOnThePhoneCountsHere() throws {
+        let seed = "327"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let subdeck = try #require(try phoneDeckList(phonePath).keys.filter { $0.hasPrefix("Korean::") }.sorted().first)
+        // The phone answered every card due at its download: new cards to study, in both decks.
+        for (deck, number) in [("Korean", 0), ("Korean", 1), ("Korean", 2), (subdeck, 3), (subdeck, 4), (subdeck, 5)] {
+            _ = try phone(["add", phonePath] + login + [deck, "새 \(number)", "new \(number)"])
+        }
+        let studied = try phone(["study", phonePath] + login + ["Korean", "2", "3"])
+        #expect(studied["answered"] as? Int ?? 0 > 0, "\(studied)")
+        let guid = try #require(studied["guid"] as? String, "\(studied)")
+        for (step, arguments) in [("studied up to the limits", nil), ("a subdeck's limits raised", ["extend", phonePath] + login + [subdeck, "2", "1"]),
+                                  ("Korean's limits raised", ["extend", phonePath] + login + ["Korean", "1", "3"]),
+                                  ("a card answered in Korean moved to the subdeck", ["move", phonePath] + login + [guid, subdeck])] as [(String, [String]?)] {
+            if let arguments { _ = try phone(arguments) }
+            let taken = try maeil(["sync", "--json"], collection, state: state)
+            #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(step): \(taken.stdout)\(taken.stderr)")
+            try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), \(step)")
+        }
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        _ = try phone(["sync", phonePath] + login)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), after the phone's sync")
+    }
+
     /// Anki's deck list on the phone: each deck's reviews and new cards, then the reviews and
     /// new cards its counters say were answered today (phone.py deck-list).
     func phoneDeckList(_ phonePath: String) throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }

@@ -55,6 +55,16 @@ client does, and prints one JSON object:
                                                    GUID made due today and answered Good, no other
                                                    card touched; then a normal sync; prints the
                                                    review-log ids added
+    phone.py study PATH ENDPOINT USER PASSWORD DECK NEW REVIEWS
+                                                   on the collection at PATH: DECK's options set to
+                                                   NEW new cards and REVIEWS reviews a day more than
+                                                   it counted today, and every card Anki shows in
+                                                   DECK answered Good; then a normal sync; prints
+                                                   the guid of a note answered today in DECK itself
+    phone.py extend PATH ENDPOINT USER PASSWORD DECK NEW REVIEWS
+                                                   on the collection at PATH: custom study raises
+                                                   DECK's limits for today by NEW new cards and
+                                                   REVIEWS reviews; then a normal sync
     phone.py busy PATH ENDPOINT USER PASSWORD SEED  on the collection at PATH, what a day on the bus
                                                    does, chosen at random from SEED: cards of a deck
                                                    or two studied, notes edited, tagged, added,
@@ -110,7 +120,7 @@ import random
 import sys
 import time
 
-from answering import answer_next
+from answering import answer_next, answer_next_good
 from seeded import read_one_open
 
 
@@ -405,6 +415,43 @@ def answer(path, endpoint, user, password, *guids):
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "answered": answered, "revlog": added}
+
+
+def study(path, endpoint, user, password, deck, new, reviews):
+    """DECK's options set to NEW new cards and REVIEWS reviews a day more than DECK counted
+    today, then every card Anki shows in DECK answered Good, as far as those limits go; then a
+    normal sync."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    did = col.decks.id_for_name(deck)
+    counted = [count if day == col.sched.today else 0 for day, count in (col.decks.get(did)["newToday"], col.decks.get(did)["revToday"])]
+    config = col.decks.config_dict_for_deck_id(did)
+    config["new"]["perDay"], config["rev"]["perDay"] = counted[0] + int(new), counted[1] + int(reviews)
+    col.decks.update_config(config)
+    col.decks.select(did)
+    answered = []
+    while len(answered) < 200 and (card := answer_next_good(col)) is not None:
+        answered.append(card)
+    # A note whose card was answered today in DECK itself, not a subdeck: one to move.
+    own = col.find_cards(f'"deck:{deck}" -"deck:{deck}::*" rated:1')
+    guid = col.get_note(col.get_card(sorted(own)[0]).nid).guid if own else None
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "answered": len(answered), "guid": guid}
+
+
+def extend(path, endpoint, user, password, deck, new, reviews):
+    """Custom study's "increase today's new card limit" by NEW and "review limit" by REVIEWS
+    on DECK; then a normal sync."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    col.decks.select(col.decks.id_for_name(deck))
+    col.sched.extend_limits(int(new), int(reviews))
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required}
 
 
 def busy(path, endpoint, user, password, seed):
@@ -709,5 +756,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "study": study, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

@@ -25,8 +25,8 @@ package struct NormalSync {
         /// Whether what came down was applied here in place (cards, answers, notes edited, added,
         /// moved or deleted there, cards moved or deleted there alone, answers to cards deleted
         /// there, decks, options and note types made there, note types restyled, deck options
-        /// changed, decks renamed, described, given other options or limits or deleted, and custom
-        /// study made, emptied or deleted; no note type changed in what Maeil makes of it, no
+        /// changed, decks renamed, described, given other options or limits or deleted, a day's
+        /// counts, and custom study made, emptied or deleted; no note type changed in what Maeil makes of it, no
         /// setting of the collection's changed), or the collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
@@ -91,7 +91,8 @@ package struct NormalSync {
                !(merge.receivedCards.isEmpty && merge.takenNotes.isEmpty && serverGraves.notes.isEmpty && serverGraves.cards.isEmpty
                  && !merge.serverDeletedHeldDecks
                  && merge.serverChangedOptions.isEmpty && merge.serverChangedDecks.isEmpty && merge.serverNewDecks.isEmpty
-                 && merge.serverNewOptions.isEmpty && merge.serverNewNoteTypes.isEmpty && merge.serverRestyledNoteTypes.isEmpty) {
+                 && merge.serverNewOptions.isEmpty && merge.serverNewNoteTypes.isEmpty && merge.serverRestyledNoteTypes.isEmpty
+                 && merge.serverTakenDecks.isEmpty) {
                 inPlace = try merge.notes(ofCards: merge.receivedCards).union(merge.takenNotes)
             }
             for chunk in try merge.pendingChunks(usn: meta.usn) {
@@ -154,8 +155,8 @@ package struct NormalSync {
     /// there and left empty deleted (`deleteDecks`), each deck changed or made there taken
     /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each note type
     /// made or restyled there kept (`takeNoteTypes`), each preset
-    /// whose options changed there given them (`takeChangedOptions`), in one transaction, as the
-    /// sync's own writes. The next base is the merge with the notes changed here laid over it, as
+    /// whose options changed there given them (`takeChangedOptions`), the day's counts of each
+    /// deck whose row came kept (`keepDayCounts`), in one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over it, as
     /// this collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (with other cards, its cards in a deck not here, of a note type restyled there
@@ -257,8 +258,10 @@ package struct NormalSync {
                 try Self.takeChangedOptions(changedOptions, kept: kept, writer: writer)
                 try Self.takeKept(kept, writer: writer)
                 // An answer to a card gone has no deck in the log: the day's counts of Anki's decks
-                // hold it, as a whole merge keeps them (`AnkiDayCount`).
-                if !gone.isEmpty { try Self.keepDayCounts(of: merged, timeZone: full.timeZone, now: full.now, writer: writer) }
+                // hold it, as a whole merge keeps them (`AnkiDayCount`); so are the counts of the
+                // decks whose rows came, custom study's raised limits among them.
+                try Self.keepDayCounts(of: merged, decks: gone.isEmpty ? merge.serverTakenDecks : nil, takenThere: merge.serverTakenDecks,
+                                       timeZone: full.timeZone, now: full.now, writer: writer)
                 // The answers that went up keep the ids the server has them under, before the next base is exported.
                 try FullSync.keepSentAnswerIDs(base: merged, notes: nil, writer: writer)
             }
@@ -435,12 +438,29 @@ package struct NormalSync {
         try writer.move(noteID: note.id, toDeck: target.id, position: try writer.nextNotePosition(deckID: target.id), cards: cards, apart: apart)
     }
 
-    /// What Anki counted of today's answers in each deck here, beyond what the log counts
-    /// (`AnkiDayCount.keep`), from the merged file's decks.
-    static func keepDayCounts(of merged: URL, timeZone: TimeZone, now: Date, writer: CollectionWriter) throws {
+    /// What Anki counted of today's answers in `decks` here and the decks above them (every
+    /// deck when nil), beyond what the log counts (`AnkiDayCount.keep`), from the merged file's
+    /// decks, by Anki's ids. A deck's own count is its counters less its subdecks': one above a
+    /// deck whose counts came changes with them.
+    /// For a deck whose row came from the other side (`takenThere`), a count short of the
+    /// answers given in Anki that the log holds is kept too: the counts are that device's, who
+    /// counted those answers (the ones given here it never counts: Maeil sends no deck for its
+    /// counts), so fewer is custom study raising the day's limit there, or an answer there in
+    /// the deck a card has left since.
+    static func keepDayCounts(of merged: URL, decks: Set<Int64>?, takenThere: Set<Int64>, timeZone: TimeZone, now: Date,
+                              writer: CollectionWriter) throws {
+        guard decks?.isEmpty != true else { return }
         let answered = try AnkiPackage.answeredToday(ofCollectionFile: merged, timeZone: timeZone, now: now)
-        for deck in try writer.decks() {
-            guard let today = answered[deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id)] else { continue }
+        let here = try writer.decks()
+        func ankiID(_ deck: Deck) -> Int64 { deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id) }
+        let counted = decks.map { decks in here.filter { decks.contains(ankiID($0)) }.map(\.name) }
+        for deck in here {
+            let ankiID = ankiID(deck)
+            guard counted?.contains(where: { $0 == deck.name || $0.hasPrefix(deck.name + "::") }) != false, var today = answered[ankiID] else { continue }
+            if takenThere.contains(ankiID) {
+                let logged = try writer.ankiAnsweredSince(deck: deck.id, since: today.clock.start(ofDay: today.day))
+                today.logged = AnkiAnsweredToday.Logged(new: logged.new, reviews: logged.reviews)
+            }
             try AnkiDayCount.keep(today, deck: deck.id, writer: writer)
         }
     }
