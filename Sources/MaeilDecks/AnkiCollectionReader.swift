@@ -1143,5 +1143,11 @@ extension AnkiPackage {
         package var config: String?
         package var decks: [Int64: String] = [:]
         package var deckOptions: [Int64: String] = [:]
+
+        /// The collection's rules for daily limits, where its config holds them.
+        package var limitRules: LimitRules? {
+            guard let config, let object = (try? JSONSerialization.jsonObject(with: Data(config.utf8))) as? [String: Any] else { return nil }
+            return AnkiDays.limitRules(object)
+        }
     }
 }

@@ -44,6 +44,9 @@ package final class SyncMerge {
     /// Anki's ids of the decks this side has whose name, description, options or own limits the
     /// server changed (a deck's counts of the day and modification time change by themselves).
     package private(set) var serverChangedDecks: Set<Int64> = []
+    /// Whether the server's collection settings differ from this side's in the limits' rules
+    /// (new cards ignore the review limit, every parent's limits apply), as `adopt` found.
+    package private(set) var serverChangedLimitRules = false
     /// Anki's ids of the decks (not filtered) whose row from the server the merge took, for
     /// whatever changed there: a day's counts too.
     package private(set) var serverTakenDecks: Set<Int64> = []
@@ -253,9 +256,13 @@ package final class SyncMerge {
         ("newCardsIgnoreReviewLimit", 0), ("applyAllParentLimits", 0), ("rollover", 4), ("fsrs", 0),
     ]
 
-    static func ownConfigDiffers(_ a: [String: Any], _ b: [String: Any]) -> Bool {
-        ownConfigKeys.contains { (int(a[$0.key]) ?? $0.absent) != (int(b[$0.key]) ?? $0.absent) }
+    static func ownConfigDiffers(_ a: [String: Any], _ b: [String: Any], among keys: [(key: String, absent: Int64)] = ownConfigKeys) -> Bool {
+        keys.contains { (int(a[$0.key]) ?? $0.absent) != (int(b[$0.key]) ?? $0.absent) }
     }
+
+    /// The settings a sync takes in place (the limits' rules, which change no card); the others
+    /// (the hour a day starts, FSRS) change what Maeil makes of every card, and take the whole merge.
+    static let limitRuleKeys = ownConfigKeys.filter { ["newCardsIgnoreReviewLimit", "applyAllParentLimits"].contains($0.key) }
 
     /// The collection's config and creation time to send, where this side changed a setting of
     /// its own since the base: Anki's client sends its whole config when it is the newer side,
@@ -278,8 +285,8 @@ package final class SyncMerge {
     /// Moves the copy (and the base) to the server's calendar: review due days count from the
     /// creation date of the server's collection, which an export made here does not share. The
     /// copy takes `config` whole, the server's config as it now stands (nil: none came, and
-    /// this side's stays). Answers whether a setting Maeil holds (`ownConfigKeys`) differs
-    /// from this side's.
+    /// this side's stays). Answers whether a setting Maeil holds (`ownConfigKeys`) other than
+    /// the limits' rules differs from this side's; whether those do is `serverChangedLimitRules`.
     @discardableResult
     package func adopt(created: Int64, config: [String: Any]?) throws -> Bool {
         // Worked out before writing: a base whose days move is copied first, outside a transaction.
@@ -305,7 +312,8 @@ package final class SyncMerge {
                 try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])
-            return Self.ownConfigDiffers(config, conf)
+            serverChangedLimitRules = Self.ownConfigDiffers(config, conf, among: Self.limitRuleKeys)
+            return Self.ownConfigDiffers(config, conf, among: Self.ownConfigKeys.filter { key in !Self.limitRuleKeys.contains { $0.key == key.key } })
         }
     }
 

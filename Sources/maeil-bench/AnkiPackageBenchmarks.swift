@@ -67,9 +67,10 @@ enum AnkiPackageBenchmarks {
                 }
                 // Normal syncs of 1,000 changed cards, sent and taken; ten notes edited, added, deleted and moved on a phone,
                 // a deck's options changed, a deck renamed, a deck made there with ten notes, the note type of
-                // the most notes restyled there and a deck deleted there, taken.
+                // the most notes restyled there, a deck deleted there, a limit rule turned over and a
+                // deck's limit raised for today there, taken.
                 for step in ["normal_send", "normal_take", "note_take", "add_take", "delete_take", "move_take", "options_take", "deck_take",
-                             "made_take", "type_take", "deck_delete_take"] {
+                             "made_take", "type_take", "deck_delete_take", "settings_take", "counts_take"] {
                     guard let ours = seconds["maeil_\(step)"], let theirs = seconds["anki_\(step)"] else { continue }
                     figures.append(BenchFigure(name: "sync.maeil_\(step)_s", value: ours, unit: "s"))
                     figures.append(BenchFigure(name: "sync.anki_\(step)_s", value: theirs, unit: "s"))

@@ -129,11 +129,12 @@ struct SyncTests {
     }
 
     /// A change on the phone that the sync still takes with the whole merge: a setting of the
-    /// collection's (whether new cards ignore the review limit), turned over.
+    /// collection's that changes what Maeil makes of every card (the hour a day starts), moved
+    /// by an hour. (The limits' rules, which change no card, are taken in place.)
     func changeASettingOnThePhone(_ phonePath: String, _ login: [String]) throws {
         let config = try #require(try phone(["config", phonePath] + login)["config"] as? [String: Any])
-        let ignores = config["newCardsIgnoreReviewLimit"] as? Bool ?? false
-        let changed = try phone(["config", phonePath] + login + ["newCardsIgnoreReviewLimit=\(!ignores)"])
+        let rollover = SyncTests.int(config["rollover"]) ?? 4
+        let changed = try phone(["config", phonePath] + login + ["rollover=\(rollover == 5 ? 6 : 5)"])
         #expect((changed["required"] as? Int ?? 9) <= 1, "\(changed)")
     }
 
@@ -924,7 +925,7 @@ struct SyncTests {
     }
 
     /// The collection's settings Maeil holds (Anki's limit rules, in its collection config)
-    /// cross both ways: a rule the phone set comes down; one set here goes up, as Anki's client
+    /// cross both ways: a rule the phone set comes down, in place; one set here goes up, as Anki's client
     /// sends its config when it changed, whole, so the phone's own keys stay as the phone had
     /// them; the next sync on either side finds nothing left.
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
@@ -946,7 +947,8 @@ struct SyncTests {
         let collapsed = try phone(["deck", phonePath] + login + ["Korean", "collapsed=true", "addon:phone=\"folded\""])
         #expect((collapsed["required"] as? Int ?? 9) <= 1, "\(collapsed)")
         let down = try maeil(["sync", "--json"], collection, state: state)
-        #expect(down.status == 0 && down.stdout.contains("\"sent_settings\" : false"), "\(down.stdout)\(down.stderr)")
+        #expect(down.status == 0 && down.stdout.contains("\"sent_settings\" : false") && down.stdout.contains("\"taken_in_place\" : true"),
+                "\(down.stdout)\(down.stderr)")
         #expect(try rules() == [ignore, seeded[1]], "the phone's rule here")
 
         // Here: whether every parent's limits apply. Only that changed, and it goes up.

@@ -13,7 +13,9 @@ to take them ("normal_take"); then ten notes edited on the phone the same way ("
 ten added ("add_take"), ten deleted ("delete_take"), ten moved to another deck ("move_take"), a
 deck's options changed ("options_take"), a deck renamed and described ("deck_take"), a deck made
 with ten notes ("made_take"), the note type of the most notes restyled ("type_take") and one of
-the decks made deleted with its notes ("deck_delete_take"); the best
+the decks made deleted with its notes ("deck_delete_take"), a limit rule of the collection's
+turned over ("settings_take") and a deck's limit raised for today by custom study
+("counts_take"); the best
 of three of each, and the worst of the three of each normal sync ("normal_send_worst", …). Prints one JSON object.
 """
 import json
@@ -226,6 +228,23 @@ try:
 
     timed("anki_deck_delete_take", lambda: deck_deleted_by(*anki_phone), lambda: col.sync_collection(auth, False))
     timed("maeil_deck_delete_take", lambda: deck_deleted_by(*maeil_phone), lambda: run("sync"))
+    # A limit rule of the collection's turned over on a phone (whether new cards ignore the
+    # review limit), and each side syncs to take it ("settings_take").
+    def rule_turned_by(other, login):
+        other.set_config("newCardsIgnoreReviewLimit", not other.get_config("newCardsIgnoreReviewLimit", False))
+        other.sync_collection(login, False)
+
+    timed("anki_settings_take", lambda: rule_turned_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_settings_take", lambda: rule_turned_by(*maeil_phone), lambda: run("sync"))
+    # A deck's limit raised for today on a phone by custom study ("increase today's new card
+    # limit"), and each side syncs to take it ("counts_take").
+    def limit_raised_by(other, login):
+        other.decks.select(other.db.scalar("select did from cards group by did order by count() desc limit 1"))
+        other.sched.extend_limits(5, 0)
+        other.sync_collection(login, False)
+
+    timed("anki_counts_take", lambda: limit_raised_by(*anki_phone), lambda: col.sync_collection(auth, False))
+    timed("maeil_counts_take", lambda: limit_raised_by(*maeil_phone), lambda: run("sync"))
     figures.update({"notes": counts["notes"], "reviews": counts["revlog"]})
     print(json.dumps(figures))
 finally:
