@@ -42,9 +42,9 @@ package struct AnkiAnsweredToday: Sendable, Hashable {
     /// The deck's own answers that day in the file's log, counted as the counts are (its
     /// cards' first answers and reviews), where the file's counters were kept with that log
     /// (`ImportOptions.dayCountsKeptWithTheLog`; a sync taken in place gives the answers given
-    /// in Anki that the log holds, for a deck whose counts came); nil where not. Counts below these are no
-    /// answers missing: Anki's custom study lifted the day's limit, or a card answered in the
-    /// deck has moved to another since, and Anki counts as few.
+    /// in Anki that the log holds, for a deck whose counts came); nil where not. Counts below
+    /// these are no answers missing: Anki's custom study raised the day's limit, or a card
+    /// answered in the deck has moved to another since, and Anki counts as few.
     package var logged: Logged?
 
     package struct Logged: Sendable, Hashable {

@@ -25,6 +25,7 @@ enum AnkiDayCount {
         let dayStart = answered.clock.start(ofDay: answered.day)
         let logged = try writer.answeredSince(deck: deck, since: dayStart)
         let counted = logged.counted(clock: answered.clock)
+        // Without the file's own log, no count short of it is taken.
         let own = answered.logged ?? .init(new: answered.new, reviews: answered.reviews)
         let differs = (new: max(0, answered.new - counted.new) + min(0, answered.new - own.new),
                        reviews: max(0, answered.reviews - counted.reviews) + min(0, answered.reviews - own.reviews),

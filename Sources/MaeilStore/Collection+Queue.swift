@@ -196,7 +196,9 @@ struct QueueRows: QueueSource {
             }
         }
         let anki = try ankiAnsweredSince(deck: deck, since: since)
-        (answered.new, answered.reviews, answered.milliseconds) = (answered.new + anki.new, answered.reviews + anki.reviews, answered.milliseconds + anki.milliseconds)
+        answered.new += anki.new
+        answered.reviews += anki.reviews
+        answered.milliseconds += anki.milliseconds
         // What Anki counted beyond the log, on the day it counted it.
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT new, reviews, milliseconds FROM anki_day_count WHERE deck_id = ? AND day_start = ?"),
                                       arguments: [deck, since.unixMilliseconds]) {

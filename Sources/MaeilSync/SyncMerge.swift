@@ -250,19 +250,17 @@ package final class SyncMerge {
 
     // MARK: The collection's config
 
-    /// Keys of the collection's config that Maeil holds as settings of its own (the limit
-    /// rules, the hour a day starts, FSRS), each with Anki's value where the key is absent.
-    static let ownConfigKeys: [(key: String, absent: Int64)] = [
-        ("newCardsIgnoreReviewLimit", 0), ("applyAllParentLimits", 0), ("rollover", 4), ("fsrs", 0),
-    ]
+    /// Keys of the collection's config that Maeil holds as settings of its own, each with
+    /// Anki's value where the key is absent: the limits' rules, which change no card (a sync
+    /// takes them in place), and the hour a day starts and FSRS, which change what Maeil makes
+    /// of every card (a sync takes them with the whole merge).
+    static let limitRuleKeys: [(key: String, absent: Int64)] = [("newCardsIgnoreReviewLimit", 0), ("applyAllParentLimits", 0)]
+    static let cardSettingKeys: [(key: String, absent: Int64)] = [("rollover", 4), ("fsrs", 0)]
+    static let ownConfigKeys = limitRuleKeys + cardSettingKeys
 
     static func ownConfigDiffers(_ a: [String: Any], _ b: [String: Any], among keys: [(key: String, absent: Int64)] = ownConfigKeys) -> Bool {
         keys.contains { (int(a[$0.key]) ?? $0.absent) != (int(b[$0.key]) ?? $0.absent) }
     }
-
-    /// The settings a sync takes in place (the limits' rules, which change no card); the others
-    /// (the hour a day starts, FSRS) change what Maeil makes of every card, and take the whole merge.
-    static let limitRuleKeys = ownConfigKeys.filter { ["newCardsIgnoreReviewLimit", "applyAllParentLimits"].contains($0.key) }
 
     /// The collection's config and creation time to send, where this side changed a setting of
     /// its own since the base: Anki's client sends its whole config when it is the newer side,
@@ -313,7 +311,7 @@ package final class SyncMerge {
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])
             serverChangedLimitRules = Self.ownConfigDiffers(config, conf, among: Self.limitRuleKeys)
-            return Self.ownConfigDiffers(config, conf, among: Self.ownConfigKeys.filter { key in !Self.limitRuleKeys.contains { $0.key == key.key } })
+            return Self.ownConfigDiffers(config, conf, among: Self.cardSettingKeys)
         }
     }
 

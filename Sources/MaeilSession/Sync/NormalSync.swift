@@ -26,8 +26,9 @@ package struct NormalSync {
         /// moved or deleted there, cards moved or deleted there alone, answers to cards deleted
         /// there, decks, options and note types made there, note types restyled, deck options
         /// changed, decks renamed, described, given other options or limits or deleted, a day's
-        /// counts, the limits' rules, and custom study made, emptied or deleted; no note type changed in
-        /// what Maeil makes of it, not the hour a day starts or FSRS), or the collection took the whole merge.
+        /// counts, the limits' rules, and custom study made, emptied or deleted; no note type
+        /// changed in what Maeil makes of it, not the hour a day starts or FSRS), or the
+        /// collection took the whole merge.
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
@@ -76,8 +77,8 @@ package struct NormalSync {
             let settingsChanged = try merge.adopt(created: created, config: remote.config ?? sentConfig?.config)
             anythingCame = !serverGraves.isEmpty || !remote.decks.isEmpty
             // A phone's custom study (a filtered deck made, changed or deleted) is nothing Maeil holds.
-            cameDown = settingsChanged || merge.serverChangedLimitRules || !serverGraves.cards.isEmpty || !serverGraves.notes.isEmpty || merge.serverDeletedHeldDecks
-                || !remote.models.isEmpty || remote.decks.contains { !SyncMerge.isFiltered($0) } || !remote.deckConfigs.isEmpty
+            cameDown = settingsChanged || merge.serverChangedLimitRules || !serverGraves.cards.isEmpty || !serverGraves.notes.isEmpty
+                || merge.serverDeletedHeldDecks || !remote.models.isEmpty || remote.decks.contains { !SyncMerge.isFiltered($0) } || !remote.deckConfigs.isEmpty
             try merge.markPendingRows(now: full.now)
             try merge.apply(serverObjects: remote)
             while true {
@@ -156,9 +157,10 @@ package struct NormalSync {
     /// (`takeChangedDecks`, `takeNewDecks`, with a preset for options made there), each note type
     /// made or restyled there kept (`takeNoteTypes`), each preset
     /// whose options changed there given them (`takeChangedOptions`), the limits' rules the
-    /// collection's settings there hold (`SyncMerge.serverChangedLimitRules`), the day's counts of each
-    /// deck whose row came kept (`keepDayCounts`), in one transaction, as the sync's own writes. The next base is the merge with the notes changed here laid over it, as
-    /// this collection now exports them.
+    /// collection's settings there hold (`SyncMerge.serverChangedLimitRules`), the day's counts
+    /// of each deck whose row came kept (`keepDayCounts`), in one transaction, as the sync's own
+    /// writes. The next base is the merge with the notes changed here laid over it, as this
+    /// collection now exports them.
     /// False, with nothing changed, where a card or note that came down is not found here as it
     /// is there (with other cards, its cards in a deck not here, of a note type restyled there
     /// that Maeil made for its own deck), a card deleted there was a note's last here, a deck
