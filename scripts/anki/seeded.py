@@ -43,7 +43,9 @@ made; random burial switches), notes of three note types (some marked),
 answers over several weeks, forgotten cards (reset rows), set due dates (manual rows),
 suspended cards, cards buried by hand and as siblings, flagged cards, cards with custom data,
 a deck description, in half the seeds an image occlusion note, notes added last that are
-still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a filtered deck holding some of them. Dates are printed as calendar dates, counted the way Anki counts
+still new or mid-step in learning, a card mid-step in relearning and, in half the seeds, a
+filtered deck holding some of them, a deck's limits raised for the last day by custom study,
+and a card answered that day moved to another deck. Dates are printed as calendar dates, counted the way Anki counts
 them, so a time zone cannot hide a shift. Every command prints one JSON object.
 
 The collections start 60 days before today (UTC); MAEIL_SEEDED_TODAY=YYYY-MM-DD names another
@@ -131,9 +133,8 @@ def make_child(folder, *seeds):
             add_occlusion_note(col, rng.choice(decks), occlusions(rng))
         number_cards_by_template(col)
         # A note's last card moved alone to another deck (Browse › Change Deck), then studied
-        # there, as in Anki. A generator of its own keeps the other draws as they were.
-        # (Not after answers of the same day: Anki counts an answer in the deck the card was in
-        # then, which its log does not say; Maeil counts it in the card's deck now.)
+        # there, as in Anki. A generator of its own keeps the other draws as they were. (A card
+        # answered on the last day and moved after is drawn below.)
         split_rng = random.Random(int(seed) * 6700417)
         several = col.db.list("select nid from cards group by nid having count() > 1 order by nid")
         if several and split_rng.random() < 0.5:
@@ -245,6 +246,17 @@ def make_child(folder, *seeds):
         col.set_config("sortBackwards", config_rng.random() < 0.5)
         col.set_config("collapseTime", config_rng.choice([600, 1200, 2400]))
         col.set_config("addon:seeded", {"seed": int(seed), "words": ["김치", "밥"], "ratio": round(config_rng.random(), 3)})
+        # Custom study's "increase today's limit" on a deck, and a card answered on the last day
+        # moved to another deck after: Anki counts both below its log (the answer in the deck the
+        # card was in). A generator of its own keeps the rest as it was.
+        custom_rng = random.Random(int(seed) * 1299709)
+        if custom_rng.random() < 0.5:
+            col.decks.select(custom_rng.choice(decks))
+            col.sched.extend_limits(custom_rng.randint(1, 5), custom_rng.randint(0, 5))
+        answered_today = sorted(col.find_cards("rated:1 -deck:Filtered"))
+        if answered_today and custom_rng.random() < 0.5:
+            card = col.get_card(custom_rng.choice(answered_today))
+            col.set_deck([card.id], custom_rng.choice([did for did in decks if did != card.did]))
         made[seed] = {"rollover": rollover, "fsrs": fsrs, "answers": answered, "last": last, "crt": col.crt,
                       "creation_offset": col.get_config("creationOffset", None)}
         export(col, path)
