@@ -24,7 +24,7 @@ Anki's own backend (the `anki` package from PyPI, installed by scripts/setup int
                                       two decks sharing tight limits, studied up to them today,
                                       a card answered today moved to the other deck, then each
                                       deck's limit raised for today by custom study; exported
-                                      as DIR/custom-SEED.apkg and DIR/custom-SEED.colpkg
+                                      as DIR/custom-SEED.colpkg
     round-trip.py decks PKG           a new collection imports PKG (a .colpkg replaces it): each
                                       card's deck ("guid ord"), Anki's deck list and Check
                                       Database's result
@@ -154,15 +154,20 @@ def update(folder, name, package):
     print(json.dumps(result))
 
 
-def replace(folder, name, package):
+def replace_collection(path, package):
+    """The collection at PATH replaced by the collection package PACKAGE, as Anki's File ›
+    Import replaces it: decks, and their counts of the day, as the package has them."""
     from anki.collection import Collection
 
-    path = os.path.join(folder, name, "collection.anki2")
     col = Collection(path)
     media_folder, media_db = col.media.dir(), path.replace(".anki2", ".media.db2")
     col.close(downgrade=False)
     col._backend.import_collection_package(col_path=path, backup_path=os.path.abspath(package),
                                            media_folder=media_folder, media_db=media_db)
+
+
+def replace(folder, name, package):
+    replace_collection(os.path.join(folder, name, "collection.anki2"), package)
     print(json.dumps({"replaced": True}))
 
 
@@ -317,7 +322,7 @@ def move_back(folder):
 def custom_study(folder, seed):
     """Two decks sharing tight daily limits, studied today up to them in Anki; one card answered
     today moved to the other deck; then custom study's "increase today's limit" on each deck
-    (sizes by SEED). Exported as DIR/custom-SEED.apkg and .colpkg; prints Anki's deck list."""
+    (sizes by SEED). Exported as DIR/custom-SEED.colpkg; prints Anki's deck list."""
     from anki.collection import Collection
 
     rng = random.Random(int(seed))
@@ -348,25 +353,21 @@ def custom_study(folder, seed):
         col.decks.select(deck)
         extended[name] = [rng.randint(0, 3), rng.randint(0, 3)]
         col.sched.extend_limits(*extended[name])
+    counts = deck_counts(col)
+    # Exporting a collection package closes the collection.
     col.export_collection_package(os.path.join(folder, "custom-%s.colpkg" % seed), include_media=False, legacy=False)
-    col = Collection(os.path.join(folder, "custom-" + seed, "collection.anki2"))
-    export_split(col, folder, "custom-" + seed)
-    print(json.dumps({"counts": deck_counts(col), "extended": extended, "moved": len(moved)}))
-    col.close()
+    print(json.dumps({"counts": counts, "extended": extended, "moved": len(moved)}))
 
 
 def decks(package):
     from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
     path = os.path.join(tempfile.mkdtemp(), "collection.anki2")
-    col = Collection(path)
     if package.endswith(".colpkg"):
-        # A whole collection replaces the one open, as File › Import does with it: decks and their day's counts as they are.
-        media_folder, media_db = col.media.dir(), path.replace(".anki2", ".media.db2")
-        col.close(downgrade=False)
-        col._backend.import_collection_package(col_path=path, backup_path=os.path.abspath(package), media_folder=media_folder, media_db=media_db)
+        replace_collection(path, package)
         col = Collection(path)
     else:
+        col = Collection(path)
         col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(
             with_scheduling=True, with_deck_configs=True)))
     counts = deck_counts(col)
