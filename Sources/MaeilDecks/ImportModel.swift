@@ -148,8 +148,10 @@ package struct ImportOptions: Sendable {
     package var knownAnkiCards: KnownAnkiCards?
     /// Whether an Anki collection's deck counters were kept with its log, as in a package or a
     /// collection file one Anki wrote: where a counter counts fewer answers than that log holds,
-    /// Maeil counts as few (`AnkiAnsweredToday.logged`). Not in a sync's merge or download: its
-    /// counters are each the last device's to change the deck, and its log every device's.
+    /// Maeil counts as few (`AnkiAnsweredToday.logged`); so too in a download, whose counters
+    /// are each the last device's to answer in the deck (Maeil's included: it sends its decks'
+    /// counts), as Anki shows them. Not in a sync's merge: its log holds the answers this side
+    /// is sending, which the counters of a deck taken from the server never counted.
     package var dayCountsKeptWithTheLog = true
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {

@@ -161,6 +161,9 @@ package enum SyncFlow {
         }
         let parts = [part(summary.sentCards, summary.sentNotes, summary.sentReviews, summary.sentDeletions, "went up"),
                      summary.sentSettings ? "the collection's settings went up" : nil,
+                     // Said where nothing else went up: answers going up take their decks' counts along.
+                     summary.sentDayCounts == 0 || summary.sentCards + summary.sentNotes + summary.sentReviews + summary.sentDeletions > 0 ? nil
+                        : "the day's counts of \(summary.sentDayCounts) deck\(summary.sentDayCounts == 1 ? "" : "s") went up",
                      part(summary.receivedCards, summary.receivedNotes, summary.receivedReviews, summary.receivedDeletions, "came down")].compactMap { $0 }
         var text = "Synced with \(server): " + (parts.isEmpty ? "nothing changed on either side." : parts.joined(separator: "; ") + ".")
         if summary.recomputedCards > 0 {

@@ -12,9 +12,10 @@ enum AnkiDayCount {
     ///
     /// Beyond: never less than the log. A count of Anki's may hold fewer answers than the log
     /// for reasons that are no answer taken back (a package older than the answers given here
-    /// since, a sync that sends no deck for its counts alone, a phone's deck taken over the
-    /// desktop's), and only the answers the log cannot place (a card deleted since; one moved
-    /// since, in the deck it was in then) are what Anki counted beyond it.
+    /// since, a deck taken from the server that never counted the answers on their way up from
+    /// here, a phone's deck taken over the desktop's), and only the answers the log cannot
+    /// place (a card deleted since; one moved since, in the deck it was in then) are what Anki
+    /// counted beyond it.
     ///
     /// Short: where the file's counters were kept with its log (`AnkiAnsweredToday.logged`),
     /// a count below that log is Anki's custom study lifting the day's limit, or an answer in

@@ -79,6 +79,14 @@ extension Collection {
         }
     }
 
+    /// A change the server has yet to see, made by the sync itself (a deck's counts of the day
+    /// that must go up again): the next sync carries it. Only once the sync's own writes are done.
+    package func markChangedSinceSync() throws {
+        try StoreError.during(path) {
+            try pool.write { db in try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'sync_dirty'") }
+        }
+    }
+
     /// Writes what a sync takes from the server, in one transaction, as the sync's own writes:
     /// the change flag stays as the sync left it, so a change since the sync began is only ever
     /// another writer's. Nil, with nothing written, when another writer changed something since.

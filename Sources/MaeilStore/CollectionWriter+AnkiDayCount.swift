@@ -9,10 +9,24 @@ extension CollectionWriter {
         try QueueRows(db: db).answeredSince(deck: deck, since: since)
     }
 
-    /// The answers given in Anki in `deck` from `since` that the log holds (`QueueRows.ankiAnsweredSince`).
-    package func ankiAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
-        let answered = try QueueRows(db: db).ankiAnsweredSince(deck: deck, since: since)
-        return (answered.new, answered.reviews)
+    /// The answers in `deck` from `since` that the server held before this sync, counted as the
+    /// queue counts them: those given in Anki, and those given here that came back with Anki's
+    /// id (sent at an earlier sync, with their deck's counts). Those given here since the last
+    /// sync, on their way up now, have none yet.
+    package func serverAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT total(CASE kind WHEN 2 THEN anki_type = 0 AND anki_last_ivl = 0 ELSE b_phase = 'new' END) AS new,
+                   total(CASE kind WHEN 2 THEN anki_type = 1 ELSE b_phase = 'review' END) AS reviews
+            FROM review_log WHERE deck_id = ? AND time >= ? AND (kind = 2 AND anki_type IS NOT NULL OR kind = 0 AND anki_id IS NOT NULL)
+            """), arguments: [deck, since.unixMilliseconds])
+        return row.map { (Int($0["new"] as Double), Int($0["reviews"] as Double)) } ?? (0, 0)
+    }
+
+    /// Whether an answer given here in `deck` from `since` has not gone to the server yet (it
+    /// has no Anki id): a deck's counters taken from the server do not count it.
+    package func answeredHereUnsent(deck: Int64, since: Date) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 0 AND anki_id IS NULL)",
+                          arguments: [deck, since.unixMilliseconds]) ?? false
     }
 
     /// Keeps what Anki counted in `deck` on the day from `dayStart` beyond (or short of) what the log counts

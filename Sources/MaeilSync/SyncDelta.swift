@@ -15,7 +15,10 @@ import MaeilDecks
 package enum SyncDelta {
     /// Lays `delta` (a partial export) over `merged` (a copy of the base), with the notes of
     /// `deletedGuids` gone. False, with `merged` as it was, when the ids do not fit.
-    package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL) throws -> Bool {
+    /// `keepingDayCounts`: each deck keeps the day's counts `merged` holds (a merge, as the
+    /// server has them, for the next base: a deck taken there whose counts fall short of this
+    /// side's then differs, and its counts go up).
+    package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL, keepingDayCounts: Bool = false) throws -> Bool {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A working copy: nothing to make durable, but a part that does not fit is rolled back.
@@ -29,7 +32,7 @@ package enum SyncDelta {
             defer { try? db.execute(sql: "DETACH DATABASE delta") }
             var laid = false
             try db.inTransaction {
-                laid = try lay(db, deletedGuids: deletedGuids)
+                laid = try lay(db, deletedGuids: deletedGuids, keepingDayCounts: keepingDayCounts)
                 return laid ? .commit : .rollback
             }
             return laid
@@ -37,14 +40,14 @@ package enum SyncDelta {
     }
 
     /// The part laid over the base, inside the caller's transaction; false where it does not fit.
-    static func lay(_ db: Database, deletedGuids: [String]) throws -> Bool {
+    static func lay(_ db: Database, deletedGuids: [String], keepingDayCounts: Bool = false) throws -> Bool {
         let dayShift = try moveDueDays(db)
         try mapRecords(db, deletedGuids: deletedGuids)
         defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
         guard try recordsFit(db) else { return false }
         try layNotesAndCards(db)
         guard try layAnswers(db), try layGoneCardsAnswers(db) else { return false }
-        try takeObjects(db, dayShift: dayShift)
+        try takeObjects(db, dayShift: dayShift, keepingDayCounts: keepingDayCounts)
         return true
     }
 
@@ -217,7 +220,7 @@ package enum SyncDelta {
     /// the next sync would count one deck fewer than the server and fail its check. Maeil
     /// deletes no deck or preset, so none the base has is gone. The creation day's offset stays
     /// the base's: the due days count from it.
-    static func takeObjects(_ db: Database, dayShift: Int64) throws {
+    static func takeObjects(_ db: Database, dayShift: Int64, keepingDayCounts: Bool = false) throws {
         func laid(_ column: String, _ part: [String: Any]) throws -> [String: Any] {
             try SyncMerge.objects(db, column).merging(part) { _, fromPart in fromPart }
         }
@@ -226,7 +229,15 @@ package enum SyncDelta {
         try db.execute(sql: "UPDATE main.col SET tags = (SELECT tags FROM delta.col)")
         // A deck's limit for one day and its counts of a day's answers count their day from the part's
         // creation day: moved as the due days are.
-        try SyncMerge.save(db, "decks", try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift)))
+        var decks = try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
+        if keepingDayCounts {
+            for (key, kept) in try SyncMerge.objects(db, "decks") {
+                guard var deck = decks[key] as? [String: Any], let kept = kept as? [String: Any] else { continue }
+                for name in SyncMerge.dayCountKeys { deck[name] = kept[name] }
+                decks[key] = deck
+            }
+        }
+        try SyncMerge.save(db, "decks", decks)
         try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
         try SyncMerge.save(db, "models", try laid("models", try SyncMerge.objects(db, "models", schema: "delta")))
         try SyncMerge.save(db, "conf", config)

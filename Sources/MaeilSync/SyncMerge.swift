@@ -50,6 +50,8 @@ package final class SyncMerge {
     /// Anki's ids of the decks (not filtered) whose row from the server the merge took, for
     /// whatever changed there: a day's counts too.
     package private(set) var serverTakenDecks: Set<Int64> = []
+    /// How many decks went up for their counts of the day alone (`localObjects`).
+    package private(set) var sentDayCounts = 0
     /// Anki's ids of the options (presets) this side has that the server changed in what Maeil uses.
     package private(set) var serverChangedOptions: Set<Int64> = []
     /// The decks the server deleted since the last sync (their ids as the file's keys): the base
@@ -143,9 +145,27 @@ package final class SyncMerge {
 
     // MARK: Note types, decks, options, tags
 
-    /// Keys that change without the learner changing anything (today's counts are kept per
-    /// device): left out when deciding whether an object changed.
+    /// Keys that change without the learner changing anything (today's counts, on a new day:
+    /// whether a deck counts other answers is `countsDiffer`): left out when deciding whether
+    /// an object changed.
     static let volatileKeys: Set<String> = ["mod", "usn", "newToday", "revToday", "lrnToday", "timeToday"]
+    /// The day's counters a deck sends when they changed (`countsDiffer`): Anki counts a day's
+    /// answers against the limits by them, and an answer sends its deck.
+    static let dayCountKeys = ["newToday", "revToday"]
+
+    /// Whether `deck` counts other answers today than `base` did: this side answered in it
+    /// since. Maeil's counters are its log's (and what Anki counted beyond it), so they hold
+    /// the other devices' answers too. A count of another day than the deck's is none today: a
+    /// new day alone sends no deck.
+    static func countsDiffer(_ base: [String: Any], _ deck: [String: Any]) -> Bool {
+        dayCountKeys.contains { key in
+            guard let now = deck[key] as? [Any], now.count == 2, let day = int(now[0]), let count = int(now[1]) else { return false }
+            let before = base[key] as? [Any]
+            let counted = before?.count == 2 && before.flatMap { int($0[0]) } == day ? before.flatMap { int($0[1]) } ?? 0 : 0
+            return count != counted
+        }
+    }
+
     /// And a note type's last deck (where Anki's Add screen puts its next note): Maeil's export
     /// names the deck of the type's first note, and sent for that alone, a note type went up at
     /// every sync and turned the phone's Add screen to another deck.
@@ -180,9 +200,16 @@ package final class SyncMerge {
                                             + "the last sync; only a full sync can carry that")
                         }
                     }
-                    if changedHere, before.map({ !Self.same($0, object, ignoring: column == "models" ? Self.volatileModelKeys : Self.volatileKeys) }) ?? true {
+                    let differs = before.map { !Self.same($0, object, ignoring: column == "models" ? Self.volatileModelKeys : Self.volatileKeys) } ?? true
+                    let countsOnly = !differs && column == "decks" && before.map { Self.countsDiffer($0, object) } == true
+                    if changedHere, differs || countsOnly {
                         let baseModified = Self.int(before?["mod"]) ?? 0
-                        object["mod"] = max(Self.int(object["mod"]) ?? 0, baseModified + 1)
+                        // Counts alone go up as old as the base's: Anki's server takes an object
+                        // not older than its own, so they replace a deck unchanged there, and a
+                        // deck changed there since (renamed on the phone) stays and comes down;
+                        // these counts then go up at the next sync, with the phone's answers.
+                        object["mod"] = countsOnly ? baseModified : max(Self.int(object["mod"]) ?? 0, baseModified + 1)
+                        sentDayCounts += countsOnly ? 1 : 0
                         object["usn"] = usn
                         pending.append(object)
                         object["usn"] = -1

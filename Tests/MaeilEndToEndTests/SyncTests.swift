@@ -276,6 +276,80 @@ struct SyncTests {
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), after the phone's sync")
     }
 
+    /// New cards studied here count against the day's limits on the phone, as answers given on
+    /// another Anki device do: Anki counts a day's answers in the deck's own counters, and an
+    /// answer marks the deck for the next sync. A deck of five new cards with a limit of three a
+    /// day; two studied here, then the one left on the phone: after each sync both deck lists
+    /// are the same. Before, Maeil sent no deck for its counts, and the phone still offered
+    /// three new cards after two were studied here. Then the phone's custom study lifts the
+    /// limit, taken in place; the phone renames the deck while the last new card is studied
+    /// here (the counts going up must not take the name back); and the limit lifted again comes
+    /// by a full download, each counting as the phone does (the download took no count below
+    /// its log before).
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func newCardsStudiedHereCountOnThePhone() throws {
+        let seed = "328"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let deck = "Daily"
+        for number in 0..<5 { _ = try phone(["add", phonePath] + login + [deck, "새 \(number)", "new \(number)"]) }
+        _ = try phone(["deck", phonePath] + login + [deck, "newLimit=3"])
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), the deck made on the phone")
+        func studyHere(_ count: Int) throws {
+            let answered = try maeil(["review", deck], collection, input: String(repeating: "\n3\n", count: count) + "q\n", state: state)
+            #expect(answered.status == 0, "\(answered.stdout)\(answered.stderr)")
+        }
+        try studyHere(2)
+        let studiedHere = try maeilDeckList(collection, state: state)
+        #expect(studiedHere[deck]?[1] == 1, "three a day, two studied: \(studiedHere)")
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        _ = try phone(["sync", phonePath] + login)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), two studied here")
+        let studied = try phone(["answer-new", phonePath] + login + [deck, "1"])
+        #expect(studied["answered"] as? Int == 1, "\(studied)")
+        #expect(try maeil(["sync"], collection, state: state).status == 0)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), one studied on the phone")
+        let studiedThere = try maeilDeckList(collection, state: state)
+        #expect(studiedThere[deck]?[1] == 0, "three a day, three studied: \(studiedThere)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        _ = try phone(["sync", phonePath] + login)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), after the phone's sync")
+        // Custom study on the phone lifts the day's limit by one: taken in place, this side counts
+        // as the phone does, one short of the answers the server held (two of them sent from here).
+        _ = try phone(["extend", phonePath] + login + [deck, "1", "0"])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : true"), "\(taken.stdout)\(taken.stderr)")
+        let lifted = try maeilDeckList(collection, state: state)
+        #expect(lifted[deck]?[1] == 1, "a limit of three lifted by one, three studied: \(lifted)")
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), custom study taken in place")
+        // The phone renames the deck while the last new card is studied here: the rename stays
+        // (counts alone go up as just newer than the last sync), and the counts follow.
+        let renamed = "Every day"
+        _ = try phone(["deck", phonePath] + login + [deck, "name=\"\(renamed)\""])
+        try studyHere(1)
+        var said: [String] = []
+        for _ in 0..<2 {
+            let synced = try maeil(["sync"], collection, state: state)
+            #expect(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
+            said.append(synced.stdout)
+            _ = try phone(["sync", phonePath] + login)
+        }
+        // The first sync took the rename and sent the answer; the deck taken never counted it.
+        #expect(said.last == "Synced with \(server.endpoint): the day's counts of 1 deck went up.\n", "\(said)")
+        let both = try maeilDeckList(collection, state: state)
+        #expect(both[renamed]?[1] == 0 && both[deck] == nil, "renamed there, the last new card studied here: \(both)")
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), renamed there, studied here")
+        // Lifted by one more, and this side takes the server's copy whole: its counters count as
+        // the phone's (two short of the log), as a package's do.
+        _ = try phone(["extend", phonePath] + login + [renamed, "1", "0"])
+        let downloaded = try maeil(["sync", "--download"], collection, state: state)
+        #expect(downloaded.status == 0, "\(downloaded.stdout)\(downloaded.stderr)")
+        let liftedAgain = try maeilDeckList(collection, state: state)
+        #expect(liftedAgain[renamed]?[1] == 1, "a limit of three lifted by two, four studied: \(liftedAgain)")
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), downloaded after custom study")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+    }
+
     /// Anki's deck list on the phone: each deck's reviews and new cards, then the reviews and
     /// new cards its counters say were answered today (phone.py deck-list).
     func phoneDeckList(_ phonePath: String) throws -> [String: [Int]] { try phone(["deck-list", phonePath]) as? [String: [Int]] ?? [:] }

@@ -61,6 +61,10 @@ client does, and prints one JSON object:
                                                    it counted today, and every card Anki shows in
                                                    DECK answered Good; then a normal sync; prints
                                                    the guid of a note answered today in DECK itself
+    phone.py answer-new PATH ENDPOINT USER PASSWORD DECK COUNT
+                                                   on the collection at PATH: COUNT of the new
+                                                   cards Anki shows in DECK answered Good, the
+                                                   limits as they are; then a normal sync
     phone.py extend PATH ENDPOINT USER PASSWORD DECK NEW REVIEWS
                                                    on the collection at PATH: custom study raises
                                                    DECK's limits for today by NEW new cards and
@@ -441,6 +445,29 @@ def study(path, endpoint, user, password, deck, new, reviews):
     return {"required": required, "answered": len(answered), "guid": guid}
 
 
+def answer_new(path, endpoint, user, password, deck, count):
+    """COUNT of the new cards Anki shows in DECK answered Good, within the limits as they are
+    (a learning card due meanwhile is left for later); then a normal sync."""
+    from anki.collection import Collection
+    from anki.scheduler.v3 import CardAnswer
+    from anki.scheduler_pb2 import QueuedCards
+
+    col = Collection(path)
+    col.decks.select(col.decks.id_for_name(deck))
+    answered = 0
+    while answered < int(count):
+        new = [queued for queued in col.sched.get_queued_cards(fetch_limit=100).cards if queued.queue == QueuedCards.NEW]
+        if not new:
+            break
+        card = col.get_card(new[0].card.id)
+        card.start_timer()
+        col.sched.answer_card(col.sched.build_answer(card=card, states=new[0].states, rating=CardAnswer.GOOD))
+        answered += 1
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "answered": answered}
+
+
 def extend(path, endpoint, user, password, deck, new, reviews):
     """Custom study's "increase today's new card limit" by NEW and "review limit" by REVIEWS
     on DECK; then a normal sync."""
@@ -756,5 +783,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "study": study, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

@@ -108,18 +108,21 @@ package struct FullSync {
         // them in tables Maeil does not write.
         try replace(with: download, mark: SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
                                                    schema: download.contents.schema, usn: download.contents.usn), calendar: calendar,
-                    serverObjects: try? server.allObjects())
+                    serverObjects: try? server.allObjects(), countsKeptWithTheLog: true)
     }
 
     /// The same, recording `mark` as where this collection then stands with the server, and
     /// the result's export as the base the next normal sync compares with.
     /// `serverObjects`: the note types, decks and options the server holds, which the base must
     /// count too though Maeil keeps only those its notes use.
-    func replace(with download: Download, mark: SyncMark, calendar: Calendar, serverObjects: SyncObjects?) throws -> Backup? {
+    /// `countsKeptWithTheLog`: the server's copy as it is (a download), not a merge that holds
+    /// this side's answers beside counters that never counted them (`ImportOptions.dayCountsKeptWithTheLog`).
+    func replace(with download: Download, mark: SyncMark, calendar: Calendar, serverObjects: SyncObjects?,
+                 countsKeptWithTheLog: Bool) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
         (settings.timeZone, settings.now) = (timeZone, now)
-        settings.dayCountsKeptWithTheLog = false
+        settings.dayCountsKeptWithTheLog = countsKeptWithTheLog
         let options = settings, file = download.file.path
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
         // Maeil's own decks went to Anki under note types of their own; what Anki has no place

@@ -32,6 +32,8 @@ package struct NormalSync {
         package var takenInPlace = false
         /// Whether the collection's settings went up (a limit rule, the day's start or FSRS changed here).
         package var sentSettings = false
+        /// Decks that went up for their counts of the day alone (cards studied here count on the phone).
+        package var sentDayCounts = 0
     }
 
     /// Runs the sync against the server whose `meta` was read. `base` is the export the last sync
@@ -68,6 +70,7 @@ package struct NormalSync {
                                                   notes: Array(localGraves.notes.dropFirst(start).prefix(250))))
             }
             var objects = try merge.localObjects(usn: meta.usn)
+            summary.sentDayCounts = merge.sentDayCounts
             (objects.config, objects.created) = (sentConfig?.config, sentConfig?.created)
             let remote = try server.applyChanges(objects)
             // The server counts due days from its own creation date; without it, nothing can be merged.
@@ -132,16 +135,21 @@ package struct NormalSync {
             summary.takenInPlace = anythingCame
             return summary
         }
+        var countsToSend = false
         if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, notes: notes, deleted: deletedThere,
-                                                mark: newMark, work: work) {
+                                                mark: newMark, work: work, countsToSend: &countsToSend) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
+            // A deck taken from the server never counted the answers that went up beside it: its
+            // counts go up at the next sync.
+            if countsToSend { try full.collection.markChangedSinceSync() }
             return summary
         }
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: contents)
-        summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged))?.path
+        summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged),
+                                          countsKeptWithTheLog: false)?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         return summary
     }
@@ -168,8 +176,10 @@ package struct NormalSync {
     /// or a card's answers given here cannot be told in its log (the collection then takes the
     /// whole merge); an error where another writer changed the collection meanwhile (the next
     /// sync carries that change, and takes this one's again).
+    /// `countsToSend`: set where a deck taken from the server counts fewer answers than this
+    /// side, which went up in this sync (`keepDayCounts`).
     func takeInPlace(merged: URL, merge: SyncMerge, notes: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
-                     work: URL) throws -> Bool {
+                     work: URL, countsToSend: inout Bool) throws -> Bool {
         let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
         let (changedOptions, changedDecks, newDecks) = (merge.serverChangedOptions, merge.serverChangedDecks, merge.serverNewDecks)
         var options = ImportOptions()
@@ -264,8 +274,8 @@ package struct NormalSync {
                 // An answer to a card gone has no deck in the log: the day's counts of Anki's decks
                 // hold it, as a whole merge keeps them (`AnkiDayCount`); so are the counts of the
                 // decks whose rows came, custom study's raised limits among them.
-                try Self.keepDayCounts(of: merged, decks: gone.isEmpty ? merge.serverTakenDecks : nil, takenThere: merge.serverTakenDecks,
-                                       timeZone: full.timeZone, now: full.now, writer: writer)
+                countsToSend = try Self.keepDayCounts(of: merged, decks: gone.isEmpty ? merge.serverTakenDecks : nil,
+                                                      takenThere: merge.serverTakenDecks, timeZone: full.timeZone, now: full.now, writer: writer)
                 // The answers that went up keep the ids the server has them under, before the next base is exported.
                 try FullSync.keepSentAnswerIDs(base: merged, notes: nil, writer: writer)
             }
@@ -280,7 +290,7 @@ package struct NormalSync {
         let part = work.appendingPathComponent("taken.anki2")
         var marks = try full.write(full.collection, to: part, onlyMarked: true)
         var (nextBase, answersOf): (URL, URL?) = (merged, nil)
-        if try !(marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: merged) } ?? false) {
+        if try !(marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: merged, keepingDayCounts: true) } ?? false) {
             nextBase = work.appendingPathComponent("next-base.anki2")
             marks = try full.write(full.collection, to: nextBase)
             try SyncMerge.addMissing(try SyncMerge.storedObjects(in: merged), to: nextBase)
@@ -447,13 +457,18 @@ package struct NormalSync {
     /// decks, by Anki's ids. A deck's own count is its counters less its subdecks': one above a
     /// deck whose counts came changes with them.
     /// For a deck whose row came from the other side (`takenThere`), a count short of the
-    /// answers given in Anki that the log holds is kept too: the counts are that device's, who
-    /// counted those answers (the ones given here it never counts: Maeil sends no deck for its
-    /// counts), so fewer is custom study raising the day's limit there, or an answer there in
-    /// the deck a card has left since.
+    /// answers the server held before this sync is kept too (`serverAnsweredSince`: Anki's, and
+    /// those sent from here before, whose counts went with them): the counts are the last
+    /// device's to answer there, who counted those answers, so fewer is custom study raising
+    /// the day's limit there, an answer there in the deck a card has left since, or two devices
+    /// answering the deck between syncs (Anki keeps the last one's counts, and so does Maeil).
+    /// The answers on their way up now are not among them: the deck taken never counted them.
+    /// True where a deck whose row came holds an answer given here that has yet to go up: the
+    /// counts taken do not count it, and this side's must go up.
     static func keepDayCounts(of merged: URL, decks: Set<Int64>?, takenThere: Set<Int64>, timeZone: TimeZone, now: Date,
-                              writer: CollectionWriter) throws {
-        guard decks?.isEmpty != true else { return }
+                              writer: CollectionWriter) throws -> Bool {
+        guard decks?.isEmpty != true else { return false }
+        var behind = false
         let answered = try AnkiPackage.answeredToday(ofCollectionFile: merged, timeZone: timeZone, now: now)
         let here = try writer.decks()
         func ankiID(_ deck: Deck) -> Int64 { deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id) }
@@ -462,11 +477,14 @@ package struct NormalSync {
             let ankiID = ankiID(deck)
             guard counted?.contains(where: { $0 == deck.name || $0.hasPrefix(deck.name + "::") }) != false, var today = answered[ankiID] else { continue }
             if takenThere.contains(ankiID) {
-                let logged = try writer.ankiAnsweredSince(deck: deck.id, since: today.clock.start(ofDay: today.day))
+                let dayStart = today.clock.start(ofDay: today.day)
+                let logged = try writer.serverAnsweredSince(deck: deck.id, since: dayStart)
                 today.logged = AnkiAnsweredToday.Logged(new: logged.new, reviews: logged.reviews)
+                behind = try behind || writer.answeredHereUnsent(deck: deck.id, since: dayStart)
             }
             try AnkiDayCount.keep(today, deck: deck.id, writer: writer)
         }
+        return behind
     }
 
     /// The decks the other side deleted (Anki deletes a deck's cards with it, and a note whose
