@@ -348,6 +348,12 @@ struct SyncTests {
         #expect(liftedAgain[renamed]?[1] == 1, "a limit of three lifted by two, four studied: \(liftedAgain)")
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), downloaded after custom study")
         try expectCheckedAndSettled(collection, state: state, server: server)
+        // Another phone takes the server's copy whole, the decks whose counts went up from here
+        // among it: Anki's Check Database finds nothing.
+        let secondPhone = folder.appendingPathComponent("\(seed)-second-phone")
+        try FileManager.default.createDirectory(at: secondPhone, withIntermediateDirectories: true)
+        let received = try phone(["download", secondPhone.path] + login)
+        #expect(received["check_database"] as? String == "Database rebuilt and optimized.", "\(received["check_database"] ?? "")")
     }
 
     /// Anki's deck list on the phone: each deck's reviews and new cards, then the reviews and
