@@ -183,9 +183,12 @@ private struct CollectionReading {
         // Only a whole collection's counts are the decks' whole day (notes taken alone are not).
         var answeredToday = options.deckName == nil && options.onlyNotes == nil
             ? AnkiDeckRecord.answeredToday(ankiDecks, days: days, now: options.now) : [:]
-        if options.dayCountsKeptWithTheLog, let day = answeredToday.first?.value.day {
+        if let day = answeredToday.first?.value.day {
             let logged = try AnkiDeckRecord.logged(db, since: days.clock.start(ofDay: day))
-            for id in answeredToday.keys { answeredToday[id]?.logged = logged[id] ?? AnkiAnsweredToday.Logged() }
+            for id in answeredToday.keys {
+                let file = logged[id] ?? AnkiAnsweredToday.Logged(), uncounted = options.answersNotCounted[id] ?? AnkiAnsweredToday.Logged()
+                answeredToday[id]?.logged = AnkiAnsweredToday.Logged(new: file.new - uncounted.new, reviews: file.reviews - uncounted.reviews)
+            }
         }
         // The day's start is the collection's, where the file says it (Anki keeps one for all decks).
         if let hour = days.rolloverHour {

@@ -40,11 +40,11 @@ package struct AnkiAnsweredToday: Sendable, Hashable {
     /// May be below zero: Anki's custom study extends a day's limit by counting fewer.
     package var new = 0, reviews = 0, milliseconds = 0
     /// The deck's own answers that day in the file's log, counted as the counts are (its
-    /// cards' first answers and reviews), where the file's counters were kept with that log
-    /// (`ImportOptions.dayCountsKeptWithTheLog`; a sync taken in place gives the answers given
-    /// in Anki that the log holds, for a deck whose counts came); nil where not. Counts below
-    /// these are no answers missing: Anki's custom study raised the day's limit, or a card
-    /// answered in the deck has moved to another since, and Anki counts as few.
+    /// cards' first answers and reviews), less those its counters never counted
+    /// (`ImportOptions.answersNotCounted`; a sync taken in place gives the answers the server
+    /// held, for a deck whose counts came); nil where the counters were not read with a log.
+    /// Counts below these are no answers missing: Anki's custom study raised the day's limit,
+    /// or a card answered in the deck has moved to another since, and Anki counts as few.
     package var logged: Logged?
 
     package struct Logged: Sendable, Hashable {
@@ -146,13 +146,14 @@ package struct ImportOptions: Sendable {
     /// What the collection importing these files holds of Anki's cards, answered by the
     /// importer: a package's notes whose cards it holds unchanged come without their cards.
     package var knownAnkiCards: KnownAnkiCards?
-    /// Whether an Anki collection's deck counters were kept with its log, as in a package or a
-    /// collection file one Anki wrote: where a counter counts fewer answers than that log holds,
-    /// Maeil counts as few (`AnkiAnsweredToday.logged`); so too in a download, whose counters
-    /// are each the last device's to answer in the deck (Maeil's included: it sends its decks'
-    /// counts), as Anki shows them. Not in a sync's merge: its log holds the answers this side
-    /// is sending, which the counters of a deck taken from the server never counted.
-    package var dayCountsKeptWithTheLog = true
+    /// An Anki collection's deck counters are kept with its log, in a package or a collection
+    /// file one Anki wrote, in a download (each deck's counters are the last device's to answer
+    /// in it, Maeil's included: it sends its decks' counts) and in a sync's merge: where a
+    /// counter counts fewer answers than that log holds, Maeil counts as few
+    /// (`AnkiAnsweredToday.logged`). But for these: per Anki deck id, answers of the day the
+    /// log holds that the deck's counters never counted (in a merge, those going up from this
+    /// side beside a deck taken from the server), read as not in the log.
+    package var answersNotCounted: [Int64: AnkiAnsweredToday.Logged] = [:]
 
     package init(deckName: String? = nil, skipInvalid: Bool = false) {
         self.deckName = deckName

@@ -87,6 +87,21 @@ extension Collection {
         }
     }
 
+    /// The answers given here in `deck` from `since` that have not gone to the server yet (they
+    /// have no Anki id), counted as the queue counts them: a deck's counters taken from the
+    /// server do not count them.
+    package func unsentAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+        try read { db in try Self.unsentAnsweredSince(db, deck: deck, since: since) }
+    }
+
+    static func unsentAnsweredSince(_ db: Database, deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT total(b_phase = 'new'), total(b_phase = 'review') FROM review_log
+            WHERE deck_id = ? AND time >= ? AND kind = 0 AND anki_id IS NULL
+            """), arguments: [deck, since.unixMilliseconds])
+        return row.map { (Int($0[0] as Double), Int($0[1] as Double)) } ?? (0, 0)
+    }
+
     /// Writes what a sync takes from the server, in one transaction, as the sync's own writes:
     /// the change flag stays as the sync left it, so a change since the sync began is only ever
     /// another writer's. Nil, with nothing written, when another writer changed something since.

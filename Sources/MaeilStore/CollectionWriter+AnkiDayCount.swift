@@ -22,11 +22,10 @@ extension CollectionWriter {
         return row.map { (Int($0["new"] as Double), Int($0["reviews"] as Double)) } ?? (0, 0)
     }
 
-    /// Whether an answer given here in `deck` from `since` has not gone to the server yet (it
-    /// has no Anki id): a deck's counters taken from the server do not count it.
-    package func answeredHereUnsent(deck: Int64, since: Date) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM review_log WHERE deck_id = ? AND time >= ? AND kind = 0 AND anki_id IS NULL)",
-                          arguments: [deck, since.unixMilliseconds]) ?? false
+    /// The answers given here in `deck` from `since` that have not gone to the server yet
+    /// (`Collection.unsentAnsweredSince`).
+    package func unsentAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+        try Collection.unsentAnsweredSince(db, deck: deck, since: since)
     }
 
     /// Keeps what Anki counted in `deck` on the day from `dayStart` beyond (or short of) what the log counts

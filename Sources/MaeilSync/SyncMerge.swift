@@ -563,6 +563,58 @@ package final class SyncMerge {
         }
     }
 
+    /// The collection file `file` (a base exported here) moved to the calendar of `server` (the
+    /// server's copy, or a merge on its days): review due days, a deck's limits for one day and
+    /// its counts of the day then count from the server's creation date. A sync sends its decks
+    /// before the server's creation date comes down (`adopt`), so they go up on the base's days:
+    /// an export's own (the day before its earliest date) named the wrong day there.
+    package static func moveToCalendar(of server: URL, in file: URL) throws {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let (created, offset) = try DatabaseQueue(path: server.path, configuration: readOnly).read { db in
+            (try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try config(db, schema: "main")["creationOffset"])
+        }
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            var conf = try config(db, schema: "main")
+            let own = createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created, conf)
+            if let offset { conf["creationOffset"] = offset }
+            let shift = own - createdDay(created, conf)
+            if shift != 0 {
+                try db.execute(sql: "UPDATE cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
+                try save(db, "decks", movingDays(try objects(db, "decks"), by: shift))
+            }
+            try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try text(conf)])
+        }
+    }
+
+    /// The day's counts of `decks` (Anki's ids) in the collection file `file` set to those
+    /// `source` holds, moved to `file`'s days: the base a whole merge leaves holds them as the
+    /// server has them, so this side's counts, which count more, go up at the next sync.
+    package static func keepDayCounts(ofDecks decks: Set<Int64>, from source: URL, in file: URL) throws {
+        guard !decks.isEmpty else { return }
+        func createdDay(_ db: Database) throws -> Int64 { Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try config(db, schema: "main")) }
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let (kept, sourceDay) = try DatabaseQueue(path: source.path, configuration: readOnly).read { db in (try objects(db, "decks"), try createdDay(db)) }
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            var mine = try objects(db, "decks")
+            let shift = sourceDay - (try createdDay(db))
+            for id in decks {
+                guard var deck = mine["\(id)"] as? [String: Any], let theirs = kept["\(id)"] as? [String: Any] else { continue }
+                for name in dayCountKeys {
+                    guard let counted = theirs[name] as? [Any], counted.count == 2, let day = int(counted[0]) else { continue }
+                    deck[name] = [day + shift, counted[1]] as [Any]
+                }
+                mine["\(id)"] = deck
+            }
+            try save(db, "decks", mine)
+        }
+    }
+
     // MARK: JSON columns
 
     static func objects(_ db: Database, _ column: String, schema: String = "main") throws -> [String: Any] {

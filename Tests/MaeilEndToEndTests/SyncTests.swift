@@ -278,20 +278,21 @@ struct SyncTests {
 
     /// New cards studied here count against the day's limits on the phone, as answers given on
     /// another Anki device do: Anki counts a day's answers in the deck's own counters, and an
-    /// answer marks the deck for the next sync. A deck of five new cards with a limit of three a
+    /// answer marks the deck for the next sync. A deck of eight new cards with a limit of three a
     /// day; two studied here, then the one left on the phone: after each sync both deck lists
     /// are the same. Before, Maeil sent no deck for its counts, and the phone still offered
     /// three new cards after two were studied here. Then the phone's custom study lifts the
-    /// limit, taken in place; the phone renames the deck while the last new card is studied
-    /// here (the counts going up must not take the name back); and the limit lifted again comes
-    /// by a full download, each counting as the phone does (the download took no count below
-    /// its log before).
+    /// limit, taken in place; the phone renames the deck while a new card is studied here (the
+    /// counts going up must not take the name back); the limit lifted again comes by a full
+    /// download, and once more with the hour a day starts moved, by the whole merge: each
+    /// counting as the phone does (the download and the whole merge took no count below the
+    /// log before).
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
     func newCardsStudiedHereCountOnThePhone() throws {
         let seed = "328"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         let deck = "Daily"
-        for number in 0..<5 { _ = try phone(["add", phonePath] + login + [deck, "새 \(number)", "new \(number)"]) }
+        for number in 0..<8 { _ = try phone(["add", phonePath] + login + [deck, "새 \(number)", "new \(number)"]) }
         _ = try phone(["deck", phonePath] + login + [deck, "newLimit=3"])
         #expect(try maeil(["sync"], collection, state: state).status == 0)
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), the deck made on the phone")
@@ -322,9 +323,12 @@ struct SyncTests {
         let lifted = try maeilDeckList(collection, state: state)
         #expect(lifted[deck]?[1] == 1, "a limit of three lifted by one, three studied: \(lifted)")
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), custom study taken in place")
-        // The phone renames the deck while the last new card is studied here: the rename stays
+        // The phone renames the deck while a new card is studied here: the rename stays
         // (counts alone go up as just newer than the last sync), and the counts follow.
         let renamed = "Every day"
+        // A second after the last sync, as two devices are: a deck's modification time is in
+        // whole seconds, and a tie between two changes in one second is Anki's to break either way.
+        usleep(1_100_000)
         _ = try phone(["deck", phonePath] + login + [deck, "name=\"\(renamed)\""])
         try studyHere(1)
         var said: [String] = []
@@ -337,7 +341,7 @@ struct SyncTests {
         // The first sync took the rename and sent the answer; the deck taken never counted it.
         #expect(said.last == "Synced with \(server.endpoint): the day's counts of 1 deck went up.\n", "\(said)")
         let both = try maeilDeckList(collection, state: state)
-        #expect(both[renamed]?[1] == 0 && both[deck] == nil, "renamed there, the last new card studied here: \(both)")
+        #expect(both[renamed]?[1] == 0 && both[deck] == nil, "renamed there, a new card studied here: \(both)")
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), renamed there, studied here")
         // Lifted by one more, and this side takes the server's copy whole: its counters count as
         // the phone's (two short of the log), as a package's do.
@@ -347,6 +351,28 @@ struct SyncTests {
         let liftedAgain = try maeilDeckList(collection, state: state)
         #expect(liftedAgain[renamed]?[1] == 1, "a limit of three lifted by two, four studied: \(liftedAgain)")
         try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), downloaded after custom study")
+        // Lifted once more there, with the hour a day starts moved (the whole merge takes that),
+        // while the last new card the limit left is studied here: the merge's log holds that
+        // answer, which the phone's counters never counted, and the counts follow at the next sync.
+        _ = try phone(["extend", phonePath] + login + [renamed, "1", "0"])
+        try changeASettingOnThePhone(phonePath, login)
+        let answered = try maeil(["review", renamed], collection, input: "\n3\nq\n", state: state)
+        #expect(answered.status == 0, "\(answered.stdout)\(answered.stderr)")
+        let merged = try maeil(["sync", "--json"], collection, state: state)
+        #expect(merged.status == 0 && merged.stdout.contains("\"taken_in_place\" : false"), "\(merged.stdout)\(merged.stderr)")
+        _ = try phone(["sync", phonePath] + login)
+        let counts = try maeil(["sync"], collection, state: state)
+        #expect(counts.stdout == "Synced with \(server.endpoint): the day's counts of 1 deck went up.\n", "\(counts.stdout)\(counts.stderr)")
+        _ = try phone(["sync", phonePath] + login)
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "seed \(seed), the whole merge after custom study")
+        // Five studied, the limit of three lifted by three: one new card left, on both sides (unless
+        // the day's start moved past the hour it is now, and today began again).
+        var seoul = Calendar(identifier: .gregorian)
+        seoul.timeZone = TimeZone(identifier: zone)!
+        if !(4..<7).contains(seoul.component(.hour, from: Date())) {
+            let afterMerge = try phoneDeckList(phonePath)
+            #expect(afterMerge[renamed] == [0, 1, 0, 2], "five studied, three a day lifted by three: the phone's \(afterMerge)")
+        }
         try expectCheckedAndSettled(collection, state: state, server: server)
         // Another phone takes the server's copy whole, the decks whose counts went up from here
         // among it: Anki's Check Database finds nothing.

@@ -108,21 +108,21 @@ package struct FullSync {
         // them in tables Maeil does not write.
         try replace(with: download, mark: SyncMark(endpoint: server.connection.endpoint.absoluteString, serverModified: download.contents.modified,
                                                    schema: download.contents.schema, usn: download.contents.usn), calendar: calendar,
-                    serverObjects: try? server.allObjects(), countsKeptWithTheLog: true)
+                    serverObjects: try? server.allObjects())
     }
 
     /// The same, recording `mark` as where this collection then stands with the server, and
     /// the result's export as the base the next normal sync compares with.
     /// `serverObjects`: the note types, decks and options the server holds, which the base must
     /// count too though Maeil keeps only those its notes use.
-    /// `countsKeptWithTheLog`: the server's copy as it is (a download), not a merge that holds
-    /// this side's answers beside counters that never counted them (`ImportOptions.dayCountsKeptWithTheLog`).
+    /// `answersNotCounted`: per Anki deck id, the answers a merge holds that the deck's counters
+    /// never counted (`ImportOptions.answersNotCounted`); the base keeps those decks' counts as
+    /// `download` has them, so this side's go up at the next sync.
     func replace(with download: Download, mark: SyncMark, calendar: Calendar, serverObjects: SyncObjects?,
-                 countsKeptWithTheLog: Bool) throws -> Backup? {
+                 answersNotCounted: [Int64: AnkiAnsweredToday.Logged] = [:]) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
-        (settings.timeZone, settings.now) = (timeZone, now)
-        settings.dayCountsKeptWithTheLog = countsKeptWithTheLog
+        (settings.timeZone, settings.now, settings.answersNotCounted) = (timeZone, now, answersNotCounted)
         let options = settings, file = download.file.path
         _ = try Importer(collection: built, now: now).apply(reading: { emit in try DeckReader.stream([file], options: options, emit: emit) })
         // Maeil's own decks went to Anki under note types of their own; what Anki has no place
@@ -137,6 +137,8 @@ package struct FullSync {
         let marks = try write(built, to: export)
         try built.recordSync(mark, base: marks?.through, leavesBase: true)
         if let serverObjects { try SyncMerge.addMissing(serverObjects, to: export) }
+        try SyncMerge.moveToCalendar(of: download.file, in: export)
+        try SyncMerge.keepDayCounts(ofDecks: Set(answersNotCounted.keys), from: download.file, in: export)
         try base.prepare(export, mark: mark, answersOf: download.file)
         // An answer given meanwhile (another process) would be lost under the server's copy.
         if try collection.changedDuringSync() {

@@ -148,9 +148,12 @@ package struct NormalSync {
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: contents)
+        let notCounted = try answersNotCounted(inDecks: merge.serverTakenDecks, of: merged)
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged),
-                                          countsKeptWithTheLog: false)?.path
+                                          answersNotCounted: notCounted)?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
+        // As in place: the decks taken never counted the answers that went up beside them.
+        if !notCounted.isEmpty { try full.collection.markChangedSinceSync() }
         return summary
     }
 
@@ -294,6 +297,7 @@ package struct NormalSync {
             nextBase = work.appendingPathComponent("next-base.anki2")
             marks = try full.write(full.collection, to: nextBase)
             try SyncMerge.addMissing(try SyncMerge.storedObjects(in: merged), to: nextBase)
+            try SyncMerge.moveToCalendar(of: merged, in: nextBase)
             answersOf = merged
         }
         if try full.collection.changedDuringSync() { throw Self.changedMeanwhile }
@@ -480,11 +484,29 @@ package struct NormalSync {
                 let dayStart = today.clock.start(ofDay: today.day)
                 let logged = try writer.serverAnsweredSince(deck: deck.id, since: dayStart)
                 today.logged = AnkiAnsweredToday.Logged(new: logged.new, reviews: logged.reviews)
-                behind = try behind || writer.answeredHereUnsent(deck: deck.id, since: dayStart)
+                let unsent = try writer.unsentAnsweredSince(deck: deck.id, since: dayStart)
+                behind = behind || unsent.new + unsent.reviews > 0
             }
             try AnkiDayCount.keep(today, deck: deck.id, writer: writer)
         }
         return behind
+    }
+
+    /// Per Anki deck id among `decks` (those whose row the merge took from the server), the
+    /// answers given here today that go up in this sync: the merged file's log holds them, and
+    /// the deck's counters, the other device's, never counted them. Read before a whole merge
+    /// replaces the collection, after which every answer is one the file held.
+    func answersNotCounted(inDecks decks: Set<Int64>, of merged: URL) throws -> [Int64: AnkiAnsweredToday.Logged] {
+        guard !decks.isEmpty else { return [:] }
+        let answered = try AnkiPackage.answeredToday(ofCollectionFile: merged, timeZone: full.timeZone, now: full.now)
+        var notCounted: [Int64: AnkiAnsweredToday.Logged] = [:]
+        for deck in try full.collection.decks() {
+            let ankiID = deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id)
+            guard decks.contains(ankiID), let today = answered[ankiID] else { continue }
+            let unsent = try full.collection.unsentAnsweredSince(deck: deck.id, since: today.clock.start(ofDay: today.day))
+            if unsent.new + unsent.reviews > 0 { notCounted[ankiID] = AnkiAnsweredToday.Logged(new: unsent.new, reviews: unsent.reviews) }
+        }
+        return notCounted
     }
 
     /// The decks the other side deleted (Anki deletes a deck's cards with it, and a note whose
