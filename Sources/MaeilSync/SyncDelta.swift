@@ -231,11 +231,8 @@ package enum SyncDelta {
         // creation day: moved as the due days are.
         var decks = try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
         if keepingDayCounts {
-            for (key, kept) in try SyncMerge.objects(db, "decks") {
-                guard var deck = decks[key] as? [String: Any], let kept = kept as? [String: Any] else { continue }
-                for name in SyncMerge.dayCountKeys { deck[name] = kept[name] }
-                decks[key] = deck
-            }
+            let kept = try SyncMerge.objects(db, "decks")
+            SyncMerge.takeDayCounts(of: kept.keys, from: kept, into: &decks)
         }
         try SyncMerge.save(db, "decks", decks)
         try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))

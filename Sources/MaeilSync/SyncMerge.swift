@@ -568,11 +568,13 @@ package final class SyncMerge {
     /// its counts of the day then count from the server's creation date. A sync sends its decks
     /// before the server's creation date comes down (`adopt`), so they go up on the base's days:
     /// an export's own (the day before its earliest date) named the wrong day there.
-    package static func moveToCalendar(of server: URL, in file: URL) throws {
+    /// `keepingDayCountsOf`: decks (Anki's ids) whose counts of the day the base takes from
+    /// `server` as it has them: this side's count more, and go up at the next sync.
+    package static func moveToCalendar(of server: URL, in file: URL, keepingDayCountsOf kept: Set<Int64> = []) throws {
         var readOnly = Configuration()
         readOnly.readonly = true
-        let (created, offset) = try DatabaseQueue(path: server.path, configuration: readOnly).read { db in
-            (try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try config(db, schema: "main")["creationOffset"])
+        let (created, offset, theirs) = try DatabaseQueue(path: server.path, configuration: readOnly).read { db in
+            (try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try config(db, schema: "main")["creationOffset"], try objects(db, "decks"))
         }
         let queue = try DatabaseQueue(path: file.path)
         defer { try? queue.close() }
@@ -583,35 +585,23 @@ package final class SyncMerge {
             let shift = own - createdDay(created, conf)
             if shift != 0 {
                 try db.execute(sql: "UPDATE cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
-                try save(db, "decks", movingDays(try objects(db, "decks"), by: shift))
+            }
+            if shift != 0 || !kept.isEmpty {
+                var decks = movingDays(try objects(db, "decks"), by: shift)
+                takeDayCounts(of: kept.map { "\($0)" }, from: theirs, into: &decks)
+                try save(db, "decks", decks)
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try text(conf)])
         }
     }
 
-    /// The day's counts of `decks` (Anki's ids) in the collection file `file` set to those
-    /// `source` holds, moved to `file`'s days: the base a whole merge leaves holds them as the
-    /// server has them, so this side's counts, which count more, go up at the next sync.
-    package static func keepDayCounts(ofDecks decks: Set<Int64>, from source: URL, in file: URL) throws {
-        guard !decks.isEmpty else { return }
-        func createdDay(_ db: Database) throws -> Int64 { Self.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, try config(db, schema: "main")) }
-        var readOnly = Configuration()
-        readOnly.readonly = true
-        let (kept, sourceDay) = try DatabaseQueue(path: source.path, configuration: readOnly).read { db in (try objects(db, "decks"), try createdDay(db)) }
-        let queue = try DatabaseQueue(path: file.path)
-        defer { try? queue.close() }
-        try queue.write { db in
-            var mine = try objects(db, "decks")
-            let shift = sourceDay - (try createdDay(db))
-            for id in decks {
-                guard var deck = mine["\(id)"] as? [String: Any], let theirs = kept["\(id)"] as? [String: Any] else { continue }
-                for name in dayCountKeys {
-                    guard let counted = theirs[name] as? [Any], counted.count == 2, let day = int(counted[0]) else { continue }
-                    deck[name] = [day + shift, counted[1]] as [Any]
-                }
-                mine["\(id)"] = deck
-            }
-            try save(db, "decks", mine)
+    /// The day's counts (`dayCountKeys`) of the decks `keys` names, in `decks` as `kept` has them:
+    /// both on the same days.
+    static func takeDayCounts(of keys: some Sequence<String>, from kept: [String: Any], into decks: inout [String: Any]) {
+        for key in keys {
+            guard var deck = decks[key] as? [String: Any], let theirs = kept[key] as? [String: Any] else { continue }
+            for name in dayCountKeys { deck[name] = theirs[name] }
+            decks[key] = deck
         }
     }
 

@@ -137,8 +137,7 @@ package struct FullSync {
         let marks = try write(built, to: export)
         try built.recordSync(mark, base: marks?.through, leavesBase: true)
         if let serverObjects { try SyncMerge.addMissing(serverObjects, to: export) }
-        try SyncMerge.moveToCalendar(of: download.file, in: export)
-        try SyncMerge.keepDayCounts(ofDecks: Set(answersNotCounted.keys), from: download.file, in: export)
+        try SyncMerge.moveToCalendar(of: download.file, in: export, keepingDayCountsOf: Set(answersNotCounted.keys))
         try base.prepare(export, mark: mark, answersOf: download.file)
         // An answer given meanwhile (another process) would be lost under the server's copy.
         if try collection.changedDuringSync() {
