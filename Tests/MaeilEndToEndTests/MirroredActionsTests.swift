@@ -202,10 +202,17 @@ extension OneCollectionTests {
         for (key, card) in ankiCards {
             guard let mine = maeilCards[key] else { continue }
             // Maeil has no filtered decks: a card Anki's copy holds in one is in its home deck here.
-            for (column, value) in card where !["mod", "note_mod", "revlog", "due_at", "filtered"].contains(column) {
+            for (column, value) in card where !["mod", "note_mod", "revlog", "due_at", "filtered", "data"].contains(column) {
                 if column == "due_date", datesMovedByAnki.contains(key) { continue }
                 #expect(normalized(mine[column]) == normalized(value), "\(seed): \(key)'s \(column): Maeil \(mine[column] ?? "none"), Anki \(value)")
             }
+            // The card's data whole, but for its last review's time: stamped at the second each
+            // side did the same thing, which may differ by one (as learning due times below).
+            var data = (mine["data"] as? [String: Any] ?? [:], card["data"] as? [String: Any] ?? [:])
+            let lastReview = (data.0.removeValue(forKey: "lrt") as? Int64, data.1.removeValue(forKey: "lrt") as? Int64)
+            #expect(normalized(data.0) == normalized(data.1) && (lastReview.0 == nil) == (lastReview.1 == nil)
+                    && abs((lastReview.0 ?? 0) - (lastReview.1 ?? 0)) <= 2,
+                    "\(seed): \(key)'s data: Maeil \(mine["data"] ?? "none"), Anki \(card["data"] ?? "none")")
             // Learning due times: the second an answer was given on each side may differ by one.
             let due = (mine["due_at"] as? Int64, card["due_at"] as? Int64)
             #expect(due.0 == due.1 || (due.0 != nil && due.1 != nil && abs(due.0! - due.1!) <= 2), "\(seed): \(key)'s due_at \(due)")
