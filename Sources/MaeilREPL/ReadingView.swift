@@ -7,11 +7,11 @@ package enum ReadingView {
     /// left; "Reading · day 12 read today ✓" once they are all read.
     package static func greeting(_ reading: TodayReading, style: Style) -> String {
         if reading.finishedToday { return style.dim("Reading · ") + "day \(reading.day) read today " + style.green("✓") }
-        return style.dim("Reading · day \(reading.day): ") + reading.unread.map(unbroken).joined(separator: "\u{00A0}· ")
+        return style.dim("Reading · day \(reading.day):") + " " + reading.unread.map(unbroken).joined(separator: " · ")
     }
 
-    /// A narrow terminal breaks the line after a "·", never inside a reference ("Psalm 119:1–24")
-    /// nor before a "·": the spaces there are no-break spaces.
+    /// A narrow terminal breaks the line between readings (`TextWrap` breaks between groups),
+    /// never inside a reference ("Psalm 119:1–24"): the spaces there are no-break spaces.
     static func unbroken(_ reference: String) -> String {
         TerminalText.sanitize(reference).replacingOccurrences(of: " ", with: "\u{00A0}")
     }

@@ -306,7 +306,8 @@ package final class ReviewLoop {
         if summary.learningLaterToday > 0 {
             text += "\n\(summary.learningLaterToday) learning card\(summary.learningLaterToday == 1 ? "" : "s") due again later today."
         }
-        if let next = summary.nextDue { text += "\nNext due \(relative(next, from: now))." }
+        // With cards still due now, the next one is now: a date days away read as if none were.
+        if summary.stillDue == 0, let next = summary.nextDue { text += "\nNext due \(relative(next, from: now))." }
         return text
     }
 

@@ -11,7 +11,31 @@ package enum TextWrap {
             .joined(separator: "\n")
     }
 
+    /// A line of groups joined by " · " (counts, answer buttons, a deck's header) breaks between
+    /// groups, the separator left out at the break: broken between words, "365d" ended a line and
+    /// its "100.0% of 1" began the next. A group longer than a line breaks between its words.
     static func wrapLine(_ line: String, width: Int) -> String {
+        guard cells(line) > width else { return line }
+        let groups = line.components(separatedBy: TextWrap.groupSeparator)
+        guard groups.count > 1 else { return wrapWords(line, width: width) }
+        var lines: [String] = []
+        var current = groups[0]
+        for group in groups.dropFirst() {
+            let joined = current + TextWrap.groupSeparator + group
+            if cells(joined) <= width {
+                current = joined
+            } else {
+                lines.append(wrapWords(current, width: width))
+                current = group
+            }
+        }
+        lines.append(wrapWords(current, width: width))
+        return lines.joined(separator: "\n")
+    }
+
+    static let groupSeparator = " · "
+
+    static func wrapWords(_ line: String, width: Int) -> String {
         guard cells(line) > width else { return line }
         var lines: [String] = []
         var current = ""

@@ -88,7 +88,7 @@ struct ReadingPlanEndToEndTests {
         #expect(missing.status == 1 && missing.stderr.contains("the World English Bible has no verse Genesis 51:1"))
     }
 
-    /// A long day's readings wrap after a "·", never inside a reference, at 60 columns.
+    /// A long day's readings wrap between readings, never inside a reference, at 60 columns.
     @Test func theGreetingShowsTheDayToRead() throws {
         let path = try Self.collection(["hangul-jamo", "mcheyne-reading-plan"])
         let collection = try Collection(path: path)
@@ -103,8 +103,8 @@ struct ReadingPlanEndToEndTests {
         let lines = screen.replacingOccurrences(of: "\u{00A0}", with: " ").split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(5)) == [
             "매일 Maeil · 0 due · 0 learning · 10 new · Hangul Jamo",
-            "Reading · day 173: Deuteronomy 27:1–28:19 ·",
-            "Psalm 119:1–24 · Isaiah 54 · Matthew 2",
+            "Reading · day 173: Deuteronomy 27:1–28:19 · Psalm 119:1–24",
+            "Isaiah 54 · Matthew 2",
             "review to start · help for the commands · quit to leave",
             "매일 ›",
         ])

@@ -205,6 +205,16 @@ struct TextWrapTests {
         #expect(TextWrap.wrap("猫が好きです猫が好きです", width: 10) == "猫が好きで\nす猫が好き\nです")
     }
 
+    /// Groups joined by " · " break between groups, the separator left out at the break; a group
+    /// longer than the line breaks between its words.
+    @Test func groupsStayWhole() {
+        let retention = "True retention: 7d 100.0% of 1 · 30d 100.0% of 1 · 365d 100.0% of 1"
+        #expect(TextWrap.wrap(retention, width: 59) == "True retention: 7d 100.0% of 1 · 30d 100.0% of 1\n365d 100.0% of 1")
+        let buttons = Style(enabled: true).bold("1") + " again 10m · 2 hard 1.1mo · 3 good 1.5y · 4 easy 3.6y"
+        #expect(TextWrap.stripped(TextWrap.wrap(buttons, width: 30)) == "1 again 10m · 2 hard 1.1mo\n3 good 1.5y · 4 easy 3.6y")
+        #expect(TextWrap.wrap("a long first group of words · b", width: 12) == "a long first\ngroup of\nwords\nb")
+    }
+
     @Test func japaneseWithKanjiIsSpokenFromItsKana() {
         let card = PresentedCard.sample(kind: .vocabulary, fields: [
             NoteField(name: "word", value: "猫", language: "ja"), NoteField(name: "kana", value: "ねこ", language: "ja"),
@@ -230,5 +240,15 @@ struct EnvironmentReadOnceTests {
         #expect(!real.speechIsStubbed)
         #expect(real.speaker.name == "stub", "no espeak-ng on /nonexistent: the stub stands in")
         #expect(real.defaultCollectionPath == "/tmp/.local/share/maeil/collection.sqlite")
+    }
+
+    /// A session left with cards still due says so and names no later date: "199 cards still due
+    /// today. Next due in 5 d." read as if nothing were due for five days.
+    @Test func aSessionLeftEarlyNamesNoLaterDueDate() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var summary = SessionSummary(reviewed: 1, correct: 1, seconds: 2, nextDue: now.addingTimeInterval(5 * 86_400), learningLaterToday: 0, stillDue: 199)
+        #expect(ReviewLoop.describe(summary, style: .plain, now: now) == "Reviewed 1 · 100% correct · 0m 2s\n199 cards still due today.")
+        summary.stillDue = 0
+        #expect(ReviewLoop.describe(summary, style: .plain, now: now) == "Reviewed 1 · 100% correct · 0m 2s\nNext due in 5 d.")
     }
 }

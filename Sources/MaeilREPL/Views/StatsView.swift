@@ -9,9 +9,9 @@ package enum StatsView {
         let today = TodayCounts(due: stats.dueToday, learning: stats.learningToday, new: stats.newToday)
         lines.append(style.bold("Today") + ": " + today.text(style) + " · \(counted(stats.cardsAnsweredToday, "card")) studied")
         lines.append("Next 30 days: " + Sparkline.render(stats.forecast.map { Double($0.count) })
-                     + "  (\(counted(stats.forecast.reduce(0) { $0 + $1.count }, "review")))")
+                     + " · " + counted(stats.forecast.reduce(0) { $0 + $1.count }, "review"))
         lines.append("Last 30 days: " + Sparkline.render(stats.reviewsPerDay.map { Double($0.count) })
-                     + "  (\(counted(stats.reviewsPerDay.reduce(0) { $0 + $1.count }, "answer")))")
+                     + " · " + counted(stats.reviewsPerDay.reduce(0) { $0 + $1.count }, "answer"))
         let retention = stats.retention.map { item in
             "\(item.days)d " + (item.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "–") + " of \(item.reviews)"
         }
