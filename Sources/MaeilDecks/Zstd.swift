@@ -1,7 +1,7 @@
 import CZstd
 import Foundation
 
-/// zstd decompression through Debian's libzstd. Anki writes frames without a content size,
+/// zstd through Debian's libzstd. Anki writes frames without a content size,
 /// so this streams, and it stops at `limit` bytes: a small file must not unpack into gigabytes.
 package enum Zstd {
     package struct Failure: Error, CustomStringConvertible {
@@ -59,5 +59,62 @@ package enum Zstd {
             }
         }
         return total
+    }
+}
+
+extension Zstd {
+    /// A file compressed as one zstd frame with its content size, a chunk at a time.
+    package static func compress(file input: URL, to output: URL, level: Int32 = 3) throws {
+        guard let context = ZSTD_createCCtx() else { throw Failure(description: "cannot start zstd") }
+        defer { ZSTD_freeCCtx(context) }
+        let reader = try FileHandle(forReadingFrom: input)
+        defer { try? reader.close() }
+        let size = try reader.seekToEnd()
+        try reader.seek(toOffset: 0)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        }
+        let writer = try FileHandle(forWritingTo: output)
+        defer { try? writer.close() }
+        func check(_ code: Int) throws {
+            if ZSTD_isError(code) != 0 { throw Failure(description: "zstd could not compress the package: " + String(cString: ZSTD_getErrorName(code))) }
+        }
+        try check(ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level))
+        try check(ZSTD_CCtx_setPledgedSrcSize(context, size))
+        var out = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
+        var read: UInt64 = 0
+        while true {
+            let chunk = try reader.read(upToCount: ZSTD_CStreamInSize()) ?? Data()
+            read += UInt64(chunk.count)
+            let last = chunk.isEmpty
+            try chunk.withUnsafeBytes { raw in
+                var inBuffer = ZSTD_inBuffer(src: raw.baseAddress, size: raw.count, pos: 0)
+                var done = false
+                while !done {
+                    let (remaining, written) = try out.withUnsafeMutableBytes { outRaw -> (Int, Int) in
+                        var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
+                        let remaining = ZSTD_compressStream2(context, &outBuffer, &inBuffer, last ? ZSTD_e_end : ZSTD_e_continue)
+                        try check(remaining)
+                        return (remaining, outBuffer.pos)
+                    }
+                    if written > 0 { try writer.write(contentsOf: out[..<written]) }
+                    done = last ? remaining == 0 : inBuffer.pos == inBuffer.size
+                }
+            }
+            if last { break }
+        }
+        // The file changed under the compressor: the frame's size would not match it.
+        guard read == size else { throw Failure(description: "the collection changed while it was compressed") }
+    }
+
+    /// One zstd frame, with its content size, as Anki writes its packages.
+    package static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
+        var output = Data(count: ZSTD_compressBound(data.count))
+        let written = output.withUnsafeMutableBytes { out in
+            data.withUnsafeBytes { input in ZSTD_compress(out.baseAddress, out.count, input.baseAddress, input.count, level) }
+        }
+        guard ZSTD_isError(written) == 0 else { throw Failure(description: "zstd could not compress the package") }
+        output.count = written
+        return output
     }
 }

@@ -55,7 +55,7 @@ package enum PromptGreeting {
         FirstRun.share(load, among: &bundle.decks)
         do {
             let summary = try Importer(collection: collection, now: context.now).apply(bundle)
-            context.line("Added \(summary.added) notes in \(summary.decks.count) decks, \(load) new cards a day in all (deck NAME set new_per_day N changes one).")
+            context.line("Added \(counted(summary.added, "note")) in \(counted(summary.decks.count, "deck")), \(load) new cards a day in all (deck NAME set new_per_day N changes one).")
         } catch {
             context.console.error("\(error)")
             return .greeted
