@@ -89,17 +89,48 @@ extension Collection {
 
     /// The answers given here in `deck` from `since` that have not gone to the server yet (they
     /// have no Anki id), counted as the queue counts them: a deck's counters taken from the
-    /// server do not count them.
-    package func unsentAnsweredSince(deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
-        try read { db in try Self.unsentAnsweredSince(db, deck: deck, since: since) }
+    /// server do not count them. `excluding`: cards whose answers count in no deck's log (the
+    /// other side deleted them: their answers become a gone card's).
+    package func unsentAnsweredSince(deck: Int64, since: Date, excluding: Set<Int64> = []) throws -> (new: Int, reviews: Int) {
+        try read { db in try Self.unsentAnsweredSince(db, deck: deck, since: since, excluding: excluding) }
     }
 
-    static func unsentAnsweredSince(_ db: Database, deck: Int64, since: Date) throws -> (new: Int, reviews: Int) {
+    static func unsentAnsweredSince(_ db: Database, deck: Int64, since: Date, excluding: Set<Int64> = []) throws -> (new: Int, reviews: Int) {
+        let excluded = String(decoding: try JSONEncoder().encode(excluding.sorted()), as: UTF8.self)
         let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT total(b_phase = 'new'), total(b_phase = 'review') FROM review_log
-            WHERE deck_id = ? AND time >= ? AND kind = 0 AND anki_id IS NULL
-            """), arguments: [deck, since.unixMilliseconds])
+            WHERE deck_id = ? AND time >= ? AND kind = 0 AND anki_id IS NULL AND card_id NOT IN (SELECT value FROM json_each(?))
+            """), arguments: [deck, since.unixMilliseconds, excluded])
         return row.map { (Int($0[0] as Double), Int($0[1] as Double)) } ?? (0, 0)
+    }
+
+    /// The notes and cards here the other side deleted, by the ids Anki knows them by: Anki's
+    /// own, or for a record made here that has none yet, the id exports proposed for it. The
+    /// notes, and the cards deleted without their note (Anki's Empty Cards).
+    static func ankiRecordsHere(_ db: Database, notes: [Int64], cards: [Int64]) throws -> (notes: [Int64], cardsAlone: [Int64]) {
+        // Anki's ids are integers: written into the statements as they are.
+        let noteList = notes.map(String.init).joined(separator: ","), cardList = cards.map(String.init).joined(separator: ",")
+        let proposedNote = proposedAnkiIDSQL(created: "n.created_at", id: "n.id")
+        let proposedCard = proposedAnkiIDSQL(created: "n.created_at", id: "c.id")
+        let goneNotes = try Int64.fetchAll(db, sql: """
+            SELECT n.id FROM note n WHERE n.anki_id IN (\(noteList)) OR (n.anki_id IS NULL AND \(proposedNote) IN (\(noteList)))
+            """)
+        let goneCards = try Int64.fetchAll(db, sql: """
+            SELECT c.id FROM card c JOIN note n ON n.id = c.note_id
+            WHERE (c.anki_id IN (\(cardList)) OR (c.anki_id IS NULL AND \(proposedCard) IN (\(cardList))))
+              AND n.id NOT IN (\(goneNotes.map(String.init).joined(separator: ",")))
+            """)
+        return (goneNotes, goneCards)
+    }
+
+    /// Every card here the other side deleted, alone or with its note (`ankiRecordsHere`).
+    package func cardsDeletedThere(notes: [Int64], cards: [Int64]) throws -> Set<Int64> {
+        guard !notes.isEmpty || !cards.isEmpty else { return [] }
+        return try read { db in
+            let (goneNotes, alone) = try Self.ankiRecordsHere(db, notes: notes, cards: cards)
+            let ofNotes = try Int64.fetchAll(db, sql: "SELECT id FROM card WHERE note_id IN (\(goneNotes.map(String.init).joined(separator: ",")))")
+            return Set(alone + ofNotes)
+        }
     }
 
     /// Writes what a sync takes from the server, in one transaction, as the sync's own writes:

@@ -121,19 +121,8 @@ package struct CollectionWriter {
     /// Anki deletes a note with its last card, so that is not what the other side holds.
     package func deleteAnkiRecords(notes: [Int64], cards: [Int64]) throws -> Bool {
         guard !notes.isEmpty || !cards.isEmpty else { return true }
-        // Anki's ids are integers: written into the statements as they are.
-        let noteList = notes.map(String.init).joined(separator: ","), cardList = cards.map(String.init).joined(separator: ",")
-        let proposedNote = Collection.proposedAnkiIDSQL(created: "n.created_at", id: "n.id")
-        let proposedCard = Collection.proposedAnkiIDSQL(created: "n.created_at", id: "c.id")
-        let goneNotes = try Int64.fetchAll(db, sql: """
-            SELECT n.id FROM note n WHERE n.anki_id IN (\(noteList)) OR (n.anki_id IS NULL AND \(proposedNote) IN (\(noteList)))
-            """)
-        let goneNoteList = goneNotes.map(String.init).joined(separator: ",")
-        let goneCards = try Int64.fetchAll(db, sql: """
-            SELECT c.id FROM card c JOIN note n ON n.id = c.note_id
-            WHERE (c.anki_id IN (\(cardList)) OR (c.anki_id IS NULL AND \(proposedCard) IN (\(cardList)))) AND n.id NOT IN (\(goneNoteList))
-            """)
-        let goneCardList = goneCards.map(String.init).joined(separator: ",")
+        let (goneNotes, goneCards) = try Collection.ankiRecordsHere(db, notes: notes, cards: cards)
+        let goneNoteList = goneNotes.map(String.init).joined(separator: ","), goneCardList = goneCards.map(String.init).joined(separator: ",")
         let emptied = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM card c WHERE c.id IN (\(goneCardList))
                            AND NOT EXISTS (SELECT 1 FROM card o WHERE o.note_id = c.note_id AND o.id NOT IN (\(goneCardList))))

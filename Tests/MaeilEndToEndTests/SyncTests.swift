@@ -887,6 +887,70 @@ struct SyncTests {
         #expect(onThePhone == 0, "the note came back to the phone")
     }
 
+    /// A card answered here, and its due date set here, while the phone answered it and deleted
+    /// its note: the rows given here go up with the next sync and come back with the phone's as
+    /// a gone card's log, kept once, under the ids the server has them by. Found by the busy test
+    /// (seed 377): the rows that came back were added beside the ones given here, which then
+    /// had no Anki id; the log here held two answers twice, and every later sync failed the
+    /// server's check.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
+    func answersHereToANoteDeletedOnThePhoneAreKeptOnce(wholeMerge: Bool) throws {
+        let seed = wholeMerge ? "330" : "329"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let store = try Collection(path: collection, readOnly: true)
+        // A review card of a note from Anki, in a deck with no review limit of its own, made due now
+        // with room in its preset's limit (the phone studied today), answered at that deck, then
+        // set due in five days.
+        let (card, guid, deck) = try #require(try store.read { db -> (Int64, String, String)? in
+            try Row.fetchOne(db, sql: """
+                SELECT card.id, note.guid, deck.name FROM card JOIN note ON note.id = card.note_id JOIN deck ON deck.id = card.deck_id
+                WHERE card.phase = 'review' AND card.suspended = 0 AND card.buried_until IS NULL AND note.anki_id IS NOT NULL
+                  AND json_extract(coalesce(deck.limits, '{}'), '$.reviewsPerDay') IS NULL ORDER BY card.id LIMIT 1
+                """).map { ($0[0], $0[1], $0[2]) }
+        })
+        #expect(try maeil(["deck", deck, "set", "reviews_per_day", "9999"], collection, state: state).status == 0)
+        #expect(try maeil(["set-due", "0", "card:\(card)"], collection, state: state).status == 0)
+        let reviewed = try maeil(["review", deck], collection, input: "\n3\nq\n", state: state)
+        let answered = try store.read { try Int64.fetchOne($0, sql: "SELECT card_id FROM review_log WHERE kind = 0 ORDER BY id DESC LIMIT 1") }
+        #expect(answered == card, "\(reviewed.stdout)\(reviewed.stderr)")
+        #expect(try maeil(["set-due", "5", "card:\(card)"], collection, state: state).status == 0)
+        func log() throws -> (rows: [String], ankiIDs: [Int64]) {
+            try store.read { db in
+                (try String.fetchAll(db, sql: "SELECT kind || ' ' || time || ' ' || rating FROM review_log WHERE card_id = ? ORDER BY time, id", arguments: [card]),
+                 try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL ORDER BY anki_id", arguments: [card]))
+            }
+        }
+        let before = try log()
+        // The rows given here, none sent yet: the answer and the two due dates.
+        let unsent = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM review_log WHERE card_id = ? AND kind IN (0, 1) AND anki_id IS NULL", arguments: [card]) }
+        #expect(unsent == 3)
+        if wholeMerge { try changeASettingOnThePhone(phonePath, login) }
+        // The phone answers the card too (so its rows come down, as a card gone's), then deletes the note.
+        let answeredThere = (try phone(["answer", phonePath] + login + [guid])["revlog"] as? [NSNumber] ?? []).map(\.int64Value)
+        let deleted = try phone(["delete", phonePath] + login + [guid])
+        let taken = try maeil(["sync", "--json"], collection, state: state)
+        #expect(taken.status == 0 && taken.stdout.contains("\"taken_in_place\" : \(!wholeMerge)"), "\(taken.stdout)\(taken.stderr)")
+        let after = try log()
+        // Every row once: those given here now under Anki's ids, the phone's beside them. In place
+        // the log keeps its rows as they were; a whole merge rebuilds it from Anki's rows alone
+        // (Maeil's records of the card's arrival go with the card).
+        #expect(!answeredThere.isEmpty && Set(answeredThere).isSubset(of: after.ankiIDs))
+        #expect(wholeMerge ? after.rows.count == after.ankiIDs.count : after.rows.count == before.rows.count + answeredThere.count,
+                "the card's log: before \(before.rows), after \(after.rows)")
+        #expect(Set(after.ankiIDs).count == after.ankiIDs.count && after.ankiIDs.count == before.ankiIDs.count + (unsent ?? 0) + answeredThere.count,
+                "the card's log: before \(before.rows) (\(before.ankiIDs.count) from Anki), after \(after.rows), Anki's ids \(after.ankiIDs)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+        let phoneSynced = try phone(["sync", phonePath] + login)
+        #expect((phoneSynced["required"] as? Int ?? 9) <= 1, "the phone's next sync: \(phoneSynced)")
+        let onThePhone = try DatabaseQueue(path: phonePath).read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) ORDER BY id",
+                               arguments: [String(decoding: try JSONSerialization.data(withJSONObject: deleted["cards"] ?? []), as: UTF8.self)])
+        }
+        #expect(Set(onThePhone).isSuperset(of: after.ankiIDs), "the card's answers on the phone \(onThePhone), here \(after.ankiIDs)")
+        // Both sides' answers count in the deck's day on both sides.
+        try expectTheSameDeckLists(collection, state: state, phonePath: phonePath, context: "answers to a card deleted on the phone")
+    }
+
     /// Deleted on the phone, deleted here, in place: a card deleted alone (its front emptied, then
     /// Anki's Empty Cards; its note stays, edited, with its other cards, its answers stay in the
     /// log, as Anki keeps them; before, the collection was rebuilt from the whole merge), and a note added here and

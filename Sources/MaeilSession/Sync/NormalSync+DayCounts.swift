@@ -46,15 +46,18 @@ extension NormalSync {
     /// Per Anki deck id among `decks` (those whose row the merge took from the server), the
     /// answers given here today that go up in this sync: the merged file's log holds them, and
     /// the deck's counters, the other device's, never counted them. Read before a whole merge
-    /// replaces the collection, after which every answer is one the file held.
-    func answersNotCounted(inDecks decks: Set<Int64>, of merged: URL) throws -> [Int64: AnkiAnsweredToday.Logged] {
+    /// replaces the collection, after which every answer is one the file held. An answer to a
+    /// card the server deleted is none: the file's log holds it as a gone card's, in no deck (as
+    /// a take in place, which deletes the card first, leaves it out too).
+    func answersNotCounted(inDecks decks: Set<Int64>, of merged: URL, deletedThere: SyncGraves) throws -> [Int64: AnkiAnsweredToday.Logged] {
         guard !decks.isEmpty else { return [:] }
         let answered = try AnkiPackage.answeredToday(ofCollectionFile: merged, timeZone: full.timeZone, now: full.now)
+        let gone = try full.collection.cardsDeletedThere(notes: deletedThere.notes, cards: deletedThere.cards)
         var notCounted: [Int64: AnkiAnsweredToday.Logged] = [:]
         for deck in try full.collection.decks() {
             let ankiID = deck.ankiID ?? StoreExportSource.proposedID(ofDeck: deck.id)
             guard decks.contains(ankiID), let today = answered[ankiID] else { continue }
-            let unsent = try full.collection.unsentAnsweredSince(deck: deck.id, since: today.clock.start(ofDay: today.day))
+            let unsent = try full.collection.unsentAnsweredSince(deck: deck.id, since: today.clock.start(ofDay: today.day), excluding: gone)
             if unsent.new + unsent.reviews > 0 { notCounted[ankiID] = AnkiAnsweredToday.Logged(new: unsent.new, reviews: unsent.reviews) }
         }
         return notCounted

@@ -82,6 +82,9 @@ extension NormalSync {
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
+                // Rows given here to a card deleted there went up in this sync and come back in its
+                // log with the answers there: they take their ids first, so none is kept twice.
+                if !gone.isEmpty { try FullSync.keepSentAnswerIDs(base: merged, notes: [], writer: writer) }
                 try writer.keepGoneCards(gone)
                 try Self.deleteDecks(deleted.decks, writer: writer)
                 // Before the notes: a note new in a note type made there finds it kept.

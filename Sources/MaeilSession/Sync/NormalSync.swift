@@ -148,7 +148,7 @@ package struct NormalSync {
         // The server holds the merge now; this side takes it as a full download takes the server's copy.
         handedOver = true
         let result = FullSync.Download(work: work, file: merged, contents: contents)
-        let notCounted = try answersNotCounted(inDecks: merge.serverTakenDecks, of: merged)
+        let notCounted = try answersNotCounted(inDecks: merge.serverTakenDecks, of: merged, deletedThere: deletedThere)
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged),
                                           answersNotCounted: notCounted)?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
