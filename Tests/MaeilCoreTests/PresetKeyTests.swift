@@ -49,4 +49,16 @@ struct PresetKeyTests {
         #expect(problem(.learningSteps, .list(["1m", "10m"])) == nil)
         #expect(problem(.burySiblings, .text("yes")) == nil)
     }
+
+    /// A deck's own limit stands over its preset's daily limit, today's before the deck's own;
+    /// a today-only limit of another day, or any other key, has none.
+    @Test func aDecksOwnLimitStandsOverItsPresets() {
+        var limits = DeckLimits(reviewsPerDay: 11, newToday: .init(limit: 8, day: 40))
+        #expect(DeckLimitKey.standing(over: .reviewsPerDay, in: limits, today: 40) == .deckReviewsPerDay)
+        #expect(DeckLimitKey.standing(over: .newPerDay, in: limits, today: 40) == .todayNewPerDay)
+        #expect(DeckLimitKey.standing(over: .newPerDay, in: limits, today: 41) == nil)
+        limits.reviewsToday = .init(limit: 3, day: 41)
+        #expect(DeckLimitKey.standing(over: .reviewsPerDay, in: limits, today: 41) == .todayReviewsPerDay)
+        #expect(DeckLimitKey.standing(over: .maximumInterval, in: limits, today: 41) == nil)
+    }
 }

@@ -40,6 +40,21 @@ struct SmallerThingsTests {
         #expect(options["learning_steps"] as? String == "1m 10m")
     }
 
+    /// Raising a preset's daily limit under a deck's own limit says which one holds there, and
+    /// how to clear it; the whole output, as a shell shows it.
+    @Test func aPresetsLimitUnderADecksOwnSaysSo() throws {
+        let path = try Fixture.wordCollection(count: 2)
+        #expect(try Binary.run(["deck", "Words", "set", "deck_reviews_per_day", "11", "--collection", path]).stdout == "deck_reviews_per_day = 11\n")
+        let raised = try Binary.run(["deck", "Words", "set", "reviews_per_day", "500", "--collection", path])
+        #expect(raised.stdout == """
+            reviews_per_day = 500
+            Words keeps its own limit, deck_reviews_per_day 11; deck Words set deck_reviews_per_day preset leaves it the preset's.
+
+            """, "\(raised.stderr)")
+        _ = try Binary.run(["deck", "Words", "set", "deck_reviews_per_day", "preset", "--collection", path])
+        #expect(try Binary.run(["deck", "Words", "set", "reviews_per_day", "400", "--collection", path]).stdout == "reviews_per_day = 400\n")
+    }
+
     /// A deck comes with its subdecks, as in Anki, and a parent that exists only in its
     /// subdecks' names (as Anki packages leave it) names them all.
     @Test func aParentDeckTakesItsSubdecks() throws {

@@ -23,6 +23,18 @@ public enum DeckLimitKey: String, CaseIterable, Sendable {
         }
     }
 
+    /// The deck's own limit that stands over its preset's `key` on study day `today` (today's
+    /// before the deck's), if any: a preset's daily limit changed there changes nothing.
+    public static func standing(over key: PresetKey, in limits: DeckLimits, today: Int) -> DeckLimitKey? {
+        let (day, own): (DeckLimitKey, DeckLimitKey)
+        switch key {
+        case .newPerDay: (day, own) = (.todayNewPerDay, .deckNewPerDay)
+        case .reviewsPerDay: (day, own) = (.todayReviewsPerDay, .deckReviewsPerDay)
+        default: return nil
+        }
+        return [day, own].first { $0.value(in: limits, rules: LimitRules(), today: today) != clear }
+    }
+
     /// Whether it holds for every deck of the collection.
     public var isCollectionWide: Bool { self == .newCardsIgnoreReviewLimit || self == .applyAllParentLimits }
 

@@ -61,10 +61,17 @@ package enum DeckOptionsView {
     }
 
     /// What a change set, and which other decks it applies to.
-    package static func changed(_ key: PresetKey, _ result: PresetChange.Result, deck: Deck, style: Style) -> [String] {
+    /// A deck's own limit over the one changed is named, with how to clear it: the preset's
+    /// reviews_per_day raised under a deck_reviews_per_day from Anki changed nothing there.
+    package static func changed(_ key: PresetKey, _ result: PresetChange.Result, deck: Deck, today: Int, style: Style) -> [String] {
         let others = result.decks.filter { $0.id != deck.id }.map { TerminalText.sanitize($0.name) }
         var lines = ["\(key.rawValue) = \(key.value(in: result.preset))"
                      + (others.isEmpty ? "" : style.dim(" (also for \(others.joined(separator: ", ")), which share the preset)"))]
+        if let own = DeckLimitKey.standing(over: key, in: deck.limits, today: today) {
+            let name = TerminalText.sanitize(deck.name)
+            lines.append("\(name) keeps its own limit, \(own.rawValue) \(own.value(in: deck.limits, rules: LimitRules(), today: today)); "
+                         + "deck \(ShellWords.quoted(name)) set \(own.rawValue) \(DeckLimitKey.clear) leaves it the preset's.")
+        }
         if result.cardsWithMemory > 0 {
             lines.append("\(counted(result.cardsWithMemory, "card")) got a memory state from the review log; due dates are unchanged.")
         }

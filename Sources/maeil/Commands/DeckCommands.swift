@@ -61,7 +61,7 @@ struct DeckCommand: MaeilCommand {
             } catch let problem as PresetChangeProblem {
                 throw UsageError(problem.description)
             }
-            return DeckOptionsView.changed(key, result, deck: deck, style: context.style).forEach(context.line)
+            return DeckOptionsView.changed(key, result, deck: deck, today: today, style: context.style).forEach(context.line)
         case (.limit(let key), let value)?:
             let (changed, rules): (Deck, LimitRules)
             do {
