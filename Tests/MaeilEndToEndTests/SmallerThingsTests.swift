@@ -48,7 +48,7 @@ struct SmallerThingsTests {
         let raised = try Binary.run(["deck", "Words", "set", "reviews_per_day", "500", "--collection", path])
         #expect(raised.stdout == """
             reviews_per_day = 500
-            Words keeps its own limit, deck_reviews_per_day 11; deck Words set deck_reviews_per_day preset leaves it the preset's.
+            Words keeps its own limit there, deck_reviews_per_day 11 (deck Words set deck_reviews_per_day preset takes it away).
 
             """, "\(raised.stderr)")
         _ = try Binary.run(["deck", "Words", "set", "deck_reviews_per_day", "preset", "--collection", path])

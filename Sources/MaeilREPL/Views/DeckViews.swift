@@ -69,8 +69,8 @@ package enum DeckOptionsView {
                      + (others.isEmpty ? "" : style.dim(" (also for \(others.joined(separator: ", ")), which share the preset)"))]
         if let own = DeckLimitKey.standing(over: key, in: deck.limits, today: today) {
             let name = TerminalText.sanitize(deck.name)
-            lines.append("\(name) keeps its own limit, \(own.rawValue) \(own.value(in: deck.limits, rules: LimitRules(), today: today)); "
-                         + "deck \(ShellWords.quoted(name)) set \(own.rawValue) \(DeckLimitKey.clear) leaves it the preset's.")
+            lines.append("\(name) keeps its own limit there, \(own.rawValue) \(own.value(in: deck.limits, rules: LimitRules(), today: today)) "
+                         + "(deck \(ShellWords.quoted(name)) set \(own.rawValue) \(DeckLimitKey.clear) takes it away).")
         }
         if result.cardsWithMemory > 0 {
             lines.append("\(counted(result.cardsWithMemory, "card")) got a memory state from the review log; due dates are unchanged.")
