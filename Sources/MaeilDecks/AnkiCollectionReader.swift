@@ -291,8 +291,14 @@ struct CollectionReading {
                                  ankiNoteTypeID: type.id, ankiModified: row.modified)
             note.ankiID = noteID
             note.cardsKnown = here.cardsKnown[noteID] != nil
-            let steps = deckOptions[homeDeck] ?? AnkiPackage.DeckOptions()
             for card in cards where !note.cardsKnown {
+                // A card Anki keeps in another deck than its note's first card is studied there:
+                // that deck is announced before the note, so the card is written into it, and its
+                // learning step is counted in that deck's steps (counted in the note's deck's, a
+                // card one step from graduating there was sent back to a step it had left).
+                let ownDeck = card.originalDeck != 0 ? card.originalDeck : card.deck
+                let inOwnDeck = options.deckName == nil && ownDeck != homeDeck && ankiDecks[ownDeck] != nil
+                let steps = deckOptions[inOwnDeck ? ownDeck : homeDeck] ?? AnkiPackage.DeckOptions()
                 let ordinal = card.ordinal
                 let templateName = type.isCloze ? names.first ?? "cloze" : (ordinal < names.count ? names[ordinal] : "card \(ordinal + 1)")
                 let history = (batch.reviews[card.id] ?? []).map(entry)
@@ -306,10 +312,7 @@ struct CollectionReading {
                 draft.ankiOriginalPosition = Self.originalPosition(data)
                 if card.type == 0 { draft.ankiPosition = card.originalDeck != 0 ? card.originalDue : card.due }
                 draft.ankiRetention = (data?["dr"] as? NSNumber)?.doubleValue
-                // A card Anki keeps in another deck than its note's first card is studied there:
-                // that deck is announced before the note, so the card is written into it.
-                let ownDeck = card.originalDeck != 0 ? card.originalDeck : card.deck
-                if options.deckName == nil, ownDeck != homeDeck, ankiDecks[ownDeck] != nil {
+                if inOwnDeck {
                     draft.ankiDeckID = ownDeck
                     let (_, isNew) = try deckSlots.slot(for: ownDeck, emit: emit) {
                         var deck = ankiDeck(ownDeck)

@@ -179,6 +179,34 @@ struct AnkiPackageTests {
         #expect(straight == checked)
     }
 
+    /// A card Anki keeps in another deck than its note's first card counts its learning step in
+    /// that deck's steps, as Anki counts it (the steps left, from the end). Counted in the note's
+    /// deck's single step (seeded collection 2631), a card one step from graduating there was
+    /// sent back to its first step, and Good kept it in relearning where Anki graduated it.
+    @Test func aCardInAnotherDeckCountsItsStepInThatDecksSteps() throws {
+        let package = try tamperedPackage { db in
+            var options = try JSONSerialization.jsonObject(with: Data(try String.fetchOne(db, sql: "SELECT dconf FROM col")!.utf8)) as! [String: Any]
+            var other = options["1"] as! [String: Any]
+            var lapse = other["lapse"] as! [String: Any]
+            lapse["delays"] = [5, 20]
+            (other["id"], other["name"], other["lapse"]) = (2, "Other", lapse)
+            options["2"] = other
+            var decks = try JSONSerialization.jsonObject(with: Data(try String.fetchOne(db, sql: "SELECT decks FROM col")!.utf8)) as! [String: Any]
+            var deck = decks["1795316170930"] as! [String: Any]
+            (deck["id"], deck["name"], deck["conf"]) = (77, "Other steps", 2)
+            decks["77"] = deck
+            func text(_ object: Any) throws -> String { String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self) }
+            try db.execute(sql: "UPDATE col SET dconf = ?, decks = ?", arguments: [try text(options), try text(decks)])
+            // The second card of a note whose first is in the deck of one relearning step (10m):
+            // relearning there, one step left of two (on 20m).
+            try db.execute(sql: "UPDATE cards SET did = 77, type = 3, queue = 1, due = 1795316770, left = 1, ivl = 2, factor = 2500 WHERE id = 1795316170933")
+        }
+        let cards = try AnkiPackage.read(path: package, options: ImportOptions()).decks.flatMap(\.notes).flatMap(\.cards)
+        let card = try #require(cards.first { $0.ankiID == 1795316170933 })
+        #expect(card.ankiDeckID == 77)
+        #expect(card.state.phase == .relearning && card.state.step == 1 && card.state.scheduledSeconds == 1200, "\(card.state)")
+    }
+
     /// Deck options are JSON that anyone can write: out-of-range numbers are clamped into the
     /// ranges a Maeil deck file allows rather than reaching the scheduler.
     @Test func hostileDeckOptionsAreClamped() throws {
