@@ -61,12 +61,9 @@ extension SyncMerge {
             var conf = try config(db, schema: "main")
             let own = createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? created, conf)
             if let offset { conf["creationOffset"] = offset }
-            let shift = own - createdDay(created, conf)
-            if shift != 0 {
-                try db.execute(sql: "UPDATE cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
-            }
-            if shift != 0 || !kept.isEmpty {
-                var decks = movingDays(try objects(db, "decks"), by: shift)
+            try moveDays(db, schema: "main", by: own - createdDay(created, conf))
+            if !kept.isEmpty {
+                var decks = try objects(db, "decks")
                 takeDayCounts(of: kept.map { "\($0)" }, from: theirs, into: &decks)
                 try save(db, "decks", decks)
             }

@@ -196,18 +196,24 @@ package final class SyncMerge {
         if let baseShift, baseShift != 0 { try copyBase() }
         return try queue.write { db in
             for (schema, shift) in [("main", shift), ("base", baseShift)] {
-                // Due days (not positions, not timestamps): cards that were studied, due before 1,000,000,000.
                 guard let shift, shift != 0 else { continue }
                 guard schema == "main" || baseCopied else { preconditionFailure("the last sync's base would be written where it lies") }
-                try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
-                // A deck's limit for one day, and its counts of a day's answers, name that day in the same count.
-                let decks = Self.movingDays(try Self.objects(db, "decks", schema: schema), by: shift)
-                try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try Self.text(decks)])
+                try Self.moveDays(db, schema: schema, by: shift)
             }
             try db.execute(sql: "UPDATE col SET crt = ?, conf = ?", arguments: [created, try Self.text(config)])
             serverChangedLimitRules = Self.ownConfigDiffers(config, conf, among: Self.limitRuleKeys)
             return Self.ownConfigDiffers(config, conf, among: Self.cardSettingKeys)
         }
+    }
+
+    /// A collection file's due days moved `shift` days on, in `schema`: its studied cards' (not
+    /// new cards' positions, not learning cards' times: due before 1,000,000,000) and its decks'
+    /// limits for one day and counts of a day's answers, which name that day in the same count
+    /// (`movingDays`).
+    static func moveDays(_ db: Database, schema: String, by shift: Int64) throws {
+        guard shift != 0 else { return }
+        try db.execute(sql: "UPDATE \(schema).cards SET due = due + ? WHERE type != 0 AND due < 1000000000", arguments: [shift])
+        try db.execute(sql: "UPDATE \(schema).col SET decks = ?", arguments: [try text(movingDays(try objects(db, "decks", schema: schema), by: shift))])
     }
 
     /// Decks whose limits for one day ("Today only") and counts of the day's answers (which
