@@ -96,35 +96,77 @@ package struct ExportReading {
     package func forEachNote(deckID: Int64, logs: Bool, only: [Int64]? = nil, _ body: (ExportNoteRows) throws -> Void) throws {
         let notes = try db.cachedStatement(sql: only == nil ? "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? ORDER BY position, id"
             : "SELECT \(NoteTable.columns) FROM note WHERE deck_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position, id")
-        let cards = try db.cachedStatement(sql: """
-            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention, modified_at
-            FROM card WHERE note_id = ? ORDER BY new_position
-            """)
-        let cardMap = ColumnMap(cards), cardDecoder = CardTable.Decoder(cardMap)
-        let (customData, originalPosition, modified) = (cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
-        let (position, retention) = (cardMap["anki_position"], cardMap["anki_retention"])
-        let log = try db.cachedStatement(sql: "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY time, id")
-        let logDecoder = ReviewLogTable.Decoder(ColumnMap(log))
-        let arguments: StatementArguments = only.map { [deckID, "[" + $0.map(String.init).joined(separator: ",") + "]"] } ?? [deckID]
+        let batch = try NoteBatchReading(db: db, logs: logs)
+        let arguments: StatementArguments = only.map { [deckID, NoteBatchReading.list($0)] } ?? [deckID]
+        // Notes go out in batches: a statement for each note's cards and each card's log was
+        // 40,000 statements at 20,000 notes, which took most of an export's reading.
+        var pending: [ExportNoteRows] = []
+        pending.reserveCapacity(NoteBatchReading.size)
         try notes.forEachRow(arguments) { row in
-            var rows = ExportNoteRows(note: NoteTable.decoder.decode(row), cards: [], logs: [:], ankiData: [:])
-            try cards.forEachRow([rows.note.id]) { row in
-                let card = cardDecoder.decode(row)
-                rows.cards.append(card)
-                let data = AnkiCardData(customData: row.optionalText(customData), originalPosition: row.optionalInt64(originalPosition),
-                                        position: row.optionalInt64(position), retention: row.optionalDouble(retention))
-                if !data.isEmpty { rows.ankiData[card.id] = data }
-                if let time = row.optionalInt64(modified) { rows.modified[card.id] = time }
-            }
-            if logs {
-                for card in rows.cards {
-                    let entries = try log.rows([card.id], logDecoder.entry)
-                    if !entries.isEmpty { rows.logs[card.id] = entries }
-                }
-            }
-            try body(rows)
+            pending.append(ExportNoteRows(note: NoteTable.decoder.decode(row), cards: [], logs: [:], ankiData: [:]))
+            guard pending.count == NoteBatchReading.size else { return }
+            try batch.fill(&pending)
+            for rows in pending { try body(rows) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try batch.fill(&pending)
+        for rows in pending { try body(rows) }
+    }
+}
+
+/// The cards of a batch of notes, and their logs, each read by one statement.
+private struct NoteBatchReading {
+    static let size = 128
+    let db: Database
+    let cards: Statement, log: Statement?
+    let cardDecoder: CardTable.Decoder, logDecoder: ReviewLogTable.Decoder?
+    let noteID, customData, originalPosition, modified, position, retention: Int
+
+    init(db: Database, logs: Bool) throws {
+        self.db = db
+        // Each note's cards in the order one note's own query gave them: by place, then as the
+        // (note, template, ordinal) index holds them.
+        cards = try db.cachedStatement(sql: """
+            SELECT \(CardTable.columns), anki_custom_data, anki_original_position, anki_position, anki_retention, modified_at
+            FROM card WHERE note_id IN (SELECT value FROM json_each(?)) ORDER BY note_id, new_position, template, ordinal
+            """)
+        let cardMap = ColumnMap(cards)
+        cardDecoder = CardTable.Decoder(cardMap)
+        (noteID, customData, originalPosition, modified) = (cardMap["note_id"], cardMap["anki_custom_data"], cardMap["anki_original_position"], cardMap["modified_at"])
+        (position, retention) = (cardMap["anki_position"], cardMap["anki_retention"])
+        log = logs ? try db.cachedStatement(sql: """
+            SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id IN (SELECT value FROM json_each(?)) ORDER BY card_id, time, id
+            """) : nil
+        logDecoder = log.map { ReviewLogTable.Decoder(ColumnMap($0)) }
+    }
+
+    /// Gives each note of `batch` its cards, and their logs when asked for.
+    func fill(_ batch: inout [ExportNoteRows]) throws {
+        guard !batch.isEmpty else { return }
+        var place: [Int64: Int] = [:]
+        for (index, rows) in batch.enumerated() { place[rows.note.id] = index }
+        try cards.forEachRow([Self.list(batch.map(\.note.id))]) { row in
+            guard let index = place[row.int64(noteID)] else { return }
+            let card = cardDecoder.decode(row)
+            batch[index].cards.append(card)
+            let data = AnkiCardData(customData: row.optionalText(customData), originalPosition: row.optionalInt64(originalPosition),
+                                    position: row.optionalInt64(position), retention: row.optionalDouble(retention))
+            if !data.isEmpty { batch[index].ankiData[card.id] = data }
+            if let time = row.optionalInt64(modified) { batch[index].modified[card.id] = time }
+        }
+        guard let log, let logDecoder else { return }
+        var noteOfCard: [Int64: Int] = [:]
+        for (index, rows) in batch.enumerated() { for card in rows.cards { noteOfCard[card.id] = index } }
+        guard !noteOfCard.isEmpty else { return }
+        try log.forEachRow([Self.list(Array(noteOfCard.keys))]) { row in
+            let card = logDecoder.cardID(row)
+            guard let index = noteOfCard[card] else { return }
+            batch[index].logs[card, default: []].append(logDecoder.entry(row))
         }
     }
+
+    /// Ids as the JSON array `json_each` reads.
+    static func list(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 }
 
 /// A card that is gone (`gone_card`) and its answers, oldest first, on their way to Anki: Anki
