@@ -196,13 +196,26 @@ package enum SyncFlow {
                             + "or maeil sync --download to keep the server's")
         }
         context.line("A full sync is needed: \(reason.sentence).")
-        context.line("  This collection:    \(counted(local))")
-        context.line("  The server's copy:  \(counted(remote))")
+        for row in sidesTable(local: local, remote: remote) { context.line(row) }
         let answer = context.ask("Keep which? u this one (upload), d the server's (download), n neither [n]: ")?.lowercased() ?? ""
         switch answer.trimmingCharacters(in: .whitespaces) {
         case "u", "upload": return .upload(.asked)
         case "d", "download": return .download(.asked)
         default: return .chooseSide(reason)
+        }
+    }
+
+    /// What each side holds, as a table whose numbers line up: as two sentences, the server's
+    /// broke across lines at 60 columns and the two sides' counts stood apart.
+    static func sidesTable(local: FullSync.Counts, remote: FullSync.Counts) -> [String] {
+        let rows = [("", ["notes", "cards", "reviews"]),
+                    ("This collection", [local.notes, local.cards, local.reviews].map(String.init)),
+                    ("The server's copy", [remote.notes, remote.cards, remote.reviews].map(String.init))]
+        let labelWidth = rows.map(\.0.count).max() ?? 0
+        let widths = (0..<3).map { column in rows.map { $0.1[column].count }.max() ?? 0 }
+        return rows.map { label, cells in
+            let padded = zip(cells, widths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
+            return "  " + label + String(repeating: " ", count: labelWidth - label.count) + "  " + padded.joined(separator: "  ")
         }
     }
 

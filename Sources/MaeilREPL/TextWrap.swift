@@ -14,8 +14,15 @@ package enum TextWrap {
     /// A line of groups joined by " · " (counts, answer buttons, a deck's header) breaks between
     /// groups, the separator left out at the break: broken between words, "365d" ended a line and
     /// its "100.0% of 1" began the next. A group longer than a line breaks between its words.
+    /// An indented line keeps its indent on every line it breaks into: before, the indent was
+    /// lost, and "  The server's copy: …" broke out of the list it stood in.
     static func wrapLine(_ line: String, width: Int) -> String {
         guard cells(line) > width else { return line }
+        let indent = String(line.prefix { $0 == " " })
+        if !indent.isEmpty, width - indent.count > 8 {
+            return wrapLine(String(line.dropFirst(indent.count)), width: width - indent.count)
+                .split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
+        }
         let groups = line.components(separatedBy: TextWrap.groupSeparator)
         guard groups.count > 1 else { return wrapWords(line, width: width) }
         var lines: [String] = []

@@ -1561,6 +1561,42 @@ struct SyncTests {
         #expect(try !Collection(path: path, readOnly: true).changedSinceSync())
     }
 
+    /// A full sync asked for at the prompt shows what each side holds as a table whose numbers
+    /// line up, and asks which to keep; "n" keeps both as they are. At 60 columns, in colour:
+    /// as two sentences, the server's broke across lines and lost its indent.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
+    func aFullSyncAtThePromptShowsBothSides() throws {
+        let server = try AnkiSyncServer(users: ["learner"], folder: folder.appendingPathComponent("server"))
+        let other = try Fixture.wordCollection(count: 3)
+        let otherState = folder.appendingPathComponent("other-state").path
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner"], other, input: "secret-learner\n", state: otherState).status == 0)
+        let path = try Fixture.wordCollection(count: 1200)
+        let home = Fixture.temporaryDirectory()
+        let state = home.appendingPathComponent("state").path
+        // Logged in; the sync itself stops to ask, which a script cannot answer.
+        #expect(try maeil(["sync", "--login", server.endpoint, "--user", "learner"], path, input: "secret-learner\n", state: state).status == 1)
+        let tmux = Tmux(home: home)
+        try tmux.start(["--collection", path], colour: true, width: 60)
+        try tmux.wait(for: "review to start")
+        try tmux.type("sync")
+        try tmux.press("Enter")
+        let asked = try tmux.waitForLastLines(6, containing: "n neither [n]:")
+        let screen = try tmux.screen()
+        #expect(asked == [
+            "both hold cards and have never synced.",
+            "                     notes  cards  reviews",
+            "  This collection     1200   1200        0",
+            "  The server's copy      3      3        0",
+            "Keep which? u this one (upload), d the server's (download),",
+            "n neither [n]:",
+        ], "\(screen)")
+        try tmux.type("n")
+        try tmux.press("Enter")
+        let answered = try tmux.waitForLastLines(3, containing: "Nothing was changed")
+        #expect(answered == ["n neither [n]: n", "Nothing was changed on either side.", "매일 ›"], "\(answered)")
+        #expect(try Collection(path: path, readOnly: true).counts().notes == 1200)
+    }
+
     /// Pictures and sounds both ways between two Maeil collections and the phone: added,
     /// deleted, each side's change reaching the others, byte for byte. A download on one
     /// computer moves the server's time without changing its content: the other stays in sync.

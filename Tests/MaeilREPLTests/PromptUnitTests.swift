@@ -215,6 +215,15 @@ struct TextWrapTests {
         #expect(TextWrap.wrap("a long first group of words · b", width: 12) == "a long first\ngroup of\nwords\nb")
     }
 
+    /// An indented line keeps its indent on each line it breaks into.
+    @Test func anIndentedLineStaysIndented() {
+        #expect(TextWrap.wrap("  The server's copy: 20000 notes, 20000 cards", width: 30)
+                == "  The server's copy: 20000\n  notes, 20000 cards")
+        #expect(TextWrap.wrap("    alpha · beta · gamma", width: 18) == "    alpha · beta\n    gamma")
+        // Too deep an indent to keep room for words: the line breaks without it.
+        #expect(TextWrap.wrap("          twelve words here", width: 12) == "twelve words\nhere")
+    }
+
     @Test func japaneseWithKanjiIsSpokenFromItsKana() {
         let card = PresentedCard.sample(kind: .vocabulary, fields: [
             NoteField(name: "word", value: "猫", language: "ja"), NoteField(name: "kana", value: "ねこ", language: "ja"),
