@@ -36,6 +36,14 @@ package final class PromptLoop {
     static let quitHelp = "Leave (q, Ctrl-D). r is review, ? is help."
 
 
+    /// A command as a shell runs it works here as written: hints and the README name commands
+    /// as `maeil stats`, and "maeil: no command 'maeil'" answered one copied from them. `maeil`
+    /// alone is the prompt itself, which says it is already open.
+    static func withoutProgramName(_ words: [String]) -> [String] {
+        guard words.first == "maeil" else { return words }
+        return words.count == 1 ? ["repl"] : Array(words.dropFirst())
+    }
+
     package func run() {
         // On the way out, as Anki backs up (and, logged in, syncs) on close.
         defer {
@@ -53,7 +61,7 @@ package final class PromptLoop {
             case .interrupted:
                 continue  // Ctrl-C clears the line
             case .line(let line):
-                var words = ShellWords.split(line)
+                var words = Self.withoutProgramName(ShellWords.split(line))
                 guard let first = words.first else { continue }
                 if Self.leaving.contains(first.lowercased()) { return }
                 if let alias = Self.aliases[first.lowercased()] { words = alias + words.dropFirst() }

@@ -291,6 +291,16 @@ struct PromptTests {
         #expect(focus.stdout.contains("\"schema\" : 2"))
     }
 
+    /// A command copied from a hint or the README, `maeil` and all, runs at the prompt as it does
+    /// in a shell; `maeil` alone says the prompt is open already.
+    @Test func aCommandWrittenForTheShellRunsAtThePrompt() throws {
+        let path = try Self.koreanCollection(count: 3)
+        let shell = try Binary.run(["decks", "--collection", path])
+        let prompt = try Binary.run(["--collection", path], input: "maeil decks\nmaeil\ndecks\nquit\n")
+        #expect(prompt.status == 0, "\(prompt.stderr)")
+        #expect(prompt.stdout == shell.stdout + "maeil: this is the prompt already\n" + shell.stdout, "\(prompt.stdout)")
+    }
+
     @Test func badCommandsExitWithStatusTwo() throws {
         let result = try Binary.run(["schedule", "--ratings", "nope"])
         #expect(result.status == 2)

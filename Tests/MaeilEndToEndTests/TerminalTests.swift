@@ -215,6 +215,12 @@ struct TerminalTests {
             "option                         value",
             "scheduler                      fsrs",
         ])
+        // FSRS's 21 parameters under their name, each line of them indented as the first.
+        let parameters = Self.region(deck, from: "fsrs_parameters").prefix { !$0.hasPrefix("deck ") }
+        #expect(parameters.first == "fsrs_parameters", "\(deck)")
+        #expect(parameters.count > 2 && parameters.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }, "\(deck)")
+        let weights = parameters.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").components(separatedBy: ", ")
+        #expect(weights.count == 21 && weights.allSatisfy { Double($0) != nil }, "\(weights)")
     }
 }
 

@@ -84,14 +84,17 @@ package enum DeckOptionsView {
     }
 
     package static func lines(_ deck: Deck, preset: Preset, sharing: [String], rules: LimitRules, today: Int, style: Style) -> [String] {
-        // The parameters are a long list: a row of their own after the table, wrapped by the terminal.
+        // The parameters are a long list: after the table, under their name and indented, so
+        // where the terminal wraps them they stay apart from the name (beside it, the list broke
+        // back to the first column at 60 columns).
         let short = PresetKey.allCases.filter { $0 != .fsrsParameters }
         return [
             style.bold(TerminalText.sanitize(deck.name)) + style.dim(" · preset \(TerminalText.sanitize(preset.name))")
                 + (sharing.isEmpty ? "" : style.dim(", shared with \(sharing.map(TerminalText.sanitize).joined(separator: ", "))")),
             TextTable.render(header: ["option", "value"], rows: short.map { [$0.rawValue, $0.value(in: preset)] }
                              + DeckLimitKey.allCases.map { [$0.rawValue, $0.value(in: deck.limits, rules: rules, today: today)] }),
-            PresetKey.fsrsParameters.rawValue + "  " + PresetKey.fsrsParameters.value(in: preset),
+            PresetKey.fsrsParameters.rawValue,
+            "  " + PresetKey.fsrsParameters.value(in: preset),
             style.dim("deck \(DeckNames.slug(deck.name)) set KEY VALUE changes one; `maeil deck --help` says what each does."),
         ]
     }
