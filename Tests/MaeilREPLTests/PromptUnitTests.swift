@@ -224,6 +224,19 @@ struct TextWrapTests {
         #expect(TextWrap.wrap("          twelve words here", width: 12) == "twelve words\nhere")
     }
 
+    /// A card's history names Anki's Forget and Set Due Date rows as it names Maeil's own.
+    @Test func ankisManualRowsReadAsMaeilsOwn() {
+        func row(rating: Rating?, _ anki: AnkiRevlogColumns) -> String {
+            ReviewRow(ReviewLogEntry(time: Date(timeIntervalSince1970: 1_800_000_000), kind: .imported, rating: rating, scheduler: "anki",
+                                     before: nil, after: nil, anki: anki), timeZone: TimeZone(identifier: "UTC")!).cells[1]
+        }
+        #expect(row(rating: nil, AnkiRevlogColumns(ease: 0, interval: 0, lastInterval: 12, factor: 0, type: 4)) == "forgotten")
+        #expect(row(rating: nil, AnkiRevlogColumns(ease: 0, interval: 12, lastInterval: 12, factor: 2500, type: 4)) == "set")
+        #expect(row(rating: nil, AnkiRevlogColumns(ease: 0, interval: 20, lastInterval: 12, factor: 2500, type: 5)) == "set")
+        #expect(row(rating: .good, AnkiRevlogColumns(ease: 3, interval: 20, lastInterval: 12, factor: 2500, type: 1)) == "good")
+        #expect(row(rating: nil, AnkiRevlogColumns(ease: 0, interval: 3, lastInterval: 0, factor: 2500, type: 3)) == "imported")
+    }
+
     @Test func japaneseWithKanjiIsSpokenFromItsKana() {
         let card = PresentedCard.sample(kind: .vocabulary, fields: [
             NoteField(name: "word", value: "猫", language: "ja"), NoteField(name: "kana", value: "ねこ", language: "ja"),

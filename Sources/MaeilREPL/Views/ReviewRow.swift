@@ -15,11 +15,15 @@ package struct ReviewRow {
                  memory, entry.rating == nil ? "" : String(format: "%.1fs", Double(entry.durationMilliseconds) / 1000)]
     }
 
-    /// "answer", "imported", or what a manual change did.
+    /// "answer", "imported", or what a manual change did, here or in Anki: Anki's Forget and
+    /// Set Due Date rows read "forgotten" and "set" as Maeil's own do, not "imported".
     package static func kind(_ entry: ReviewLogEntry) -> String {
         switch entry.kind {
         case .answer: return "answer"
-        case .imported: return "imported"
+        case .imported:
+            guard let anki = entry.anki, entry.rating == nil else { return "imported" }
+            if anki.isReset { return "forgotten" }
+            return anki.type == 4 || anki.type == 5 ? "set" : "imported"
         case .manual: return entry.after?.phase == .new ? "forgotten" : "set"
         }
     }
