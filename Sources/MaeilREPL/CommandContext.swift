@@ -161,6 +161,21 @@ package final class CommandContext {
         guard case .line(let text) = input.readLine(prompt: console.isInteractive ? prompt : "") else { return nil }
         return text
     }
+
+    /// A yes-or-no question (`[Y/n]` or `[y/N]` in it, matching `default`); nil when the input ended.
+    package func confirm(_ question: String, default answer: Bool) -> Bool? {
+        ask(question).map { YesNo.reading($0, default: answer) }
+    }
+}
+
+/// Every yes-or-no question reads its answer one way: Enter takes the default, a word that
+/// begins with y is yes, anything else no. (Leaving's offer to sync took "yes" alone, where the
+/// others took "yep".)
+package enum YesNo {
+    package static func reading(_ answer: String, default yes: Bool) -> Bool {
+        let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
+        return word.isEmpty ? yes : word.hasPrefix("y")
+    }
 }
 
 /// A command given something it cannot work with: printed as one line, exit status 2, like

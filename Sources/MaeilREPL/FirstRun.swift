@@ -41,8 +41,8 @@ enum FirstRun {
             let estimate = DailyLoadEstimate.estimate(cards: cards, newPerDay: load)
             context.line("In four weeks a day holds about \(estimate.reviews) cards (\(load) of them new) and \(estimate.minutes) minutes, "
                          + "by the simulator's estimate.")
-            guard let confirm = context.ask("Go with \(load) a day? [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
-            if confirm.isEmpty || confirm.hasPrefix("y") { return load }
+            guard let confirmed = context.confirm("Go with \(load) a day? [Y/n] ", default: true) else { return nil }
+            if confirmed { return load }
         }
     }
 

@@ -13,8 +13,7 @@ package enum NoteDeletion {
             guard context.console.isInteractive else {
                 throw UsageError("delete asks first; give --yes to delete note \(note.id) from a script")
             }
-            guard let answer = context.ask("Delete note \(note.id) (\(label)) and its \(counted(cards.count, "card"))? [y/N] "),
-                  answer.lowercased().hasPrefix("y") else {
+            guard context.confirm("Delete note \(note.id) (\(label)) and its \(counted(cards.count, "card"))? [y/N] ", default: false) == true else {
                 context.line("Nothing deleted.")
                 return false
             }

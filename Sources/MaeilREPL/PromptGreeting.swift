@@ -66,8 +66,6 @@ package enum PromptGreeting {
     }
 
     static func ask(_ question: String, _ context: CommandContext) -> Bool {
-        guard let answer = context.ask(question) else { return false }
-        let trimmed = answer.trimmingCharacters(in: .whitespaces).lowercased()
-        return trimmed.isEmpty || trimmed.hasPrefix("y")
+        context.confirm(question, default: true) ?? false
     }
 }

@@ -78,8 +78,7 @@ package final class PromptLoop {
     /// whether to sync first (Enter says yes).
     private func offerSync() {
         guard context.console.isInteractive, let server = SyncFlow.serverToOffer(context, collection: collection) else { return }
-        guard let answer = context.ask("Sync with \(server) before leaving? [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased(),
-              ["", "y", "yes"].contains(answer) else { return }
+        guard context.confirm("Sync with \(server) before leaving? [Y/n] ", default: true) == true else { return }
         perform(["sync"])
     }
 

@@ -86,7 +86,7 @@ package final class ReviewLoop {
         guard console.isInteractive, !left, session.state.mode == .review, !missed.isEmpty else { return }
         let count = "\(missed.count) card\(missed.count == 1 ? "" : "s")"
         guard case .line(let answer) = input.readLine(prompt: "Go over the \(count) you missed once more? [y/N] "),
-              answer.lowercased().hasPrefix("y") else { return }
+              YesNo.reading(answer, default: false) else { return }
         let practice = ReviewSession(collection: session.collection, practicing: missed, environment: session.environment)
         try ReviewLoop(session: practice, console: console, input: input, speaker: speaker, speech: speech, mediaStubbed: mediaStubbed).run()
     }

@@ -237,6 +237,14 @@ struct TextWrapTests {
         #expect(row(rating: nil, AnkiRevlogColumns(ease: 0, interval: 3, lastInterval: 0, factor: 2500, type: 3)) == "imported")
     }
 
+    /// Every yes-or-no question reads an answer the same way.
+    @Test func yesOrNoReadsOneWay() {
+        for (answer, yesByDefault, expected) in [("", true, true), ("", false, false), (" Yes ", false, true), ("yep", false, true),
+                                                 ("n", true, false), ("sync", true, false), ("  ", false, false)] {
+            #expect(YesNo.reading(answer, default: yesByDefault) == expected, "\(answer) \(yesByDefault)")
+        }
+    }
+
     @Test func japaneseWithKanjiIsSpokenFromItsKana() {
         let card = PresentedCard.sample(kind: .vocabulary, fields: [
             NoteField(name: "word", value: "猫", language: "ja"), NoteField(name: "kana", value: "ねこ", language: "ja"),
