@@ -421,7 +421,7 @@ struct CollectionReading {
 
         /// Each deck's own answers of the day as Anki counted them, for the decks that counted
         /// today (by the file's clock at `now`): its counts less its subdecks', which Anki
-        /// counts in a deck's too. A filtered subdeck's answers stay with the deck above it,
+        /// counts in a deck's too; none for a deck whose counters are of another day. A filtered subdeck's answers stay with the deck above it,
         /// which Anki counts them against; the cards' own decks it does not.
         static func answeredToday(_ decks: [Int64: AnkiDeckRecord], days: AnkiDays, now: Date) -> [Int64: AnkiAnsweredToday] {
             let today = days.clock.dayNumber(of: now)
@@ -433,6 +433,14 @@ struct CollectionReading {
             }
             var answered: [Int64: AnkiAnsweredToday] = [:]
             for (id, record) in decks {
+                // Counters of another day: Anki counted nothing there today. An answer of today the
+                // log puts there is one given in another deck, the card moved since, and counted
+                // there (found by DisplayOrderAgainstAnkiTests over 90 seeds: the moved card's
+                // answer counted here too, and its deck showed one new card fewer than Anki).
+                if !record.filtered, let stale = record.counted, stale.day + days.createdDay != today {
+                    answered[id] = AnkiAnsweredToday(clock: days.clock, day: today, new: 0, reviews: 0, milliseconds: 0)
+                    continue
+                }
                 guard let counted = todays(record) else { continue }
                 var own = AnkiAnsweredToday(clock: days.clock, day: today, new: counted.new, reviews: counted.reviews, milliseconds: counted.milliseconds)
                 for child in children[record.name] ?? [] {

@@ -179,6 +179,24 @@ struct AnkiPackageTests {
         #expect(straight == checked)
     }
 
+    /// A deck whose counters are of another day counted none of today's answers: one the log
+    /// puts there today is a card moved there since, counted where it was answered (found by
+    /// DisplayOrderAgainstAnkiTests over 90 seeds: it counted in both decks, and the deck above
+    /// showed one new card fewer than Anki). A deck with no counters says nothing.
+    @Test func aDeckCountedOnAnotherDayCountedNothingToday() {
+        let now = Date(timeIntervalSince1970: 1_794_322_800)
+        let days = AnkiDays(created: 1_791_360_000, config: ["rollover": 4, "creationOffset": 240],
+                            timeZone: TimeZone(identifier: "America/New_York")!, now: now)
+        let today = days.clock.dayNumber(of: now) - days.createdDay
+        var korean = CollectionReading.AnkiDeckRecord(name: "Korean"), food = CollectionReading.AnkiDeckRecord(name: "Korean::Food")
+        korean.counted = .init(day: today, new: 1, reviews: 2, milliseconds: 9000)
+        food.counted = .init(day: today - 5, new: 3, reviews: 2, milliseconds: 100)
+        let answered = CollectionReading.AnkiDeckRecord.answeredToday([1: korean, 2: food, 3: .init(name: "Korean::Unseen")], days: days, now: now)
+        #expect(answered[1].map { [$0.day, $0.new, $0.reviews, $0.milliseconds] } == [today + days.createdDay, 1, 2, 9000])
+        #expect(answered[2].map { [$0.day, $0.new, $0.reviews, $0.milliseconds] } == [today + days.createdDay, 0, 0, 0])
+        #expect(answered[3] == nil)
+    }
+
     /// A card Anki keeps in another deck than its note's first card counts its learning step in
     /// that deck's steps, as Anki counts it (the steps left, from the end). Counted in the note's
     /// deck's single step (seeded collection 2631), a card one step from graduating there was

@@ -49,9 +49,12 @@ struct SeededAnki {
 
     /// `perZone` seeds in each of `zones` (numbered from `first`, a hundred more for each next
     /// zone), made by seeded.py in the zone and imported by maeil minutes after their last answers.
-    func imported(zones: [String], first: Int, perZone: Int) throws -> [Seed] {
-        try zones.enumerated().flatMap { index, zone in
-            let names = (0..<perZone).map { String(first + index * 100 + $0) }
+    /// `only`: some of those seeds, comma-separated, to look into a failure.
+    func imported(zones: [String], first: Int, perZone: Int, only: String? = nil) throws -> [Seed] {
+        let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
+        return try zones.enumerated().flatMap { index, zone -> [Seed] in
+            let names = (0..<(chosen == nil ? perZone : 100)).map { String(first + index * 100 + $0) }.filter { chosen?.contains($0) ?? true }
+            guard !names.isEmpty else { return [] }
             let made = try python(["make", folder.path, zone] + names, zone: zone)
             return try names.map { name in
                 let seedFolder = folder.appendingPathComponent(name)
