@@ -419,10 +419,10 @@ struct CollectionReading {
             return Counted(day: Int(UInt32(truncatingIfNeeded: number(3))), new: int32(4), reviews: int32(5), milliseconds: int32(7))
         }
 
-        /// Each deck's own answers of the day as Anki counted them, for the decks that counted
-        /// today (by the file's clock at `now`): its counts less its subdecks', which Anki
-        /// counts in a deck's too; none for a deck whose counters are of another day. A filtered subdeck's answers stay with the deck above it,
-        /// which Anki counts them against; the cards' own decks it does not.
+        /// Each deck's own answers of the day as Anki counted them (by the file's clock at
+        /// `now`): its counts less its subdecks', which Anki counts in a deck's too; none for a
+        /// deck whose counters are of another day. A filtered subdeck's answers stay with the
+        /// deck above it, which Anki counts them against; the cards' own decks it does not.
         static func answeredToday(_ decks: [Int64: AnkiDeckRecord], days: AnkiDays, now: Date) -> [Int64: AnkiAnsweredToday] {
             let today = days.clock.dayNumber(of: now)
             func todays(_ record: AnkiDeckRecord) -> Counted? { record.counted.flatMap { $0.day + days.createdDay == today ? $0 : nil } }
