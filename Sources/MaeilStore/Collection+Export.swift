@@ -99,7 +99,7 @@ package struct ExportReading {
         let batch = try NoteBatchReading(db: db, logs: logs)
         let arguments: StatementArguments = only.map { [deckID, NoteBatchReading.list($0)] } ?? [deckID]
         // Notes go out in batches: a statement for each note's cards and each card's log was
-        // 40,000 statements at 20,000 notes, which took most of an export's reading.
+        // 40,000 statements at 20,000 notes.
         var pending: [ExportNoteRows] = []
         pending.reserveCapacity(NoteBatchReading.size)
         try notes.forEachRow(arguments) { row in
@@ -117,13 +117,11 @@ package struct ExportReading {
 /// The cards of a batch of notes, and their logs, each read by one statement.
 private struct NoteBatchReading {
     static let size = 128
-    let db: Database
     let cards: Statement, log: Statement?
     let cardDecoder: CardTable.Decoder, logDecoder: ReviewLogTable.Decoder?
     let noteID, customData, originalPosition, modified, position, retention: Int
 
     init(db: Database, logs: Bool) throws {
-        self.db = db
         // Each note's cards in the order one note's own query gave them: by place, then as the
         // (note, template, ordinal) index holds them.
         cards = try db.cachedStatement(sql: """
