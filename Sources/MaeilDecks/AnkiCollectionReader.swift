@@ -433,15 +433,15 @@ struct CollectionReading {
             }
             var answered: [Int64: AnkiAnsweredToday] = [:]
             for (id, record) in decks {
-                // Counters of another day: Anki counted nothing there today. An answer of today the
-                // log puts there is one given in another deck, the card moved since, and counted
-                // there (found by DisplayOrderAgainstAnkiTests over 90 seeds: the moved card's
-                // answer counted here too, and its deck showed one new card fewer than Anki).
-                if !record.filtered, let stale = record.counted, stale.day + days.createdDay != today {
-                    answered[id] = AnkiAnsweredToday(clock: days.clock, day: today, new: 0, reviews: 0, milliseconds: 0)
+                guard let counted = record.counted else { continue }
+                guard todays(record) != nil else {
+                    // Counters of another day: Anki counted nothing there today. An answer of today
+                    // the log puts there is one given in another deck, the card moved since, and
+                    // counted there (found by DisplayOrderAgainstAnkiTests over 90 seeds: the moved
+                    // card's answer counted here too, and its deck showed one new card fewer than Anki).
+                    if !record.filtered { answered[id] = AnkiAnsweredToday(clock: days.clock, day: today, new: 0, reviews: 0, milliseconds: 0) }
                     continue
                 }
-                guard let counted = todays(record) else { continue }
                 var own = AnkiAnsweredToday(clock: days.clock, day: today, new: counted.new, reviews: counted.reviews, milliseconds: counted.milliseconds)
                 for child in children[record.name] ?? [] {
                     own.new -= child.new

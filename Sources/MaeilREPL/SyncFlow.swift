@@ -208,15 +208,10 @@ package enum SyncFlow {
     /// What each side holds, as a table whose numbers line up: as two sentences, the server's
     /// broke across lines at 60 columns and the two sides' counts stood apart.
     static func sidesTable(local: FullSync.Counts, remote: FullSync.Counts) -> [String] {
-        let rows = [("", ["notes", "cards", "reviews"]),
-                    ("This collection", [local.notes, local.cards, local.reviews].map(String.init)),
-                    ("The server's copy", [remote.notes, remote.cards, remote.reviews].map(String.init))]
-        let labelWidth = rows.map(\.0.count).max() ?? 0
-        let widths = (0..<3).map { column in rows.map { $0.1[column].count }.max() ?? 0 }
-        return rows.map { label, cells in
-            let padded = zip(cells, widths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
-            return "  " + label + String(repeating: " ", count: labelWidth - label.count) + "  " + padded.joined(separator: "  ")
-        }
+        func row(_ label: String, _ counts: FullSync.Counts) -> [String] { [label] + [counts.notes, counts.cards, counts.reviews].map(String.init) }
+        return TextTable.render(header: ["", "notes", "cards", "reviews"], rows: [row("This collection", local), row("The server's copy", remote)],
+                                rightAligned: [1, 2, 3])
+            .split(separator: "\n").map { "  " + $0 }
     }
 
     static func counted(_ counts: FullSync.Counts) -> String {

@@ -2,12 +2,14 @@ import Foundation
 
 /// Plain aligned columns; width counts terminal cells so Hangul and kana line up.
 package enum TextTable {
-    package static func render(header: [String], rows: [[String]]) -> String {
+    /// `rightAligned`: the columns whose cells end at the column's right edge (counts).
+    package static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { TerminalWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                cell + String(repeating: " ", count: widths[column] - TerminalWidth.of(cell))
+                let padding = String(repeating: " ", count: widths[column] - TerminalWidth.of(cell))
+                return rightAligned.contains(column) ? padding + cell : cell + padding
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
     }
