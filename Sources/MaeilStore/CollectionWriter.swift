@@ -351,14 +351,16 @@ package struct CollectionWriter {
     }
 
     /// Answers of cards deleted in Anki, which Anki keeps. Each card's join the card here with
-    /// its Anki id, alive or gone; else a gone card of their own, numbered past every card, in
-    /// no deck (0). An answer the log holds already (by Anki's id) is not added twice. Answers
-    /// how many were added.
+    /// its Anki id, alive or gone (a card made here and gone by the id exports gave it, as a
+    /// phone that answered it, then deleted it, knows it); else a gone card of their own,
+    /// numbered past every card, in no deck (0). An answer the log holds already (by Anki's id)
+    /// is not added twice. Answers how many were added.
     @discardableResult
     package func keepGoneCards(_ gone: [GoneCardDraft]) throws -> Int {
         let list = String(decoding: try JSONSerialization.data(withJSONObject: gone.map(\.ankiID)), as: UTF8.self)
         var here: [Int64: (id: Int64, deck: Int64)] = [:]
-        try db.cachedStatement(sql: "SELECT anki_id, id, 0 FROM gone_card WHERE anki_id IN (SELECT value FROM json_each(?))")
+        let ankiID = "coalesce(anki_id, \(Collection.proposedAnkiIDSQL(created: "note_created", id: "id")))"
+        try db.cachedStatement(sql: "SELECT \(ankiID), id, 0 FROM gone_card WHERE \(ankiID) IN (SELECT value FROM json_each(?))")
             .forEachRow([list]) { here[$0.int64(0)] = ($0.int64(1), $0.int64(2)) }
         for (ankiID, card) in try cards(ankiIDs: gone.map(\.ankiID)) { here[ankiID] = (card.id, card.deckID) }
         var added = 0
