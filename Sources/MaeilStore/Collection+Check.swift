@@ -49,6 +49,7 @@ extension Collection {
                     """)
                 repaired += twice.count
             }
+            repaired += try Self.checkGoneCardsTwice(db, repair: repair, problems: &problems)
             // Each card's copy of its note's values that order tied reviews (`Schema.noteTieTriggers` keeps them).
             let differing = "(note_created, note_changed) IS NOT (SELECT \(Schema.noteTieValues) FROM note WHERE note.id = card.note_id)"
             let ties = try Int.fetchOne(db, sql: "SELECT count(*) FROM card WHERE \(differing)") ?? 0
@@ -168,5 +169,35 @@ extension Collection {
             repaired += 1
         }
         return repaired
+    }
+}
+
+extension Collection {
+    /// Two gone cards under one Anki id: before a sync found a gone card made here by the id
+    /// exports gave it, a phone's answers to it, after it was deleted, made a second gone card,
+    /// and Anki's file, which holds one card per id, kept the first one's answers alone. The
+    /// repair moves the other's answers into the first (each Anki answer once) and removes it.
+    static func checkGoneCardsTwice(_ db: Database, repair: Bool, problems: inout [String]) throws -> Int {
+        let ankiID = "coalesce(anki_id, \(proposedAnkiIDSQL(created: "note_created", id: "id")))"
+        let twice = try Row.fetchAll(db, sql: """
+            SELECT \(ankiID) AS anki, min(id), count(*) FROM gone_card WHERE \(ankiID) IS NOT NULL GROUP BY anki HAVING count(*) > 1
+            """)
+        for row in twice {
+            problems.append("Anki's card \(row[0] as Int64) is \(row[2] as Int) deleted cards here; its answers are exported from the first alone")
+        }
+        guard repair else { return 0 }
+        for row in twice {
+            let (anki, kept): (Int64, Int64) = (row[0], row[1])
+            let others = try Int64.fetchAll(db, sql: "SELECT id FROM gone_card WHERE \(ankiID) = ? AND id != ?", arguments: [anki, kept])
+            for other in others {
+                try db.execute(sql: """
+                    UPDATE review_log SET card_id = ? WHERE card_id = ?
+                      AND (anki_id IS NULL OR anki_id NOT IN (SELECT anki_id FROM review_log WHERE card_id = ? AND anki_id IS NOT NULL))
+                    """, arguments: [kept, other, kept])
+                try db.execute(sql: "DELETE FROM review_log WHERE card_id = ?", arguments: [other])
+                try db.execute(sql: "DELETE FROM gone_card WHERE id = ?", arguments: [other])
+            }
+        }
+        return twice.count
     }
 }

@@ -42,4 +42,36 @@ struct GoneCardsTests {
         #expect(gone == cards.map(\.id).sorted(), "no gone card but the note's own")
         #expect(log == [here, there[0], there[1]].compactMap(\.ankiID))
     }
+
+    /// What that left in a collection: the check finds the two gone cards, and its repair makes
+    /// them one, with each answer once, so the next export carries the phone's answers too.
+    @Test func theCheckMakesTwoGoneCardsOfOneAnkiCardOne() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 2)
+        let note = try collection.notes(deckID: deck.id)[0]
+        let card = try collection.cards(noteID: note.id)[0]
+        let ankiCardID = try #require(Collection.proposedAnkiID(created: note.created, id: card.id))
+        try collection.transaction { db in
+            try db.execute(sql: "INSERT INTO review_log (card_id, deck_id, time, kind, rating, duration_ms, scheduler, anki_id) VALUES (?, ?, 1, 2, 3, 0, 'anki', 11)",
+                           arguments: [card.id, card.deckID])
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.id])
+            try db.execute(sql: "INSERT INTO gone_card (id, anki_id) VALUES (100, ?)", arguments: [ankiCardID])
+            for answer in [11, 12, 13] {
+                try db.execute(sql: "INSERT INTO review_log (card_id, deck_id, time, kind, rating, duration_ms, scheduler, anki_id) VALUES (100, 0, ?, 2, 3, 0, 'anki', ?)",
+                               arguments: [answer, answer])
+            }
+        }
+        let found = try collection.check(repair: false, now: Fixture.noon)
+        #expect(found.problems == ["Anki's card \(ankiCardID) is 2 deleted cards here; its answers are exported from the first alone"])
+        let repaired = try collection.check(repair: true, now: Fixture.noon)
+        #expect(repaired.repaired == 1)
+        #expect(try collection.check(repair: false, now: Fixture.noon).isHealthy)
+        let (gone, log) = try collection.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT id FROM gone_card WHERE id = ? OR id = 100", arguments: [card.id]),
+             try Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE card_id IN (?, 100) ORDER BY anki_id", arguments: [card.id]))
+        }
+        #expect(gone == [card.id])
+        #expect(log == [11, 12, 13])
+    }
 }
+
