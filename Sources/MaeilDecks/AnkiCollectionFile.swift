@@ -1,5 +1,6 @@
 import Foundation
 import MaeilCore
+import MaeilPrograms
 
 /// An Anki collection file itself (collection.anki2 from Anki's profile folder), with the
 /// pictures and sounds of its `collection.media` folder beside it. Read as bytes, never opened
@@ -27,7 +28,7 @@ extension AnkiPackage {
         let scratch = options.ownWorkingCopy ? ScratchCollection(workingCopy: URL(fileURLWithPath: path)) : try ScratchCollection()
         defer { scratch.remove() }
         do {
-            if !options.ownWorkingCopy { try FileManager.default.copyItem(atPath: path, toPath: scratch.url.path) }
+            if !options.ownWorkingCopy { try FileCopy.copy(URL(fileURLWithPath: path), to: scratch.url) }
         } catch {
             throw ImportProblem(file: file, message: "cannot read the file (\(error.localizedDescription))")
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MaeilCore
 import MaeilDecks
+import MaeilPrograms
 
 /// A normal sync's working copy: this collection written as an Anki collection file (schema 11),
 /// merged with the server's changes the way Anki's own client merges them into its database.
@@ -98,7 +99,7 @@ package final class SyncMerge {
         try queue.writeWithoutTransaction { db in
             let path = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'base'") ?? ""
             try db.execute(sql: "DETACH DATABASE base")
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: baseCopy)
+            try FileCopy.copy(URL(fileURLWithPath: path), to: baseCopy)
             try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [baseCopy.path])
         }
         baseCopied = true

@@ -1,6 +1,7 @@
 import Foundation
 import MaeilCore
 import MaeilDecks
+import MaeilPrograms
 import MaeilStore
 import MaeilSync
 
@@ -167,7 +168,7 @@ package struct NormalSync {
     /// Where nothing changed here since the base, the base is the export as it is.
     func export(to merged: URL, base: URL?, mark: SyncMark, work: URL, changedHere: Bool) throws -> (SyncDirty?, Bool) {
         if let base, try full.collection.syncTracking() == mark {
-            try FileManager.default.copyItem(at: base, to: merged)
+            try FileCopy.copy(base, to: merged)
             if !changedHere { return (try full.collection.readingExport { try $0.syncDirty() }, true) }
             let part = work.appendingPathComponent("marked.anki2")
             defer { try? FileManager.default.removeItem(at: part) }

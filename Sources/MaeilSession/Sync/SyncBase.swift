@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MaeilPrograms
 import MaeilStore
 
 /// What a normal sync compares this collection with to find what changed here: the collection
@@ -46,7 +47,7 @@ package struct SyncBase {
         try queue.close()
         try? FileManager.default.removeItem(at: next)
         // Moved where it can be (the export is the caller's to give up), copied across file systems.
-        if rename(export.path, next.path) != 0 { try FileManager.default.copyItem(at: export, to: next) }
+        if rename(export.path, next.path) != 0 { try FileCopy.copy(export, to: next) }
     }
 
     /// The prepared base becomes the base.
