@@ -20,7 +20,10 @@ import MaeilTestSupport
 extension SyncTests {
     /// MAEIL_BUSY_SEEDS=N runs N seeds instead of the suite's three, from MAEIL_BUSY_FIRST on
     /// (331 unless set; seeds 331 to 354 passed on 2026-11-29, and 355 to 390 on 2026-12-06 once
-    /// seed 377 no longer kept twice the answers given here to a card the phone deleted).
+    /// seed 377 no longer kept twice the answers given here to a card the phone deleted; 441 to
+    /// 480 on 2026-12-06 once a phone's answers to a card made here, then deleted, joined it
+    /// (445, 462, 477), but for seed 466 once under load: an answer here and a row of the
+    /// phone's took one Anki id, both sides' clocks standing at the same millisecond).
     static let busySeeds: [String] = {
         let environment = ProcessInfo.processInfo.environment
         let first = Int(environment["MAEIL_BUSY_FIRST"] ?? "") ?? 331
