@@ -44,11 +44,12 @@ extension CollectionReading {
     /// collection's settings, FSRS's switch among them; Anki keeps a card's stability and
     /// difficulty only while FSRS is on (turning it off clears them), and the switch is one for
     /// the whole collection, so one such card tells that every deck of the package used FSRS,
-    /// those holding only new cards too.
+    /// those holding only new cards too. (Where no card's data names "s", none is parsed: a sync
+    /// reads its merge so each time, and SM-2 cards carry data of their own.)
     func remembersFSRSMemory() throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM cards
-            WHERE json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL)
+            WHERE instr(data, '"s"') AND json_valid(data) AND json_extract(data, '$.s') IS NOT NULL AND json_extract(data, '$.d') IS NOT NULL)
             """) ?? false
     }
 

@@ -59,7 +59,7 @@ package enum SyncPlan: Equatable, Sendable {
     /// its time says it might have.
     /// `uploaded` is the mark of an upload a killed sync sent: when the server's copy has its
     /// schema time, the upload landed, and that copy is this collection's own.
-    package static func decide(meta: ServerMeta, mark recorded: SyncMark?, endpoint: String, changedHere: Bool, cardsHere: Bool, now: Date,
+    package static func decide(meta: ServerMeta, mark recorded: SyncMark?, endpoint: String, changedHere: Bool, cardsHere: @autoclosure () throws -> Bool, now: Date,
                                canMerge: Bool = false, choice: Choice = .automatic, uploaded: SyncMark? = nil,
                                changedThere: (Int) throws -> Bool = { _ in true }) throws -> SyncPlan {
         let mark = standing(recorded: recorded, uploaded: uploaded, meta: meta, endpoint: endpoint)
@@ -73,7 +73,7 @@ package enum SyncPlan: Equatable, Sendable {
         }
         guard let mark, mark.endpoint == endpoint else {
             if meta.empty { return .upload(.firstToEmptyServer) }
-            return cardsHere ? .chooseSide(.bothHaveCards) : .download(.firstFromServer)
+            return try cardsHere() ? .chooseSide(.bothHaveCards) : .download(.firstFromServer)
         }
         if mark.schema != meta.schema {
             return changedHere ? .chooseSide(.serverReplacedAndHereChanged) : .download(.serverReplaced)
