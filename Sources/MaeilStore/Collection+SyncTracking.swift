@@ -145,3 +145,18 @@ extension Collection {
         try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_tracking', ?)", arguments: [mark])
     }
 }
+
+extension CollectionWriter {
+    /// Runs `body`, then takes back the marks it set on notes that were not marked before: for
+    /// a write after which those notes export as the base already holds them (an answer given
+    /// the id the base has it under). A note marked before keeps its mark.
+    package func unmarkingForSync<T>(_ body: () throws -> T) throws -> T {
+        guard try db.tableExists("sync_dirty_note") else { return try body() }
+        let before = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM sync_dirty_note") ?? 0
+        let marked = String(decoding: try JSONEncoder().encode(try Int64.fetchAll(db, sql: "SELECT note_id FROM sync_dirty_note")), as: UTF8.self)
+        let result = try body()
+        try db.execute(sql: "DELETE FROM sync_dirty_note WHERE rowid > ? AND note_id NOT IN (SELECT value FROM json_each(?))",
+                       arguments: [before, marked])
+        return result
+    }
+}

@@ -74,4 +74,3 @@ struct GoneCardsTests {
         #expect(log == [11, 12, 13])
     }
 }
-

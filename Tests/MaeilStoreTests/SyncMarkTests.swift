@@ -276,4 +276,28 @@ struct SyncMarkTests {
         try collection.transaction { try $0.execute(sql: "UPDATE review_log SET card_id = ? WHERE id = ?", arguments: [second.id, row]) }
         #expect(try marked() == [answered, other])
     }
+
+    /// A write after which notes export as the base holds them (an answer given the id the base
+    /// has it under, once a sync is recorded) takes back the marks it set; a note marked before
+    /// keeps its mark, a change the next sync must carry.
+    @Test func aWriteTheBaseHoldsTakesBackOnlyItsOwnMarks() throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 3)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        _ = try collection.takeChangeFlag()
+        func marked() throws -> Set<Int64> { Set(try collection.read { try Int64.fetchAll($0, sql: "SELECT note_id FROM sync_dirty_note") }) }
+        let through = try #require(try collection.read { db in try Collection.syncDirty(db)?.through })
+        try collection.recordSync(Self.mark, base: through, leavesBase: true)
+        #expect(try marked().isEmpty)
+        try collection.apply(.note(notes[0], .tags(add: ["x"], remove: []), label: "tag"))
+        #expect(try marked() == [notes[0]])
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.unmarkingForSync {
+                try writer.setStarred(noteID: notes[0], true)
+                try writer.setStarred(noteID: notes[1], true)
+            }
+            try writer.setStarred(noteID: notes[2], true)
+        }
+        #expect(try marked() == [notes[0], notes[2]])
+    }
 }

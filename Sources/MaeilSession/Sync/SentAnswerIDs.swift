@@ -14,9 +14,14 @@ extension FullSync {
     /// with no Anki id yet, takes the id of the earliest row of its card in `base` (the file
     /// the server now holds) with its button, kind and factor, at or up to five minutes after
     /// its time, that no other answer here holds: the one the export gave it. One found nowhere
-    /// keeps none. Written as the sync's own: a change the server already holds.
+    /// keeps none. Written as the sync's own: a change the server already holds. Called once the
+    /// sync is recorded, with `base` the base it left: an answer then exports as the base holds
+    /// it, so the notes it marks are marked for nothing, and the marks go (else the next sync
+    /// exported and laid them all again: 1,000 notes after sending 1,000 answers, 0.4 s).
     func keepSentAnswerIDs(base: URL, notes: [Int64]?) throws {
-        _ = try collection.writeAsSync(now: now) { writer in try Self.keepSentAnswerIDs(base: base, notes: notes, writer: writer) }
+        _ = try collection.writeAsSync(now: now) { writer in
+            try writer.unmarkingForSync { try Self.keepSentAnswerIDs(base: base, notes: notes, writer: writer) }
+        }
     }
 
     /// The same inside a transaction of the caller's: a sync that takes the server's changes in
