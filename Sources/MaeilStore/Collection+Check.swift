@@ -178,7 +178,7 @@ extension Collection {
     /// and Anki's file, which holds one card per id, kept the first one's answers alone. The
     /// repair moves the other's answers into the first (each Anki answer once) and removes it.
     static func checkGoneCardsTwice(_ db: Database, repair: Bool, problems: inout [String]) throws -> Int {
-        let ankiID = "coalesce(anki_id, \(proposedAnkiIDSQL(created: "note_created", id: "id")))"
+        let ankiID = goneAnkiIDSQL()
         let twice = try Row.fetchAll(db, sql: """
             SELECT \(ankiID) AS anki, min(id), count(*) FROM gone_card WHERE \(ankiID) IS NOT NULL GROUP BY anki HAVING count(*) > 1
             """)

@@ -216,6 +216,11 @@ extension Collection {
     static func goneAnkiID(_ row: SQLiteRow, id: Int, ankiID: Int, noteCreated: Int) -> Int64? {
         row.optionalInt64(ankiID) ?? row.optionalInt64(noteCreated).flatMap { proposedAnkiID(created: $0, id: row.int64(id)) }
     }
+
+    /// The same in SQL, over a `gone_card` row (`table`: its name or alias in the query).
+    static func goneAnkiIDSQL(_ table: String = "gone_card") -> String {
+        "coalesce(\(table).anki_id, \(proposedAnkiIDSQL(created: "\(table).note_created", id: "\(table).id")))"
+    }
 }
 
 extension ExportReading {

@@ -362,7 +362,7 @@ package struct CollectionWriter {
         guard !gone.isEmpty else { return 0 }
         let list = String(decoding: try JSONSerialization.data(withJSONObject: gone.map(\.ankiID)), as: UTF8.self)
         var here: [Int64: (id: Int64, deck: Int64)] = [:]
-        let ankiID = "coalesce(anki_id, \(Collection.proposedAnkiIDSQL(created: "note_created", id: "id")))"
+        let ankiID = Collection.goneAnkiIDSQL()
         try db.cachedStatement(sql: "SELECT \(ankiID), id, 0 FROM gone_card WHERE \(ankiID) IN (SELECT value FROM json_each(?))")
             .forEachRow([list]) { here[$0.int64(0)] = ($0.int64(1), $0.int64(2)) }
         for (ankiID, card) in try cards(ankiIDs: gone.map(\.ankiID)) { here[ankiID] = (card.id, card.deckID) }
@@ -403,7 +403,7 @@ package struct CollectionWriter {
         let arguments: StatementArguments = try notes.map { [String(decoding: try JSONEncoder().encode($0), as: UTF8.self)] } ?? []
         return try Row.fetchAll(db, sql: """
             SELECT r.card_id, CASE WHEN c.id IS NOT NULL THEN coalesce(c.anki_id, \(Collection.proposedAnkiIDSQL(created: "n.created_at", id: "c.id")))
-                                   ELSE coalesce(g.anki_id, \(Collection.proposedAnkiIDSQL(created: "g.note_created", id: "g.id"))) END AS anki
+                                   ELSE \(Collection.goneAnkiIDSQL("g")) END AS anki
             FROM (SELECT DISTINCT card_id FROM review_log WHERE anki_id IS NULL AND (kind = 1 OR rating > 0)) AS r
               LEFT JOIN card c ON c.id = r.card_id LEFT JOIN note n ON n.id = c.note_id LEFT JOIN gone_card g ON g.id = r.card_id
             WHERE (c.id IS NULL AND g.id IS NOT NULL) OR (c.id IS NOT NULL AND \(noteFilter))
