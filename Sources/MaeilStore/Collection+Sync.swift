@@ -133,6 +133,16 @@ extension Collection {
         }
     }
 
+    /// Of these review-log ids, the ones an answer here keeps as Anki's (it came from Anki, or
+    /// went up and came back under it). Read where a sync must tell them from answers given
+    /// here, which a rare clash alone asks: no index holds Anki's ids, so it reads the log.
+    package func answersUnderAnkiIDs(among ids: [Int64]) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            try Set(Int64.fetchAll(db, sql: "SELECT anki_id FROM review_log WHERE anki_id IN (\(ids.map(String.init).joined(separator: ",")))"))
+        }
+    }
+
     /// Writes what a sync takes from the server, in one transaction, as the sync's own writes:
     /// the change flag stays as the sync left it, so a change since the sync began is only ever
     /// another writer's. Nil, with nothing written, when another writer changed something since.

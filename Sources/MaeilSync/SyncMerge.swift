@@ -60,6 +60,10 @@ package final class SyncMerge {
     var decksDeletedThere: Set<String> = []
     /// Whether one of them is a deck this side holds (not a filtered deck: Maeil keeps none).
     package internal(set) var serverDeletedHeldDecks = false
+    /// Of the ids of answers not yet sent, the ones that are Anki's own (imported with their
+    /// ids, which Maeil keeps): never moved off an id (`moveAnswersInTheWay`), only answers
+    /// given here are. Asked only where an answer is in the way.
+    package var answersUnderAnkiIDs: ([Int64]) throws -> Set<Int64> = { _ in [] }
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
     /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:

@@ -61,6 +61,43 @@ struct SyncChunkMergeTests {
         }
     }
 
+    /// A phone's answers under the ids of answers given here and not yet sent (Maeil's take the
+    /// first milliseconds of their second): each given here moves to the next id free of the
+    /// file and the chunk, and both go up; one that is Anki's own stays, and so does the same
+    /// answer under its id on both sides. Before, the server's was left out here and this
+    /// side's there.
+    @Test func anAnswerGivenHereMovesOffAnIdAPhonesAnswerHolds() throws {
+        let (base, merged) = try SyncDeltaTests.baseAndCopy(words: 3, named: "merged.anki2")
+        let cards = try DatabaseQueue(path: merged.path).write { db in
+            let cards = try Int64.fetchAll(db, sql: "SELECT id FROM cards ORDER BY id LIMIT 3")
+            try db.execute(sql: "DELETE FROM revlog")
+            // Given here: 5000 and 5001 (two answers in one second); 6000 came from Anki; 7000 went up before.
+            for (id, card) in [(5000, cards[0]), (5001, cards[1]), (6000, cards[0]), (7000, cards[2])] {
+                try db.execute(sql: "INSERT INTO revlog VALUES (?, ?, -1, 3, 1, 0, 2500, 1000, 1)", arguments: [id, card])
+            }
+            try db.execute(sql: "INSERT INTO revlog VALUES (5003, ?, 0, 3, 1, 0, 2500, 1000, 1)", arguments: [cards[2]])
+            return cards
+        }
+        let chunk = """
+            {"done": true, "revlog": [[5000, \(cards[2]), 9, 1, 1, 0, 2500, 900, 1], [5002, \(cards[2]), 9, 2, 1, 0, 2500, 900, 1],
+                                      [6000, \(cards[1]), 9, 4, 1, 0, 2500, 900, 1], [7000, \(cards[2]), 9, 3, 1, 0, 2500, 1000, 1]]}
+            """
+        let merge = try SyncMerge(merged: merged, base: base, changedHere: true, fromBase: true)
+        var asked: [[Int64]] = []
+        merge.answersUnderAnkiIDs = { ids in asked.append(ids); return Set(ids).intersection([6000]) }
+        #expect(try merge.apply(serverChunk: SyncChunk(json: chunk)).revlog == 4)
+        #expect(asked == [[5000, 6000]])
+        let sent = try merge.pendingChunks(usn: 9).flatMap(\.revlog)
+        try merge.close()
+        let rows = try DatabaseQueue(path: merged.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, cid, ease, usn FROM revlog ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64, $0[2] as Int64, $0[3] as Int64] }
+        }
+        // 5000 given here goes to 5004: 5001 and 5003 are this file's, 5002 the chunk's.
+        #expect(rows == [[5000, cards[2], 1, 9], [5001, cards[1], 3, -1], [5002, cards[2], 2, 9], [5003, cards[2], 3, 0],
+                         [5004, cards[0], 3, -1], [6000, cards[0], 3, -1], [7000, cards[2], 3, -1]])
+        #expect(sent.map { $0.prefix(6) } == ["[5001,", "[5004,", "[6000,", "[7000,"])
+    }
+
     /// Not Anki's chunk (a list, or text that is not JSON): an error, and nothing merged.
     @Test(arguments: ["[]", "not json"])
     func aChunkThatIsNotAnkisIsRefused(json: String) throws {

@@ -399,6 +399,12 @@ def note_type(path, name):
 
 
 def answer(path, endpoint, user, password, *guids):
+    return answer_at(path, endpoint, user, password, None, *guids)
+
+
+def answer_at(path, endpoint, user, password, ms, *guids):
+    """`answer`, the first answer's log row under the id `ms` when given: a phone's answer in
+    the millisecond an answer elsewhere was given."""
     from anki.collection import Collection
 
     col = Collection(path)
@@ -416,6 +422,9 @@ def answer(path, endpoint, user, password, *guids):
         col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=CardAnswer.GOOD))
         answered += 1
     added = sorted(set(col.db.list("select id from revlog")) - before)
+    if ms is not None and added:
+        col.db.execute("update revlog set id = ? where id = ?", int(ms), added[0])
+        added = sorted(set(col.db.list("select id from revlog")) - before)
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "answered": answered, "revlog": added}
@@ -783,5 +792,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))

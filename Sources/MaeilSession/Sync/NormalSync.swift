@@ -84,6 +84,7 @@ package struct NormalSync {
             cameDown = settingsChanged || merge.serverChangedLimitRules || !serverGraves.cards.isEmpty || !serverGraves.notes.isEmpty
                 || merge.serverDeletedHeldDecks || !remote.models.isEmpty || remote.decks.contains { !SyncMerge.isFiltered($0) } || !remote.deckConfigs.isEmpty
             try merge.markPendingRows(now: full.now)
+            merge.answersUnderAnkiIDs = { [collection = full.collection] in try collection.answersUnderAnkiIDs(among: $0) }
             try merge.apply(serverObjects: remote)
             while true {
                 let chunk = try merge.apply(serverChunk: try server.chunk())
