@@ -41,8 +41,8 @@ extension SyncMerge {
     }
 
     /// One chunk of the server's rows, as Anki's client takes it: answers added (both sides'
-    /// survive; one given here moves off an id the server's holds, `moveAnswersInTheWay`); a
-    /// card or note replaces this side's unless this side's is pending and not older.
+    /// survive); a card or note replaces this side's unless this side's is pending and not
+    /// older; a record made here moves off an id the server's holds (`moveRecordsInTheWay`).
     /// Set by set, each table's rows read from the chunk's JSON by SQLite (a row shorter than
     /// Anki's is left out, as Anki's client refuses it).
     @discardableResult
@@ -56,7 +56,7 @@ extension SyncMerge {
             func columns(_ range: Range<Int>) -> String { range.map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ") }
             func rows(_ table: String, _ width: Int) -> String { "json_each(?, '$.\(table)') WHERE json_array_length(value) >= \(width)" }
             let revlog = rows("revlog", 9)
-            try moveAnswersInTheWay(db, of: chunk.json)
+            try moveRecordsInTheWay(db, of: chunk.json)
             try db.execute(sql: "INSERT OR IGNORE INTO revlog SELECT \(columns(0..<9)) FROM \(revlog)", arguments: [chunk.json])
             let answered = try Int64?.fetchAll(db, sql: "SELECT json_extract(value, '$[1]') FROM \(revlog)", arguments: [chunk.json])
             counts.revlog = answered.count

@@ -61,9 +61,13 @@ package final class SyncMerge {
     /// Whether one of them is a deck this side holds (not a filtered deck: Maeil keeps none).
     package internal(set) var serverDeletedHeldDecks = false
     /// Of the ids of answers not yet sent, the ones that are Anki's own (imported with their
-    /// ids, which Maeil keeps): never moved off an id (`moveAnswersInTheWay`), only answers
+    /// ids, which Maeil keeps): never moved off an id (`moveRecordsInTheWay`), only answers
     /// given here are. Asked only where an answer is in the way.
     package var answersUnderAnkiIDs: ([Int64]) throws -> Set<Int64> = { _ in [] }
+    /// Notes and cards made here that went up under another id than the export gave them: a
+    /// record from the server held theirs (`moveRecordsInTheWay`).
+    package internal(set) var movedNotes: [MovedID] = []
+    package internal(set) var movedCards: [MovedID] = []
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
     /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:

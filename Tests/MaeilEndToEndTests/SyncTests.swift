@@ -242,6 +242,55 @@ struct SyncTests {
         try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
+    /// The phone makes a note, and its card, under the ids an export gives a note made here and
+    /// not yet sent (its making's second, and the millisecond its own id gives), and syncs
+    /// first. The server took the newer of the two notes in place of the other, and so did
+    /// this side: one note was lost on both, and the counts agreed. The note made here moves
+    /// to the next free ids and keeps them; both sides hold both notes, under the same ids.
+    /// Taken in place, and with the whole merge (a setting changed on the phone too).
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: [false, true])
+    func aPhonesNoteUnderTheIdsOfOneMadeHereKeepsBoth(wholeMerge: Bool) throws {
+        let seed = wholeMerge ? "312" : "311"
+        let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
+        let deck = try #require(try Collection(path: collection, readOnly: true).read { db in
+            try String.fetchOne(db, sql: "SELECT d.name FROM deck d JOIN note n ON n.deck_id = d.id ORDER BY n.id LIMIT 1")
+        })
+        #expect(try maeil(["add", deck], collection, input: "여기\nmade here\n\n\n", state: state).status == 0)
+        let made = try #require(try Collection(path: collection, readOnly: true).read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT n.created_at * 1000 + n.id % 1000, n.created_at * 1000 + c.id % 1000, n.guid
+                FROM note n JOIN card c ON c.note_id = n.id ORDER BY n.id DESC LIMIT 1
+                """).map { (note: $0[0] as Int64, card: $0[1] as Int64, guid: $0[2] as String) }
+        })
+        let there = try phone(["add-at", phonePath] + login + [String(made.note), String(made.card), deck, "저기", "made there"])
+        #expect(there["note"] as? Int64 == made.note, "\(there)")
+        if wholeMerge { try changeASettingOnThePhone(phonePath, login) }
+
+        let synced = try maeil(["sync", "--json"], collection, state: state)
+        #expect(synced.status == 0 && synced.stdout.contains("\"taken_in_place\" : \(!wholeMerge)"), "\(synced.stdout)\(synced.stderr)")
+        _ = try maeil(["sync"], collection, state: state)
+        #expect((try phone(["sync", phonePath] + login)["required"] as? Int ?? 9) == 0)
+        let guids = [made.guid, try #require(there["guid"] as? String)]
+        // Each note as (guid, note id, card id, first field), on each side.
+        let phoneNotes = try DatabaseQueue(path: phonePath).read { db in
+            try Row.fetchAll(db, sql: "SELECT n.guid, n.id, c.id, n.flds FROM notes n JOIN cards c ON c.nid = n.id WHERE n.guid IN (?, ?) ORDER BY n.guid",
+                             arguments: StatementArguments(guids))
+                .map { "\($0[0] as String) \($0[1] as Int64) \($0[2] as Int64) \(($0[3] as String).split(separator: "\u{1F}").first ?? "")" }
+        }
+        let hereNotes = try Collection(path: collection, readOnly: true).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.guid, n.anki_id, c.anki_id, n.field_values FROM note n JOIN card c ON c.note_id = n.id WHERE n.guid IN (?, ?) ORDER BY n.guid
+                """, arguments: StatementArguments(guids))
+                .map { "\($0[0] as String) \($0[1] as Int64? ?? 0) \($0[2] as Int64? ?? 0) \(($0[3] as String).split(separator: "\u{1F}").first ?? "")" }
+        }
+        #expect(phoneNotes.count == 2 && Set(phoneNotes.map { $0.split(separator: " ")[3] }) == ["여기", "저기"], "\(phoneNotes)")
+        #expect(hereNotes == phoneNotes)
+        // The phone's note under the ids, the one made here under the next free ones.
+        #expect(phoneNotes.contains("\(guids[1]) \(made.note) \(made.card) 저기"), "\(phoneNotes)")
+        #expect(phoneNotes.contains("\(guids[0]) \(made.note + 1) \(made.card + 1) 여기"), "\(phoneNotes)")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+    }
+
     /// A note the phone moved to another deck, and nothing else: only its cards' rows come down
     /// (Anki's Change Deck leaves the note row as it was), taken in place (the collection was
     /// rebuilt from the whole merge, 1.6 s at 20,000 notes). The note and its cards are in that

@@ -340,6 +340,12 @@ def delete_card(path, card):
 
 def add(path, endpoint, user, password, deck, front, back):
     """Adds a Basic note to DECK, made first (with its parents) where there is none, then syncs."""
+    return add_at(path, endpoint, user, password, None, None, deck, front, back)
+
+
+def add_at(path, endpoint, user, password, note_id, card_id, deck, front, back):
+    """`add`, the note and its card under the ids given (when given): a note made on the phone
+    in the millisecond a note elsewhere was."""
     from anki.collection import Collection
 
     col = Collection(path)
@@ -347,6 +353,11 @@ def add(path, endpoint, user, password, deck, front, back):
     note["Front"], note["Back"] = front, back
     col.add_note(note, col.decks.id(deck))
     cards = note.card_ids()
+    if note_id is not None:
+        col.db.execute("update cards set nid = ?, id = ? where id = ?", int(note_id), int(card_id), cards[0])
+        col.db.execute("update notes set id = ? where id = ?", int(note_id), note.id)
+        return {"required": sync_open(col, endpoint, user, password), "guid": note.guid, "note": int(note_id), "cards": [int(card_id)],
+                "closed": col.close()}
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "guid": note.guid, "note": note.id, "cards": cards}
@@ -792,5 +803,5 @@ def media(path, endpoint, user, password, *edits):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "add-at": add_at, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))
