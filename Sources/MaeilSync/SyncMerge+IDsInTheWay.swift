@@ -10,14 +10,13 @@ import GRDB
 /// each side lost a record of the other's, while the counts the server checks agreed.
 ///
 /// Free is free of this file and of the chunk's rows; a later chunk that takes it moves the
-/// record again. The same record on both sides (one a sync cut short sent) stays. A record
-/// made here that keeps no Anki id yet finds its moved one after the sync: an answer by its
-/// card and content (`FullSync.keepSentAnswerIDs`), a note or card from `movedNotes` and
-/// `movedCards`.
+/// record again. The same record on both sides (one a sync cut short sent) stays. After the
+/// sync, a record made here keeps the id it went up under (`FullSync.keepSentRecordIDs`, an
+/// answer `keepSentAnswerIDs`, by its card and content).
 extension SyncMerge {
-    /// A moved record: the id the export gave it, and the one it went up under.
-    package struct MovedID: Sendable, Equatable {
-        package let from: Int64, to: Int64
+    /// A moved record: the id the export gave it, and the one it goes up under.
+    struct MovedID {
+        let from: Int64, to: Int64
     }
 
     /// Every record made here in the way of one in `chunk`, moved: notes, then cards (with
@@ -30,7 +29,6 @@ extension SyncMerge {
         for move in try freeIDs(db, table: "notes", for: notes, of: chunk) {
             try db.execute(sql: "UPDATE main.notes SET id = ? WHERE id = ?", arguments: [move.to, move.from])
             try db.execute(sql: "UPDATE main.cards SET nid = ? WHERE nid = ?", arguments: [move.to, move.from])
-            movedNotes.append(move)
         }
         let cards = try inTheWay(db, table: "cards", width: 18, of: chunk,
                                  differing: "(m.nid, m.ord) IS NOT (json_extract(j.value, '$[1]'), json_extract(j.value, '$[3]'))",
@@ -38,7 +36,6 @@ extension SyncMerge {
         for move in try freeIDs(db, table: "cards", for: cards, of: chunk) {
             try db.execute(sql: "UPDATE main.cards SET id = ? WHERE id = ?", arguments: [move.to, move.from])
             try db.execute(sql: "UPDATE main.revlog SET cid = ? WHERE cid = ? AND usn = -1", arguments: [move.to, move.from])
-            movedCards.append(move)
         }
         let answers = try inTheWay(db, table: "revlog", width: 9, of: chunk, differing: """
             (m.cid, m.ease, m.ivl, m.lastIvl, m.factor, m.time, m.type) IS NOT (
@@ -73,26 +70,6 @@ extension SyncMerge {
             while taken.contains(free) { free += 1 }
             taken.insert(free)
             return MovedID(from: id, to: free)
-        }
-    }
-}
-
-extension SyncMerge {
-    /// The notes and cards moved, each with its note's guid as the merge holds it: how the
-    /// collection finds the record it made.
-    package typealias MovedRecords = (notes: [(guid: String, id: MovedID)], cards: [(noteGuid: String, id: MovedID)])
-
-    package func movedRecords() throws -> MovedRecords {
-        guard !movedNotes.isEmpty || !movedCards.isEmpty else { return ([], []) }
-        return try queue.read { db in
-            let notes = try movedNotes.compactMap { move in
-                try String.fetchOne(db, sql: "SELECT guid FROM notes WHERE id = ?", arguments: [move.to]).map { ($0, move) }
-            }
-            let cards = try movedCards.compactMap { move in
-                try String.fetchOne(db, sql: "SELECT n.guid FROM cards c JOIN notes n ON n.id = c.nid WHERE c.id = ?", arguments: [move.to])
-                    .map { ($0, move) }
-            }
-            return (notes, cards)
         }
     }
 }

@@ -64,10 +64,6 @@ package final class SyncMerge {
     /// ids, which Maeil keeps): never moved off an id (`moveRecordsInTheWay`), only answers
     /// given here are. Asked only where an answer is in the way.
     package var answersUnderAnkiIDs: ([Int64]) throws -> Set<Int64> = { _ in [] }
-    /// Notes and cards made here that went up under another id than the export gave them: a
-    /// record from the server held theirs (`moveRecordsInTheWay`).
-    package internal(set) var movedNotes: [MovedID] = []
-    package internal(set) var movedCards: [MovedID] = []
 
     /// Opens `merged` (a copy of the export, changed in place) with `base` beside it, read
     /// where it lies, copied beside `merged` if its due days must move. `changedHere` false:

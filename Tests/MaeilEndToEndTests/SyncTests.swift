@@ -291,6 +291,52 @@ struct SyncTests {
         try expectCheckedAndSettled(collection, state: state, server: server)
     }
 
+    /// A deck of 1,782 notes imported here in one second: 782 of its notes, and 2,564 cards,
+    /// go up under ids counted from the time of the export (each note proposes its making's
+    /// second and a count from its own id, and a second holds a thousand). When the marks are
+    /// lost and the next sync exports the whole collection, they keep the ids they went up
+    /// under: before, that export counted them from its own time, and the sync sent 782 notes
+    /// and 2,001 cards as deleted and made again (the phone's answers then on cards that were gone).
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    func notesImportedTogetherKeepTheirIdsAcrossAWholeExport() throws {
+        let user = "321"
+        let server = try AnkiSyncServer(users: [user], folder: folder.appendingPathComponent("server"))
+        let collection = folder.appendingPathComponent("maeil.sqlite").path, state = folder.appendingPathComponent("state").path
+        let phoneFolder = folder.appendingPathComponent("phone")
+        let phonePath = phoneFolder.appendingPathComponent("phone.anki2").path
+        let login = [server.endpoint, user, "secret-\(user)"]
+        try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+        let deck = CommandLineTests.repository.appendingPathComponent("Decks/jlpt-n3-vocabulary").path
+        #expect(try maeil(["import", deck, "--create"], collection, state: state).status == 0)
+        let uploaded = try maeil(["sync", "--login", server.endpoint, "--user", user], collection, input: "secret-\(user)\n", state: state)
+        #expect(uploaded.status == 0, "\(uploaded.stdout)\(uploaded.stderr)")
+        // The phone studies what is due (its answers go up), so the next sync here has something to take.
+        _ = try phone(["download", phoneFolder.path] + login)
+        _ = try phone(["sync", phonePath] + login)
+        func phoneIDs() throws -> [String] {
+            try DatabaseQueue(path: phonePath).read { db in
+                try Row.fetchAll(db, sql: "SELECT n.guid, n.id, c.ord, c.id FROM notes n JOIN cards c ON c.nid = n.id ORDER BY n.guid, c.ord")
+                    .map { "\($0[0] as String) \($0[1] as Int64) \($0[2] as Int) \($0[3] as Int64)" }
+            }
+        }
+        let before = try phoneIDs()
+        #expect(before.count == 3_564)
+
+        // The marks since the base are gone (as where a sync could not record them): the next sync
+        // exports everything, in another second than the upload's, with a change here to send.
+        try DatabaseQueue(path: collection).write { db in try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_tracking'") }
+        Thread.sleep(forTimeInterval: 1.1)
+        let card = try #require(try Collection(path: collection, readOnly: true).read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM card") })
+        #expect(try maeil(["set-due", "3", "card:\(card)"], collection, state: state).status == 0)
+        let synced = try maeil(["sync", "--json"], collection, state: state)
+        #expect(synced.status == 0 && synced.stdout.contains("\"sent_deletions\" : 0") && synced.stdout.contains("\"sent_notes\" : 0"),
+                "\(synced.stdout)\(synced.stderr)")
+        #expect((try phone(["sync", phonePath] + login)["required"] as? Int ?? 9) == 0)
+        let after = try phoneIDs()
+        #expect(after == before, "\(Set(before).subtracting(after).count) cards under other ids")
+        try expectCheckedAndSettled(collection, state: state, server: server)
+    }
+
     /// A note the phone moved to another deck, and nothing else: only its cards' rows come down
     /// (Anki's Change Deck leaves the note row as it was), taken in place (the collection was
     /// rebuilt from the whole merge, 1.6 s at 20,000 notes). The note and its cards are in that

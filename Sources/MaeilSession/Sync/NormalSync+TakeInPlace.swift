@@ -30,7 +30,7 @@ extension NormalSync {
     /// sync carries that change, and takes this one's again).
     /// `countsToSend`: set where a deck taken from the server counts fewer answers than this
     /// side, which went up in this sync (`keepDayCounts`).
-    func takeInPlace(merged: URL, merge: SyncMerge, moved: SyncMerge.MovedRecords, notes: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
+    func takeInPlace(merged: URL, merge: SyncMerge, sent: [Int64]?, notes: Set<Int64>, deleted: SyncGraves, mark: SyncMark,
                      work: URL, countsToSend: inout Bool) throws -> Bool {
         let (cards, taken, takenNotes) = (merge.receivedCards, merge.takenCards, merge.takenNotes)
         let (changedOptions, changedDecks, newDecks) = (merge.serverChangedOptions, merge.serverChangedDecks, merge.serverNewDecks)
@@ -81,9 +81,9 @@ extension NormalSync {
         let written: Void?
         do {
             written = try full.collection.writeAsSync(now: full.now) { writer in
-                // First: a note or card that came down under the id this side's had proposed finds it its own.
-                for (guid, id) in moved.notes { try writer.keepMovedNoteID(guid: guid, proposed: id.from, ankiID: id.to) }
-                for (guid, id) in moved.cards { try writer.keepMovedCardID(noteGuid: guid, proposed: id.from, ankiID: id.to) }
+                // First, the notes and cards sent (`sent`, nil: all) keep the ids they went up under:
+                // a record that came down may hold the one such a note had proposed.
+                try FullSync.keepSentRecordIDs(base: merged, notes: sent, writer: writer)
                 guard try writer.deleteAnkiRecords(notes: deleted.notes, cards: deleted.cards) else { throw SyncTakeProblem() }
                 // Rows given here to a card deleted there went up in this sync and come back in its
                 // log with the answers there: they take their ids first, so none is kept twice.

@@ -55,8 +55,6 @@ package struct NormalSync {
         var inPlace: Set<Int64>?
         // What the server deleted: deleted here too when the rest is taken in place.
         var deletedThere = SyncGraves()
-        // Records made here that went up under other ids than the export gave them.
-        var moved: SyncMerge.MovedRecords = ([], [])
         do {
             let localGraves = try merge.localGraves()
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
@@ -117,7 +115,6 @@ package struct NormalSync {
             }
             let modified = try server.finish()
             try merge.settle(usn: meta.usn, modified: modified, schema: meta.schema)
-            moved = try merge.movedRecords()
             try merge.close()
         } catch {
             try? merge.close()
@@ -141,7 +138,7 @@ package struct NormalSync {
             return summary
         }
         var countsToSend = false
-        if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, moved: moved, notes: notes, deleted: deletedThere,
+        if let notes = inPlace, try takeInPlace(merged: merged, merge: merge, sent: laidOver ? marks?.notes : nil, notes: notes, deleted: deletedThere,
                                                 mark: newMark, work: work, countsToSend: &countsToSend) {
             summary.takenInPlace = true
             summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import MaeilStore
+
+extension FullSync {
+    /// A note or card made here goes up under the id the export gives it: the one it proposes
+    /// (its making's second and a count from its own id), or, where another record has that
+    /// one (more than a thousand notes made in one second, as importing a deck makes them), a
+    /// new id counted from the time of the export. From then on it keeps the id it went up
+    /// under, as one from Anki keeps Anki's. Before, a later whole export counted those ids
+    /// from its own time: of 1,782 notes imported together, the sync sent 782 notes and 2,001
+    /// cards as deleted and made again (their answers left on cards that were gone).
+    ///
+    /// Each note made here of `notes` (nil: every note) whose guid `base` (the file the server
+    /// now holds) has under another id than the one it proposes takes the base's. Its cards
+    /// made here: one whose proposed id the base's note has keeps it; the others, in the order
+    /// the export wrote them, take the base's other ids of that note in ascending order (the
+    /// order the export counted them in), where there are as many; the ids of its cards from
+    /// Anki are theirs. (A card whose proposed id an earlier card was counted to, in an export
+    /// in its note's second, would take the wrong one: not seen.)
+    static func keepSentRecordIDs(base: URL, notes: [Int64]?, writer: CollectionWriter) throws {
+        let made = try writer.recordsMadeHere(notes: notes)
+        guard !made.isEmpty else { return }
+        let guids = String(decoding: try JSONEncoder().encode(Array(Set(made.map(\.guid)))), as: UTF8.self)
+        var there: [String: (note: Int64, cards: Set<Int64>)] = [:]
+        let server = try DatabaseQueue(path: base.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        defer { try? server.close() }
+        try server.read { db in
+            for row in try Row.fetchAll(db, sql: """
+                SELECT n.guid, n.id, c.id FROM notes n JOIN cards c ON c.nid = n.id WHERE n.guid IN (SELECT value FROM json_each(?))
+                """, arguments: [guids]) {
+                there[row[0], default: (row[1], [])].cards.insert(row[2])
+            }
+        }
+        var start = made.startIndex
+        while start < made.endIndex {
+            let end = made[start...].firstIndex { $0.noteID != made[start].noteID } ?? made.endIndex
+            if let sent = there[made[start].guid] { try keep(Array(made[start..<end]), sent: sent, writer: writer) }
+            start = end
+        }
+    }
+
+    /// One note's records (`made`, its cards in the export's order) given the ids `sent` holds.
+    private static func keep(_ made: [CollectionWriter.RecordMadeHere], sent: (note: Int64, cards: Set<Int64>), writer: CollectionWriter) throws {
+        let first = made[0]
+        if first.noteAnkiID == nil, sent.note != first.noteProposed {
+            try writer.adoptAnkiIDs(noteID: first.noteID, sent.note, cardID: first.cardID, nil)
+        }
+        var others = sent.cards.subtracting(made.compactMap(\.cardAnkiID))
+        var counted: [CollectionWriter.RecordMadeHere] = []
+        for card in made where card.cardAnkiID == nil {
+            if let proposed = card.cardProposed, others.remove(proposed) != nil { continue }
+            counted.append(card)
+        }
+        guard counted.count == others.count else { return }
+        for (card, id) in zip(counted, others.sorted()) {
+            try writer.adoptAnkiIDs(noteID: card.noteID, nil, cardID: card.cardID, id)
+        }
+    }
+}
