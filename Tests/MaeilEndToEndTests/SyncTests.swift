@@ -154,6 +154,17 @@ struct SyncTests {
         return (server, shared.collection, shared.state, shared.phonePath, shared.login)
     }
 
+    /// The first review cards here (not suspended; `onePerNote`, of as many notes): Maeil's id,
+    /// Anki's, and the note's guid.
+    func reviewCards(_ collection: String, limit: Int, onePerNote: Bool = false) throws -> [(id: Int64, ankiID: Int64, guid: String)] {
+        try Collection(path: collection, readOnly: true).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT card.id, card.anki_id, note.guid FROM card JOIN note ON note.id = card.note_id
+                WHERE card.phase = 'review' AND card.suspended = 0 \(onePerNote ? "GROUP BY note.id" : "") ORDER BY card.id LIMIT ?
+                """, arguments: [limit]).map { (id: $0[0] as Int64, ankiID: $0[1] as Int64, guid: $0[2] as String) }
+        }
+    }
+
     /// Answers given here go up, the phone answers the same cards again, and what comes down is
     /// taken in place: each answer given here is known in the log that comes back (under its
     /// time, or the next free millisecond where a dozen shared one), so none is there twice and
@@ -164,12 +175,7 @@ struct SyncTests {
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
 
         // A dozen cards set due at once here (their answers share a millisecond), then answered.
-        let chosen = try Collection(path: collection, readOnly: true).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT card.id, card.anki_id, note.guid FROM card JOIN note ON note.id = card.note_id
-                WHERE card.phase = 'review' AND card.suspended = 0 ORDER BY card.id LIMIT 12
-                """).map { (id: $0[0] as Int64, ankiID: $0[1] as Int64, guid: $0[2] as String) }
-        }
+        let chosen = try reviewCards(collection, limit: 12)
         try #require(chosen.count >= 6, "review cards: \(chosen.count)")
         #expect(try maeil(["set-due", "0"] + chosen.map { "card:\($0.id)" }, collection, state: state).status == 0)
         _ = try maeil(["review"], collection, input: String(repeating: "\n3\n", count: 60) + "q\n", state: state)
@@ -200,12 +206,7 @@ struct SyncTests {
     func aPhonesAnswerInTheMillisecondOfOneHereKeepsBoth() throws {
         let seed = "311"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
-        let chosen = try Collection(path: collection, readOnly: true).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT card.id, card.anki_id, note.guid FROM card JOIN note ON note.id = card.note_id
-                WHERE card.phase = 'review' AND card.suspended = 0 GROUP BY note.id ORDER BY card.id LIMIT 2
-                """).map { (id: $0[0] as Int64, ankiID: $0[1] as Int64, guid: $0[2] as String) }
-        }
+        let chosen = try reviewCards(collection, limit: 2, onePerNote: true)
         try #require(chosen.count == 2)
         #expect(try maeil(["set-due", "0", "card:\(chosen[0].id)"], collection, state: state).status == 0)
         _ = try maeil(["review"], collection, input: String(repeating: "\n3\n", count: 60) + "q\n", state: state)
