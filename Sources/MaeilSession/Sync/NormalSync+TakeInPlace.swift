@@ -150,6 +150,7 @@ extension NormalSync {
         var (nextBase, answersOf): (URL, URL?) = (merged, nil)
         if try !(marks.map { try SyncDelta.lay(part, deletedGuids: $0.deletedGuids, over: merged, keepingDayCounts: true) } ?? false) {
             nextBase = work.appendingPathComponent("next-base.anki2")
+            try full.keepSentRecordIDs(base: merged)
             marks = try full.write(full.collection, to: nextBase)
             try SyncMerge.addMissing(try SyncMerge.storedObjects(in: merged), to: nextBase)
             try SyncMerge.moveToCalendar(of: merged, in: nextBase)

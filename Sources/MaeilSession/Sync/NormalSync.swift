@@ -179,6 +179,7 @@ package struct NormalSync {
             }
             try FileManager.default.removeItem(at: merged)
         }
+        if let base { try full.keepSentRecordIDs(base: base) }
         return (try full.write(full.collection, to: merged), false)
     }
 
