@@ -42,10 +42,8 @@ extension FullSync {
         // index by card and id (not every answer of those cards: 15,000 of 1,000 cards, 50 ms).
         guard let earliest = answers.own.map({ Int64(($0.entry.time.timeIntervalSince1970 * 1000).rounded(.down)) }).min() else { return }
         var there: [Int64: [(id: Int64, ease: Int, factor: Int, type: Int)]] = [:]
-        let server = try DatabaseQueue(path: base.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        defer { try? server.close() }
         let list = String(decoding: try JSONEncoder().encode(Array(ankiCardIDs.values)), as: UTF8.self)
-        try server.read { db in
+        try SyncBase.reading(base) { db in
             for row in try Row.fetchAll(db, sql: """
                 SELECT cid, id, ease, factor, type FROM revlog WHERE cid IN (SELECT value FROM json_each(?)) AND id >= ? ORDER BY id
                 """, arguments: [list, earliest]) {

@@ -93,8 +93,8 @@ package struct SyncBase {
         }
     }
 
-    /// `body` over the file at `url`, opened only to read.
-    private static func reading<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
+    /// `body` over the file at `url` (a base, or a merge), opened only to read.
+    static func reading<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
