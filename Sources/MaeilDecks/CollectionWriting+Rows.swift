@@ -140,13 +140,18 @@ extension CollectionWriting {
             let stepSeconds = entry.stepSeconds ?? entry.before.flatMap { before in scheduler.flatMap { $0.currentStepDelay(of: before) } }
             return (rating.rawValue, interval(entry.after), interval(entry.before, stepSeconds: stepSeconds), factor, type)
         }
-        // Forgetting a card is Anki's "reset": a manual entry with no ease.
-        if entry.kind == .manual, entry.after?.phase == .new, entry.before.map({ $0.phase != .new }) == true {
+        // Forgetting a card is Anki's "reset": a manual entry with no ease (Anki writes it for a
+        // new card too).
+        if entry.kind == .manual, entry.after?.phase == .new,
+           entry.scheduler == ReviewLogEntry.forget || entry.before.map({ $0.phase != .new }) == true {
             return (0, 0, cardInterval(entry.before), 0, 4)
         }
         // A due date set by hand is the row Anki's own Set Due Date writes: manual, no button, the
-        // new interval and the old, the card's ease (never 0, which Anki reads as a reset).
-        if entry.kind == .manual, let after = entry.after, after.phase == .review, after.due != entry.before?.due {
+        // new interval and the old, the card's ease (never 0, which Anki reads as a reset); written
+        // for the day the card already had too. A row from before set due dates were told apart
+        // is one where the day changed.
+        if entry.kind == .manual, let after = entry.after, after.phase == .review,
+           entry.scheduler == ReviewLogEntry.setDueDate || after.due != entry.before?.due {
             return (0, after.intervalDays, cardInterval(entry.before), after.easePermille > 0 ? after.easePermille : 2500, 4)
         }
         return nil

@@ -132,10 +132,10 @@ extension Collection {
 
     /// Writes `state` to a card whose current state is known, and logs the change.
     static func setState(_ db: Database, card: Card, _ state: CardState, at now: Date, kind: ReviewLogEntry.Kind,
-                         _ binder: inout Binder) throws -> Int64 {
+                         scheduler: String = "manual", _ binder: inout Binder) throws -> Int64 {
         let stored = state.storedForm
         try writeState(db, cardID: card.id, stored, &binder)
-        let entry = ReviewLogEntry(time: now, kind: kind, rating: nil, scheduler: "manual", before: card.state, after: stored)
+        let entry = ReviewLogEntry(time: now, kind: kind, rating: nil, scheduler: scheduler, before: card.state, after: stored)
         return try ReviewLogTable.append(entry, cardID: card.id, deckID: card.deckID, db, &binder)
     }
 

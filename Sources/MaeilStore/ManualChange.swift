@@ -126,10 +126,11 @@ extension Collection {
             // In whole seconds, as answers are logged: a change and an answer in one second keep their order.
             let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
             var binder = Binder()
+            let scheduler = if case .forget = action { ReviewLogEntry.forget } else { ReviewLogEntry.setDueDate }
             for id in cardIDs {
                 let card = try Self.card(db, id: id)
                 let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
-                _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, &binder)
+                _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, scheduler: scheduler, &binder)
             }
             if case .forget = action {
                 try db.execute(sql: """

@@ -66,7 +66,7 @@ enum ReviewLogTable {
     }
 
     /// The names a log row's scheduler column holds.
-    static let schedulers = SchedulerKind.allCases.map(\.rawValue) + ["anki", "manual", "check"]
+    static let schedulers = SchedulerKind.allCases.map(\.rawValue) + ["anki", "manual", "check", ReviewLogEntry.setDueDate, ReviewLogEntry.forget]
 
     /// Decodes rows selected with `columns`.
     struct Decoder {

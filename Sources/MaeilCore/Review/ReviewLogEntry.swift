@@ -15,7 +15,8 @@ public struct ReviewLogEntry: Hashable, Sendable {
     /// Nil for manual changes.
     public var rating: Rating?
     public var durationMilliseconds: Int
-    /// Who changed the card: a scheduler ("anki-sm2", "fsrs"), "manual", "anki" for imported history, "check".
+    /// Who changed the card: a scheduler ("anki-sm2", "fsrs"), "manual", "anki" for imported history, "check",
+    /// or a person's Set Due Date or Forget (`setDueDate`, `forget`).
     public var scheduler: String
     /// Nil where the log does not know it (a state recorded by `check`).
     public var before: CardState?
@@ -35,6 +36,12 @@ public struct ReviewLogEntry: Hashable, Sendable {
     /// last interval: kept, so a later change of the steps leaves the answer as it was logged.
     /// Nil otherwise, and for answers given before it was kept.
     public var stepSeconds: Int?
+
+    /// The `scheduler` of the rows a person's Set Due Date and Forget write. Anki logs both as a
+    /// manual row even where the card does not change (a due date set to the day it had, a new
+    /// card forgotten), so an export writes those too; "manual" rows that keep the card's due
+    /// date (a memory worked out again) are Maeil's own bookkeeping and are not exported.
+    public static let setDueDate = "set-due", forget = "forget"
 
     public init(time: Date, kind: Kind, rating: Rating?, durationMilliseconds: Int = 0, scheduler: String, before: CardState?,
                 after: CardState?, leech: LeechEffect = [], buried: [SiblingBurial] = [], ankiID: Int64? = nil,
