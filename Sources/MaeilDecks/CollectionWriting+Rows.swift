@@ -147,14 +147,24 @@ extension CollectionWriting {
             return (0, 0, cardInterval(entry.before), 0, 4)
         }
         // A due date set by hand is the row Anki's own Set Due Date writes: manual, no button, the
-        // new interval and the old, the card's ease (never 0, which Anki reads as a reset); written
-        // for the day the card already had too. A row from before set due dates were told apart
-        // is one where the day changed.
+        // new interval and the old, the card's ease (never 0, which Anki reads as a reset) or, for a
+        // card with a memory, its difficulty as Anki logs it; written for the day the card already
+        // had too. A row from before set due dates were told apart is one where the day changed.
         if entry.kind == .manual, let after = entry.after, after.phase == .review,
            entry.scheduler == ReviewLogEntry.setDueDate || after.due != entry.before?.due {
-            return (0, after.intervalDays, cardInterval(entry.before), after.easePermille > 0 ? after.easePermille : 2500, 4)
+            let factor = after.memory.map(manualRowFactor) ?? (after.easePermille > 0 ? after.easePermille : 2500)
+            return (0, after.intervalDays, cardInterval(entry.before), factor, 4)
         }
         return nil
+    }
+
+    /// The factor column of the manual row Anki writes for a card with an FSRS memory: its
+    /// difficulty as the card's data keeps it (three decimals), shifted to 0.1–1.1 and cut to
+    /// thousandths in single precision, as Anki 26.9.3 computes it (`log_scheduled_review`; an
+    /// answer's row rounds instead).
+    static func manualRowFactor(_ memory: MemoryState) -> Int {
+        let difficulty = Float(AnkiPackageWriter.ankiMemory(memory).difficulty)
+        return Int(((difficulty - 1) / 9 + 0.1) * 1000)
     }
 
     /// A note type's legacy JSON with every key Anki requires: what it was kept with, and

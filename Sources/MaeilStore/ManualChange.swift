@@ -16,8 +16,9 @@ package struct ManualChange: Sendable {
         case tags(add: [String], remove: [String])
         case edit(fields: [NoteField], now: Date)
         case delete
-        /// A new state for each card from its current one and its deck's preset, logged as a
-        /// manual change (forget, set due date).
+        /// Set Due Date: a new state for each card from its current one and its deck's preset,
+        /// logged as a manual change, each card in the review queue again (not suspended or
+        /// buried), as Anki's Set Due Date leaves it.
         case reschedule(now: Date, next: @Sendable (Card, Preset) -> CardState)
         /// Back to new (a `reschedule` to `next`'s state), each card back in the place it left
         /// in Anki's new queue and in that queue again (not suspended or buried), as Anki's
@@ -138,6 +139,9 @@ extension Collection {
                                     suspended = 0, buried_until = NULL, buried_by_user = 0
                     WHERE id IN (\(list))
                     """)
+            } else {
+                // Anki's Set Due Date puts the card in the review queue: no longer suspended or buried.
+                try db.execute(sql: "UPDATE card SET suspended = 0, buried_until = NULL, buried_by_user = 0 WHERE id IN (\(list))")
             }
         }
     }

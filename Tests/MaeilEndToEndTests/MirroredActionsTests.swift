@@ -124,9 +124,22 @@ extension OneCollectionTests {
         commands += ["tag \(tagged.id) +mirrored", "star \(starred.id)", "flag 3 card:\(cards[0].id)", "suspend \(suspended.id)"]
         done += [["do": "tag", "note": tagged.anki, "tag": "mirrored"], ["do": "star", "note": starred.anki],
                  ["do": "flag", "card": cards[0].anki, "flag": 3], ["do": "suspend", "note": suspended.anki]]
-        if let forgotten = cards.first(where: { $0.phase == "review" && !$0.suspended }) {
+        let reviews = cards.filter { $0.phase == "review" && !$0.suspended }
+        if let forgotten = reviews.first {
             commands.append("forget \(forgotten.id)")
             done.append(["do": "forget", "card": forgotten.anki])
+        }
+        // Anki logs these though the card does not change: a new card forgotten, and a due date set
+        // twice to the same day (before, Maeil's export left out the second and the reset).
+        if let forgotten = cards.first(where: { $0.phase == "new" && !$0.suspended && $0.id != cards[0].id }) {
+            commands.append("forget \(forgotten.id)")
+            done.append(["do": "forget", "card": forgotten.anki])
+        }
+        if let moved = reviews.dropFirst().first(where: { $0.id != cards[0].id }) {
+            for _ in 0..<2 {
+                commands.append("set-due 5 card:\(moved.id)")
+                done.append(["do": "set-due", "card": moved.anki, "days": "5"])
+            }
         }
         commands.append("delete \(deleted.id) --yes")
         done.append(["do": "delete", "note": deleted.anki])

@@ -9,7 +9,8 @@ import MaeilTestSupport
 /// in Anki. Seeded collections (scripts/anki/seeded.py, SM-2 and FSRS, cards new, in
 /// learning, relearning and review, suspended, buried, in a filtered deck) in three zones;
 /// Anki's library sets every card's due date in a copy, `maeil set-due` in the import, at the
-/// same moment under libfaketime; each card's kind, interval, ease and due date must agree.
+/// same moment under libfaketime; each card's kind, queue (Anki's Set Due Date takes a card out
+/// of suspension and burial), interval, ease and due date must agree.
 /// `undo` then puts every card back as it was, row for row.
 @Suite("Set Due Date against Anki's", .serialized)
 struct SetDueAgainstAnkiTests {
@@ -43,7 +44,8 @@ struct SetDueAgainstAnkiTests {
                         let ankiDue = ankiCard["due_date"] as? String ?? "", maeilDue = maeilCard.due
                         let dueAgrees = spec == "1-7" ? Self.days(from: ankiDue, to: maeilDue).map { abs($0) <= 6 } ?? false : ankiDue == maeilDue
                         let intervalAgrees = spec == "1-7" ? true : ankiCard["interval"] as? Int == maeilCard.interval
-                        if ankiCard["type"] as? Int != 2 || !maeilCard.isReview || !dueAgrees || !intervalAgrees || ankiCard["ease"] as? Int != maeilCard.ease {
+                        if ankiCard["type"] as? Int != 2 || !maeilCard.isReview || ankiCard["queue"] as? Int != maeilCard.queue || !dueAgrees || !intervalAgrees
+                            || ankiCard["ease"] as? Int != maeilCard.ease {
                             differences.append("seed \(seed) (\(zone)) \(spec), card \(ankiID): Anki \(ankiCard), Maeil \(maeilCard)")
                         }
                     }
@@ -58,7 +60,9 @@ struct SetDueAgainstAnkiTests {
 
     struct MaeilCard: CustomStringConvertible {
         let isReview: Bool, interval: Int, ease: Int, due: String
-        var description: String { "review \(isReview), interval \(interval), ease \(ease), due \(due)" }
+        /// Anki's queue for a review card: -1 suspended, -2 or -3 buried, else 2.
+        let queue: Int
+        var description: String { "review \(isReview), queue \(queue), interval \(interval), ease \(ease), due \(due)" }
     }
 
     /// Each card's state as Anki would read it: review or not, interval, ease, due date in its deck's days.
@@ -66,13 +70,15 @@ struct SetDueAgainstAnkiTests {
         try store.read { db in
             var states: [Int64: MaeilCard] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT card.id, card.phase, card.interval_days, card.ease, card.due, preset.rollover_hour FROM card
+                SELECT card.id, card.phase, card.interval_days, card.ease, card.due, preset.rollover_hour,
+                       CASE WHEN card.suspended THEN -1 WHEN card.buried_until IS NOT NULL THEN (CASE WHEN card.buried_by_user THEN -3 ELSE -2 END) ELSE 2 END
+                FROM card
                 JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
                 """) {
                 let clock = DayClock(timeZone: TimeZone(identifier: zone)!, rolloverHour: row[5])
                 let day = DayClock.civil(clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(row[4] as Int64? ?? 0))))
                 states[row[0]] = MaeilCard(isReview: row[1] as String == "review", interval: row[2], ease: row[3],
-                                           due: String(format: "%04d-%02d-%02d", day.year, day.month, day.day))
+                                           due: String(format: "%04d-%02d-%02d", day.year, day.month, day.day), queue: row[6])
             }
             return states
         }

@@ -42,4 +42,26 @@ import Testing
         }
         #expect(manual == [[0, interval, interval, ease, 4], [0, interval, interval, ease, 4], [0, 0, 0, 0, 4]])
     }
+
+    /// A card with an FSRS memory: Anki logs its difficulty, cut (not rounded) in single
+    /// precision (`log_scheduled_review`); the mirrored actions found Maeil logging its ease
+    /// (2150 where Anki had 925). At difficulty 8.548 an answer's row says 939, a manual row 938.
+    @Test func aDueDateSetOnACardWithAMemoryLogsItsDifficultyAsAnkiDoes() throws {
+        let due = Date(timeIntervalSince1970: 1_800_000_000)
+        let before = CardState(phase: .review, intervalDays: 12, easePermille: 2150, stability: 20, difficulty: 8.548, due: due, reps: 6)
+        var after = before
+        after.due = due.addingTimeInterval(5 * 86_400)
+        let setDue = ReviewLogEntry(time: due, kind: .manual, rating: nil, scheduler: ReviewLogEntry.setDueDate, before: before, after: after)
+        let row = try #require(AnkiPackageWriter.revlog(setDue))
+        #expect([row.ease, row.interval, row.lastInterval, row.factor, row.type] as [Int] == [0, 12, 12, 938, 4])
+        var answered = after
+        answered.intervalDays = 30
+        let answer = ReviewLogEntry(time: due, kind: .answer, rating: .good, scheduler: SchedulerKind.fsrs.rawValue, before: before, after: answered)
+        #expect(AnkiPackageWriter.revlog(answer)?.factor == 939)
+        // Without a memory, the card's ease.
+        var sm2 = after
+        (sm2.stability, sm2.difficulty) = (nil, nil)
+        #expect(AnkiPackageWriter.revlog(ReviewLogEntry(time: due, kind: .manual, rating: nil, scheduler: ReviewLogEntry.setDueDate,
+                                                         before: before, after: sm2))?.factor == 2150)
+    }
 }

@@ -570,7 +570,7 @@ def set_due_child(path, *specs):
         col.sched.deck_due_tree()
         col.sched.set_due_date(col.find_cards(""), spec)
         cards = read_one_open(col)["cards"]
-        result[spec] = {str(card["id"]): {key: card[key] for key in ["type", "interval", "ease", "due_date"]} for card in cards.values()}
+        result[spec] = {str(card["id"]): {key: card[key] for key in ["type", "queue", "interval", "ease", "due_date"]} for card in cards.values()}
         col.close()
     print(json.dumps(result))
 
@@ -733,6 +733,8 @@ def mirror_action(col, action, added):
     elif kind == "forget":
         # The Forget dialog as it opens: back to its old place in the new queue, counts kept.
         col.sched.schedule_cards_as_new([action["card"]], restore_position=True, reset_counts=False)
+    elif kind == "set-due":
+        col.sched.set_due_date([action["card"]], action["days"])
     elif kind == "delete":
         col.remove_notes([action["note"]])
     elif kind == "add":
