@@ -6,15 +6,28 @@ import MaeilStore
 /// one): a note with every card of it, or cards alone, which keep their note's templates and
 /// are studied in the deck they go to.
 package enum NoteMove {
-    package static func note(_ noteID: Int64, to deck: Deck) -> ManualChange {
-        .note(noteID, .move(toDeck: deck.id) { target, _, cards, type in names(of: cards, type: type, in: target) },
-              label: "move note \(noteID) to \(deck.name)")
+    package static func note(_ noteID: Int64, to deck: Deck, now: Date, timeZone: TimeZone) -> ManualChange {
+        .note(noteID, .move(toDeck: deck.id, memory: memory(now: now, timeZone: timeZone)) { target, _, cards, type in
+            names(of: cards, type: type, in: target)
+        }, label: "move note \(noteID) to \(deck.name)")
     }
 
-    package static func cards(_ cardIDs: [Int64], to deck: Deck) -> ManualChange {
+    package static func cards(_ cardIDs: [Int64], to deck: Deck, now: Date, timeZone: TimeZone) -> ManualChange {
         // Not asked: cards alone keep their note's templates.
-        .cards(cardIDs, .move(toDeck: deck.id) { _, _, _, _ in nil },
+        .cards(cardIDs, .move(toDeck: deck.id, memory: memory(now: now, timeZone: timeZone)) { _, _, _, _ in nil },
                label: "move card\(cardIDs.count == 1 ? "" : "s") \(cardIDs.map(String.init).joined(separator: ", ")) to \(deck.name)")
+    }
+
+    /// Anki's Change Deck works each moved card's FSRS memory out again from its log, by the
+    /// new deck's preset (its due date and interval stay): the memory it had came from the
+    /// other preset's parameters, or from none.
+    static func memory(now: Date, timeZone: TimeZone) -> ManualChange.MoveMemory {
+        ManualChange.MoveMemory(now: now) { card, preset, log in
+            guard preset.scheduler.kind == .fsrs else { return nil }
+            let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
+            let clock = preset.dayClock(in: timeZone)
+            return PresetChange.memoryState(of: card, log: log, fsrs: fsrs, nextDayStart: clock.start(ofDay: clock.dayNumber(of: now) + 1))
+        }
     }
 
     /// The deck's templates with a note's, and the name each of its cards has there. A note of

@@ -53,19 +53,26 @@ package struct PresetChange {
         for deck in decks {
             for card in try writer.cards(deckID: deck.id) where card.state.phase != .new {
                 let log = try writer.reviewLog(cardID: card.id).map(\.entry)
-                var state = card.state
-                // Without a history FSRS can read, a card in review starts from its interval and
-                // ease; one still in its first steps has no memory yet.
-                let fromLog = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap { $0.memory(fsrs) }
-                guard let memory = fromLog ?? (state.intervalDays > 0
-                    ? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(state.intervalDays)) : nil) else { continue }
-                state.stability = memory.stability
-                state.difficulty = memory.difficulty
-                guard state != card.state else { continue }
+                guard let state = memoryState(of: card, log: log, fsrs: fsrs, nextDayStart: nextDay), state != card.state else { continue }
                 result.append((card.id, state))
             }
         }
         return result
+    }
+
+    /// A card's state with the memory its history gives under `fsrs`, as Anki works it out
+    /// (switching FSRS on, a card moved to another deck); nil for a card with none to give.
+    static func memoryState(of card: Card, log: [ReviewLogEntry], fsrs: FSRS, nextDayStart: Date) -> CardState? {
+        guard card.state.phase != .new else { return nil }
+        var state = card.state
+        // Without a history FSRS can read, a card in review starts from its interval and
+        // ease; one still in its first steps has no memory yet.
+        let fromLog = FSRSHistory(log: log, nextDayStart: nextDayStart, fsrs: fsrs).flatMap { $0.memory(fsrs) }
+        guard let memory = fromLog ?? (state.intervalDays > 0
+            ? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(state.intervalDays)) : nil) else { return nil }
+        state.stability = memory.stability
+        state.difficulty = memory.difficulty
+        return state
     }
 }
 

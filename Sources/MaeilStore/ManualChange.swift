@@ -27,8 +27,21 @@ package struct ManualChange: Sendable {
         /// To another deck, as Anki's Change Deck: the cards alone, or a note with every card
         /// of it, each card under the name `names` gives its template in that deck (from the
         /// deck, the note, its cards and its Anki note type), the deck taking the templates it
-        /// returns; nil where the deck cannot show them.
-        case move(toDeck: Int64, names: @Sendable (Deck, Note, [Card], AnkiNoteType?) -> TemplateNames?)
+        /// returns; nil where the deck cannot show them. `memory`: each card that changed deck
+        /// given the state it has there (from the card, the deck's preset and its log; nil keeps
+        /// it), as Anki works an FSRS card's memory out again by the new deck's preset.
+        case move(toDeck: Int64, memory: MoveMemory? = nil, names: @Sendable (Deck, Note, [Card], AnkiNoteType?) -> TemplateNames?)
+    }
+
+    /// A moved card's state in its new deck (`state`, from the card, that deck's preset and the
+    /// card's log), logged at `now` as a manual change.
+    package struct MoveMemory: Sendable {
+        package let now: Date
+        package let state: @Sendable (Card, Preset, [ReviewLogEntry]) -> CardState?
+
+        package init(now: Date, state: @escaping @Sendable (Card, Preset, [ReviewLogEntry]) -> CardState?) {
+            (self.now, self.state) = (now, state)
+        }
     }
 
     /// A deck's templates with a note's, and the name each of its cards' templates has there.
@@ -105,24 +118,38 @@ extension Collection {
             try inserter.update(note)
         case .delete:
             if let noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID]) }
-        case .move(let deckID, let names):
+        case .move(let deckID, let memory, let names):
             var target = try deck(db, id: deckID)
-            guard let noteID else {
+            let moved = try Int64.fetchAll(db, sql: "SELECT id FROM card WHERE id IN (\(list)) AND deck_id != ? ORDER BY id", arguments: [deckID])
+            if let noteID {
+                let note = try Self.note(db, id: noteID)
+                let cards = try Self.cards(db, noteID: noteID)
+                guard let named = names(target, note, cards, try note.ankiNoteTypeID.flatMap { try ankiNoteType(db, id: $0) }) else {
+                    throw StoreError.templatesMissing(noteID: noteID, deck: target.name)
+                }
+                if named.deck != target.templates {
+                    target.templates = named.deck
+                    try update(db, target)
+                }
+                // A note already in the deck keeps its place there; its cards come back to it.
+                try move(db, noteID: noteID, toDeck: deckID, position: note.deckID == deckID ? note.position : try nextPosition(db, deckID: deckID),
+                         cards: cards.map { (cardID: $0.id, template: named.cards[$0.id] ?? $0.template) })
+            } else {
                 try db.execute(sql: "UPDATE card SET deck_id = ? WHERE id IN (\(list))", arguments: [deckID])
-                return
             }
-            let note = try Self.note(db, id: noteID)
-            let cards = try Self.cards(db, noteID: noteID)
-            guard let named = names(target, note, cards, try note.ankiNoteTypeID.flatMap { try ankiNoteType(db, id: $0) }) else {
-                throw StoreError.templatesMissing(noteID: noteID, deck: target.name)
+            if let memory {
+                let preset = try Self.preset(db, id: target.presetID)
+                var binder = Binder()
+                for id in moved {
+                    let card = try Self.card(db, id: id)
+                    let log = try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [id], {
+                        ReviewLogTable.Decoder($0).decode
+                    }).map(\.entry)
+                    guard let state = memory.state(card, preset, log), state != card.state else { continue }
+                    _ = try setState(db, card: card, state, at: Date(timeIntervalSince1970: memory.now.timeIntervalSince1970.rounded(.down)),
+                                     kind: .manual, &binder)
+                }
             }
-            if named.deck != target.templates {
-                target.templates = named.deck
-                try update(db, target)
-            }
-            // A note already in the deck keeps its place there; its cards come back to it.
-            try move(db, noteID: noteID, toDeck: deckID, position: note.deckID == deckID ? note.position : try nextPosition(db, deckID: deckID),
-                     cards: cards.map { (cardID: $0.id, template: named.cards[$0.id] ?? $0.template) })
         case .reschedule(let now, let next), .forget(let now, let next):
             // In whole seconds, as answers are logged: a change and an answer in one second keep their order.
             let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))

@@ -141,6 +141,31 @@ extension OneCollectionTests {
                 done.append(["do": "set-due", "card": moved.anki, "days": "5"])
             }
         }
+        // A new card due in three days with that interval; a suspended note unsuspended and a
+        // buried one unburied, where the seed has them. (Not a note moved to another deck: Anki
+        // works a moved FSRS card's memory out again from its log in single precision, and so
+        // the two differ in the fourth decimal; see NoteMoveTests.)
+        if let due = cards.first(where: { $0.phase == "new" && $0.id != cards[0].id && !$0.suspended }) {
+            commands.append("set-due 3! card:\(due.id)")
+            done.append(["do": "set-due", "card": due.anki, "days": "3!"])
+        }
+        let used = Set([edited, tagged, starred, suspended, deleted].map(\.id))
+        let others = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT note.id, note.anki_id, max(card.suspended), max(card.buried_until IS NOT NULL) FROM note
+                JOIN card ON card.note_id = note.id
+                WHERE note.anki_id IS NOT NULL AND coalesce(note.note_type, '') NOT LIKE '%Occlusion%' GROUP BY note.id ORDER BY note.id
+                """).map { (id: $0[0] as Int64, anki: $0[1] as Int64, suspended: $0[2] as Bool, buried: $0[3] as Bool) }
+                .filter { !used.contains($0.id) }
+        }
+        if let unsuspended = others.first(where: \.suspended) {
+            commands.append("unsuspend \(unsuspended.id)")
+            done.append(["do": "unsuspend", "note": unsuspended.anki])
+        }
+        if let unburied = others.first(where: \.buried) {
+            commands.append("unbury \(unburied.id)")
+            done.append(["do": "unbury", "note": unburied.anki])
+        }
         commands.append("delete \(deleted.id) --yes")
         done.append(["do": "delete", "note": deleted.anki])
         let at = now()

@@ -735,6 +735,12 @@ def mirror_action(col, action, added):
         col.sched.schedule_cards_as_new([action["card"]], restore_position=True, reset_counts=False)
     elif kind == "set-due":
         col.sched.set_due_date([action["card"]], action["days"])
+    elif kind == "move":
+        col.set_deck(col.get_note(action["note"]).card_ids(), col.decks.id_for_name(action["deck"]))
+    elif kind == "unsuspend":
+        col.sched.unsuspend_cards(col.get_note(action["note"]).card_ids())
+    elif kind == "unbury":
+        col.sched.unbury_cards(col.get_note(action["note"]).card_ids())
     elif kind == "delete":
         col.remove_notes([action["note"]])
     elif kind == "add":

@@ -117,7 +117,7 @@ struct FlagCommand: MaeilCommand {
 
 struct SetDueCommand: MaeilCommand {
     static let configuration = CommandConfiguration(commandName: "set-due", abstract: "Make cards due in DAYS, as Anki's Set Due Date: 0 today, 3, 1-7 (one day picked at random), 3! (interval 3).",
-                                                    discussion: "The cards become review cards; undo takes it back. Example: set-due 1-7 card:12 card:13")
+                                                    discussion: "The cards become review cards, no longer suspended or buried, as in Anki; undo takes it back. Example: set-due 1-7 card:12 card:13")
     @OptionGroup var collection: CollectionOptions
     @Argument(help: ArgumentHelp("0, N, N-M, with ! to make the interval that many days.", valueName: "days")) var days: String
     @Argument(help: ArgumentHelp("The cards' numbers.", valueName: "card")) var cards: [CardID]
@@ -153,11 +153,11 @@ struct MoveCommand: MaeilCommand {
         let collection = try context.collection(self.collection)
         let deck = try context.deck(self.deck, in: collection)
         if let note = targets.first?.note {
-            try collection.apply(NoteMove.note(note, to: deck))
+            try collection.apply(NoteMove.note(note, to: deck, now: context.now, timeZone: context.environment.timeZone))
             context.line("moved note \(note) to \(TerminalText.sanitize(deck.name))")
         } else {
             let cards = targets.compactMap(\.card)
-            try collection.apply(NoteMove.cards(cards, to: deck))
+            try collection.apply(NoteMove.cards(cards, to: deck, now: context.now, timeZone: context.environment.timeZone))
             context.line("moved \(counted(cards.count, "card")) to \(TerminalText.sanitize(deck.name))")
         }
         context.exportFocus(collection)
