@@ -222,10 +222,12 @@ extension Collection {
     }
 
     package func reviewLog(cardID: Int64) throws -> [ReviewLog] {
-        try read { db in
-            try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
-                ReviewLogTable.Decoder($0).decode
-            })
-        }
+        try read { db in try Self.reviewLog(db, cardID: cardID) }
+    }
+
+    static func reviewLog(_ db: Database, cardID: Int64) throws -> [ReviewLog] {
+        try fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [cardID], {
+            ReviewLogTable.Decoder($0).decode
+        })
     }
 }

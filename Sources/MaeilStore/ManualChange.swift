@@ -142,9 +142,7 @@ extension Collection {
                 var binder = Binder()
                 for id in moved {
                     let card = try Self.card(db, id: id)
-                    let log = try Self.fetchAll(db, "SELECT \(ReviewLogTable.columns) FROM review_log WHERE card_id = ? ORDER BY id", [id], {
-                        ReviewLogTable.Decoder($0).decode
-                    }).map(\.entry)
+                    let log = try reviewLog(db, cardID: id).map(\.entry)
                     guard let state = memory.state(card, preset, log), state != card.state else { continue }
                     _ = try setState(db, card: card, state, at: Date(timeIntervalSince1970: memory.now.timeIntervalSince1970.rounded(.down)),
                                      kind: .manual, &binder)
