@@ -158,15 +158,13 @@ extension Collection {
                 let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
                 _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, scheduler: scheduler, &binder)
             }
+            // Both leave each card in a queue again, as Anki does: no longer suspended or buried.
+            try db.execute(sql: "UPDATE card SET suspended = 0, buried_until = NULL, buried_by_user = 0 WHERE id IN (\(list))")
             if case .forget = action {
                 try db.execute(sql: """
-                    UPDATE card SET anki_position = coalesce(anki_original_position, anki_position), anki_original_position = NULL,
-                                    suspended = 0, buried_until = NULL, buried_by_user = 0
+                    UPDATE card SET anki_position = coalesce(anki_original_position, anki_position), anki_original_position = NULL
                     WHERE id IN (\(list))
                     """)
-            } else {
-                // Anki's Set Due Date puts the card in the review queue: no longer suspended or buried.
-                try db.execute(sql: "UPDATE card SET suspended = 0, buried_until = NULL, buried_by_user = 0 WHERE id IN (\(list))")
             }
         }
     }
