@@ -137,7 +137,7 @@ package enum AnkiPackageWriter {
 
     /// An FSRS memory as Anki's card data keeps it: stability to four decimals, difficulty to three.
     package static func ankiMemory(_ memory: MemoryState) -> MemoryState {
-        MemoryState(stability: (memory.stability * 10_000).rounded() / 10_000, difficulty: (memory.difficulty * 1000).rounded() / 1000)
+        memory.inCardData
     }
 
     static func add(_ data: Data, named name: String, to archive: Archive, compress: Bool = true) throws {

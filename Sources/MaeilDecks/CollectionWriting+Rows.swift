@@ -86,85 +86,11 @@ extension CollectionWriting {
     /// Anki's revlog columns for one answer.
     typealias Revlog = (ease: Int, interval: Int, lastInterval: Int, factor: Int, type: Int)
 
-    /// A log entry as a revlog row; nil for Maeil's own bookkeeping. `scheduler`: the preset's,
-    /// for the last interval of an answer given in steps before answers kept it (`stepSeconds`),
-    /// which Anki logs as the current step's delay (not a hard answer's longer one).
+    /// A log entry as a revlog row; nil for Maeil's own bookkeeping (`AnkiRevlogColumns.init(_:clock:scheduler:)`).
     static func revlog(_ entry: ReviewLogEntry, clock: DayClock?, scheduler: SchedulerSettings?) -> Revlog? {
-        // Anki's `maybe_as_days`: a step as long as what was left of the day is logged in days.
-        // Worked out only for a step: most rows of an export came from Anki and go back as they came.
-        func untilRollover() -> Int? {
-            clock.map { clock in
-                max(0, Int(clock.start(ofDay: clock.dayNumber(of: entry.time) + 1).timeIntervalSince1970 - entry.time.timeIntervalSince1970.rounded(.down)))
-            }
+        AnkiRevlogColumns(entry, clock: clock, scheduler: scheduler).map {
+            (Int($0.ease), Int($0.interval), Int($0.lastInterval), Int($0.factor), Int($0.type))
         }
-        // A change by hand logs the card's interval column as it was: none in learning, the review
-        // interval in relearning.
-        func cardInterval(_ state: CardState?) -> Int {
-            guard let state, state.phase == .review || state.phase == .relearning else { return 0 }
-            return state.intervalDays
-        }
-        // `stepSeconds`: for the state an answer found, the delay of its step as the answer logged
-        // it; where the answer did not keep it (given before it was kept), by `steps` as they are.
-        func interval(_ state: CardState?, stepSeconds: Int? = nil) -> Int {
-            guard let state else { return 0 }
-            switch state.phase {
-            case .new: return 0
-            case .review: return state.intervalDays
-            case .learning, .relearning:
-                let seconds = stepSeconds ?? state.scheduledSeconds
-                if let untilRollover = untilRollover(), seconds >= untilRollover { return (seconds - untilRollover) / 86_400 + 1 }
-                return -seconds
-            }
-        }
-        // A row that came from Anki goes back as it came.
-        if let anki = entry.anki {
-            return (Int(anki.ease), Int(anki.interval), Int(anki.lastInterval), Int(anki.factor), Int(anki.type))
-        }
-        if let rating = entry.rating, entry.kind != .manual {
-            let type: Int
-            switch entry.before?.phase ?? .new {
-            case .new, .learning: type = 0
-            case .review: type = 1
-            case .relearning: type = 2
-            }
-            // FSRS answers log their difficulty in the factor column, as Anki writes them.
-            let factor: Int
-            if let memory = entry.after?.memory, entry.scheduler == SchedulerKind.fsrs.rawValue {
-                factor = Int((((memory.difficulty - 1) / 9 + 0.1) * 1000).rounded())
-            } else if entry.after?.phase == .learning {
-                // A card learning for the first time has no ease yet in Anki.
-                factor = 0
-            } else {
-                factor = entry.after?.easePermille ?? 2500
-            }
-            let stepSeconds = entry.stepSeconds ?? entry.before.flatMap { before in scheduler.flatMap { $0.currentStepDelay(of: before) } }
-            return (rating.rawValue, interval(entry.after), interval(entry.before, stepSeconds: stepSeconds), factor, type)
-        }
-        // Forgetting a card is Anki's "reset": a manual entry with no ease (Anki writes it for a
-        // new card too).
-        if entry.kind == .manual, entry.after?.phase == .new,
-           entry.scheduler == ReviewLogEntry.forget || entry.before.map({ $0.phase != .new }) == true {
-            return (0, 0, cardInterval(entry.before), 0, 4)
-        }
-        // A due date set by hand is the row Anki's own Set Due Date writes: manual, no button, the
-        // new interval and the old, the card's ease (never 0, which Anki reads as a reset) or, for a
-        // card with a memory, its difficulty as Anki logs it; written for the day the card already
-        // had too. A row from before set due dates were told apart is one where the day changed.
-        if entry.kind == .manual, let after = entry.after, after.phase == .review,
-           entry.scheduler == ReviewLogEntry.setDueDate || after.due != entry.before?.due {
-            let factor = after.memory.map(manualRowFactor) ?? (after.easePermille > 0 ? after.easePermille : 2500)
-            return (0, after.intervalDays, cardInterval(entry.before), factor, 4)
-        }
-        return nil
-    }
-
-    /// The factor column of the manual row Anki writes for a card with an FSRS memory: its
-    /// difficulty as the card's data keeps it (three decimals), shifted to 0.1–1.1 and cut to
-    /// thousandths in single precision, as Anki 26.9.3 computes it (`log_scheduled_review`; an
-    /// answer's row rounds instead).
-    static func manualRowFactor(_ memory: MemoryState) -> Int {
-        let difficulty = Float(AnkiPackageWriter.ankiMemory(memory).difficulty)
-        return Int(((difficulty - 1) / 9 + 0.1) * 1000)
     }
 
     /// A note type's legacy JSON with every key Anki requires: what it was kept with, and
