@@ -26,7 +26,7 @@ package enum NoteMove {
             guard preset.scheduler.kind == .fsrs else { return nil }
             let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
             let clock = preset.dayClock(in: timeZone)
-            return PresetChange.memoryState(of: card, log: log, fsrs: fsrs, nextDayStart: clock.start(ofDay: clock.dayNumber(of: now) + 1))
+            return PresetChange.memoryState(of: card, log: log, fsrs: fsrs, historicalRetention: preset.historicalRetention, clock: clock, now: now)
         }
     }
 

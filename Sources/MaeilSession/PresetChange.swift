@@ -48,12 +48,12 @@ package struct PresetChange {
     static func memoryStates(decks: [Deck], preset: Preset, now: Date, timeZone: TimeZone, in writer: CollectionWriter) throws -> [(Int64, CardState)] {
         let fsrs = FSRS(parameters: preset.scheduler.fsrsParameters)
         let clock = preset.dayClock(in: timeZone)
-        let nextDay = clock.start(ofDay: clock.dayNumber(of: now) + 1)
         var result: [(Int64, CardState)] = []
         for deck in decks {
             for card in try writer.cards(deckID: deck.id) where card.state.phase != .new {
                 let log = try writer.reviewLog(cardID: card.id).map(\.entry)
-                guard let state = memoryState(of: card, log: log, fsrs: fsrs, nextDayStart: nextDay), state != card.state else { continue }
+                guard let state = memoryState(of: card, log: log, fsrs: fsrs, historicalRetention: preset.historicalRetention, clock: clock, now: now),
+                      state != card.state else { continue }
                 result.append((card.id, state))
             }
         }
@@ -62,16 +62,20 @@ package struct PresetChange {
 
     /// A card's state with the memory its history gives under `fsrs`, as Anki works it out
     /// (switching FSRS on, a card moved to another deck); nil for a card with none to give.
-    static func memoryState(of card: Card, log: [ReviewLogEntry], fsrs: FSRS, nextDayStart: Date) -> CardState? {
+    static func memoryState(of card: Card, log: [ReviewLogEntry], fsrs: FSRS, historicalRetention: Double, clock: DayClock, now: Date) -> CardState? {
         guard card.state.phase != .new else { return nil }
         var state = card.state
         // Without a history FSRS can read, a card in review starts from its interval and
         // ease; one still in its first steps has no memory yet.
-        let fromLog = FSRSHistory(log: log, nextDayStart: nextDayStart, fsrs: fsrs).flatMap { $0.memory(fsrs) }
+        let nextDayStart = clock.start(ofDay: clock.dayNumber(of: now) + 1)
+        let fromLog = FSRSHistory(log: log, nextDayStart: nextDayStart, clock: clock, fsrs: fsrs, historicalRetention: historicalRetention)
+            .flatMap { $0.memory(fsrs) }
         guard let memory = fromLog ?? (state.intervalDays > 0
-            ? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(state.intervalDays)) : nil) else { return nil }
-        state.stability = memory.stability
-        state.difficulty = memory.difficulty
+            ? fsrs.memoryFromSM2(ease: state.ease, intervalDays: Double(state.intervalDays), retention: historicalRetention) : nil) else { return nil }
+        // As Anki stores it, so the next answer starts where Anki's would.
+        let stored = memory.stored
+        state.stability = stored.stability
+        state.difficulty = stored.difficulty
         return state
     }
 }

@@ -27,7 +27,8 @@ package enum SimulationStart {
             // read card by card, only these cards' memories kept.
             var fromLog: [Int64: (memory: MemoryState?, last: Date?)] = [:]
             try collection.forEachCardLog(deckID: deck.id) { card, log in
-                fromLog[card] = (FSRSHistory(log: log, nextDayStart: nextDayStart, fsrs: fsrs)?.memory(fsrs), log.last?.time)
+                fromLog[card] = (FSRSHistory(log: log, nextDayStart: nextDayStart, clock: clock, fsrs: fsrs,
+                                             historicalRetention: preset.historicalRetention)?.memory(fsrs), log.last?.time)
             }
             // In the deck's order, so new cards come in as they would at the prompt.
             try collection.forEachCardInDeckOrder(deckID: deck.id) { card in

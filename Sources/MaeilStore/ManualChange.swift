@@ -143,7 +143,10 @@ extension Collection {
                 for id in moved {
                     let card = try Self.card(db, id: id)
                     let log = try reviewLog(db, cardID: id).map(\.entry)
-                    guard let state = memory.state(card, preset, log), state != card.state else { continue }
+                    guard let state = memory.state(card, preset, log) else { continue }
+                    // Anki stamps the options' desired retention on each card it gave a memory.
+                    try db.execute(sql: "UPDATE card SET anki_retention = ? WHERE id = ?", arguments: [preset.scheduler.desiredRetention, id])
+                    guard state != card.state else { continue }
                     _ = try setState(db, card: card, state, at: Date(timeIntervalSince1970: memory.now.timeIntervalSince1970.rounded(.down)),
                                      kind: .manual, &binder)
                 }

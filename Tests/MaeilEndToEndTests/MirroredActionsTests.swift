@@ -7,7 +7,8 @@ import MaeilTestSupport
 
 /// Issue 23: what a person does in Maeil to a collection from Anki is what Anki would hold had
 /// the same been done in Anki. Each seeded collection is imported; Maeil edits a note, tags one,
-/// stars one, flags a card, suspends a note, forgets a card, deletes a note, adds one, changes
+/// stars one, flags a card, suspends a note, forgets a card, sets one due, unsuspends and unburies
+/// a note, moves one with an FSRS memory to a deck of other options, deletes a note, adds one, changes
 /// Korean's options and answers what it shows; Anki does the same to a copy of the collection, each
 /// at the second Maeil did it (seeded.py mirror). Anki's reading of Maeil's .colpkg and .apkg is
 /// then held against its reading of its own copy, card by card, deck by deck.
@@ -143,9 +144,7 @@ extension OneCollectionTests {
         }
         // A suspended note unsuspended and a buried one unburied, where the seed has them. (Not
         // a new card set due: Anki leaves it without a last review time, which its own Check
-        // Database then adds. Not a note moved to another deck: Anki works a moved FSRS card's
-        // memory out again in single precision, and the two differ in the fourth decimal; see
-        // NoteMoveTests.)
+        // Database then adds.)
         let used = Set([edited, tagged, starred, suspended, deleted].map(\.id))
         let others = try store.read { db in
             try Row.fetchAll(db, sql: """
@@ -162,6 +161,22 @@ extension OneCollectionTests {
         if let unburied = others.first(where: \.buried) {
             commands.append("unbury \(unburied.id)")
             done.append(["do": "unbury", "note": unburied.anki])
+        }
+        // A note with a card FSRS remembers moved to a deck of other options (Browse › Change Deck):
+        // Anki works each card's memory out again from its log by that deck's options.
+        let moving = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT note.id, note.anki_id, target.name FROM note JOIN card ON card.note_id = note.id
+                JOIN deck home ON home.id = note.deck_id
+                JOIN deck target ON target.preset_id != home.preset_id AND target.kind IS NOT 'filtered'
+                WHERE note.anki_id IS NOT NULL AND card.stability IS NOT NULL AND coalesce(note.note_type, '') NOT LIKE '%Occlusion%'
+                GROUP BY note.id ORDER BY note.id, target.id
+                """).map { (id: $0[0] as Int64, anki: $0[1] as Int64, deck: $0[2] as String) }
+                .filter { !used.contains($0.id) }
+        }
+        if let moved = moving.first {
+            commands.append("move \"\(moved.deck)\" \(moved.id)")
+            done.append(["do": "move", "note": moved.anki, "deck": moved.deck])
         }
         commands.append("delete \(deleted.id) --yes")
         done.append(["do": "delete", "note": deleted.anki])

@@ -56,6 +56,15 @@ public struct Preset: Hashable, Sendable, Codable {
         return (kept?["id"] as? NSNumber)?.int64Value
     }
 
+    /// The retention SM-2 is taken to have kept (Anki's "historical retention", `sm2Retention`
+    /// in its options): where an FSRS history starts from an SM-2 interval and ease. 0.9, Anki's
+    /// default, where the options came from elsewhere or hold none.
+    public var historicalRetention: Double {
+        let kept = ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        guard let value = (kept?["sm2Retention"] as? NSNumber)?.doubleValue, value > 0, value < 1 else { return 0.9 }
+        return value
+    }
+
     /// The study-day clock of decks with this preset, in the learner's time zone.
     public func dayClock(in timeZone: TimeZone) -> DayClock {
         DayClock(timeZone: timeZone, rolloverHour: rolloverHour)

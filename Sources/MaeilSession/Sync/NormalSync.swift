@@ -208,9 +208,11 @@ package struct NormalSync {
                     let clock = preset.dayClock(in: full.timeZone)
                     let nextDay = clock.start(ofDay: clock.dayNumber(of: full.now) + 1)
                     // Only a memory that differs as Anki keeps it: a change past its decimals is none the
-                    // other side could see, and the next sync would say it synced nothing.
-                    if let memory = FSRSHistory(log: log, nextDayStart: nextDay, fsrs: fsrs).flatMap({ $0.memory(fsrs) }),
-                       AnkiPackageWriter.ankiMemory(memory) != card.state.memory.map(AnkiPackageWriter.ankiMemory) {
+                    // other side could see, and the next sync would say it synced nothing. Kept as Anki
+                    // keeps it, so the next answer here starts where the phone's would.
+                    if let memory = FSRSHistory(log: log, nextDayStart: nextDay, clock: clock, fsrs: fsrs,
+                                                    historicalRetention: preset.historicalRetention).flatMap({ $0.memory(fsrs)?.stored }),
+                       memory != card.state.memory?.stored {
                         (state.stability, state.difficulty) = (memory.stability, memory.difficulty)
                         remembered = true
                     }
