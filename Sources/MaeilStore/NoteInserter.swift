@@ -99,7 +99,7 @@ package struct NoteInserter {
         let noteID = sqlite3_last_insert_rowid(db.sqliteConnection)
         // As the note was just written: made now, and changed now unless it is Anki's.
         let tie = (created: nowSeconds, changed: Collection.noteChanged(ankiMod: draft.ankiModified, modified: nowSeconds))
-        let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, noteType: draft.noteType, position: draft.position,
+        let (cards, scheduled) = try addCards(noteID: noteID, fields: draft.fields, tags: draft.tags, noteType: draft.noteType, position: draft.position,
                                               unitPosition: unit?.position, existing: [], drafts: draft.cards, listingCards: listingCards,
                                               noteTie: tie)
         return (noteID, cards, scheduled)
@@ -121,7 +121,7 @@ package struct NoteInserter {
         try bind.step(db)
         let unitPosition = units.values.first { $0.id == note.unitID }?.position
         let existing = try Collection.cards(db, noteID: note.id).map { "\($0.template)#\($0.ordinal)" }
-        _ = try addCards(noteID: note.id, fields: note.fields, noteType: note.noteType, position: note.position,
+        _ = try addCards(noteID: note.id, fields: note.fields, tags: note.tags, noteType: note.noteType, position: note.position,
                          unitPosition: unitPosition, existing: Set(existing))
         for (index, template) in deck.templates.enumerated() {
             try db.cachedStatement(sql: "UPDATE card SET unit_position = ?, new_position = (? | ordinal) WHERE note_id = ? AND template = ?")
@@ -139,7 +139,7 @@ package struct NoteInserter {
         guard !missing.isEmpty else { return 0 }
         try flush()
         let unitPosition = units.values.first { $0.id == note.unitID }?.position
-        return try addCards(noteID: note.id, fields: note.fields, noteType: note.noteType, position: note.position,
+        return try addCards(noteID: note.id, fields: note.fields, tags: note.tags, noteType: note.noteType, position: note.position,
                             unitPosition: unitPosition, existing: existing, drafts: missing).scheduled
     }
 
@@ -173,7 +173,7 @@ package struct NoteInserter {
     /// with its schedule and answers, until its Empty Cards deletes it, and so does Maeil. For
     /// the same reason a cloze note from Anki without a deletion gets no first card beside
     /// Anki's own.
-    private mutating func addCards(noteID: Int64, fields: [NoteField], noteType: String?, position: Int, unitPosition: Int?,
+    private mutating func addCards(noteID: Int64, fields: [NoteField], tags: [String], noteType: String?, position: Int, unitPosition: Int?,
                                    existing: Set<String>, drafts: [CardDraft] = [], listingCards: Bool = true, noteTie: NoteTie? = nil) throws
         -> (cards: [NewCard], scheduled: Int) {
         var cards: [NewCard] = []
@@ -182,7 +182,9 @@ package struct NoteInserter {
         var notePosition: Int64?
         let ankiCards = drafts.filter { $0.ankiID != nil }
         var made = Set<String>()
+        var madeCount = 0
         func makeCard(template index: Int, ordinal: Int, draft: CardDraft?) throws {
+            madeCount += 1
             let name = deck.templates[index].name
             let deckID = draft?.ankiDeckID.flatMap { cardDecks[$0] } ?? deck.id
             let newPosition = Collection.newPosition(unit: unitPosition, note: position, template: index, ordinal: ordinal)
@@ -211,9 +213,11 @@ package struct NoteInserter {
             }
             if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
         }
-        for index in deck.templates.indices {
+        // A note from Anki has the cards Anki gave it, no more: Anki's importer makes none.
+        for index in deck.templates.indices where ankiCards.isEmpty {
             let name = deck.templates[index].name
-            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty || !ankiCards.isEmpty) { ordinal in
+            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty || !ankiCards.isEmpty,
+                                                     hasTags: !tags.isEmpty) { ordinal in
                 guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
                 if !ankiCards.isEmpty { made.insert("\(name)#\(ordinal)") }
                 try makeCard(template: index, ordinal: ordinal, draft: drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal })
@@ -225,6 +229,12 @@ package struct NoteInserter {
                   let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) })
             else { continue }
             try makeCard(template: index, ordinal: draft.ordinal, draft: draft)
+        }
+        // A new note of an Anki note type that no template makes a card for gets its first
+        // template's card, as Anki gives it one.
+        if madeCount == 0, existing.isEmpty, ankiCards.isEmpty,
+           let first = deck.templates.firstIndex(where: { $0.noteType == noteType && $0.ankiQuestionTags != nil }) {
+            try makeCard(template: first, ordinal: 0, draft: nil)
         }
         return (cards, scheduled)
     }

@@ -433,6 +433,25 @@ enum Schema {
             // A deck's and a preset's changes mark the notes with a card in its decks.
             if try db.tableExists("sync_dirty_note") { try Collection.installSyncTracking(db) }
         }
+        // Which cards a note of an Anki note type has follows Anki's rule over its question
+        // (`AnkiQuestionRule`): each deck's templates of Anki's types get their question's tags
+        // from the type kept. A template whose type is gone keeps the rule it had.
+        migrator.registerMigration("v33") { db in
+            let types = try Collection.ankiNoteTypes(db).values
+            for row in try Row.fetchAll(db, sql: "SELECT id, templates FROM deck") {
+                var templates = try DecodeCache.templates(row["templates"])
+                var changed = false
+                for index in templates.indices where templates[index].ankiQuestionTags == nil && templates[index].blanks == nil {
+                    guard let typeName = templates[index].noteType, let type = types.first(where: { $0.name == typeName && !$0.isCloze }) else { continue }
+                    let name = templates[index].name
+                    guard let kept = type.maeilTemplates.first(where: { $0.name == name || "\($0.name) (\(typeName))" == name }) else { continue }
+                    templates[index].ankiQuestionTags = kept.ankiQuestionTags
+                    changed = true
+                }
+                guard changed else { continue }
+                try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn(templates), row["id"] as Int64])
+            }
+        }
         return migrator
     }
 

@@ -22,7 +22,8 @@ extension AnkiNoteType {
             var back = Self.unique(Self.references(in: template.answer).map(\.field).filter { fields.contains($0) && !front.contains($0) })
             if back.isEmpty { back = fields.filter { !front.contains($0) } }
             return CardTemplate(name: template.name.isEmpty ? "card \(index + 1)" : template.name,
-                                front: front.isEmpty ? Array(fields.prefix(1)) : front, back: back, typed: typed, noteType: name)
+                                front: front.isEmpty ? Array(fields.prefix(1)) : front, back: back, typed: typed, noteType: name,
+                                ankiQuestionTags: AnkiQuestionRule.tags(of: template.question))
         }
     }
 

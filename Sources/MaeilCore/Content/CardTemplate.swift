@@ -14,9 +14,13 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// When set, only notes of this note type get cards from this template (a deck imported
     /// from Anki can mix "Basic" and "Basic (and reversed card)" notes).
     package var noteType: String?
+    /// For a template of Anki's (not a cloze), its question's tags (`AnkiQuestionRule.tags`):
+    /// which cards a note has follows Anki's rule over them. Nil for Maeil's own templates, and
+    /// for Anki's kept before it was known (an import of their type gives it).
+    package var ankiQuestionTags: String?
 
     package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
-                noteType: String? = nil) {
+                noteType: String? = nil, ankiQuestionTags: String? = nil) {
         self.name = name
         self.front = front
         self.back = back
@@ -24,9 +28,10 @@ package struct CardTemplate: Hashable, Sendable, Codable {
         self.blanks = blanks
         self.hints = hints
         self.noteType = noteType
+        self.ankiQuestionTags = ankiQuestionTags
     }
 
-    enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints, noteType = "note_type" }
+    enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints, noteType = "note_type", ankiQuestionTags = "anki_question_tags" }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -37,12 +42,14 @@ package struct CardTemplate: Hashable, Sendable, Codable {
         blanks = try container.decodeIfPresent(String.self, forKey: .blanks)
         hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
         noteType = try container.decodeIfPresent(String.self, forKey: .noteType)
+        ankiQuestionTags = try container.decodeIfPresent(String.self, forKey: .ankiQuestionTags)
     }
 }
 
 extension CardTemplate {
-    /// Which cards of this template a note has: none when a front field is empty (not asked of
-    /// Anki's cloze types) or the template is for another note type; one per cloze number when the blanks field holds
+    /// Which cards of this template a note has: for Anki's templates, as Anki decides
+    /// (`AnkiQuestionRule`); for Maeil's, none when a front field is empty; none when the
+    /// template is for another note type; one per cloze number when the blanks field holds
     /// {{c1::…}} deletions; otherwise one (ordinal 0).
     package func ordinals(for fields: [NoteField], noteType: String? = nil) -> [Int] {
         var ordinals: [Int] = []
@@ -52,13 +59,20 @@ extension CardTemplate {
 
     /// `ordinals(for:noteType:)` without the array, which was an allocation for every note of
     /// a large import. `hasCards`: the note has cards already (an edit), which for Anki's
-    /// cloze types changes what a note without deletions gets.
-    package func forEachOrdinal(for fields: [NoteField], noteType: String?, hasCards: Bool = false, _ body: (Int) throws -> Void) rethrows {
+    /// cloze types changes what a note without deletions gets; `hasTags`: it has a tag, which a
+    /// question of Anki's showing `{{Tags}}` makes a card from.
+    package func forEachOrdinal(for fields: [NoteField], noteType: String?, hasCards: Bool = false, hasTags: Bool = false,
+                                _ body: (Int) throws -> Void) rethrows {
         if let required = self.noteType, required != noteType { return }
         // Anki makes a cloze note's cards from its deletions alone: the other fields its question
         // shows (image occlusion's header) may be empty. Maeil's own templates need their front.
         let clozeFromAnki = blanks != nil && self.noteType != nil
-        for name in front where !clozeFromAnki && !(fields.value(name)?.hasVisibleText ?? false) { return }
+        if let question = ankiQuestionTags, blanks == nil {
+            // Anki's rule: a field the question shows through its sections has text.
+            guard AnkiQuestionRule.makesCard(question: question, field: { fields.value($0) }, hasTags: hasTags) else { return }
+        } else {
+            for name in front where !clozeFromAnki && !(fields.value(name)?.hasVisibleText ?? false) { return }
+        }
         if let blanks {
             guard let text = fields.value(blanks), text.hasVisibleText else { return }
             let numbers = Cloze.numbers(in: text)

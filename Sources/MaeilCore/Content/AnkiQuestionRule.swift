@@ -1,0 +1,90 @@
+import Foundation
+
+/// Anki's rule for which cards a note of a standard (not cloze) note type has: a template makes
+/// a card when its question shows something that is not empty, counting only what its sections
+/// let through: `{{#Name}}…{{/Name}}` when that is not empty, `{{^Name}}…{{/Name}}` when it is
+/// (rslib's `renders_with_fields`). A field named through a filter (`{{hint:Field}}`,
+/// `{{type:Field}}`, `{{tts ko_KR:Field}}`) counts as the field. Of the special names, `{{Card}}`,
+/// `{{Deck}}`, `{{Subdeck}}`, `{{Type}}` and `{{CardFlag}}` always show something, `{{Tags}}`
+/// when the note has a tag, `{{FrontSide}}` nothing (checked against Anki 26.9.3's library).
+package enum AnkiQuestionRule {
+    static let alwaysShown: Set<String> = ["Card", "Deck", "Subdeck", "Type", "CardFlag"]
+
+    /// Whether a question template makes a card for a note whose field `name` holds
+    /// `field(name)` (nil for a name that is no field of it), with or without tags.
+    package static func makesCard(question: String, field: (String) -> String?, hasTags: Bool) -> Bool {
+        func empty(_ name: String) -> Bool {
+            if let value = field(name) { return isEmpty(value) }
+            if name == "Tags" { return !hasTags }
+            return !alwaysShown.contains(name)
+        }
+        // Whether each open section lets its contents through.
+        var open: [Bool] = []
+        var rest = Substring(question)
+        while let start = rest.range(of: "{{"), let end = rest[start.upperBound...].range(of: "}}") {
+            let tag = rest[start.upperBound..<end.lowerBound]
+            rest = rest[end.upperBound...]
+            let shown = open.last ?? true
+            switch tag.first {
+            case "#": open.append(shown && !empty(key(tag.dropFirst())))
+            case "^": open.append(shown && empty(key(tag.dropFirst())))
+            case "/": if !open.isEmpty { open.removeLast() }
+            case "!": continue
+            default:
+                // `filters:Name`: the name is the last part.
+                let name = key(tag.split(separator: ":", omittingEmptySubsequences: false).last ?? tag)
+                if shown, !empty(name) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The question's tags alone, in order (`{{#Extra}}{{Extra}}{{/Extra}}`): all the rule
+    /// reads, and the same for a question only restyled (its HTML changed around the fields).
+    package static func tags(of question: String) -> String {
+        var tags = ""
+        var rest = Substring(question)
+        while let start = rest.range(of: "{{"), let end = rest[start.upperBound...].range(of: "}}") {
+            tags += rest[start.lowerBound..<end.upperBound]
+            rest = rest[end.upperBound...]
+        }
+        return tags
+    }
+
+    /// Anki's empty field (rslib's `field_is_empty`): nothing but ASCII white space and line
+    /// breaks or divisions as HTML (`<br>`, `<br/>`, `<div>`, `</div>`, any case). A
+    /// no-break space, a zero-width space or `<b></b>` is text.
+    package static func isEmpty(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        var index = 0
+        func lower(_ at: Int) -> UInt8? { at < bytes.count ? bytes[at] | 0x20 : nil }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
+                index += 1
+            case UInt8(ascii: "<"):
+                // </?(br|div) ?/?>
+                var at = index + 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "/") { at += 1 }
+                if lower(at) == UInt8(ascii: "b"), lower(at + 1) == UInt8(ascii: "r") {
+                    at += 2
+                } else if lower(at) == UInt8(ascii: "d"), lower(at + 1) == UInt8(ascii: "i"), lower(at + 2) == UInt8(ascii: "v") {
+                    at += 3
+                } else {
+                    return false
+                }
+                if at < bytes.count, bytes[at] == 0x20 { at += 1 }
+                if at < bytes.count, bytes[at] == UInt8(ascii: "/") { at += 1 }
+                guard at < bytes.count, bytes[at] == UInt8(ascii: ">") else { return false }
+                index = at + 1
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func key(_ text: Substring) -> String {
+        text.trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Seeded random note types and notes, and the cards Anki's own library makes for each
+(Tests/MaeilEndToEndTests/CardTemplatesAgainstAnkiTests.swift):
+
+    card-templates.py DIR SEED COUNT
+
+makes COUNT standard note types of two to four fields and one to three templates, each question
+drawn from fields, filters (`hint:`, `text:`, `type:`), sections (`{{#Field}}`, `{{^Field}}`,
+nested, on fields and on special names), special names (`{{Tags}}`, `{{Deck}}`, `{{FrontSide}}`…)
+and HTML; then notes of each type with fields empty, white space, a zero-width space, a line
+break's HTML or text, some tagged. Anki adds each note to deck
+"Templates" (a note that would have no card is refused) and exports DIR/templates.apkg. Prints one
+JSON object: for each note tried, its note type, fields, tags, and the names of the templates Anki made
+cards from (null where Anki refused it); by guid for the notes added.
+"""
+import json
+import os
+import random
+import sys
+
+from anki.collection import Collection, ExportAnkiPackageOptions
+
+VALUES = ["", "", " ", "\u200b", "<br>", "text", "한국어", "&nbsp;"]
+
+
+def question(rng, fields, depth=0):
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        field = rng.choice(fields)
+        section = rng.choice(fields + ["Tags", "Deck", "Card"])
+        kind = rng.choice(["field", "field", "filter", "if", "unless", "special", "html"] if depth < 2 else ["field", "filter", "html"])
+        if kind == "field":
+            parts.append("{{%s}}" % field)
+        elif kind == "filter":
+            parts.append("{{%s:%s}}" % (rng.choice(["hint", "text"]), field))
+        elif kind == "if":
+            parts.append("{{#%s}}%s{{/%s}}" % (section, question(rng, fields, depth + 1), section))
+        elif kind == "unless":
+            parts.append("{{^%s}}%s{{/%s}}" % (section, question(rng, fields, depth + 1), section))
+        elif kind == "special":
+            parts.append("{{%s}}" % rng.choice(["Tags", "Deck", "Card", "FrontSide", "CardFlag", "Subdeck"]))
+        else:
+            parts.append(rng.choice(["<div>", "<br>", "Q: "]))
+    return "".join(parts)
+
+
+def main(folder, seed, count):
+    rng = random.Random(int(seed))
+    os.makedirs(folder, exist_ok=True)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    deck = col.decks.id("Templates")
+    tried = []
+    for number in range(int(count)):
+        models = col.models
+        model = models.new(f"Type {seed}-{number}")
+        fields = [f"F{index}" for index in range(rng.randint(2, 4))]
+        for name in fields:
+            models.add_field(model, models.new_field(name))
+        for index in range(rng.randint(1, 3)):
+            template = models.new_template(f"T{number}-{index}")
+            template["qfmt"] = question(rng, fields)
+            if rng.random() < 0.2:
+                template["qfmt"] += "{{type:%s}}" % rng.choice(fields)
+            template["afmt"] = "{{FrontSide}}<hr id=answer>" + "".join("{{%s}}" % name for name in fields)
+            models.add_template(model, template)
+        try:
+            models.add(model)
+        except Exception:
+            continue  # a question Anki refuses (no field it could show)
+        model = models.by_name(model["name"])
+        for _ in range(12):
+            note = col.new_note(model)
+            values = [rng.choice(VALUES) for _ in fields]
+            for name, value in zip(fields, values):
+                note[name] = value
+            note.tags = ["tagged"] if rng.random() < 0.3 else []
+            entry = {"notetype": model["name"], "fields": dict(zip(fields, values)), "tags": note.tags, "cards": None}
+            try:
+                col.add_note(note, deck)
+                entry["guid"] = note.guid
+                entry["cards"] = [model["tmpls"][card.ord]["name"] for card in note.cards()]
+            except Exception:
+                pass
+            tried.append(entry)
+    col.export_anki_package(out_path=os.path.join(folder, "templates.apkg"),
+                            options=ExportAnkiPackageOptions(with_scheduling=True, with_media=False, with_deck_configs=True, legacy=False),
+                            limit=None)
+    col.close()
+    print(json.dumps({"notes": tried}))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
