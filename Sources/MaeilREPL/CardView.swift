@@ -14,14 +14,17 @@ package struct CardView {
     /// note looks each up once, not by a scan of all of them.
     private let values: [String: String]
 
+    /// The card's template as it shows this note's question (`CardTemplate.shown`).
+    let template: CardTemplate
+
     package init(_ card: PresentedCard, style: Style) {
         self.card = card
         self.style = style
         values = Dictionary(card.note.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        template = card.template.shown(for: card.note.fields, hasTags: !card.note.tags.isEmpty)
     }
 
     var fields: [NoteField] { card.note.fields }
-    var template: CardTemplate { card.template }
 
     /// A field as shown: formatted, sanitized.
     func value(_ name: String) -> String {

@@ -437,22 +437,42 @@ enum Schema {
         // (`AnkiQuestionRule`): each deck's templates of Anki's types get their question's tags
         // from the type kept. A template whose type is gone keeps the rule it had.
         migrator.registerMigration("v33") { db in
-            let types = try Collection.ankiNoteTypes(db).values
-            for row in try Row.fetchAll(db, sql: "SELECT id, templates FROM deck") {
-                var templates = try DecodeCache.templates(row["templates"])
-                var changed = false
-                for index in templates.indices where templates[index].ankiQuestionTags == nil && templates[index].blanks == nil {
-                    guard let typeName = templates[index].noteType, let type = types.first(where: { $0.name == typeName && !$0.isCloze }) else { continue }
-                    let name = templates[index].name
-                    guard let kept = type.maeilTemplates.first(where: { $0.name == name || "\($0.name) (\(typeName))" == name }) else { continue }
-                    templates[index].ankiQuestionTags = kept.ankiQuestionTags
-                    changed = true
-                }
-                guard changed else { continue }
-                try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn(templates), row["id"] as Int64])
+            try Self.updateAnkiTemplates(db) { template, kept in
+                guard template.ankiQuestionTags == nil else { return false }
+                template.ankiQuestionTags = kept.ankiQuestionTags
+                return true
+            }
+        }
+        // A field an Anki question names only by a section (`{{#Add Reverse}}…`, Anki's "Basic
+        // (optional reversed card)") was shown on the card: each deck's templates of Anki's
+        // standard types take the fields their type's templates show now.
+        migrator.registerMigration("v34") { db in
+            try Self.updateAnkiTemplates(db) { template, kept in
+                guard (kept.front, kept.back) != (template.front, template.back) else { return false }
+                (template.front, template.back) = (kept.front, kept.back)
+                return true
             }
         }
         return migrator
+    }
+
+    /// Each deck template of an Anki standard note type kept here, changed by `change` with
+    /// what its type's templates make now (`AnkiNoteType.maeilTemplates`, found by name, or by
+    /// the name a deck of several types gives it); a template whose type is gone stays as it is.
+    static func updateAnkiTemplates(_ db: Database, _ change: (inout CardTemplate, CardTemplate) -> Bool) throws {
+        let types = try Collection.ankiNoteTypes(db).values
+        for row in try Row.fetchAll(db, sql: "SELECT id, templates FROM deck") {
+            var templates = try DecodeCache.templates(row["templates"])
+            var changed = false
+            for index in templates.indices where templates[index].blanks == nil {
+                guard let typeName = templates[index].noteType, let type = types.first(where: { $0.name == typeName && !$0.isCloze }) else { continue }
+                let name = templates[index].name
+                guard let kept = type.maeilTemplates.first(where: { $0.name == name || "\($0.name) (\(typeName))" == name }) else { continue }
+                changed = change(&templates[index], kept) || changed
+            }
+            guard changed else { continue }
+            try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn(templates), row["id"] as Int64])
+        }
     }
 
     /// A card's copy of its note's values for `AnkiTieBreak`, selected from `note`: when it was

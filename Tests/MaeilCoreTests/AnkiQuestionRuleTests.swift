@@ -31,4 +31,31 @@ struct AnkiQuestionRuleTests {
         #expect(!makes("{{^Card}}{{Front}}{{/Card}}") && makes("{{#Deck}}{{Front}}{{/Deck}}"))
         #expect(AnkiQuestionRule.tags(of: "<b>Q:</b> {{#Front}}{{Front}}{{/Front}}<br>") == "{{#Front}}{{Front}}{{/Front}}")
     }
+
+    /// Anki's "Basic (optional reversed card)": its second card asks the back only, when "Add
+    /// Reverse" has text; the switch itself is never shown.
+    @Test func aFieldNamedOnlyByASectionIsNotShown() {
+        let type = AnkiNoteType(id: 1, name: "Basic (optional reversed card)", isCloze: false, fields: ["Front", "Back", "Add Reverse"], templates: [
+            .init(name: "Card 1", question: "{{Front}}", answer: "{{FrontSide}}<hr id=answer>{{Back}}"),
+            .init(name: "Card 2", question: "{{#Add Reverse}}{{Back}}{{/Add Reverse}}", answer: "{{FrontSide}}<hr id=answer>{{Front}}"),
+        ], modified: 0, legacyJSON: "{}")
+        let reverse = type.maeilTemplates[1]
+        #expect(reverse.front == ["Back"] && reverse.back == ["Front"])
+        let fields = [NoteField(name: "Front", value: "사과"), NoteField(name: "Back", value: "apple"), NoteField(name: "Add Reverse", value: "")]
+        #expect(reverse.ordinals(for: fields, noteType: type.name).isEmpty)
+        #expect(reverse.ordinals(for: fields.dropLast() + [NoteField(name: "Add Reverse", value: "y")], noteType: type.name) == [0])
+    }
+
+    /// A note's question shows what its sections let through for that note.
+    @Test func aQuestionShowsWhatItsSectionsLetThrough() {
+        let template = CardTemplate(name: "Card 1", front: ["A", "C", "D"], back: ["E"], noteType: "T",
+                                    ankiQuestionTags: "{{A}}{{#B}}{{C}}{{/B}}{{^Tags}}{{D}}{{/Tags}}")
+        func shown(_ b: String, tags: Bool) -> [String] {
+            template.shown(for: [NoteField(name: "A", value: "a"), NoteField(name: "B", value: b), NoteField(name: "C", value: "c"),
+                                 NoteField(name: "D", value: "d")], hasTags: tags).front
+        }
+        #expect(shown("", tags: false) == ["A", "D"])
+        #expect(shown("b", tags: true) == ["A", "C"])
+        #expect(CardTemplate(name: "own", front: ["A"], back: []).shown(for: [], hasTags: false).front == ["A"])
+    }
 }

@@ -10,8 +10,8 @@ import MaeilTestSupport
 /// and negated sections, nested, special names, HTML) and notes with fields empty, blank, a
 /// zero-width space, a line break's HTML or text, some tagged; Anki adds each and exports them. Maeil imports
 /// the package (a note keeps exactly the cards it came with: Anki's importer makes none) and,
-/// with its decks as a collection kept them before (migration v33), adds each note again by
-/// hand, where Anki's rule decides: a template makes a card when its
+/// with its decks as a collection kept them before (migrations v33 and v34), adds each note
+/// again by hand, where Anki's rule decides: a template makes a card when its
 /// question shows a field with text through its sections, and a note none would give a card
 /// gets its first template's.
 @Suite("Cards of Anki's note types against Anki's")
@@ -34,16 +34,21 @@ struct CardTemplatesAgainstAnkiTests {
         try queue.write { db in
             for row in try Row.fetchAll(db, sql: "SELECT id, templates FROM deck") {
                 var templates = try JSONDecoder().decode([CardTemplate].self, from: Data((row["templates"] as String).utf8))
-                for index in templates.indices { templates[index].ankiQuestionTags = nil }
+                for index in templates.indices {
+                    templates[index].ankiQuestionTags = nil
+                    // Shown before v34: a field named only by a section, as no field at all here.
+                    templates[index].front.append("Section only")
+                }
                 try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?",
                                arguments: [String(decoding: try JSONEncoder().encode(templates), as: UTF8.self), row["id"] as Int64])
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v33'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v33', 'v34')")
         }
         try queue.close()
         let collection = try Collection(path: path)
         let deck = try #require(try collection.deck(named: "Templates"))
-        #expect(deck.templates.allSatisfy { $0.ankiQuestionTags != nil }, "every template of Anki's has its question's tags again")
+        #expect(deck.templates.allSatisfy { $0.ankiQuestionTags != nil && !$0.front.contains("Section only") },
+                "every template of Anki's has its question's tags again, and shows the fields its question shows")
         let imported = try collection.notes(deckID: deck.id)
         let byGuid = Dictionary(imported.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
         var differences: [String] = [], compared = 0

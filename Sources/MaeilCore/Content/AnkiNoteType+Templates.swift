@@ -16,10 +16,12 @@ extension AnkiNoteType {
             return [CardTemplate(name: "cloze", front: front, back: Self.unique(back), blanks: blanks, noteType: name)]
         }
         return templates.enumerated().map { index, template in
-            let asked = Self.references(in: template.question).filter { fields.contains($0.field) && $0.prefix != "type" }
+            // A field named only by a section (`{{#Add Reverse}}…{{/Add Reverse}}`) decides what
+            // shows and is not shown itself.
+            let asked = Self.references(in: template.question, sections: false).filter { fields.contains($0.field) && $0.prefix != "type" }
             let front = Self.unique(asked.map(\.field))
             let typed = Self.references(in: template.question).first { $0.prefix == "type" }?.field
-            var back = Self.unique(Self.references(in: template.answer).map(\.field).filter { fields.contains($0) && !front.contains($0) })
+            var back = Self.unique(Self.references(in: template.answer, sections: false).map(\.field).filter { fields.contains($0) && !front.contains($0) })
             if back.isEmpty { back = fields.filter { !front.contains($0) } }
             return CardTemplate(name: template.name.isEmpty ? "card \(index + 1)" : template.name,
                                 front: front.isEmpty ? Array(fields.prefix(1)) : front, back: back, typed: typed, noteType: name,
@@ -42,14 +44,18 @@ extension AnkiNoteType {
     /// by drawing on a picture, never by typing fields.
     package var isImageOcclusion: Bool { isCloze && templates.contains { $0.question.contains("image-occlusion") } }
 
-    /// {{Field}}, {{type:Field}}, {{cloze:Text}}, {{#Field}}… → (prefix, field).
-    package static func references(in format: String) -> [(prefix: String?, field: String)] {
+    /// {{Field}}, {{type:Field}}, {{cloze:Text}}, {{#Field}}… → (prefix, field). `sections`:
+    /// whether the names sections open and close with count.
+    package static func references(in format: String, sections: Bool = true) -> [(prefix: String?, field: String)] {
         var result: [(String?, String)] = []
         var rest = Substring(format)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             var body = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
             rest = rest[close.upperBound...]
-            if body.hasPrefix("#") || body.hasPrefix("/") || body.hasPrefix("^") { body.removeFirst() }
+            if body.hasPrefix("#") || body.hasPrefix("/") || body.hasPrefix("^") {
+                guard sections else { continue }
+                body.removeFirst()
+            }
             let parts = body.split(separator: ":").map(String.init)
             guard let field = parts.last, !["FrontSide", "Tags", "Deck", "Subdeck", "Card", "CardFlag", "Type"].contains(field) else { continue }
             result.append((parts.count > 1 ? parts[0].lowercased() : nil, field))

@@ -13,6 +13,28 @@ package enum AnkiQuestionRule {
     /// Whether a question template makes a card for a note whose field `name` holds
     /// `field(name)` (nil for a name that is no field of it), with or without tags.
     package static func makesCard(question: String, field: (String) -> String?, hasTags: Bool) -> Bool {
+        var makes = false
+        walk(question, field: field, hasTags: hasTags) { _, empty in
+            makes = !empty
+            return !makes
+        }
+        return makes
+    }
+
+    /// The names the question shows for such a note, in order: the ones its sections let
+    /// through, empty or not.
+    package static func shownNames(question: String, field: (String) -> String?, hasTags: Bool) -> [String] {
+        var names: [String] = []
+        walk(question, field: field, hasTags: hasTags) { name, _ in
+            names.append(name)
+            return true
+        }
+        return names
+    }
+
+    /// Each name the question shows through its sections, with whether it is empty, until
+    /// `visit` answers false.
+    private static func walk(_ question: String, field: (String) -> String?, hasTags: Bool, _ visit: (String, Bool) -> Bool) {
         func empty(_ name: String) -> Bool {
             if let value = field(name) { return isEmpty(value) }
             if name == "Tags" { return !hasTags }
@@ -33,10 +55,9 @@ package enum AnkiQuestionRule {
             default:
                 // `filters:Name`: the name is the last part.
                 let name = key(tag.split(separator: ":", omittingEmptySubsequences: false).last ?? tag)
-                if shown, !empty(name) { return true }
+                if shown, !visit(name, empty(name)) { return }
             }
         }
-        return false
     }
 
     /// The question's tags alone, in order (`{{#Extra}}{{Extra}}{{/Extra}}`): all the rule

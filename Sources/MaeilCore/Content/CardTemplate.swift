@@ -90,3 +90,15 @@ extension CardTemplate {
         try body(0)
     }
 }
+
+extension CardTemplate {
+    /// The template as it shows a note's question: for Anki's, only the fields the question's
+    /// sections let through for this note (`{{A}}{{#B}}{{C}}{{/B}}` with B empty shows A alone).
+    package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
+        guard let question = ankiQuestionTags, blanks == nil else { return self }
+        let names = Set(AnkiQuestionRule.shownNames(question: question, field: { fields.value($0) }, hasTags: hasTags))
+        var template = self
+        template.front = front.filter(names.contains)
+        return template
+    }
+}
