@@ -196,7 +196,10 @@ struct PromptTests {
             try tmux.wait(until: "an empty prompt") { screen in
                 screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) == "매일 ›"
             }
-            usleep(300_000)  // a late copy had this long to arrive
+            // The neighbour counts the interrupt (a busy machine can take a moment), then a late
+            // copy has 300 ms to arrive and count again.
+            try tmux.wait(until: "the neighbour counted \(round)") { _ in (try? String(contentsOfFile: count, encoding: .utf8)).flatMap(Int.init) ?? 0 >= round }
+            usleep(300_000)
             #expect(try String(contentsOfFile: count, encoding: .utf8) == "\(round)")
         }
         try tmux.type("decks")
