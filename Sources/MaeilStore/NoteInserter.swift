@@ -181,7 +181,6 @@ package struct NoteInserter {
         // New cards made here share their note's place in Anki's new queue, as Anki gives one per note.
         var notePosition: Int64?
         let ankiCards = drafts.filter { $0.ankiID != nil }
-        var made = Set<String>()
         var madeCount = 0
         func makeCard(template index: Int, ordinal: Int, draft: CardDraft?) throws {
             madeCount += 1
@@ -213,27 +212,26 @@ package struct NoteInserter {
             }
             if listingCards { cards.append(NewCard(id: cardID, template: name, ordinal: ordinal)) }
         }
-        // A note from Anki has the cards Anki gave it, no more: Anki's importer makes none.
-        for index in deck.templates.indices where ankiCards.isEmpty {
-            let name = deck.templates[index].name
-            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty || !ankiCards.isEmpty,
-                                                     hasTags: !tags.isEmpty) { ordinal in
-                guard existing.isEmpty || !existing.contains("\(name)#\(ordinal)") else { return }
-                if !ankiCards.isEmpty { made.insert("\(name)#\(ordinal)") }
-                try makeCard(template: index, ordinal: ordinal, draft: drafts.isEmpty ? nil : drafts.first { $0.template == name && $0.ordinal == ordinal })
+        guard ankiCards.isEmpty else {
+            // A note from Anki has the cards Anki gave it, no more: Anki's importer makes none.
+            for draft in ankiCards {
+                guard !existing.contains("\(draft.template)#\(draft.ordinal)"),
+                      let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) })
+                else { continue }
+                try makeCard(template: index, ordinal: draft.ordinal, draft: draft)
             }
+            return (cards, scheduled)
         }
-        for draft in ankiCards {
-            let key = "\(draft.template)#\(draft.ordinal)"
-            guard !made.contains(key), !existing.contains(key),
-                  let index = deck.templates.firstIndex(where: { $0.name == draft.template && ($0.noteType == nil || $0.noteType == noteType) })
-            else { continue }
-            try makeCard(template: index, ordinal: draft.ordinal, draft: draft)
+        for index in deck.templates.indices {
+            let name = deck.templates[index].name
+            try deck.templates[index].forEachOrdinal(for: fields, noteType: noteType, hasCards: !existing.isEmpty, hasTags: !tags.isEmpty) { ordinal in
+                guard !existing.contains("\(name)#\(ordinal)") else { return }
+                try makeCard(template: index, ordinal: ordinal, draft: drafts.first { $0.template == name && $0.ordinal == ordinal })
+            }
         }
         // A new note of an Anki note type that no template makes a card for gets its first
         // template's card, as Anki gives it one.
-        if madeCount == 0, existing.isEmpty, ankiCards.isEmpty,
-           let first = deck.templates.firstIndex(where: { $0.noteType == noteType && $0.ankiQuestionTags != nil }) {
+        if madeCount == 0, existing.isEmpty, let first = deck.templates.firstIndex(where: { $0.noteType == noteType && $0.ankiQuestionTags != nil }) {
             try makeCard(template: first, ordinal: 0, draft: nil)
         }
         return (cards, scheduled)

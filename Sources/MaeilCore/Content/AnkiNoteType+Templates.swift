@@ -48,17 +48,16 @@ extension AnkiNoteType {
     /// whether the names sections open and close with count.
     package static func references(in format: String, sections: Bool = true) -> [(prefix: String?, field: String)] {
         var result: [(String?, String)] = []
-        var rest = Substring(format)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            var body = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            rest = rest[close.upperBound...]
+        AnkiQuestionRule.forEachTag(in: format) { _, inside in
+            var body = inside.trimmingCharacters(in: .whitespaces)
             if body.hasPrefix("#") || body.hasPrefix("/") || body.hasPrefix("^") {
-                guard sections else { continue }
+                guard sections else { return true }
                 body.removeFirst()
             }
             let parts = body.split(separator: ":").map(String.init)
-            guard let field = parts.last, !["FrontSide", "Tags", "Deck", "Subdeck", "Card", "CardFlag", "Type"].contains(field) else { continue }
+            guard let field = parts.last, !["FrontSide", "Tags", "Deck", "Subdeck", "Card", "CardFlag", "Type"].contains(field) else { return true }
             result.append((parts.count > 1 ? parts[0].lowercased() : nil, field))
+            return true
         }
         return result
     }

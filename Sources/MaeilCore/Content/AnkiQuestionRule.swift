@@ -42,21 +42,19 @@ package enum AnkiQuestionRule {
         }
         // Whether each open section lets its contents through.
         var open: [Bool] = []
-        var rest = Substring(question)
-        while let start = rest.range(of: "{{"), let end = rest[start.upperBound...].range(of: "}}") {
-            let tag = rest[start.upperBound..<end.lowerBound]
-            rest = rest[end.upperBound...]
+        forEachTag(in: question) { _, tag in
             let shown = open.last ?? true
             switch tag.first {
             case "#": open.append(shown && !empty(key(tag.dropFirst())))
             case "^": open.append(shown && empty(key(tag.dropFirst())))
             case "/": if !open.isEmpty { open.removeLast() }
-            case "!": continue
+            case "!": break
             default:
                 // `filters:Name`: the name is the last part.
                 let name = key(tag.split(separator: ":", omittingEmptySubsequences: false).last ?? tag)
-                if shown, !visit(name, empty(name)) { return }
+                if shown { return visit(name, empty(name)) }
             }
+            return true
         }
     }
 
@@ -64,12 +62,22 @@ package enum AnkiQuestionRule {
     /// reads, and the same for a question only restyled (its HTML changed around the fields).
     package static func tags(of question: String) -> String {
         var tags = ""
-        var rest = Substring(question)
-        while let start = rest.range(of: "{{"), let end = rest[start.upperBound...].range(of: "}}") {
-            tags += rest[start.lowerBound..<end.upperBound]
-            rest = rest[end.upperBound...]
+        forEachTag(in: question) { whole, _ in
+            tags += whole
+            return true
         }
         return tags
+    }
+
+    /// Each `{{…}}` tag of a template, in order, whole and inside its braces, until `body`
+    /// answers false.
+    static func forEachTag(in format: String, _ body: (_ whole: Substring, _ inside: Substring) -> Bool) {
+        var rest = Substring(format)
+        while let start = rest.range(of: "{{"), let end = rest[start.upperBound...].range(of: "}}") {
+            let (whole, inside) = (rest[start.lowerBound..<end.upperBound], rest[start.upperBound..<end.lowerBound])
+            rest = rest[end.upperBound...]
+            guard body(whole, inside) else { return }
+        }
     }
 
     /// Anki's empty field (rslib's `field_is_empty`): nothing but ASCII white space and line
