@@ -64,6 +64,10 @@ package struct CardView {
             return lines.joined(separator: "\n")
         }
         let shown = template.front.map(value).filter { !$0.isEmpty }
+        // Anki's note type asks nothing of this note (`CardTemplate.shown`): say so, as Anki does.
+        if shown.isEmpty, template.typed == nil {
+            return style.dim("The front of this card is blank: no field it asks has text for this note.")
+        }
         let large = [.jamo, .kana, .kanji].contains(card.note.kind) && shown.count == 1 && TerminalWidth.of(shown[0]) <= 4
         if large {
             lines += Self.boxed(shown[0], style: style)

@@ -453,6 +453,15 @@ enum Schema {
                 return true
             }
         }
+        // A note's answer shows what its template's sections let through for it, as its question
+        // does: each deck's templates of Anki's standard types take their answer's tags.
+        migrator.registerMigration("v35") { db in
+            try Self.updateAnkiTemplates(db) { template, kept in
+                guard template.ankiAnswerTags == nil else { return false }
+                template.ankiAnswerTags = kept.ankiAnswerTags
+                return true
+            }
+        }
         return migrator
     }
 

@@ -58,4 +58,34 @@ struct AnkiQuestionRuleTests {
         #expect(shown("b", tags: true) == ["A", "C"])
         #expect(CardTemplate(name: "own", front: ["A"], back: []).shown(for: [], hasTags: false).front == ["A"])
     }
+
+    /// A note's answer shows what its answer's sections let through, and a field its question
+    /// held back for this note when the answer shows it.
+    @Test func anAnswerShowsWhatItsSectionsLetThrough() {
+        let type = AnkiNoteType(id: 1, name: "Hinted", isCloze: false, fields: ["Word", "Meaning", "Hint on", "Hint"], templates: [
+            .init(name: "Card 1", question: "{{Word}}{{#Hint on}}{{Hint}}{{/Hint on}}",
+                  answer: "{{FrontSide}}<hr id=answer>{{Meaning}}{{^Hint on}}<br>{{Hint}}{{/Hint on}}"),
+        ], modified: 0, legacyJSON: "{}")
+        let template = type.maeilTemplates[0]
+        func shown(_ switchValue: String) -> (front: [String], back: [String]) {
+            let fields = [NoteField(name: "Word", value: "나무"), NoteField(name: "Meaning", value: "tree"),
+                          NoteField(name: "Hint on", value: switchValue), NoteField(name: "Hint", value: "namu")]
+            let shown = template.shown(for: fields, hasTags: false)
+            return (shown.front, shown.back)
+        }
+        // The hint on the question: the answer holds it back and adds nothing.
+        #expect(shown("y") == (["Word", "Hint"], ["Meaning"]))
+        // No hint on the question: the answer shows it after the meaning.
+        #expect(shown("") == (["Word"], ["Meaning", "Hint"]))
+        // An answer naming no field adds none, as in Anki; a template kept without its answer's
+        // tags shows the fields its question leaves out.
+        let fields = [NoteField(name: "A", value: "a"), NoteField(name: "B", value: "b")]
+        var bare = CardTemplate(name: "T", front: ["A"], back: ["B"], noteType: "T", ankiQuestionTags: "{{A}}", ankiAnswerTags: "{{FrontSide}}")
+        #expect(bare.shown(for: fields, hasTags: false).back == [])
+        bare.ankiAnswerTags = nil
+        #expect(bare.shown(for: fields, hasTags: false).back == ["B"])
+        // A question showing nothing for the note (its only card): nothing of the note, as Anki's blank-front message.
+        let blank = template.shown(for: [NoteField(name: "Word", value: ""), NoteField(name: "Meaning", value: "tree")], hasTags: false)
+        #expect(blank.front.isEmpty && blank.back.isEmpty)
+    }
 }

@@ -13,7 +13,9 @@ import MaeilTestSupport
 /// with its decks as a collection kept them before (migrations v33 and v34), adds each note
 /// again by hand, where Anki's rule decides: a template makes a card when its
 /// question shows a field with text through its sections, and a note none would give a card
-/// gets its first template's.
+/// gets its first template's. And each imported card's answer shows the fields Anki's answer
+/// shows for that note (`CardTemplate.shown`: the sections of its question and its answer, as
+/// migration v35 gives the answer's to decks kept before).
 @Suite("Cards of Anki's note types against Anki's")
 struct CardTemplatesAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
@@ -36,22 +38,23 @@ struct CardTemplatesAgainstAnkiTests {
                 var templates = try JSONDecoder().decode([CardTemplate].self, from: Data((row["templates"] as String).utf8))
                 for index in templates.indices {
                     templates[index].ankiQuestionTags = nil
+                    templates[index].ankiAnswerTags = nil
                     // Shown before v34: a field named only by a section, as no field at all here.
                     templates[index].front.append("Section only")
                 }
                 try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?",
                                arguments: [String(decoding: try JSONEncoder().encode(templates), as: UTF8.self), row["id"] as Int64])
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v33', 'v34')")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v33', 'v34', 'v35')")
         }
         try queue.close()
         let collection = try Collection(path: path)
         let deck = try #require(try collection.deck(named: "Templates"))
-        #expect(deck.templates.allSatisfy { $0.ankiQuestionTags != nil && !$0.front.contains("Section only") },
-                "every template of Anki's has its question's tags again, and shows the fields its question shows")
+        #expect(deck.templates.allSatisfy { $0.ankiQuestionTags != nil && $0.ankiAnswerTags != nil && !$0.front.contains("Section only") },
+                "every template of Anki's has its question's and answer's tags again, and shows the fields its question shows")
         let imported = try collection.notes(deckID: deck.id)
         let byGuid = Dictionary(imported.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
-        var differences: [String] = [], compared = 0
+        var differences: [String] = [], answerDifferences: [String] = [], compared = 0, answers = 0
         func names(of note: Note) throws -> [String] { try collection.cards(noteID: note.id).map(\.template).sorted() }
         for entry in tried {
             let expected = (entry["cards"] as? [String] ?? []).sorted()
@@ -63,6 +66,20 @@ struct CardTemplatesAgainstAnkiTests {
                 compared += 1
                 let mine = try names(of: note)
                 if mine != expected { differences.append("imported \(type) \(fields): Maeil \(mine), Anki \(expected)") }
+                // What each card's answer shows, of the fields Anki counts as not empty, but a typed one.
+                for (name, ankiShows) in entry["answers"] as? [String: [String]] ?? [:] {
+                    guard let template = deck.templates.first(where: { $0.name == name || $0.name == "\(name) (\(type))" }) else {
+                        answerDifferences.append("\(type) \(name): no such template here")
+                        continue
+                    }
+                    let shown = template.shown(for: note.fields, hasTags: !note.tags.isEmpty)
+                    let counted = Set(fields.filter { !AnkiQuestionRule.isEmpty($0.value) }.keys).subtracting([template.typed].compactMap { $0 })
+                    let maeilShows = Set(shown.front + shown.back).intersection(counted)
+                    answers += 1
+                    if maeilShows != Set(ankiShows) {
+                        answerDifferences.append("\(type) \(name) \(fields): Maeil \(maeilShows.sorted()), Anki \(ankiShows)")
+                    }
+                }
             }
             // Added by hand: shaped like the type's notes here, as `maeil add` shapes one.
             guard let model = imported.first(where: { $0.noteType == type }) else { continue }
@@ -77,6 +94,8 @@ struct CardTemplatesAgainstAnkiTests {
         }
         #expect(compared >= tried.count, "compared \(compared) of \(tried.count) notes tried")
         #expect(differences.isEmpty, "\(differences.count) of \(compared) notes differ:\n\(differences.prefix(25).joined(separator: "\n"))")
-        print("cards of Anki's note types against Anki: \(compared) notes, \(differences.count) differ")
+        #expect(answers > compared / 4, "compared \(answers) answers")
+        #expect(answerDifferences.isEmpty, "\(answerDifferences.count) of \(answers) answers differ:\n\(answerDifferences.prefix(25).joined(separator: "\n"))")
+        print("cards of Anki's note types against Anki: \(compared) notes, \(differences.count) differ; \(answers) answers, \(answerDifferences.count) differ")
     }
 }

@@ -11,7 +11,10 @@ and HTML; then notes of each type with fields empty, white space, a zero-width s
 break's HTML or text, some tagged. Anki adds each note to deck
 "Templates" (a note that would have no card is refused) and exports DIR/templates.apkg. Prints one
 JSON object: for each note tried, its note type, fields, tags, and the names of the templates Anki made
-cards from (null where Anki refused it); by guid for the notes added.
+cards from (null where Anki refused it); by guid for the notes added. Half the types get answers
+drawn the same way after `{{FrontSide}}`; for each card Anki made, "answers" names the fields
+its answer shows (each field Anki counts as not empty given a marker of its own, its emptiness
+kept, and the card's answer rendered by Anki), leaving out a field the question types.
 """
 import json
 import os
@@ -44,6 +47,26 @@ def question(rng, fields, depth=0):
     return "".join(parts)
 
 
+def answers(col, model, fields, values, note):
+    """The fields each card's answer shows, by template name: markers in place of the values
+    Anki counts as not empty, so a field shows where its marker does."""
+    marked = col.new_note(model)
+    marked.tags = note.tags
+    markers = {}
+    for name, value in zip(fields, values):
+        empty = value in ("", " ", "<br>")
+        marked[name] = value if empty else "mark%sx" % name
+        if not empty:
+            markers[name] = marked[name]
+    shown = {}
+    for card in note.cards():
+        template = model["tmpls"][card.ord]
+        typed = {name for name in fields if "{{type:%s}}" % name in template["qfmt"]}
+        html = marked.ephemeral_card(card.ord).answer()
+        shown[template["name"]] = sorted(name for name, marker in markers.items() if marker in html and name not in typed)
+    return shown
+
+
 def main(folder, seed, count):
     rng = random.Random(int(seed))
     os.makedirs(folder, exist_ok=True)
@@ -61,7 +84,10 @@ def main(folder, seed, count):
             template["qfmt"] = question(rng, fields)
             if rng.random() < 0.2:
                 template["qfmt"] += "{{type:%s}}" % rng.choice(fields)
-            template["afmt"] = "{{FrontSide}}<hr id=answer>" + "".join("{{%s}}" % name for name in fields)
+            if rng.random() < 0.5:
+                template["afmt"] = "{{FrontSide}}<hr id=answer>" + question(rng, fields)
+            else:
+                template["afmt"] = "{{FrontSide}}<hr id=answer>" + "".join("{{%s}}" % name for name in fields)
             models.add_template(model, template)
         try:
             models.add(model)
@@ -79,6 +105,7 @@ def main(folder, seed, count):
                 col.add_note(note, deck)
                 entry["guid"] = note.guid
                 entry["cards"] = [model["tmpls"][card.ord]["name"] for card in note.cards()]
+                entry["answers"] = answers(col, model, fields, values, note)
             except Exception:
                 pass
             tried.append(entry)

@@ -25,7 +25,8 @@ extension AnkiNoteType {
             if back.isEmpty { back = fields.filter { !front.contains($0) } }
             return CardTemplate(name: template.name.isEmpty ? "card \(index + 1)" : template.name,
                                 front: front.isEmpty ? Array(fields.prefix(1)) : front, back: back, typed: typed, noteType: name,
-                                ankiQuestionTags: AnkiQuestionRule.tags(of: template.question))
+                                ankiQuestionTags: AnkiQuestionRule.tags(of: template.question),
+                                ankiAnswerTags: AnkiQuestionRule.tags(of: template.answer))
         }
     }
 

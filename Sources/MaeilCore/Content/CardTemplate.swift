@@ -18,9 +18,11 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// which cards a note has follows Anki's rule over them. Nil for Maeil's own templates, and
     /// for Anki's kept before it was known (an import of their type gives it).
     package var ankiQuestionTags: String?
+    /// Its answer's tags likewise: which of `back` a note's answer shows follows its sections.
+    package var ankiAnswerTags: String?
 
     package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
-                noteType: String? = nil, ankiQuestionTags: String? = nil) {
+                noteType: String? = nil, ankiQuestionTags: String? = nil, ankiAnswerTags: String? = nil) {
         self.name = name
         self.front = front
         self.back = back
@@ -29,9 +31,12 @@ package struct CardTemplate: Hashable, Sendable, Codable {
         self.hints = hints
         self.noteType = noteType
         self.ankiQuestionTags = ankiQuestionTags
+        self.ankiAnswerTags = ankiAnswerTags
     }
 
-    enum CodingKeys: String, CodingKey { case name, front, back, typed, blanks, hints, noteType = "note_type", ankiQuestionTags = "anki_question_tags" }
+    enum CodingKeys: String, CodingKey {
+        case name, front, back, typed, blanks, hints, noteType = "note_type", ankiQuestionTags = "anki_question_tags", ankiAnswerTags = "anki_answer_tags"
+    }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +48,7 @@ package struct CardTemplate: Hashable, Sendable, Codable {
         hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
         noteType = try container.decodeIfPresent(String.self, forKey: .noteType)
         ankiQuestionTags = try container.decodeIfPresent(String.self, forKey: .ankiQuestionTags)
+        ankiAnswerTags = try container.decodeIfPresent(String.self, forKey: .ankiAnswerTags)
     }
 }
 
@@ -92,13 +98,33 @@ extension CardTemplate {
 }
 
 extension CardTemplate {
-    /// The template as it shows a note's question: for Anki's, only the fields the question's
-    /// sections let through for this note (`{{A}}{{#B}}{{C}}{{/B}}` with B empty shows A alone).
+    /// The template as it shows a note: for Anki's, only the fields the question's and the
+    /// answer's sections let through for this note (`{{A}}{{#B}}{{C}}{{/B}}` with B empty shows A
+    /// alone), none of it on a card whose question shows nothing. The answer shows, after the
+    /// question, the fields it shows for this note and the question did not: one the question
+    /// held back may be among them, and an answer naming no field shows none (where a template
+    /// kept before its answer's tags shows the fields its question leaves out).
     package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
-        guard let question = ankiQuestionTags, blanks == nil else { return self }
-        let names = Set(AnkiQuestionRule.shownNames(question: question, field: { fields.value($0) }, hasTags: hasTags))
+        guard blanks == nil else { return self }
         var template = self
-        template.front = front.filter(names.contains)
+        func names(_ tags: String) -> [String] {
+            AnkiQuestionRule.shownNames(question: tags, field: { fields.value($0) }, hasTags: hasTags)
+        }
+        if let question = ankiQuestionTags {
+            // A card whose question shows nothing for this note (its note's only card, which
+            // Anki gives a note no template makes one for) shows Anki's blank-front message
+            // on both sides there, none of the note.
+            guard AnkiQuestionRule.makesCard(question: question, field: { fields.value($0) }, hasTags: hasTags) else {
+                (template.front, template.back, template.typed) = ([], [], nil)
+                return template
+            }
+            let shown = Set(names(question))
+            template.front = front.filter(shown.contains)
+        }
+        if let answer = ankiAnswerTags {
+            let candidates = Set(fields.map(\.name)).subtracting(template.front)
+            template.back = AnkiNoteType.unique(names(answer).filter(candidates.contains))
+        }
         return template
     }
 }
