@@ -18,7 +18,8 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// which cards a note has follows Anki's rule over them. Nil for Maeil's own templates, and
     /// for Anki's kept before it was known (an import of their type gives it).
     package var ankiQuestionTags: String?
-    /// Its answer's tags likewise: which of `back` a note's answer shows follows its sections.
+    /// Its answer's tags likewise: which fields a note's answer adds follows its sections
+    /// (`shown`). Maeil keeps the question above the answer whether or not it names `{{FrontSide}}`.
     package var ankiAnswerTags: String?
 
     package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
