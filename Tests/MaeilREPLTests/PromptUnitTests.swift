@@ -104,6 +104,23 @@ struct PromptUnitTests {
         #expect(front.contains(Blanks.placeholder))
         #expect(CardView(verse, style: .plain).back.contains("[shepherd]"))
     }
+
+    /// An Anki note type's card shows, on each side, what its template's sections show for the
+    /// note; a question that shows nothing for it says so, as Anki does, and shows none of it.
+    @Test func anAnkiCardShowsWhatItsSectionsShowForItsNote() throws {
+        let type = AnkiNoteType(id: 1, name: "Hinted", isCloze: false, fields: ["Word", "Meaning", "Hint on", "Hint"], templates: [
+            .init(name: "Card 1", question: "{{Word}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
+                  answer: "{{FrontSide}}<hr id=answer>{{Meaning}}{{^Hint on}}<br>{{Hint}}{{/Hint on}}"),
+        ], modified: 0, legacyJSON: "{}")
+        func view(_ word: String, _ switchValue: String) -> CardView {
+            CardView(.sample(kind: .word, fields: [NoteField(name: "Word", value: word), NoteField(name: "Meaning", value: "tree"),
+                                                   NoteField(name: "Hint on", value: switchValue), NoteField(name: "Hint", value: "namu")],
+                             template: type.maeilTemplates[0]), style: .plain)
+        }
+        #expect((view("나무", "").front, view("나무", "").back) == ("나무", "Meaning: tree\nHint: namu"))
+        #expect((view("나무", "y").front, view("나무", "y").back) == ("나무\nnamu", "tree"))
+        #expect((view("", "").front, view("", "").back) == ("The front of this card is blank: no field it asks has text for this note.", ""))
+    }
 }
 
 extension PresentedCard {
