@@ -455,12 +455,18 @@ enum Schema {
         }
         // A note's answer shows what its template's sections let through for it, as its question
         // does: each deck's templates of Anki's standard types take their answer's tags.
+        // No export reads an answer's tags: the trigger that marks a changed deck's notes for the
+        // next sync is set aside (it marked every note of each deck, and the next sync exported
+        // them all to find nothing changed).
         migrator.registerMigration("v35") { db in
+            let marking = try Row.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'sync_mark_deck_update'")
+            try db.execute(sql: "DROP TRIGGER IF EXISTS sync_mark_deck_update")
             try Self.updateAnkiTemplates(db) { template, kept in
                 guard template.ankiAnswerTags == nil else { return false }
                 template.ankiAnswerTags = kept.ankiAnswerTags
                 return true
             }
+            for row in marking { try db.execute(sql: row[0] as String) }
         }
         return migrator
     }

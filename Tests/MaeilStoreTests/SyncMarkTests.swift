@@ -219,6 +219,39 @@ struct SyncMarkTests {
         #expect(try Self.marked(collection) == Set(notes))
     }
 
+    /// v35 gives each deck template of an Anki note type its answer's tags, which no export
+    /// reads: in a collection that syncs it marks no note, and a deck's change marks its notes after.
+    @Test func givingTemplatesTheirAnswersTagsMarksNoNote() throws {
+        let path = Fixture.temporaryPath()
+        let collection = try Collection(path: path)
+        let type = AnkiNoteType(id: 77, name: "Basic", isCloze: false, fields: ["word", "meaning"],
+                                templates: [.init(name: "Card 1", question: "{{word}}", answer: "{{FrontSide}}<hr id=answer>{{meaning}}")],
+                                modified: 1, legacyJSON: "{}")
+        let deck = try Fixture.wordDeck(collection, count: 3, templates: type.maeilTemplates)
+        let notes = try collection.notes(deckID: deck.id).map(\.id)
+        try collection.batch(now: Fixture.noon) { writer in
+            try writer.save([type])
+            try writer.db.execute(sql: "UPDATE note SET anki_note_type = 77, note_type = 'Basic'")
+        }
+        _ = try collection.takeChangeFlag()
+        try Self.clearMarks(collection)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            var templates = try DecodeCache.templates(try #require(try String.fetchOne(db, sql: "SELECT templates FROM deck WHERE id = ?", arguments: [deck.id])))
+            for index in templates.indices { templates[index].ankiAnswerTags = nil }
+            try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn(templates), deck.id])
+            try db.execute(sql: "DELETE FROM sync_dirty_note; DELETE FROM grdb_migrations WHERE identifier = 'v35'")
+        }
+        try queue.close()
+        let reopened = try Collection(path: path)
+        #expect(try reopened.deck(named: deck.name)?.templates.map(\.ankiAnswerTags) == ["{{FrontSide}}{{meaning}}"])
+        #expect(try Self.marked(reopened).isEmpty, "the migration marks nothing")
+        try reopened.batch(now: Fixture.noon) { writer in
+            try writer.db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?", arguments: [try DeckTable.templatesColumn([]), deck.id])
+        }
+        #expect(try Self.marked(reopened) == Set(notes), "a deck's change marks its notes")
+    }
+
     /// A collection that synced with the triggers that marked with a conflict clause gets them
     /// made again when opened (v30): a note type saved again while a note of it is marked is
     /// saved, and nothing is marked by the migration.
