@@ -231,7 +231,7 @@ package struct NoteInserter {
         }
         // A new note of an Anki note type that no template makes a card for gets its first
         // template's card, as Anki gives it one.
-        if madeCount == 0, existing.isEmpty, let first = deck.templates.firstIndex(where: { $0.noteType == noteType && $0.ankiQuestionTags != nil }) {
+        if madeCount == 0, existing.isEmpty, let first = deck.templates.firstIndex(where: { $0.noteType == noteType && $0.ankiQuestionTags != nil && $0.blanks == nil }) {
             try makeCard(template: first, ordinal: 0, draft: nil)
         }
         return (cards, scheduled)

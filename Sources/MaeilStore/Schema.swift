@@ -468,19 +468,34 @@ enum Schema {
             }
             for row in marking { try db.execute(sql: row[0] as String) }
         }
+        // A cloze type's other fields follow its sections as a standard type's do: its template
+        // in each deck takes the question's and answer's tags and leaves out a field named only
+        // by a section. The fields shown may change what an own deck's export writes (its notes
+        // are marked for the next sync, as any deck's change marks them).
+        migrator.registerMigration("v36") { db in
+            try Self.updateAnkiTemplates(db, clozes: true) { template, kept in
+                let now = (template.front, template.back, template.ankiQuestionTags, template.ankiAnswerTags)
+                guard now != (kept.front, kept.back, kept.ankiQuestionTags, kept.ankiAnswerTags) else { return false }
+                (template.front, template.back, template.ankiQuestionTags, template.ankiAnswerTags) =
+                    (kept.front, kept.back, kept.ankiQuestionTags, kept.ankiAnswerTags)
+                return true
+            }
+        }
         return migrator
     }
 
     /// Each deck template of an Anki standard note type kept here, changed by `change` with
     /// what its type's templates make now (`AnkiNoteType.maeilTemplates`, found by name, or by
     /// the name a deck of several types gives it); a template whose type is gone stays as it is.
-    static func updateAnkiTemplates(_ db: Database, _ change: (inout CardTemplate, CardTemplate) -> Bool) throws {
+    /// `clozes`: a cloze type's template instead.
+    static func updateAnkiTemplates(_ db: Database, clozes: Bool = false, _ change: (inout CardTemplate, CardTemplate) -> Bool) throws {
         let types = try Collection.ankiNoteTypes(db).values
         for row in try Row.fetchAll(db, sql: "SELECT id, templates FROM deck") {
             var templates = try DecodeCache.templates(row["templates"])
             var changed = false
-            for index in templates.indices where templates[index].blanks == nil {
-                guard let typeName = templates[index].noteType, let type = types.first(where: { $0.name == typeName && !$0.isCloze }) else { continue }
+            for index in templates.indices where (templates[index].blanks != nil) == clozes {
+                guard let typeName = templates[index].noteType,
+                      let type = types.first(where: { $0.name == typeName && $0.isCloze == clozes }) else { continue }
                 let name = templates[index].name
                 guard let kept = type.maeilTemplates.first(where: { $0.name == name || "\($0.name) (\(typeName))" == name }) else { continue }
                 changed = change(&templates[index], kept) || changed

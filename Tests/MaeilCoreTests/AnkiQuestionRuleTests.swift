@@ -88,4 +88,21 @@ struct AnkiQuestionRuleTests {
         let blank = template.shown(for: [NoteField(name: "Word", value: ""), NoteField(name: "Meaning", value: "tree")], hasTags: false)
         #expect(blank.front.isEmpty && blank.back.isEmpty)
     }
+
+    /// A cloze type's other fields follow its sections too; its deletions are its own.
+    @Test func aClozesOtherFieldsFollowItsSections() {
+        let type = AnkiNoteType(id: 2, name: "Cloze hinted", isCloze: true, fields: ["Text", "Hint on", "Hint", "Extra"], templates: [
+            .init(name: "Cloze", question: "{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
+                  answer: "{{cloze:Text}}<br>{{^Hint on}}{{Hint}}{{/Hint on}}{{Extra}}"),
+        ], modified: 0, legacyJSON: "{}")
+        let template = type.maeilTemplates[0]
+        #expect(template.blanks == "Text" && template.front == ["Hint"] && template.back == ["Extra"])
+        func shown(_ switchValue: String) -> (front: [String], back: [String]) {
+            let shown = template.shown(for: [NoteField(name: "Text", value: "{{c1::나무}}"), NoteField(name: "Hint on", value: switchValue),
+                                             NoteField(name: "Hint", value: "namu"), NoteField(name: "Extra", value: "tree")], hasTags: false)
+            return (shown.front, shown.back)
+        }
+        #expect(shown("y") == (["Hint"], ["Extra"]))
+        #expect(shown("") == ([], ["Hint", "Extra"]))
+    }
 }

@@ -15,7 +15,7 @@ import MaeilTestSupport
 /// question shows a field with text through its sections, and a note none would give a card
 /// gets its first template's. And each imported card's answer shows the fields Anki's answer
 /// shows for that note (`CardTemplate.shown`: the sections of its question and its answer, as
-/// migration v35 gives the answer's to decks kept before).
+/// migrations v35 and v36 give them to decks kept before), cloze types' (but their deletions) too.
 @Suite("Cards of Anki's note types against Anki's")
 struct CardTemplatesAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
@@ -45,7 +45,7 @@ struct CardTemplatesAgainstAnkiTests {
                 try db.execute(sql: "UPDATE deck SET templates = ? WHERE id = ?",
                                arguments: [String(decoding: try JSONEncoder().encode(templates), as: UTF8.self), row["id"] as Int64])
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v33', 'v34', 'v35')")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v33', 'v34', 'v35', 'v36')")
         }
         try queue.close()
         let collection = try Collection(path: path)
@@ -55,7 +55,11 @@ struct CardTemplatesAgainstAnkiTests {
         let imported = try collection.notes(deckID: deck.id)
         let byGuid = Dictionary(imported.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
         var differences: [String] = [], answerDifferences: [String] = [], compared = 0, answers = 0
-        func names(of note: Note) throws -> [String] { try collection.cards(noteID: note.id).map(\.template).sorted() }
+        // A cloze's cards by number (c1, c2…), as the script names them.
+        let clozes = Set(deck.templates.filter { $0.blanks != nil }.map(\.name))
+        func names(of note: Note) throws -> [String] {
+            try collection.cards(noteID: note.id).map { clozes.contains($0.template) ? "c\($0.ordinal)" : $0.template }.sorted()
+        }
         for entry in tried {
             let expected = (entry["cards"] as? [String] ?? []).sorted()
             let fields = entry["fields"] as? [String: String] ?? [:]
@@ -66,18 +70,21 @@ struct CardTemplatesAgainstAnkiTests {
                 compared += 1
                 let mine = try names(of: note)
                 if mine != expected { differences.append("imported \(type) \(fields): Maeil \(mine), Anki \(expected)") }
-                // What each card's answer shows, of the fields Anki counts as not empty, but a typed one.
-                for (name, ankiShows) in entry["answers"] as? [String: [String]] ?? [:] {
-                    guard let template = deck.templates.first(where: { $0.name == name || $0.name == "\(name) (\(type))" }) else {
+                // What each card's question shows and its answer adds, of the fields Anki counts as
+                // not empty, but a typed one (and a cloze's deletions). Maeil keeps the question
+                // above the answer, where Anki shows it again only through `{{FrontSide}}`.
+                for (name, sides) in entry["answers"] as? [String: [String: [String]]] ?? [:] {
+                    let cloze = deck.templates.first { $0.noteType == type && $0.blanks != nil }
+                    guard let template = cloze ?? deck.templates.first(where: { $0.name == name || $0.name == "\(name) (\(type))" }) else {
                         answerDifferences.append("\(type) \(name): no such template here")
                         continue
                     }
                     let shown = template.shown(for: note.fields, hasTags: !note.tags.isEmpty)
-                    let counted = Set(fields.filter { !AnkiQuestionRule.isEmpty($0.value) }.keys).subtracting([template.typed].compactMap { $0 })
-                    let maeilShows = Set(shown.front + shown.back).intersection(counted)
+                    let counted = Set(fields.filter { !AnkiQuestionRule.isEmpty($0.value) }.keys).subtracting([template.typed, template.blanks].compactMap { $0 })
+                    let (asked, added) = (Set(shown.front).intersection(counted), Set(shown.back).intersection(counted))
                     answers += 1
-                    if maeilShows != Set(ankiShows) {
-                        answerDifferences.append("\(type) \(name) \(fields): Maeil \(maeilShows.sorted()), Anki \(ankiShows)")
+                    if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) {
+                        answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(asked.sorted()) and adds \(added.sorted()), Anki \(sides)")
                     }
                 }
             }

@@ -13,8 +13,12 @@ break's HTML or text, some tagged. Anki adds each note to deck
 JSON object: for each note tried, its note type, fields, tags, and the names of the templates Anki made
 cards from (null where Anki refused it); by guid for the notes added. Half the types get answers
 drawn the same way after `{{FrontSide}}`; for each card Anki made, "answers" names the fields
-its answer shows (each field Anki counts as not empty given a marker of its own, its emptiness
-kept, and the card's answer rendered by Anki), leaving out a field the question types.
+its question shows and those its answer adds (each field Anki counts as not empty given a
+marker of its own, its emptiness kept, and the card rendered by Anki), leaving out a field the
+question types. Then a
+quarter as many cloze types (a field of deletions, "Text", and other fields shown through
+sections on both sides), whose cards are named by number (c1, c2…) and whose deletions'
+field the answers leave out.
 """
 import json
 import os
@@ -54,17 +58,30 @@ def answers(col, model, fields, values, note):
     marked.tags = note.tags
     markers = {}
     for name, value in zip(fields, values):
-        empty = value in ("", " ", "<br>")
+        # A cloze's deletions are its own (the test leaves them out).
+        empty = value in ("", " ", "<br>") or (cloze(model) and name == "Text")
         marked[name] = value if empty else "mark%sx" % name
         if not empty:
             markers[name] = marked[name]
     shown = {}
     for card in note.cards():
-        template = model["tmpls"][card.ord]
+        template = model["tmpls"][0 if cloze(model) else card.ord]
         typed = {name for name in fields if "{{type:%s}}" % name in template["qfmt"]}
-        html = marked.ephemeral_card(card.ord).answer()
-        shown[template["name"]] = sorted(name for name, marker in markers.items() if marker in html and name not in typed)
+        rendered = marked.ephemeral_card(card.ord)
+        question, answer = rendered.question(), rendered.answer()
+        asked = sorted(name for name, marker in markers.items() if marker in question and name not in typed)
+        added = sorted(name for name, marker in markers.items() if marker in answer and name not in typed and name not in asked)
+        shown[card_name(model, card)] = {"question": asked, "answer": added}
     return shown
+
+
+def cloze(model):
+    return model["type"] == 1
+
+
+def card_name(model, card):
+    """A standard type's card by its template's name, a cloze's by its number (c1, c2…)."""
+    return "c%d" % (card.ord + 1) if cloze(model) else model["tmpls"][card.ord]["name"]
 
 
 def main(folder, seed, count):
@@ -104,10 +121,38 @@ def main(folder, seed, count):
             try:
                 col.add_note(note, deck)
                 entry["guid"] = note.guid
-                entry["cards"] = [model["tmpls"][card.ord]["name"] for card in note.cards()]
+                entry["cards"] = [card_name(model, card) for card in note.cards()]
                 entry["answers"] = answers(col, model, fields, values, note)
             except Exception:
                 pass
+            tried.append(entry)
+    # Cloze types, a quarter as many, drawn apart so the standard types stay as they were: the
+    # deletions' field and others, shown through sections on both sides.
+    rng = random.Random(int(seed) + 1)
+    for number in range(int(count) // 4):
+        models = col.models
+        model = models.new(f"Cloze {seed}-{number}")
+        model["type"] = 1
+        fields = ["Text"] + [f"F{index}" for index in range(1, rng.randint(2, 4))]
+        for name in fields:
+            models.add_field(model, models.new_field(name))
+        template = models.new_template("Cloze")
+        template["qfmt"] = "{{cloze:Text}}" + question(rng, fields[1:])
+        template["afmt"] = "{{cloze:Text}}<br>" + question(rng, fields[1:])
+        models.add_template(model, template)
+        models.add(model)
+        model = models.by_name(model["name"])
+        for _ in range(12):
+            note = col.new_note(model)
+            values = [rng.choice(["{{c1::가}} 나", "{{c1::가}} {{c2::나}}", "다 {{c2::라}}"])] + [rng.choice(VALUES) for _ in fields[1:]]
+            for name, value in zip(fields, values):
+                note[name] = value
+            note.tags = ["tagged"] if rng.random() < 0.3 else []
+            entry = {"notetype": model["name"], "fields": dict(zip(fields, values)), "tags": note.tags, "cards": None}
+            col.add_note(note, deck)
+            entry["guid"] = note.guid
+            entry["cards"] = [card_name(model, card) for card in note.cards()]
+            entry["answers"] = answers(col, model, fields, values, note)
             tried.append(entry)
     col.export_anki_package(out_path=os.path.join(folder, "templates.apkg"),
                             options=ExportAnkiPackageOptions(with_scheduling=True, with_media=False, with_deck_configs=True, legacy=False),

@@ -10,10 +10,12 @@ extension AnkiNoteType {
             let question = templates.first?.question ?? ""
             let blanks = Self.references(in: question).first { $0.prefix == "cloze" }?.field ?? fields.first ?? "Text"
             let answer = templates.first?.answer ?? ""
-            // Other fields the question shows (image occlusion's header and picture) go before the blanks.
-            let front = Self.unique(Self.references(in: question).map(\.field).filter { $0 != blanks && fields.contains($0) })
-            let back = Self.references(in: answer).map(\.field).filter { $0 != blanks && fields.contains($0) && !front.contains($0) }
-            return [CardTemplate(name: "cloze", front: front, back: Self.unique(back), blanks: blanks, noteType: name)]
+            // Other fields the question shows (image occlusion's header and picture) go before the
+            // blanks; a field named only by a section is not shown, as in a standard type.
+            let front = Self.unique(Self.references(in: question, sections: false).map(\.field).filter { $0 != blanks && fields.contains($0) })
+            let back = Self.references(in: answer, sections: false).map(\.field).filter { $0 != blanks && fields.contains($0) && !front.contains($0) }
+            return [CardTemplate(name: "cloze", front: front, back: Self.unique(back), blanks: blanks, noteType: name,
+                                 ankiQuestionTags: AnkiQuestionRule.tags(of: question), ankiAnswerTags: AnkiQuestionRule.tags(of: answer))]
         }
         return templates.enumerated().map { index, template in
             // A field named only by a section (`{{#Add Reverse}}…{{/Add Reverse}}`) decides what

@@ -14,9 +14,10 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// When set, only notes of this note type get cards from this template (a deck imported
     /// from Anki can mix "Basic" and "Basic (and reversed card)" notes).
     package var noteType: String?
-    /// For a template of Anki's (not a cloze), its question's tags (`AnkiQuestionRule.tags`):
-    /// which cards a note has follows Anki's rule over them. Nil for Maeil's own templates, and
-    /// for Anki's kept before it was known (an import of their type gives it).
+    /// For a template of Anki's, its question's tags (`AnkiQuestionRule.tags`): which cards a
+    /// note of a standard type has follows Anki's rule over them (a cloze's, its deletions), and
+    /// what its question shows of a note its sections (`shown`). Nil for Maeil's own templates,
+    /// and for Anki's kept before it was known (an import of their type gives it).
     package var ankiQuestionTags: String?
     /// Its answer's tags likewise: which fields a note's answer adds follows its sections
     /// (`shown`). Maeil keeps the question above the answer whether or not it names `{{FrontSide}}`.
@@ -105,8 +106,9 @@ extension CardTemplate {
     /// question, the fields it shows for this note and the question did not: one the question
     /// held back may be among them, and an answer naming no field shows none (where a template
     /// kept before its answer's tags shows the fields its question leaves out).
+    /// A cloze's blanks are its own: its other fields follow the same sections, and its question
+    /// always shows its deletion.
     package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
-        guard blanks == nil else { return self }
         var template = self
         func names(_ tags: String) -> [String] {
             AnkiQuestionRule.shownNames(question: tags, field: { fields.value($0) }, hasTags: hasTags)
@@ -115,7 +117,7 @@ extension CardTemplate {
             // A card whose question shows nothing for this note (its note's only card, which
             // Anki gives a note no template makes one for) shows Anki's blank-front message
             // on both sides there, none of the note.
-            guard AnkiQuestionRule.makesCard(question: question, field: { fields.value($0) }, hasTags: hasTags) else {
+            if blanks == nil, !AnkiQuestionRule.makesCard(question: question, field: { fields.value($0) }, hasTags: hasTags) {
                 (template.front, template.back, template.typed) = ([], [], nil)
                 return template
             }
@@ -123,7 +125,7 @@ extension CardTemplate {
             template.front = front.filter(shown.contains)
         }
         if let answer = ankiAnswerTags {
-            let candidates = Set(fields.map(\.name)).subtracting(template.front)
+            let candidates = Set(fields.map(\.name)).subtracting(template.front + [blanks].compactMap { $0 })
             template.back = AnkiNoteType.unique(names(answer).filter(candidates.contains))
         }
         return template
