@@ -200,7 +200,9 @@ package final class ReviewLoop {
                 typedWrong = judgement.map { !$0.correct } ?? false
                 if let judgement { console.line(CardView.diff(judgement, style: style)) }
                 console.line(style.dim(String(repeating: "─", count: 24)))
-                console.line(CardView(current, style: style).back)
+                // An answer that adds nothing (an Anki card whose answer names no field) leaves no blank line.
+                let back = CardView(current, style: style).back
+                if !back.isEmpty { console.line(back) }
                 // What the front could not say without giving the answer away is said now.
                 if speaksByItself(current) { speak(current) }
             case .answered(_, let rating, let interval):
