@@ -62,11 +62,8 @@ struct AnkiQuestionRuleTests {
     /// A note's answer shows what its answer's sections let through, and a field its question
     /// held back for this note when the answer shows it.
     @Test func anAnswerShowsWhatItsSectionsLetThrough() {
-        let type = AnkiNoteType(id: 1, name: "Hinted", isCloze: false, fields: ["Word", "Meaning", "Hint on", "Hint"], templates: [
-            .init(name: "Card 1", question: "{{Word}}{{#Hint on}}{{Hint}}{{/Hint on}}",
-                  answer: "{{FrontSide}}<hr id=answer>{{Meaning}}{{^Hint on}}<br>{{Hint}}{{/Hint on}}"),
-        ], modified: 0, legacyJSON: "{}")
-        let template = type.maeilTemplates[0]
+        let template = Self.hinted(cloze: false, fields: ["Word", "Meaning"], question: "{{Word}}{{#Hint on}}{{Hint}}{{/Hint on}}",
+                                   answer: "{{FrontSide}}<hr id=answer>{{Meaning}}{{^Hint on}}<br>{{Hint}}{{/Hint on}}")
         func shown(_ switchValue: String) -> (front: [String], back: [String]) {
             let fields = [NoteField(name: "Word", value: "나무"), NoteField(name: "Meaning", value: "tree"),
                           NoteField(name: "Hint on", value: switchValue), NoteField(name: "Hint", value: "namu")]
@@ -91,11 +88,8 @@ struct AnkiQuestionRuleTests {
 
     /// A cloze type's other fields follow its sections too; its deletions are its own.
     @Test func aClozesOtherFieldsFollowItsSections() {
-        let type = AnkiNoteType(id: 2, name: "Cloze hinted", isCloze: true, fields: ["Text", "Hint on", "Hint", "Extra"], templates: [
-            .init(name: "Cloze", question: "{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
-                  answer: "{{cloze:Text}}<br>{{^Hint on}}{{Hint}}{{/Hint on}}{{Extra}}"),
-        ], modified: 0, legacyJSON: "{}")
-        let template = type.maeilTemplates[0]
+        let template = Self.hinted(cloze: true, fields: ["Text", "Extra"], question: "{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
+                                   answer: "{{cloze:Text}}<br>{{^Hint on}}{{Hint}}{{/Hint on}}{{Extra}}")
         #expect(template.blanks == "Text" && template.front == ["Hint"] && template.back == ["Extra"])
         func shown(_ switchValue: String) -> (front: [String], back: [String]) {
             let shown = template.shown(for: [NoteField(name: "Text", value: "{{c1::나무}}"), NoteField(name: "Hint on", value: switchValue),
@@ -104,5 +98,13 @@ struct AnkiQuestionRuleTests {
         }
         #expect(shown("y") == (["Hint"], ["Extra"]))
         #expect(shown("") == ([], ["Hint", "Extra"]))
+    }
+
+    /// The template of a note type with `fields` and a hint its "Hint on" field switches, one
+    /// card (a cloze's, when `cloze`).
+    static func hinted(cloze: Bool, fields: [String], question: String, answer: String) -> CardTemplate {
+        AnkiNoteType(id: cloze ? 2 : 1, name: cloze ? "Cloze hinted" : "Hinted", isCloze: cloze, fields: fields + ["Hint on", "Hint"],
+                     templates: [.init(name: cloze ? "Cloze" : "Card 1", question: question, answer: answer)], modified: 0,
+                     legacyJSON: "{}").maeilTemplates[0]
     }
 }
