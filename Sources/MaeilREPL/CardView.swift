@@ -14,7 +14,7 @@ package struct CardView {
     /// note looks each up once, not by a scan of all of them.
     private let values: [String: String]
 
-    /// The card's template as it shows this note's question (`CardTemplate.shown`).
+    /// The card's template as it shows this note, question and answer (`CardTemplate.shown`).
     let template: CardTemplate
 
     package init(_ card: PresentedCard, style: Style) {

@@ -22,11 +22,11 @@ package enum AnkiQuestionRule {
     }
 
     /// The names the question shows for such a note, in order: the ones its sections let
-    /// through, empty or not.
-    package static func shownNames(question: String, field: (String) -> String?, hasTags: Bool) -> [String] {
-        var names: [String] = []
-        walk(question, field: field, hasTags: hasTags) { name, _ in
-            names.append(name)
+    /// through, each with whether it is empty (the question makes a card where one is not).
+    package static func shownNames(question: String, field: (String) -> String?, hasTags: Bool) -> [(name: String, empty: Bool)] {
+        var names: [(name: String, empty: Bool)] = []
+        walk(question, field: field, hasTags: hasTags) { name, empty in
+            names.append((name, empty))
             return true
         }
         return names

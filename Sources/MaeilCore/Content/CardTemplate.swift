@@ -110,23 +110,24 @@ extension CardTemplate {
     /// always shows its deletion.
     package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
         var template = self
-        func names(_ tags: String) -> [String] {
+        func names(_ tags: String) -> [(name: String, empty: Bool)] {
             AnkiQuestionRule.shownNames(question: tags, field: { fields.value($0) }, hasTags: hasTags)
         }
         if let question = ankiQuestionTags {
+            let asked = names(question)
             // A card whose question shows nothing for this note (its note's only card, which
             // Anki gives a note no template makes one for) shows Anki's blank-front message
             // on both sides there, none of the note.
-            if blanks == nil, !AnkiQuestionRule.makesCard(question: question, field: { fields.value($0) }, hasTags: hasTags) {
+            if blanks == nil, asked.allSatisfy(\.empty) {
                 (template.front, template.back, template.typed) = ([], [], nil)
                 return template
             }
-            let shown = Set(names(question))
+            let shown = Set(asked.map(\.name))
             template.front = front.filter(shown.contains)
         }
         if let answer = ankiAnswerTags {
             let candidates = Set(fields.map(\.name)).subtracting(template.front + [blanks].compactMap { $0 })
-            template.back = AnkiNoteType.unique(names(answer).filter(candidates.contains))
+            template.back = AnkiNoteType.unique(names(answer).map(\.name).filter(candidates.contains))
         }
         return template
     }
