@@ -59,8 +59,11 @@ package struct CardView {
     package var front: String {
         var lines: [String] = []
         if let blanks {
-            lines += template.front.map(value).filter { !$0.isEmpty }.map { style.bold($0) }
+            // Anki's question may name a field after its deletions (a hint under the text).
+            let before = template.front.prefix(template.deletionsAt ?? template.front.count)
+            lines += before.map(value).filter { !$0.isEmpty }.map { style.bold($0) }
             lines.append(blanks.question)
+            lines += template.front.dropFirst(before.count).map(value).filter { !$0.isEmpty }
             return lines.joined(separator: "\n")
         }
         let shown = template.front.map(value).filter { !$0.isEmpty }

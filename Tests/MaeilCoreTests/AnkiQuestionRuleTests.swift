@@ -100,6 +100,24 @@ struct AnkiQuestionRuleTests {
         #expect(shown("") == ([], ["Hint", "Extra"]))
     }
 
+    /// A question's fields come in the order it shows them for the note, and a cloze's
+    /// deletions where it names them: a field held back by a section until later in the
+    /// question shows there.
+    @Test func aQuestionShowsItsFieldsInItsOwnOrder() {
+        let fields = [NoteField(name: "Text", value: "{{c1::나무}}"), NoteField(name: "Hint on", value: "y"),
+                      NoteField(name: "Hint", value: "namu"), NoteField(name: "Extra", value: "tree")]
+        let cloze = Self.hinted(cloze: true, fields: ["Text", "Extra"], question: "{{Extra}}<br>{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
+                                answer: "{{cloze:Text}}")
+        let shown = cloze.shown(for: fields, hasTags: false)
+        #expect(shown.front == ["Extra", "Hint"] && shown.deletionsAt == 1)
+        #expect(cloze.shown(for: fields.map { $0.name == "Extra" ? NoteField(name: "Extra", value: "") : $0 }, hasTags: false).deletionsAt == 1,
+                "an empty field keeps its place")
+        // Maeil's own cloze templates show the deletions under every other field.
+        #expect(CardTemplate(name: "own", front: ["Extra"], back: [], blanks: "Text").shown(for: fields, hasTags: false).deletionsAt == nil)
+        let standard = Self.hinted(cloze: false, fields: ["Word"], question: "{{^Hint on}}{{Hint}}{{/Hint on}}{{Word}}{{Hint}}", answer: "")
+        #expect(standard.shown(for: [NoteField(name: "Word", value: "나무")] + fields.dropFirst(), hasTags: false).front == ["Word", "Hint"])
+    }
+
     /// The template of a note type with `fields` and a hint its "Hint on" field switches, one
     /// card (a cloze's, when `cloze`).
     static func hinted(cloze: Bool, fields: [String], question: String, answer: String) -> CardTemplate {

@@ -15,7 +15,8 @@ import MaeilTestSupport
 /// question shows a field with text through its sections, and a note none would give a card
 /// gets its first template's. And each imported card's answer shows the fields Anki's answer
 /// shows for that note (`CardTemplate.shown`: the sections of its question and its answer, as
-/// migrations v35 and v36 give them to decks kept before), cloze types' (but their deletions) too.
+/// migrations v35 and v36 give them to decks kept before), cloze types' (but their deletions) too;
+/// its question shows them in Anki's order, a cloze's deletions where its question names them.
 @Suite("Cards of Anki's note types against Anki's")
 struct CardTemplatesAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
@@ -73,6 +74,8 @@ struct CardTemplatesAgainstAnkiTests {
                 // What each card's question shows and its answer adds, of the fields Anki counts as
                 // not empty, but a typed one (and a cloze's deletions). Maeil keeps the question
                 // above the answer, where Anki shows it again only through `{{FrontSide}}`.
+                // And the question's fields in the order Anki shows them, a cloze's deletions where
+                // its question names them.
                 for (name, sides) in entry["answers"] as? [String: [String: [String]]] ?? [:] {
                     let cloze = deck.templates.first { $0.noteType == type && $0.blanks != nil }
                     guard let template = cloze ?? deck.templates.first(where: { $0.name == name || $0.name == "\(name) (\(type))" }) else {
@@ -83,8 +86,12 @@ struct CardTemplatesAgainstAnkiTests {
                     let counted = Set(fields.filter { !AnkiQuestionRule.isEmpty($0.value) }.keys).subtracting([template.typed, template.blanks].compactMap { $0 })
                     let (asked, added) = (Set(shown.front).intersection(counted), Set(shown.back).intersection(counted))
                     answers += 1
-                    if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) {
-                        answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(asked.sorted()) and adds \(added.sorted()), Anki \(sides)")
+                    var order = shown.front.filter(asked.contains)
+                    if let blanks = shown.blanks {
+                        order.insert(blanks, at: shown.front.prefix(shown.deletionsAt ?? shown.front.count).filter(asked.contains).count)
+                    }
+                    if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) || order != sides["order"] {
+                        answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(order) and adds \(added.sorted()), Anki \(sides)")
                     }
                 }
             }

@@ -121,14 +121,26 @@ struct PromptUnitTests {
         #expect((view("나무", "y").front, view("나무", "y").back) == ("나무\nnamu", "tree"))
         #expect((view("", "").front, view("", "").back) == ("The front of this card is blank: no field it asks has text for this note.", ""))
     }
+
+    /// A cloze's question shows its other fields where Anki's does: a header above the
+    /// deletions, a hint under them.
+    @Test func aClozeShowsItsOtherFieldsWhereItsQuestionPutsThem() throws {
+        let type = AnkiNoteType(id: 2, name: "Cloze hinted", isCloze: true, fields: ["Header", "Text", "Hint", "Extra"], templates: [
+            .init(name: "Cloze", question: "{{Header}}<br>{{cloze:Text}}<br>{{Hint}}", answer: "{{cloze:Text}}<br>{{Extra}}"),
+        ], modified: 0, legacyJSON: "{}")
+        let view = CardView(.sample(kind: .word, fields: [NoteField(name: "Header", value: "Food"), NoteField(name: "Text", value: "{{c1::김치}}는 맵다"),
+                                                          NoteField(name: "Hint", value: "gimchi"), NoteField(name: "Extra", value: "kimchi")],
+                                    template: type.maeilTemplates[0], ordinal: 1), style: .plain)
+        #expect((view.front, view.back) == ("Food\n[…]는 맵다\ngimchi", "[김치]는 맵다\nExtra: kimchi"))
+    }
 }
 
 extension PresentedCard {
-    static func sample(kind: NoteKind, fields: [NoteField], template: CardTemplate) -> PresentedCard {
+    static func sample(kind: NoteKind, fields: [NoteField], template: CardTemplate, ordinal: Int = 0) -> PresentedCard {
         let state = CardState.new
         let outcome = Outcome(state: state)
         return PresentedCard(
-            card: Card(id: 1, noteID: 1, deckID: 1, template: template.name, ordinal: 0, state: state, starred: false, suspended: false),
+            card: Card(id: 1, noteID: 1, deckID: 1, template: template.name, ordinal: ordinal, state: state, starred: false, suspended: false),
             note: Note(id: 1, guid: "g", deckID: 1, kind: kind, fields: fields, tags: [], position: 0),
             deck: Deck(id: 1, name: "Deck", description: "", presetID: 1, templates: [template]), template: template,
             nextStates: NextStates(current: state, again: outcome, hard: outcome, good: outcome, easy: outcome), siblings: [],

@@ -15,10 +15,11 @@ cards from (null where Anki refused it); by guid for the notes added. Half the t
 drawn the same way after `{{FrontSide}}`; for each card Anki made, "answers" names the fields
 its question shows and those its answer adds (each field Anki counts as not empty given a
 marker of its own, its emptiness kept, and the card rendered by Anki), leaving out a field the
-question types. Then a
+question types, and "order" the order the question shows them in. Then a
 quarter as many cloze types (a field of deletions, "Text", and other fields shown through
-sections on both sides), whose cards are named by number (c1, c2…) and whose deletions'
-field the answers leave out.
+sections on both sides, on the question before the deletions and after them), whose cards are
+named by number (c1, c2…) and whose deletions' field the answers leave out but for its place
+in "order".
 """
 import json
 import os
@@ -71,7 +72,13 @@ def answers(col, model, fields, values, note):
         question, answer = rendered.question(), rendered.answer()
         asked = sorted(name for name, marker in markers.items() if marker in question and name not in typed)
         added = sorted(name for name, marker in markers.items() if marker in answer and name not in typed and name not in asked)
-        shown[card_name(model, card)] = {"question": asked, "answer": added}
+        # The order the question shows them in, each where it first shows; a cloze's deletions
+        # as "Text", where its card's deletion shows.
+        places = {name: question.find(markers[name]) for name in asked}
+        if cloze(model):
+            places["Text"] = question.find('class="cloze"')
+        order = sorted(places, key=places.get)
+        shown[card_name(model, card)] = {"question": asked, "answer": added, "order": order}
     return shown
 
 
@@ -137,7 +144,8 @@ def main(folder, seed, count):
         for name in fields:
             models.add_field(model, models.new_field(name))
         template = models.new_template("Cloze")
-        template["qfmt"] = "{{cloze:Text}}" + question(rng, fields[1:])
+        # Other fields before the deletions, after them, or both.
+        template["qfmt"] = question(rng, fields[1:]) + "{{cloze:Text}}" + question(rng, fields[1:])
         template["afmt"] = "{{cloze:Text}}<br>" + question(rng, fields[1:])
         models.add_template(model, template)
         models.add(model)

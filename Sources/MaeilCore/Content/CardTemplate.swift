@@ -22,6 +22,10 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// Its answer's tags likewise: which fields a note's answer adds follows its sections
     /// (`shown`). Maeil keeps the question above the answer whether or not it names `{{FrontSide}}`.
     package var ankiAnswerTags: String?
+    /// Where a cloze's question shows its deletions among `front`: that many of its fields come
+    /// before them, as Anki's question orders them (`shown` finds it for a note). Nil: after all
+    /// of them, as Maeil's own templates show them. Never stored.
+    package var deletionsAt: Int?
 
     package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
                 noteType: String? = nil, ankiQuestionTags: String? = nil, ankiAnswerTags: String? = nil) {
@@ -107,7 +111,8 @@ extension CardTemplate {
     /// held back may be among them, and an answer naming no field shows none (where a template
     /// kept before its answer's tags shows the fields its question leaves out).
     /// A cloze's blanks are its own: its other fields follow the same sections, and its question
-    /// always shows its deletion.
+    /// always shows its deletion, where the question names it among them (`deletionsAt`).
+    /// The question's fields come in the order it shows them.
     package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
         var template = self
         func names(_ tags: String) -> [(name: String, empty: Bool)] {
@@ -122,8 +127,15 @@ extension CardTemplate {
                 (template.front, template.back, template.typed) = ([], [], nil)
                 return template
             }
-            let shown = Set(asked.map(\.name))
-            template.front = front.filter(shown.contains)
+            // In the order the question shows them, each where it first shows.
+            let shown = AnkiNoteType.unique(asked.map(\.name))
+            let asks = Set(front)
+            template.front = shown.filter(asks.contains)
+            // Image occlusion's masks are drawn on its picture: what they hide reads after it,
+            // wherever its question names them.
+            if let blanks, let deletions = shown.firstIndex(of: blanks), ImageOcclusion.masks(in: fields.value(blanks) ?? "") == nil {
+                template.deletionsAt = shown[..<deletions].filter(asks.contains).count
+            }
         }
         if let answer = ankiAnswerTags {
             let candidates = Set(fields.map(\.name)).subtracting(template.front + [blanks].compactMap { $0 })
