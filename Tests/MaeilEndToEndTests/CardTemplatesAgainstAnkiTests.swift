@@ -90,8 +90,10 @@ struct CardTemplatesAgainstAnkiTests {
                     if let blanks = shown.blanks {
                         order.insert(blanks, at: shown.front.prefix(shown.deletionsAt ?? shown.front.count).filter(asked.contains).count)
                     }
-                    if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) || order != sides["order"] {
-                        answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(order) and adds \(added.sorted()), Anki \(sides)")
+                    let answerOrder = shown.back.filter(added.contains)
+                    if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) || order != sides["order"]
+                        || answerOrder != sides["answer_order"] {
+                        answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(order) and adds \(answerOrder), Anki \(sides)")
                     }
                 }
             }

@@ -15,7 +15,7 @@ cards from (null where Anki refused it); by guid for the notes added. Half the t
 drawn the same way after `{{FrontSide}}`; for each card Anki made, "answers" names the fields
 its question shows and those its answer adds (each field Anki counts as not empty given a
 marker of its own, its emptiness kept, and the card rendered by Anki), leaving out a field the
-question types, and "order" the order the question shows them in. Then a
+question types, and "order" and "answer_order" the order each side shows them in. Then a
 quarter as many cloze types (a field of deletions, "Text", and other fields shown through
 sections on both sides, on the question before the deletions and after them), whose cards are
 named by number (c1, c2…) and whose deletions' field the answers leave out but for its place
@@ -78,7 +78,9 @@ def answers(col, model, fields, values, note):
         if cloze(model):
             places["Text"] = question.find('class="cloze"')
         order = sorted(places, key=places.get)
-        shown[card_name(model, card)] = {"question": asked, "answer": added, "order": order}
+        answer_places = {name: answer.find(markers[name]) for name in added}
+        shown[card_name(model, card)] = {"question": asked, "answer": added, "order": order,
+                                         "answer_order": sorted(answer_places, key=answer_places.get)}
     return shown
 
 
