@@ -96,10 +96,8 @@ package struct CardView {
     /// The answer side, under the front.
     package var back: String {
         var lines: [String] = []
-        if let blanks {
-            lines.append(style.green(blanks.answerText))
-        }
-        for name in template.back {
+        for (index, name) in template.back.enumerated() {
+            if let blanks, index == template.answerDeletionsAt ?? 0 { lines.append(style.green(blanks.answerText)) }
             let text = value(name)
             guard !text.isEmpty else { continue }
             if template.back.count == 1 && blanks == nil {
@@ -108,6 +106,8 @@ package struct CardView {
                 lines.append("\(style.dim(label(name) + ":")) \(text)")
             }
         }
+        // Deletions the answer shows after every field (or with none to show).
+        if let blanks, (template.answerDeletionsAt ?? 0) >= template.back.count { lines.append(style.green(blanks.answerText)) }
         return lines.joined(separator: "\n")
     }
 

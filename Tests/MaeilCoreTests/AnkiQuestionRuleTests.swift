@@ -100,17 +100,19 @@ struct AnkiQuestionRuleTests {
         #expect(shown("") == ([], ["Hint", "Extra"]))
     }
 
-    /// A question's fields come in the order it shows them for the note, and a cloze's
-    /// deletions where it names them: a field held back by a section until later in the
-    /// question shows there.
+    /// A side's fields come in the order it shows them for the note, and a cloze's deletions
+    /// where it names them: a field held back by a section until later in the question shows
+    /// there.
     @Test func aQuestionShowsItsFieldsInItsOwnOrder() {
         let fields = [NoteField(name: "Text", value: "{{c1::나무}}"), NoteField(name: "Hint on", value: "y"),
                       NoteField(name: "Hint", value: "namu"), NoteField(name: "Extra", value: "tree")]
-        let cloze = Self.hinted(cloze: true, fields: ["Text", "Extra"], question: "{{Extra}}<br>{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
-                                answer: "{{cloze:Text}}")
-        let shown = cloze.shown(for: fields, hasTags: false)
-        #expect(shown.front == ["Extra", "Hint"] && shown.deletionsAt == 1)
-        #expect(cloze.shown(for: fields.map { $0.name == "Extra" ? NoteField(name: "Extra", value: "") : $0 }, hasTags: false).deletionsAt == 1,
+        let cloze = Self.hinted(cloze: true, fields: ["Text", "Extra"], question: "{{#Hint on}}{{Hint}}<br>{{/Hint on}}{{cloze:Text}}",
+                                answer: "{{Extra}}<br>{{cloze:Text}}")
+        #expect(cloze.shown(for: fields, hasTags: false).deletionsAt == 1 && cloze.shown(for: fields, hasTags: false).answerDeletionsAt == 1)
+        let shown = Self.hinted(cloze: true, fields: ["Text", "Extra"], question: "{{Extra}}<br>{{cloze:Text}}{{#Hint on}}<br>{{Hint}}{{/Hint on}}",
+                                answer: "{{cloze:Text}}").shown(for: fields, hasTags: false)
+        #expect(shown.front == ["Extra", "Hint"] && shown.deletionsAt == 1 && shown.answerDeletionsAt == 0)
+        #expect(cloze.shown(for: fields.map { $0.name == "Hint" ? NoteField(name: "Hint", value: "") : $0 }, hasTags: false).deletionsAt == 1,
                 "an empty field keeps its place")
         // Maeil's own cloze templates show the deletions under every other field.
         #expect(CardTemplate(name: "own", front: ["Extra"], back: [], blanks: "Text").shown(for: fields, hasTags: false).deletionsAt == nil)

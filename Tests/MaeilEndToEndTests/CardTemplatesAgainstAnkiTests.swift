@@ -16,7 +16,7 @@ import MaeilTestSupport
 /// gets its first template's. And each imported card's answer shows the fields Anki's answer
 /// shows for that note (`CardTemplate.shown`: the sections of its question and its answer, as
 /// migrations v35 and v36 give them to decks kept before), cloze types' (but their deletions) too;
-/// its question shows them in Anki's order, a cloze's deletions where its question names them.
+/// each side shows them in Anki's order, a cloze's deletions where that side names them.
 @Suite("Cards of Anki's note types against Anki's")
 struct CardTemplatesAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
@@ -90,7 +90,10 @@ struct CardTemplatesAgainstAnkiTests {
                     if let blanks = shown.blanks {
                         order.insert(blanks, at: shown.front.prefix(shown.deletionsAt ?? shown.front.count).filter(asked.contains).count)
                     }
-                    let answerOrder = shown.back.filter(added.contains)
+                    var answerOrder = shown.back.filter(added.contains)
+                    if let blanks = shown.blanks, sides["answer_order"]?.contains(blanks) == true {
+                        answerOrder.insert(blanks, at: shown.back.prefix(shown.answerDeletionsAt ?? 0).filter(added.contains).count)
+                    }
                     if asked != Set(sides["question"] ?? []) || added != Set(sides["answer"] ?? []) || order != sides["order"]
                         || answerOrder != sides["answer_order"] {
                         answerDifferences.append("\(type) \(name) \(fields): Maeil asks \(order) and adds \(answerOrder), Anki \(sides)")

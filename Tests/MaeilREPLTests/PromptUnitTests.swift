@@ -122,16 +122,17 @@ struct PromptUnitTests {
         #expect((view("", "").front, view("", "").back) == ("The front of this card is blank: no field it asks has text for this note.", ""))
     }
 
-    /// A cloze's question shows its other fields where Anki's does: a header above the
-    /// deletions, a hint under them.
-    @Test func aClozeShowsItsOtherFieldsWhereItsQuestionPutsThem() throws {
-        let type = AnkiNoteType(id: 2, name: "Cloze hinted", isCloze: true, fields: ["Header", "Text", "Hint", "Extra"], templates: [
-            .init(name: "Cloze", question: "{{Header}}<br>{{cloze:Text}}<br>{{Hint}}", answer: "{{cloze:Text}}<br>{{Extra}}"),
+    /// A cloze shows its other fields where Anki's templates put them: a header above the
+    /// deletions, a hint under them; on the answer, a note above them, an extra under them.
+    @Test func aClozeShowsItsOtherFieldsWhereItsTemplatesPutThem() throws {
+        let type = AnkiNoteType(id: 2, name: "Cloze hinted", isCloze: true, fields: ["Header", "Text", "Hint", "Note", "Extra"], templates: [
+            .init(name: "Cloze", question: "{{Header}}<br>{{cloze:Text}}<br>{{Hint}}", answer: "{{Note}}<br>{{cloze:Text}}<br>{{Extra}}"),
         ], modified: 0, legacyJSON: "{}")
         let view = CardView(.sample(kind: .word, fields: [NoteField(name: "Header", value: "Food"), NoteField(name: "Text", value: "{{c1::김치}}는 맵다"),
-                                                          NoteField(name: "Hint", value: "gimchi"), NoteField(name: "Extra", value: "kimchi")],
+                                                          NoteField(name: "Hint", value: "gimchi"), NoteField(name: "Note", value: "a side dish"),
+                                                          NoteField(name: "Extra", value: "kimchi")],
                                     template: type.maeilTemplates[0], ordinal: 1), style: .plain)
-        #expect((view.front, view.back) == ("Food\n[…]는 맵다\ngimchi", "[김치]는 맵다\nExtra: kimchi"))
+        #expect((view.front, view.back) == ("Food\n[…]는 맵다\ngimchi", "Note: a side dish\n[김치]는 맵다\nExtra: kimchi"))
     }
 }
 

@@ -17,13 +17,14 @@ its question shows and those its answer adds (each field Anki counts as not empt
 marker of its own, its emptiness kept, and the card rendered by Anki), leaving out a field the
 question types, and "order" and "answer_order" the order each side shows them in. Then a
 quarter as many cloze types (a field of deletions, "Text", and other fields shown through
-sections on both sides, on the question before the deletions and after them), whose cards are
+sections on both sides, before the deletions and after them), whose cards are
 named by number (c1, c2…) and whose deletions' field the answers leave out but for its place
-in "order".
+in "order" and "answer_order".
 """
 import json
 import os
 import random
+import re
 import sys
 
 from anki.collection import Collection, ExportAnkiPackageOptions
@@ -79,6 +80,12 @@ def answers(col, model, fields, values, note):
             places["Text"] = question.find('class="cloze"')
         order = sorted(places, key=places.get)
         answer_places = {name: answer.find(markers[name]) for name in added}
+        if cloze(model):
+            # The answer's own deletions, revealed (a question shown again through
+            # {{FrontSide}} has them as "[...]").
+            revealed = re.search(r'<span class="cloze"[^>]*>(?!\[\.\.\.\])', answer)
+            if revealed:
+                answer_places["Text"] = revealed.start()
         shown[card_name(model, card)] = {"question": asked, "answer": added, "order": order,
                                          "answer_order": sorted(answer_places, key=answer_places.get)}
     return shown
@@ -148,7 +155,7 @@ def main(folder, seed, count):
         template = models.new_template("Cloze")
         # Other fields before the deletions, after them, or both.
         template["qfmt"] = question(rng, fields[1:]) + "{{cloze:Text}}" + question(rng, fields[1:])
-        template["afmt"] = "{{cloze:Text}}<br>" + question(rng, fields[1:])
+        template["afmt"] = question(rng, fields[1:]) + "{{cloze:Text}}<br>" + question(rng, fields[1:])
         models.add_template(model, template)
         models.add(model)
         model = models.by_name(model["name"])

@@ -26,6 +26,8 @@ package struct CardTemplate: Hashable, Sendable, Codable {
     /// before them, as Anki's question orders them (`shown` finds it for a note). Nil: after all
     /// of them, as Maeil's own templates show them. Never stored.
     package var deletionsAt: Int?
+    /// Where its answer shows them among `back` likewise. Nil: before all of them.
+    package var answerDeletionsAt: Int?
 
     package init(name: String, front: [String], back: [String], typed: String? = nil, blanks: String? = nil, hints: [String] = [],
                 noteType: String? = nil, ankiQuestionTags: String? = nil, ankiAnswerTags: String? = nil) {
@@ -111,8 +113,8 @@ extension CardTemplate {
     /// held back may be among them, and an answer naming no field shows none (where a template
     /// kept before its answer's tags shows the fields its question leaves out).
     /// A cloze's blanks are its own: its other fields follow the same sections, and its question
-    /// always shows its deletion, where the question names it among them (`deletionsAt`).
-    /// The question's fields come in the order it shows them.
+    /// always shows its deletion, where the question names it among them (`deletionsAt`; the
+    /// answer's, `answerDeletionsAt`). Each side's fields come in the order it shows them.
     package func shown(for fields: [NoteField], hasTags: Bool) -> CardTemplate {
         var template = self
         func names(_ tags: String) -> [(name: String, empty: Bool)] {
@@ -131,16 +133,22 @@ extension CardTemplate {
             let shown = AnkiNoteType.unique(asked.map(\.name))
             let asks = Set(front)
             template.front = shown.filter(asks.contains)
-            // Image occlusion's masks are drawn on its picture: what they hide reads after it,
-            // wherever its question names them.
-            if let blanks, let deletions = shown.firstIndex(of: blanks), ImageOcclusion.masks(in: fields.value(blanks) ?? "") == nil {
-                template.deletionsAt = shown[..<deletions].filter(asks.contains).count
-            }
+            template.deletionsAt = deletionsPlace(in: shown, keeping: asks, fields: fields)
         }
         if let answer = ankiAnswerTags {
             let candidates = Set(fields.map(\.name)).subtracting(template.front + [blanks].compactMap { $0 })
-            template.back = AnkiNoteType.unique(names(answer).map(\.name).filter(candidates.contains))
+            let shown = AnkiNoteType.unique(names(answer).map(\.name))
+            template.back = shown.filter(candidates.contains)
+            template.answerDeletionsAt = deletionsPlace(in: shown, keeping: candidates, fields: fields)
         }
         return template
+    }
+
+    /// How many of the fields `kept` a side shows (`names`, in its order) come before a cloze's
+    /// deletions: nil where it does not name them, and for image occlusion, whose masks are
+    /// drawn on its picture and read after it wherever its templates name them.
+    private func deletionsPlace(in names: [String], keeping kept: Set<String>, fields: [NoteField]) -> Int? {
+        guard let blanks, let deletions = names.firstIndex(of: blanks), ImageOcclusion.masks(in: fields.value(blanks) ?? "") == nil else { return nil }
+        return names[..<deletions].filter(kept.contains).count
     }
 }
