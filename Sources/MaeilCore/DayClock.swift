@@ -64,6 +64,21 @@ public struct DayClock: Sendable, Hashable {
         start(ofDay: dayNumber(of: date) + 1)
     }
 
+    /// The end of the study day holding `date` as Anki reckons it (rslib's scheduling timing,
+    /// its `next_day_at`): the rollover hour at the UTC offset in force at `date`, that day's
+    /// while it is ahead, else a day of 86,400 seconds later. It is `nextRollover(after:)` but
+    /// on the night before a change of offset, until the change: before the clocks go back,
+    /// Anki's day ends an hour before the next one starts by the calendar, and an hour after it
+    /// before they go forward. Anki's learning steps and its `rated:` and `added:` searches count
+    /// from this end; its day numbers, and what is buried until the next day, follow the calendar.
+    public func ankiDayEnd(after date: Date) -> Date {
+        let offset = fixedOffset.flatMap { date >= Self.fixedOffsetEpoch ? $0 : nil } ?? timeZone.secondsFromGMT(for: date)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        var end = (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400) * 86_400 + rolloverHour * 3600
+        if end <= local { end += 86_400 }
+        return Date(timeIntervalSince1970: TimeInterval(end - offset))
+    }
+
     /// Whole seconds left in the study day that contains `date`.
     public func secondsUntilRollover(from date: Date) -> Int {
         max(0, Int(nextRollover(after: date).timeIntervalSince(date).rounded(.down)))

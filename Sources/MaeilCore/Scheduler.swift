@@ -107,8 +107,9 @@ extension Transition {
             streak: passed ? card.streak + 1 : 0, lastReview: context.now)
         let today = context.today
         if phase.isInSteps {
-            // As clock.secondsUntilRollover(from: now), with today already known.
-            let untilRollover = max(0, Int(context.clock.start(ofDay: today + 1).timeIntervalSince(context.now).rounded(.down)))
+            // Counted to the day's end as Anki reckons it, which differs from the next day's start
+            // on the night before a change of offset (`DayClock.ankiDayEnd`).
+            let untilRollover = max(0, Int(context.clock.ankiDayEnd(after: context.now).timeIntervalSince(context.now).rounded(.down)))
             if delaySeconds >= untilRollover {
                 let days = (delaySeconds - untilRollover) / 86_400 + 1
                 state.due = context.clock.start(ofDay: today + days)

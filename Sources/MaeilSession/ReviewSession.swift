@@ -174,7 +174,7 @@ package final class ReviewSession {
             events.append(.answered(cardID: current.card.id, rating: rating, interval: current.intervals[rating] ?? ""))
             if receipt.leech { events.append(.leech(cardID: current.card.id, suspended: receipt.suspendedAsLeech)) }
             let next = receipt.card.state
-            if next.phase.isInSteps, let due = next.due, due < deck.clock.nextRollover(after: now), !receipt.suspendedAsLeech {
+            if next.phase.isInSteps, let due = next.due, due < deck.clock.ankiDayEnd(after: now), !receipt.suspendedAsLeech {
                 state.queue.requeue(QueuedCard(id: current.card.id, noteID: current.card.noteID, deckID: current.card.deckID,
                                                phase: next.phase, due: Int64(due.timeIntervalSince1970)))
             }
@@ -327,7 +327,8 @@ package final class ReviewSession {
     /// "1m", "10m", "4d": what each button does, as on Anki's buttons.
     static func describe(_ next: NextStates, context: SchedulingContext) -> [Rating: String] {
         var result: [Rating: String] = [:]
-        let rollover = context.clock.start(ofDay: context.today + 1)
+        // Where the scheduler ends the day for a learning step (`DayClock.ankiDayEnd`).
+        let rollover = context.clock.ankiDayEnd(after: context.now)
         for rating in Rating.allCases {
             let state = next[rating].state
             if state.phase.isInSteps, let due = state.due, due < rollover {

@@ -41,6 +41,33 @@ struct DayClockTests {
         #expect(newYork.start(ofDay: october31 + 1).timeIntervalSince(newYork.start(ofDay: october31)) == 25 * 3600)
     }
 
+    /// Anki ends a study day at the rollover hour in the offset in force now: on the night before
+    /// New York's clocks go back (2026-11-01 02:00), its day ends at 04:00 EDT, an hour before
+    /// the calendar's next day starts at 04:00 EST; from the change on, the two agree. Checked
+    /// with Anki 26.9.3's library under libfaketime: at 01:30 EDT its day cutoff is 08:00 UTC,
+    /// and a three-hour learning step answered then is due the next day, not at 04:30.
+    @Test func ankisDayEndsAtTheOffsetInForceNow() throws {
+        let newYork = DayClock(timeZone: TimeZone(identifier: "America/New_York")!)
+        let before = Date(timeIntervalSince1970: 1_793_511_000)  // 2026-11-01 05:30 UTC, 01:30 EDT
+        #expect(newYork.ankiDayEnd(after: before) == Date(timeIntervalSince1970: 1_793_520_000))  // 08:00 UTC
+        #expect(newYork.nextRollover(after: before) == Date(timeIntervalSince1970: 1_793_523_600))  // 09:00 UTC
+        let after = Date(timeIntervalSince1970: 1_793_518_200)  // 07:30 UTC, 02:30 EST
+        #expect(newYork.ankiDayEnd(after: after) == newYork.nextRollover(after: after))
+        // The first learning step of three hours, answered at 01:30 EDT, goes to the next day.
+        let context = SchedulingContext(now: before, clock: newYork, fuzzFactor: 0)
+        var settings = SchedulerSettings(kind: .ankiSM2)
+        settings.learningSteps = [60, 10_800]
+        let good = settings.makeScheduler().nextStates(for: .new, context: context)[.good].state
+        #expect(good.phase == .learning && good.due == newYork.start(ofDay: newYork.dayNumber(of: before) + 1))
+        // Elsewhere on the same clock, any day: the two ends are one.
+        for hours in stride(from: 0, to: 24 * 400, by: 7) {
+            let date = Date(timeIntervalSince1970: 1_767_225_600 + Double(hours) * 3600)  // from 2026-01-01
+            let calendarEnd = newYork.nextRollover(after: date), ankiEnd = newYork.ankiDayEnd(after: date)
+            let offsetChanges = newYork.timeZone.secondsFromGMT(for: date) != newYork.timeZone.secondsFromGMT(for: calendarEnd)
+            #expect(offsetChanges || calendarEnd == ankiEnd, "\(date)")
+        }
+    }
+
     @Test func civilDaysRoundTrip() async {
         await propertyCheck(count: 2000, input: Gen.int(in: -1_000_000...1_000_000)) { day in
             let (year, month, dayOfMonth) = CivilDate.civilFromDays(day)

@@ -121,10 +121,10 @@ struct AnswerContext {
 
 extension AnkiScheduler {
     /// Days since the last answer as Anki counts them for FSRS: whole days from that answer to
-    /// the end of today's study day, so an answer at the very start of a study day counts a
-    /// day longer than the study days between them.
+    /// the end of today's study day (as Anki reckons it, `DayClock.ankiDayEnd`), so an answer at
+    /// the very start of a study day counts a day longer than the study days between them.
     static func fsrsElapsedDays(since last: Date, _ context: SchedulingContext) -> Int {
-        let end = context.clock.start(ofDay: context.today + 1)
+        let end = context.clock.ankiDayEnd(after: context.now)
         return max(0, Int((end.timeIntervalSince(last) / 86_400).rounded(.down)))
     }
 }

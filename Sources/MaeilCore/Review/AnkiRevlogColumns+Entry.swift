@@ -21,7 +21,7 @@ extension AnkiRevlogColumns {
         // Worked out only for a step: most rows of an export came from Anki and go back as they came.
         func untilRollover() -> Int? {
             clock.map { clock in
-                max(0, Int(clock.start(ofDay: clock.dayNumber(of: entry.time) + 1).timeIntervalSince1970 - entry.time.timeIntervalSince1970.rounded(.down)))
+                max(0, Int(clock.ankiDayEnd(after: entry.time).timeIntervalSince1970 - entry.time.timeIntervalSince1970.rounded(.down)))
             }
         }
         // A change by hand logs the card's interval column as it was: none in learning, the review

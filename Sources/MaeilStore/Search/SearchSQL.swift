@@ -66,12 +66,13 @@ struct SearchSQL {
         case .property(let property, let comparison, let value): return condition(property, comparison, value)
         case .rated(let days, let rating):
             return byClock { clock in
-                let cutoff = (Int64(clock.nextRollover(after: now).timeIntervalSince1970) - 86_400 * Int64(days)) * 1000
+                // Days of 86,400 seconds back from the day's end as Anki reckons it, as Anki counts.
+                let cutoff = (Int64(clock.ankiDayEnd(after: now).timeIntervalSince1970) - 86_400 * Int64(days)) * 1000
                 return "card.id IN (SELECT card_id FROM review_log WHERE time >= \(cutoff) AND " + (rating.map { "rating = \($0)" } ?? "rating > 0") + ")"
             }
         case .added(let days):
             return byClock { clock in
-                let cutoff = Int64(clock.nextRollover(after: now).timeIntervalSince1970) - 86_400 * Int64(days)
+                let cutoff = Int64(clock.ankiDayEnd(after: now).timeIntervalSince1970) - 86_400 * Int64(days)
                 return "COALESCE(card.anki_id, note.created_at * 1000) > \(cutoff * 1000)"
             }
         case .noteIDs(let ids):
