@@ -45,7 +45,7 @@ struct DayClockTests {
     /// New York's clocks go back (2026-11-01 02:00), its day ends at 04:00 EDT, an hour before
     /// the calendar's next day starts at 04:00 EST; from the change on, the two agree. Checked
     /// with Anki 26.9.3's library under libfaketime: at 01:30 EDT its day cutoff is 08:00 UTC,
-    /// and a three-hour learning step answered then is due the next day, not at 04:30.
+    /// and a three-hour learning step answered then is due the next day, not three hours later.
     @Test func ankisDayEndsAtTheOffsetInForceNow() throws {
         let newYork = DayClock(timeZone: TimeZone(identifier: "America/New_York")!)
         let before = Date(timeIntervalSince1970: 1_793_511_000)  // 2026-11-01 05:30 UTC, 01:30 EDT
