@@ -95,19 +95,17 @@ package struct CardView {
 
     /// The answer side, under the front.
     package var back: String {
-        var lines: [String] = []
-        for (index, name) in template.back.enumerated() {
-            if let blanks, index == template.answerDeletionsAt ?? 0 { lines.append(style.green(blanks.answerText)) }
+        let blanks = self.blanks
+        func line(_ name: String) -> String? {
             let text = value(name)
-            guard !text.isEmpty else { continue }
-            if template.back.count == 1 && blanks == nil {
-                lines.append(style.bold(style.green(text)))
-            } else {
-                lines.append("\(style.dim(label(name) + ":")) \(text)")
-            }
+            guard !text.isEmpty else { return nil }
+            return template.back.count == 1 && blanks == nil ? style.bold(style.green(text)) : "\(style.dim(label(name) + ":")) \(text)"
         }
-        // Deletions the answer shows after every field (or with none to show).
-        if let blanks, (template.answerDeletionsAt ?? 0) >= template.back.count { lines.append(style.green(blanks.answerText)) }
+        // A cloze's deletions where its answer names them among the fields (first by default).
+        let before = template.back.prefix(template.answerDeletionsAt ?? 0)
+        var lines = before.compactMap(line)
+        if let blanks { lines.append(style.green(blanks.answerText)) }
+        lines += template.back.dropFirst(before.count).compactMap(line)
         return lines.joined(separator: "\n")
     }
 

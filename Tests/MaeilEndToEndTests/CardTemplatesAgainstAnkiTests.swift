@@ -74,8 +74,8 @@ struct CardTemplatesAgainstAnkiTests {
                 // What each card's question shows and its answer adds, of the fields Anki counts as
                 // not empty, but a typed one (and a cloze's deletions). Maeil keeps the question
                 // above the answer, where Anki shows it again only through `{{FrontSide}}`.
-                // And the question's fields in the order Anki shows them, a cloze's deletions where
-                // its question names them.
+                // And each side's fields in the order Anki shows them, a cloze's deletions where
+                // that side names them.
                 for (name, sides) in entry["answers"] as? [String: [String: [String]]] ?? [:] {
                     let cloze = deck.templates.first { $0.noteType == type && $0.blanks != nil }
                     guard let template = cloze ?? deck.templates.first(where: { $0.name == name || $0.name == "\(name) (\(type))" }) else {

@@ -120,6 +120,9 @@ extension CardTemplate {
         func names(_ tags: String) -> [(name: String, empty: Bool)] {
             AnkiQuestionRule.shownNames(question: tags, field: { fields.value($0) }, hasTags: hasTags)
         }
+        // Image occlusion's masks are drawn on its picture: what they hide reads after it,
+        // wherever its templates name them.
+        let placesDeletions = blanks.map { ImageOcclusion.masks(in: fields.value($0) ?? "") == nil } ?? false
         if let question = ankiQuestionTags {
             let asked = names(question)
             // A card whose question shows nothing for this note (its note's only card, which
@@ -133,22 +136,21 @@ extension CardTemplate {
             let shown = AnkiNoteType.unique(asked.map(\.name))
             let asks = Set(front)
             template.front = shown.filter(asks.contains)
-            template.deletionsAt = deletionsPlace(in: shown, keeping: asks, fields: fields)
+            template.deletionsAt = placesDeletions ? deletionsPlace(in: shown, keeping: asks) : nil
         }
         if let answer = ankiAnswerTags {
             let candidates = Set(fields.map(\.name)).subtracting(template.front + [blanks].compactMap { $0 })
             let shown = AnkiNoteType.unique(names(answer).map(\.name))
             template.back = shown.filter(candidates.contains)
-            template.answerDeletionsAt = deletionsPlace(in: shown, keeping: candidates, fields: fields)
+            template.answerDeletionsAt = placesDeletions ? deletionsPlace(in: shown, keeping: candidates) : nil
         }
         return template
     }
 
     /// How many of the fields `kept` a side shows (`names`, in its order) come before a cloze's
-    /// deletions: nil where it does not name them, and for image occlusion, whose masks are
-    /// drawn on its picture and read after it wherever its templates name them.
-    private func deletionsPlace(in names: [String], keeping kept: Set<String>, fields: [NoteField]) -> Int? {
-        guard let blanks, let deletions = names.firstIndex(of: blanks), ImageOcclusion.masks(in: fields.value(blanks) ?? "") == nil else { return nil }
+    /// deletions: nil where it does not name them.
+    private func deletionsPlace(in names: [String], keeping kept: Set<String>) -> Int? {
+        guard let blanks, let deletions = names.firstIndex(of: blanks) else { return nil }
         return names[..<deletions].filter(kept.contains).count
     }
 }
