@@ -138,7 +138,7 @@ struct PackageWriterTests {
     /// The store is read on the caller's thread while another writes Anki's file (ExportPipe):
     /// every note arrives, in order; a reading that fails fails the export with its own error,
     /// and nothing is left waiting.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(40)))
     func theReadingAndTheWritingGoSideBySide() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-pipe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -159,7 +159,7 @@ struct PackageWriterTests {
 
     /// A writer that stops (it failed) stops the reading at its next batch: the reader stays
     /// at most the pipe's few batches ahead, and is not left waiting.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(40)))
     func aWriterThatStopsStopsTheReading() throws {
         let pipe = ExportPipe()
         let writer = Thread {

@@ -70,7 +70,7 @@ struct AnkiRoundTripTests {
     /// Maeil's import of the collection counts each deck as Anki does; after Maeil studies on,
     /// Anki reading Maeil's .colpkg counts as Maeil. Before, Maeil took neither: the lifted
     /// limits were not there, and the moved card's answer counted in both decks.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)), arguments: ["1", "2", "3", "4", "5"])
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)), arguments: ["1", "2", "3", "4", "5"])
     func customStudyLiftsTodaysLimitsHereToo(seed: String) throws {
         let made = try AnkiLibrary.run(["custom-study", folder.path, seed])
         let ankiCounts = try #require(made["counts"] as? [String: [String: Int]])
@@ -93,7 +93,7 @@ struct AnkiRoundTripTests {
     /// Maeil's .apkg and .colpkg put each card back in its deck as Anki reads them (each went to
     /// its note's deck before); a package with one card changed back to its note's deck,
     /// imported again, moves it there.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)))
     func cardsInAnotherDeckThanTheirNoteGoBackThere() throws {
         let made = try AnkiLibrary.run(["split", folder.path])
         let decks = try #require(made["decks"] as? [String: String])
@@ -148,7 +148,7 @@ struct AnkiRoundTripTests {
     /// tags, a suspended and a buried card; an FSRS deck with its own retention and parameters;
     /// 150 reviews over 36 days) and exports them; Maeil imports both, answers 20 cards,
     /// exports; Anki takes the packages back into the collections they came from.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)))
     func ankiToMaeilAndBack() throws {
         let made = try AnkiLibrary.run(["make", folder.path])
         let madeReviews = ["sm2", "fsrs"].map { ((made[$0] as? [String: Any])?["reviews"] as? Int) ?? 0 }
@@ -296,7 +296,7 @@ struct AnkiRoundTripTests {
 
     /// Maeil's text export, imported back into Maeil, changes nothing in the file (every table
     /// compared row by row); imported into a new Anki collection, every note arrives.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)))
     func textRoundTrips() throws {
         _ = try AnkiLibrary.run(["make", folder.path])
         let decks = AnkiLibrary.repository.appendingPathComponent("Decks")

@@ -21,7 +21,7 @@ import MaeilTestSupport
 struct CardTemplatesAgainstAnkiTests {
     let folder = Fixture.temporaryDirectory()
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func notesHaveTheCardsAnkiGivesThem() throws {
         let count = Int(ProcessInfo.processInfo.environment["MAEIL_TEMPLATE_TYPES"] ?? "") ?? 60
         let script = AnkiPython.repository.appendingPathComponent("scripts/anki/card-templates.py").path

@@ -15,7 +15,7 @@ struct MemoryFromLogAgainstAnkiTests {
     static let zones = ["Asia/Seoul", "Europe/London", "America/New_York"]
     let folder = Fixture.temporaryDirectory()
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func memoryFromTheLogIsAnkis() throws {
         let count = Int(ProcessInfo.processInfo.environment["MAEIL_MEMORY_CARDS"] ?? "") ?? 400
         var compared = 0, differences: [String] = []

@@ -7,7 +7,7 @@ import Testing
 /// from the defaults, fits the logs with both, and scores both with fsrs-rs's memory states.
 @Suite("The optimizer against fsrs-rs")
 struct OptimizerAgainstFSRSRSTests {
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)))
     func fitsAsFSRSRSFits() throws {
         let script = AnkiLibrary.repository.appendingPathComponent("scripts/anki/optimizer-check.py").path
         let result = try Binary.runProgram(AnkiLibrary.python!, [script, Binary.url.path, "1500", "--json"])
@@ -28,7 +28,7 @@ struct OptimizerAgainstFSRSRSTests {
     /// On a deck Anki studied (scripts/anki/optimizer-anki.py: a simulated learner answers in
     /// Anki for 100 days, Anki fits FSRS as its deck options do and exports the deck), `maeil
     /// optimize` with no options gives Anki's parameters, to the 4th decimal.
-    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(10)), arguments: [1, 2])
+    @Test(.enabled(if: AnkiLibrary.python != nil, AnkiLibrary.missing), .timeLimit(.minutes(40)), arguments: [1, 2])
     func fitsAnAnkiDeckAsAnkiDoes(seed: Int) throws {
         let folder = Fixture.temporaryDirectory()
         let made = try AnkiPython.script("scripts/anki/optimizer-anki.py", [folder.path, "\(seed)"])

@@ -7,7 +7,7 @@ import Testing
 /// moments `maeil schedule` answers, its clock frozen there), and a deck's preset through --deck.
 @Suite("maeil schedule")
 struct ScheduleAgainstAnkiTests {
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func everySettingSchedulesAsAnkiDoes() throws {
         let result = try AnkiPython.script("scripts/anki/schedule-presets.py", [Binary.url.path, "150", "11"])
         try #require(result.status == 0, "\(result.errors)")

@@ -34,7 +34,7 @@ extension SyncTests {
         return (first..<(first + max(1, Int(environment["MAEIL_BUSY_SEEDS"] ?? "") ?? 3))).map(String.init)
     }()
 
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)), arguments: busySeeds)
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)), arguments: busySeeds)
     func busyOnBothSidesTheSidesAgree(seed: String) throws {
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         var rng = SeededGenerator(seed: UInt64(seed)!)

@@ -69,7 +69,7 @@ struct LoadBalanceAgainstAnkiTests {
         bins.map { bin in values.filter { $0 == bin }.count }
     }
 
-    @Test(.enabled(if: available, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: available, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func cardsLandWhereAnkisDo() throws {
         let anki = try ankiDues()
         // 2,000 cards at interval 10 answered good the same day: each lands 22–28 days out, where
