@@ -45,16 +45,28 @@ package enum AnkiPackageWriter {
     @discardableResult
     package static func write(_ source: inout some ExportSource, to url: URL, format: Format = .current, now: Date, clock: DayClock,
                               deckPackage: Bool = false) throws -> ExportSummary {
-        // Working files carry the process's id: the next export removes a killed one's.
-        Leftovers.removeDead(in: FileManager.default.temporaryDirectory, prefix: "maeil-export-")
-        Leftovers.removeDead(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent).", suffix: ".partial")
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent(Leftovers.name("maeil-export-"))
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseURL = work.appendingPathComponent("collection.anki21")
         // A scratch file that is zipped and deleted: no journal, no waiting for the disk.
         let summary = try writeCollectionFile(&source, to: databaseURL, now: now, clock: clock, deckPackage: deckPackage)
-        let media = source.media
+        try package(databaseURL, media: source.media, to: url, format: format, work: work)
+        return summary
+    }
+
+    /// A folder of the process's own for an export's working files, which the caller removes.
+    /// Its name carries the process's id: the next export removes a killed one's.
+    package static func workFolder() throws -> URL {
+        Leftovers.removeDead(in: FileManager.default.temporaryDirectory, prefix: "maeil-export-")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(Leftovers.name("maeil-export-"))
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        return work
+    }
+
+    /// The package of the collection file `databaseURL` (left as it is) and `media`, put at
+    /// `url` whole or not at all; `work` holds what is compressed on the way.
+    package static func package(_ databaseURL: URL, media: [(name: String, file: URL)], to url: URL, format: Format, work: URL) throws {
+        Leftovers.removeDead(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent).", suffix: ".partial")
         let partial = url.deletingLastPathComponent().appendingPathComponent(Leftovers.name(".\(url.lastPathComponent).", ".partial"))
         defer { try? FileManager.default.removeItem(at: partial) }
         let archive = try Archive(url: partial, accessMode: .create)
@@ -89,7 +101,6 @@ package enum AnkiPackageWriter {
         guard rename(partial.path, url.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
-        return summary
     }
 
     /// The collection alone, as the SQLite file a package holds (a sync uploads it): written

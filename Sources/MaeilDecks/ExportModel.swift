@@ -103,6 +103,12 @@ package struct ExportSummary: Sendable {
 
         init(_ deck: ExportDeck) { (name, scheduler) = (deck.name, deck.preset.scheduler.kind) }
 
+        /// A deck written before, counted from what the collection holds.
+        package init(_ deck: ExportDeck, notes: Int, reviewedCards: Int) {
+            self.init(deck)
+            (self.notes, self.reviewedCards) = (notes, reviewedCards)
+        }
+
         /// Counts a note written.
         mutating func add(_ note: ExportNote) {
             notes += 1
@@ -112,6 +118,8 @@ package struct ExportSummary: Sendable {
 
     package var decks: [Deck] = []
     package var media: Int
+
+    package init(decks: [Deck] = [], media: Int) { (self.decks, self.media) = (decks, media) }
 }
 
 package struct ExportDeck: Sendable {

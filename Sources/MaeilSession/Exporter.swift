@@ -23,12 +23,17 @@ package struct Exporter {
         let presets = try decks.map { try collection.preset(id: $0.presetID) }
         var deckAnkiIDs: [String: Int64] = [:]
         for deck in try collection.decks() { if let id = deck.ankiID { deckAnkiIDs[deck.name] = id } }
-        let mediaFolder = URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
+        let mediaFolder = Self.mediaFolder(of: collection)
         return try collection.readingExport { reading in
             var source = try StoreExportSource(reading: reading, decks: zip(decks, presets).map { $0 }, deckAnkiIDs: deckAnkiIDs,
                                                mediaFolder: mediaFolder, now: now, timeZone: timeZone, marks: marks, onlyMarked: onlyMarked)
             return try body(&source)
         }
+    }
+
+    /// Where the pictures and sounds of a collection's notes are.
+    static func mediaFolder(of collection: Collection) -> URL {
+        URL(fileURLWithPath: collection.path).deletingLastPathComponent().appendingPathComponent("media")
     }
 
     /// The decks held whole: for tests and benchmarks that look at every note.
@@ -125,6 +130,10 @@ package enum ExportFile {
             // The folder whole, never shortened: the command must make the folder it names.
             let named = TerminalText.visible(folder, limit: Int(PATH_MAX))
             throw ExportProblem(description: "there is no folder \(named) to write \(TerminalText.visible(url.lastPathComponent)) into; make it first (mkdir -p '\(named.replacingOccurrences(of: "'", with: "'\\''"))')")
+        }
+        // The whole collection, from the file the last one was made of where the collection can keep it.
+        if format == "colpkg", !collection.isReadOnly, Set(decks.map(\.id)) == Set(try collection.decks().map(\.id)) {
+            return try ExportBase(collection: collection).writePackage(to: url, now: now, timeZone: timeZone)
         }
         return try Exporter(collection: collection).streaming(decks, now: now, timeZone: timeZone) { source in
             // Not Foundation's .atomic: its temporary file has no process id, and a kill left it behind.

@@ -88,6 +88,21 @@ package struct ExportReading {
         return found.map(Date.init(unixSeconds:))
     }
 
+    /// Each deck's notes, and how many of their cards are not new, by deck: as a whole export
+    /// counts what it writes.
+    package func noteCounts() throws -> [Int64: (notes: Int, studied: Int)] {
+        var counts: [Int64: (notes: Int, studied: Int)] = [:]
+        try db.cachedStatement(sql: "SELECT deck_id, count(*) FROM note GROUP BY deck_id").forEachRow([]) { row in
+            counts[row.int64(0), default: (0, 0)].notes = Int(row.int64(1))
+        }
+        try db.cachedStatement(sql: """
+            SELECT n.deck_id, count(*) FROM card c JOIN note n ON n.id = c.note_id WHERE c.phase != 'new' GROUP BY n.deck_id
+            """).forEachRow([]) { row in
+            counts[row.int64(0), default: (0, 0)].studied = Int(row.int64(1))
+        }
+        return counts
+    }
+
     /// The notes a sync must look at again since its base (nil: the collection keeps no marks).
     package func syncDirty() throws -> SyncDirty? { try Collection.syncDirty(db) }
 

@@ -14,7 +14,7 @@ package struct SyncDirty: Sendable {
     /// How far the marks go, to clear exactly these once a base holds them.
     package var through: Through
 
-    package struct Through: Sendable, Equatable {
+    package struct Through: Codable, Sendable, Equatable {
         var notes: Int64
         var guids: Int64
     }
@@ -137,21 +137,36 @@ extension Collection {
     /// as marked; the next sync exports the whole collection).
     static func settleSyncTracking(_ db: Database, mark: String, through: SyncDirty.Through?) throws {
         guard let through, try db.tableExists("sync_dirty_note") else {
-            try db.execute(sql: "DELETE FROM meta WHERE key = 'sync_tracking'")
+            try db.execute(sql: "DELETE FROM meta WHERE key IN ('sync_tracking', 'sync_marks_through')")
             return
+        }
+        // A kept export base that holds fewer marks needs some this clears: it is given up, and
+        // the next .colpkg writes every note again.
+        if let export = try exportBase(db), export.notes < through.notes || export.guids < through.guids {
+            try db.execute(sql: "DELETE FROM meta WHERE key = 'export_base'")
         }
         try db.execute(sql: "DELETE FROM sync_dirty_note WHERE rowid <= ?", arguments: [through.notes])
         try db.execute(sql: "DELETE FROM sync_dirty_guid WHERE rowid <= ?", arguments: [through.guids])
         try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_tracking', ?)", arguments: [mark])
+        // So an export clears no mark this base has not taken in (`recordExportBase`).
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('sync_marks_through', ?)",
+                       arguments: [String(decoding: try JSONEncoder().encode(through), as: UTF8.self)])
+    }
+
+    /// Whether a write may take back the marks it set (`unmarkingForSync`): only where the
+    /// marks serve the sync's base alone. A kept export base does not hold what the write did.
+    static func unmarksForSyncAlone(_ db: Database) throws -> Bool {
+        try db.tableExists("sync_dirty_note") && exportBase(db) == nil
     }
 }
 
 extension CollectionWriter {
     /// Runs `body`, then takes back the marks it set on notes that were not marked before: for
     /// a write after which those notes export as the base already holds them (an answer given
-    /// the id the base has it under). A note marked before keeps its mark.
+    /// the id the base has it under). A note marked before keeps its mark, and every note does
+    /// where a kept export base needs the marks too.
     package func unmarkingForSync<T>(_ body: () throws -> T) throws -> T {
-        guard try db.tableExists("sync_dirty_note") else { return try body() }
+        guard try Collection.unmarksForSyncAlone(db) else { return try body() }
         let before = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM sync_dirty_note") ?? 0
         let marked = String(decoding: try JSONEncoder().encode(try Int64.fetchAll(db, sql: "SELECT note_id FROM sync_dirty_note")), as: UTF8.self)
         let result = try body()

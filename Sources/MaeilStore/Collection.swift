@@ -14,6 +14,8 @@ import MaeilCore
 package final class Collection: Sendable {
     package let path: String
     let pool: DatabasePool
+    /// Opened for reading only: nothing is ever written through it.
+    package var isReadOnly: Bool { pool.configuration.readonly }
     /// Seeds the queue's random orders and its ties between equal cards, so a day's order is
     /// reproducible; fuzz is Anki's own draw for each card (`AnkiFuzzDraw`).
     package let seed: UInt64

@@ -181,9 +181,9 @@ package struct CollectionWriter {
     /// caller's rule: the same fields, card names and sort field; a style, the HTML around the
     /// fields), marking none of their notes for a sync's export as `save` does (the trigger
     /// marks a type's every note): the next sync's part would export them all again, unchanged.
-    /// A note marked before stays marked.
+    /// A note marked before stays marked, and every note is where a kept export base needs the marks.
     package func saveRestyled(_ noteTypes: [AnkiNoteType]) throws {
-        let tracked = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sync_dirty_note')") ?? false
+        let tracked = try Collection.unmarksForSyncAlone(db)
         for type in noteTypes {
             guard tracked else {
                 try save([type])

@@ -17,8 +17,12 @@ package enum SyncDelta {
     /// `deletedGuids` gone. False, with `merged` as it was, when the ids do not fit.
     /// `keepingDayCounts`: each deck keeps the day's counts `merged` holds (a merge, as the
     /// server has them, for the next base: a deck taken there whose counts fall short of this
-    /// side's then differs, and its counts go up).
-    package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL, keepingDayCounts: Bool = false) throws -> Bool {
+    /// side's then differs, and its counts go up). `partsObjects`: the part's decks and deck
+    /// options are all the collection has (a whole export's), and its note types those the notes
+    /// not in it keep: the result is the whole collection, as a `.colpkg` holds it, with no deck,
+    /// options or note type the collection no longer has.
+    package static func lay(_ delta: URL, deletedGuids: [String], over merged: URL, keepingDayCounts: Bool = false,
+                            partsObjects: Bool = false) throws -> Bool {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A working copy: nothing to make durable, but a part that does not fit is rolled back.
@@ -32,7 +36,7 @@ package enum SyncDelta {
             defer { try? db.execute(sql: "DETACH DATABASE delta") }
             var laid = false
             try db.inTransaction {
-                laid = try lay(db, deletedGuids: deletedGuids, keepingDayCounts: keepingDayCounts)
+                laid = try lay(db, deletedGuids: deletedGuids, keepingDayCounts: keepingDayCounts, partsObjects: partsObjects)
                 return laid ? .commit : .rollback
             }
             return laid
@@ -40,14 +44,14 @@ package enum SyncDelta {
     }
 
     /// The part laid over the base, inside the caller's transaction; false where it does not fit.
-    static func lay(_ db: Database, deletedGuids: [String], keepingDayCounts: Bool = false) throws -> Bool {
+    static func lay(_ db: Database, deletedGuids: [String], keepingDayCounts: Bool = false, partsObjects: Bool = false) throws -> Bool {
         let dayShift = try moveDueDays(db)
         try mapRecords(db, deletedGuids: deletedGuids)
         defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
         guard try recordsFit(db) else { return false }
         try layNotesAndCards(db)
         guard try layAnswers(db), try layGoneCardsAnswers(db) else { return false }
-        try takeObjects(db, dayShift: dayShift, keepingDayCounts: keepingDayCounts)
+        try takeObjects(db, dayShift: dayShift, keepingDayCounts: keepingDayCounts, partsObjects: partsObjects)
         return true
     }
 
@@ -220,9 +224,10 @@ package enum SyncDelta {
     /// the next sync would count one deck fewer than the server and fail its check. Maeil
     /// deletes no deck or preset, so none the base has is gone. The creation day's offset stays
     /// the base's: the due days count from it.
-    static func takeObjects(_ db: Database, dayShift: Int64, keepingDayCounts: Bool = false) throws {
+    static func takeObjects(_ db: Database, dayShift: Int64, keepingDayCounts: Bool = false, partsObjects: Bool = false) throws {
         func laid(_ column: String, _ part: [String: Any]) throws -> [String: Any] {
-            try SyncMerge.objects(db, column).merging(part) { _, fromPart in fromPart }
+            if partsObjects && column != "models" { return part }
+            return try SyncMerge.objects(db, column).merging(part) { _, fromPart in fromPart }
         }
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
@@ -236,7 +241,13 @@ package enum SyncDelta {
         }
         try SyncMerge.save(db, "decks", decks)
         try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
-        try SyncMerge.save(db, "models", try laid("models", try SyncMerge.objects(db, "models", schema: "delta")))
+        var models = try laid("models", try SyncMerge.objects(db, "models", schema: "delta"))
+        if partsObjects {
+            // A whole export writes the note types of its notes alone.
+            let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM main.notes").map(String.init))
+            models = models.filter { used.contains($0.key) }
+        }
+        try SyncMerge.save(db, "models", models)
         try SyncMerge.save(db, "conf", config)
     }
 }

@@ -7,8 +7,10 @@ import MaeilStore
 
 /// Maeil and Anki 26.9.3 on the same package (20,000 notes, 100,000 reviews), in the same run:
 /// a first import, the same package again, an .apkg and a .colpkg export, each the best of
-/// three. Anki's side is scripts/anki/package-times.py in the Python scripts/setup installs
-/// Anki into (.build/anki-venv; MAEIL_ANKI_PYTHON names another); without it, Maeil's alone.
+/// three; and the first .colpkg, which writes every note (Anki's figure for both is its one
+/// .colpkg: its collection is the file). Anki's side is scripts/anki/package-times.py in the
+/// Python scripts/setup installs Anki into (.build/anki-venv; MAEIL_ANKI_PYTHON names
+/// another); without it, Maeil's alone.
 enum AnkiPackageBenchmarks {
     static var all: [Benchmark] {
         [
@@ -34,11 +36,28 @@ enum AnkiPackageBenchmarks {
                                                  format: format, now: now, timeZone: clock.timeZone)
                     }
                 }
-                let maeil = ["import": first, "import_again": again, "export_apkg": try export("apkg"), "export_colpkg": try export("colpkg")]
+                let apkg = try export("apkg")
+                // A .colpkg: the first writes every note and keeps the file; each one after lays
+                // over it the notes changed since, timed after a day's 100 answers (the best of three days).
+                let out = folder.appendingPathComponent("out.colpkg")
+                let colpkgFirst = try Benchmarks.bestTime(repeats: 1) {
+                    _ = try ExportFile.write(try collection.decks(), from: collection, to: out, format: "colpkg", now: now, timeZone: clock.timeZone)
+                }
+                var colpkg = Double.infinity
+                for day in 1...3 {
+                    let later = now.addingTimeInterval(Double(day) * 86_400)
+                    let session = try ReviewSession(collection: collection, environment: SessionEnvironment(now: { later }, timeZone: clock.timeZone))
+                    for _ in 0..<100 where session.state.current != nil { try session.send(.answer(.good)) }
+                    colpkg = min(colpkg, try Benchmarks.bestTime(repeats: 1) {
+                        _ = try ExportFile.write(try collection.decks(), from: collection, to: out, format: "colpkg", now: later, timeZone: clock.timeZone)
+                    })
+                }
+                let maeil = ["import": first, "import_again": again, "export_apkg": apkg, "export_colpkg": colpkg,
+                             "export_colpkg_first": colpkgFirst]
                 var figures = maeil.sorted { $0.key < $1.key }.map { BenchFigure(name: "packages.maeil_\($0.key)_s", value: $0.value, unit: "s") }
                 if let anki = try ankiTimes(source.path) {
                     for (key, seconds) in maeil.sorted(by: { $0.key < $1.key }) {
-                        guard let theirs = anki[key] else { continue }
+                        guard let theirs = anki[key] ?? (key == "export_colpkg_first" ? anki["export_colpkg"] : nil) else { continue }
                         figures.append(BenchFigure(name: "packages.anki_\(key)_s", value: theirs, unit: "s"))
                         figures.append(BenchFigure(name: "packages.ratio_\(key)", value: seconds / theirs, unit: "× Anki"))
                     }

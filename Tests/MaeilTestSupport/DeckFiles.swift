@@ -26,6 +26,16 @@ package enum DeckFiles {
         try Collection(path: directory().appendingPathComponent("collection.sqlite").path)
     }
 
+    /// The collection file a package of the current format holds (`collection.anki21b`),
+    /// unpacked to `url`.
+    package static func collectionFile(of package: URL, to url: URL) throws {
+        let archive = try Archive(url: package, accessMode: .read)
+        guard let entry = archive["collection.anki21b"] else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: package.path]) }
+        var compressed = Data()
+        _ = try archive.extract(entry) { compressed.append($0) }
+        _ = try Zstd.decompress(compressed, to: url, limit: 1 << 30)
+    }
+
     /// A zip made entry by entry, for packages that must not import.
     package static func zip(_ entries: [(String, Data)]) throws -> String {
         let url = directory().appendingPathComponent("package.apkg")

@@ -32,8 +32,11 @@ struct ExportCommand: MaeilCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let collection = try context.collection(self.collection, readOnly: true)
         let kind = ExportFile.format(format, out: out)
+        // A .colpkg records the file it was made of, for the next to start from, where the
+        // collection can be written; else it is made as any export is.
+        let collection = try kind == "colpkg" ? (try? context.collection(self.collection)) ?? context.collection(self.collection, readOnly: true)
+            : context.collection(self.collection, readOnly: true)
         let chosen = self.decks.isEmpty ? try collection.decks() : try DeckNames.resolve(self.decks, in: collection)
         let exported = try ExportFile.write(chosen, from: collection, to: URL(fileURLWithPath: out), format: kind, now: context.now,
                                             timeZone: context.environment.timeZone)

@@ -1,0 +1,25 @@
+import Foundation
+
+/// An exclusive lock on a file of its own beside what it guards (`flock`): waits for another
+/// process's, and is held until this value goes away, or the process ends, whichever is first.
+package final class FileLock {
+    private let descriptor: Int32
+
+    package init(_ path: String) throws {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure(path) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let error = Self.failure(path)
+                close(descriptor)
+                throw error
+            }
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    private static func failure(_ path: String) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+    }
+}
