@@ -99,6 +99,8 @@ package struct ExportSummary: Sendable {
         package var name: String
         package var scheduler: SchedulerKind
         package var notes = 0
+        /// Cards not new among its notes': counted where the package has FSRS and SM-2 decks
+        /// (what the summary says of them), else by an export that writes every note.
         package var reviewedCards = 0
 
         init(_ deck: ExportDeck) { (name, scheduler) = (deck.name, deck.preset.scheduler.kind) }

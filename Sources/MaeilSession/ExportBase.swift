@@ -11,7 +11,9 @@ import MaeilSync
 /// collection (`c.sqlite.export-base`), and the next one exports only the notes marked since
 /// (the marks a sync's part is made of) and lays them over it (`SyncDelta`), as a normal sync
 /// lays its part over its base. Where there is no such file for the marks the collection
-/// keeps, or the part does not fit it, every note is written again, and that file is kept.
+/// keeps, the part does not fit it, or a new card keeps no place of Anki's (a whole export
+/// places such a card by its rank among every card written), every note is written again, and
+/// that file is kept.
 ///
 /// What the laid file holds that a whole export would not: the answers of cards deleted here
 /// since (Anki keeps a deleted card's answers too), and an answer's id as the file first had
@@ -57,21 +59,27 @@ package struct ExportBase {
     }
 
     /// The notes marked since the kept file laid over it; nil where the file is not the one the
-    /// collection's marks are kept for, or the part does not fit it (the file is as it was).
+    /// collection's marks are kept for, a new card keeps no place of Anki's, or the part does not
+    /// fit (the file is as it was).
     private func layMarked(_ decks: [Deck], now: Date, timeZone: TimeZone, work: URL) throws -> Written? {
         guard let mark = try collection.exportBase(), FileStamp(file) == mark.file else { return nil }
         let part = work.appendingPathComponent("marked.anki2")
-        let (marks, summary) = try Exporter(collection: collection).streaming(decks, now: now, timeZone: timeZone, onlyMarked: true) { source in
+        let laid = try Exporter(collection: collection).streaming(decks, now: now, timeZone: timeZone, onlyMarked: true) { source -> (SyncDirty?, ExportSummary)? in
+            // A new card with no place of Anki's is placed by its rank in the whole export, which
+            // the notes before it move: the file's places could be stale.
+            guard try !source.reading.hasNewCardWithoutAnkiPlace() else { return nil }
             try AnkiPackageWriter.writeCollectionFile(&source, to: part, now: now, clock: ExportFile.clock(for: source.decks, timeZone: timeZone))
-            // The part counts only its own notes: the summary counts the collection's, in the same read.
-            let counts = try source.reading.noteCounts()
+            // The part counts only its own notes: the summary counts the collection's, in the same read;
+            // the cards studied only where it says something of them (a package of FSRS and SM-2 decks).
+            let schedulers = Set(source.decks.map { $0.preset.scheduler.kind == .fsrs })
+            let counts = try source.reading.noteCounts(studied: schedulers.count > 1)
             let written = zip(decks, source.decks).map { deck, exported in
                 ExportSummary.Deck(exported, notes: counts[deck.id]?.notes ?? 0, reviewedCards: counts[deck.id]?.studied ?? 0)
             }
             return (source.dirty, ExportSummary(decks: written, media: 0))
         }
-        guard let marks, try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: file, partsObjects: true) else { return nil }
-        return Written(summary: summary, through: marks.through)
+        guard let laid, let marks = laid.0, try SyncDelta.lay(part, deletedGuids: marks.deletedGuids, over: file, partsObjects: true) else { return nil }
+        return Written(summary: laid.1, through: marks.through)
     }
 
     /// Every note written to a new file, which takes the kept one's place.

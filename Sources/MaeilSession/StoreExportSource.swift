@@ -119,10 +119,11 @@ package struct StoreExportSource: ExportSource {
         if index == 0 { position = 0 }
         let (deck, preset) = sources[index]
         // Maeil's own notes: a note type of their fields and templates alone, or they would go
-        // to Anki with the Anki notes' fields first and empty. Read once more only where there are some.
+        // to Anki with the Anki notes' fields first and empty. Read once more only where there are
+        // some, and among the notes handed on where only some are: the type is written only for them.
         let reading = self.reading
         var own = OwnNotes()
-        if try reading.hasNote(deckID: deck.id, outside: stored.keys) {
+        if try reading.hasNote(deckID: deck.id, outside: stored.keys, among: only) {
             try reading.forEachNote(deckID: deck.id, logs: false) { rows in
                 if ankiType(of: rows.note) == nil { own.add(rows.note, cards: rows.cards) }
             }

@@ -36,11 +36,17 @@ package struct ExportReading {
     }
 
     /// Whether a note of the deck is of none of `types`: one added in Maeil, or from a text file.
-    package func hasNote(deckID: Int64, outside types: some Sequence<Int64>) throws -> Bool {
+    /// Only among `only` where it is given: looked up by id, not read through the deck (8 ms at
+    /// 20,000 notes of one type).
+    package func hasNote(deckID: Int64, outside types: some Sequence<Int64>, among only: [Int64]? = nil) throws -> Bool {
         let list = types.map(String.init).joined(separator: ", ")
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM note WHERE deck_id = ? AND (anki_note_type IS NULL OR anki_note_type NOT IN (\(list))))
-            """, arguments: [deckID]) ?? false
+        let outside = "(anki_note_type IS NULL OR anki_note_type NOT IN (\(list)))"
+        if let only {
+            return try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM note WHERE id IN (SELECT value FROM json_each(?)) AND +deck_id = ? AND \(outside))
+                """, arguments: [NoteBatchReading.list(only), deckID]) ?? false
+        }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM note WHERE deck_id = ? AND \(outside))", arguments: [deckID]) ?? false
     }
 
     /// Whether one of these notes, or one of their cards, keeps no Anki id: an export of them
@@ -88,19 +94,26 @@ package struct ExportReading {
         return found.map(Date.init(unixSeconds:))
     }
 
-    /// Each deck's notes, and how many of their cards are not new, by deck: as a whole export
-    /// counts what it writes.
-    package func noteCounts() throws -> [Int64: (notes: Int, studied: Int)] {
+    /// Each deck's notes, by deck, as a whole export counts what it writes; with `studied`, how
+    /// many of their cards are not new too (each card looked up by its note: 6 ms at 20,000).
+    package func noteCounts(studied: Bool) throws -> [Int64: (notes: Int, studied: Int)] {
         var counts: [Int64: (notes: Int, studied: Int)] = [:]
         try db.cachedStatement(sql: "SELECT deck_id, count(*) FROM note GROUP BY deck_id").forEachRow([]) { row in
             counts[row.int64(0), default: (0, 0)].notes = Int(row.int64(1))
         }
+        guard studied else { return counts }
         try db.cachedStatement(sql: """
             SELECT n.deck_id, count(*) FROM card c JOIN note n ON n.id = c.note_id WHERE c.phase != 'new' GROUP BY n.deck_id
             """).forEachRow([]) { row in
             counts[row.int64(0), default: (0, 0)].studied = Int(row.int64(1))
         }
         return counts
+    }
+
+    /// Whether a new card keeps no place in Anki's new queue: an export places it by its rank
+    /// among every card written, which a card added or deleted before it moves.
+    package func hasNewCardWithoutAnkiPlace() throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM card WHERE phase = 'new' AND anki_position IS NULL)") ?? true
     }
 
     /// The notes a sync must look at again since its base (nil: the collection keeps no marks).

@@ -49,7 +49,7 @@ package enum SyncDelta {
         try mapRecords(db, deletedGuids: deletedGuids)
         defer { try? db.execute(sql: "DROP TABLE temp.note_map; DROP TABLE temp.card_map") }
         guard try recordsFit(db) else { return false }
-        try layNotesAndCards(db)
+        try layNotesAndCards(db, placesAsThePartHasThem: partsObjects)
         guard try layAnswers(db), try layGoneCardsAnswers(db) else { return false }
         try takeObjects(db, dayShift: dayShift, keepingDayCounts: keepingDayCounts, partsObjects: partsObjects)
         return true
@@ -89,14 +89,19 @@ package enum SyncDelta {
     }
 
     /// The part's notes and cards in place of the base's, under the base's ids.
-    static func layNotesAndCards(_ db: Database) throws {
+    /// `placesAsThePartHasThem`: every new card of the part holds its own place in Anki's new
+    /// queue (a `.colpkg`'s part, made only where every new card keeps Anki's), not a rank
+    /// among the part's cards alone.
+    static func layNotesAndCards(_ db: Database, placesAsThePartHasThem: Bool = false) throws {
         // New cards keep the base's place, or come after its last.
-        let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
-        try db.execute(sql: """
-            UPDATE delta.cards SET due = coalesce(
-              (SELECT m.due FROM main.cards m JOIN card_map c ON c.new = m.id WHERE c.old = delta.cards.id AND m.type = 0), ? + due)
-            WHERE type = 0
-            """, arguments: [lastNew])
+        if !placesAsThePartHasThem {
+            let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
+            try db.execute(sql: """
+                UPDATE delta.cards SET due = coalesce(
+                  (SELECT m.due FROM main.cards m JOIN card_map c ON c.new = m.id WHERE c.old = delta.cards.id AND m.type = 0), ? + due)
+                WHERE type = 0
+                """, arguments: [lastNew])
+        }
         try db.execute(sql: """
             DELETE FROM main.cards WHERE nid IN (SELECT new FROM note_map);
             DELETE FROM main.notes WHERE id IN (SELECT new FROM note_map);
@@ -231,6 +236,11 @@ package enum SyncDelta {
         }
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
+        if partsObjects {
+            // Past every new card's place, as a whole export counts it: the part knows its own cards'.
+            let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0
+            config["nextPos"] = max((config["nextPos"] as? NSNumber)?.int64Value ?? 0, lastNew + 1)
+        }
         try db.execute(sql: "UPDATE main.col SET tags = (SELECT tags FROM delta.col)")
         // A deck's limit for one day and its counts of a day's answers count their day from the part's
         // creation day: moved as the due days are.
