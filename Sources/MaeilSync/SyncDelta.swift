@@ -242,20 +242,27 @@ package enum SyncDelta {
             config["nextPos"] = max((config["nextPos"] as? NSNumber)?.int64Value ?? 0, lastNew + 1)
         }
         try db.execute(sql: "UPDATE main.col SET tags = (SELECT tags FROM delta.col)")
-        // A deck's limit for one day and its counts of a day's answers count their day from the part's
-        // creation day: moved as the due days are.
-        var decks = try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
-        if keepingDayCounts {
-            let kept = try SyncMerge.objects(db, "decks")
-            SyncMerge.takeDayCounts(of: kept.keys, from: kept, into: &decks)
+        // The part's own, as it has them, where nothing of them moves: read and written again
+        // they cost 4 ms of JSON for no change.
+        if partsObjects && dayShift == 0 && !keepingDayCounts {
+            try db.execute(sql: "UPDATE main.col SET decks = (SELECT decks FROM delta.col), dconf = (SELECT dconf FROM delta.col)")
+        } else {
+            // A deck's limit for one day and its counts of a day's answers count their day from the part's
+            // creation day: moved as the due days are.
+            var decks = try laid("decks", SyncMerge.movingDays(try SyncMerge.objects(db, "decks", schema: "delta"), by: dayShift))
+            if keepingDayCounts {
+                let kept = try SyncMerge.objects(db, "decks")
+                SyncMerge.takeDayCounts(of: kept.keys, from: kept, into: &decks)
+            }
+            try SyncMerge.save(db, "decks", decks)
+            try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
         }
-        try SyncMerge.save(db, "decks", decks)
-        try SyncMerge.save(db, "dconf", try laid("dconf", try SyncMerge.objects(db, "dconf", schema: "delta")))
         var models = try laid("models", try SyncMerge.objects(db, "models", schema: "delta"))
         if partsObjects {
-            // A whole export writes the note types of its notes alone.
-            let used = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT mid FROM main.notes").map(String.init))
-            models = models.filter { used.contains($0.key) }
+            // A whole export writes the note types of its notes alone. Each looked for until its
+            // first note: Anki's notes have no index by type, and reading them all took 8 ms at 20,000.
+            let used = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM main.notes WHERE mid = ?)")
+            models = try models.filter { try Bool.fetchOne(used, arguments: [$0.key]) ?? false }
         }
         try SyncMerge.save(db, "models", models)
         try SyncMerge.save(db, "conf", config)
