@@ -92,6 +92,31 @@ struct ExportBaseTests {
         #expect(FileStamp(base.file)?.inode != first.inode)
     }
 
+    /// The pictures a laid file's notes name go into the package as a whole export's would:
+    /// found in its notes, a picture added since among them.
+    @Test func aLaidColpkgCarriesThePicturesItsNotesName() throws {
+        let collection = try DeckFiles.collection()
+        let now = Fixture.noon
+        let importer = Importer(collection: collection, now: now)
+        _ = try importer.apply(try DeckReader.read([PresetChangeTests.fixtures.appendingPathComponent("pictures-a.apkg").path], options: ImportOptions()))
+        let folder = Fixture.temporaryDirectory()
+        let base = ExportBase(collection: collection)
+        let first = try ExportFile.write(try collection.decks(), from: collection, to: folder.appendingPathComponent("a.colpkg"), format: "colpkg",
+                                         now: now, timeZone: Fixture.utc)
+        #expect(first.media == 1)
+        let kept = try #require(FileStamp(base.file))
+        _ = try importer.apply(try DeckReader.read([PresetChangeTests.fixtures.appendingPathComponent("pictures-b.apkg").path], options: ImportOptions()))
+        let laid = try ExportFile.write(try collection.decks(), from: collection, to: folder.appendingPathComponent("b.colpkg"), format: "colpkg",
+                                        now: now, timeZone: Fixture.utc)
+        #expect(FileStamp(base.file)?.inode == kept.inode, "written whole")
+        let whole = try Exporter(collection: collection).streaming(try collection.decks(), now: now, timeZone: Fixture.utc) { source in
+            try AnkiPackageWriter.write(&source, to: folder.appendingPathComponent("c.colpkg"), now: now,
+                                        clock: ExportFile.clock(for: source.decks, timeZone: Fixture.utc))
+        }
+        #expect(laid.media == 2 && whole.media == 2)
+        #expect(try DeckFiles.entryNames(of: folder.appendingPathComponent("b.colpkg")) == ["0", "1", "collection.anki21b", "media", "meta"])
+    }
+
     /// A kept file changed since its export (or another in its place) is not laid over: every note
     /// is written again, and that file is kept.
     @Test func aFileChangedSinceIsWrittenAgain() throws {

@@ -36,6 +36,11 @@ package enum DeckFiles {
         _ = try Zstd.decompress(compressed, to: url, limit: 1 << 30)
     }
 
+    /// The names of a package's entries, sorted.
+    package static func entryNames(of package: URL) throws -> [String] {
+        try Archive(url: package, accessMode: .read).map(\.path).sorted()
+    }
+
     /// A zip made entry by entry, for packages that must not import.
     package static func zip(_ entries: [(String, Data)]) throws -> String {
         let url = directory().appendingPathComponent("package.apkg")
