@@ -98,9 +98,7 @@ package enum AnkiPackageWriter {
             try add(Data([0x08, 0x03]), named: "meta", to: archive)  // PackageMetadata { version: LATEST }
         }
         // Whole or not at all: the finished file takes the name in one step.
-        guard rename(partial.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
-        }
+        guard rename(partial.path, url.path) == 0 else { throw FileFailure.writing(url.path) }
     }
 
     /// The collection alone, as the SQLite file a package holds (a sync uploads it): written

@@ -28,8 +28,7 @@ package enum FileCopy {
         guard fstat(input, &status) == 0 else { return false }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o777)
         guard output >= 0 else {
-            throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown,
-                             userInfo: [NSFilePathErrorKey: destination, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            throw FileFailure.writing(destination, errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown)
         }
         var left = Int(status.st_size), sent = true
         while left > 0 {

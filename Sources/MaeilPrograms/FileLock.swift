@@ -7,10 +7,10 @@ package final class FileLock {
 
     package init(_ path: String) throws {
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure(path) }
+        guard descriptor >= 0 else { throw FileFailure.writing(path) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                let error = Self.failure(path)
+                let error = FileFailure.writing(path)
                 close(descriptor)
                 throw error
             }
@@ -18,8 +18,4 @@ package final class FileLock {
     }
 
     deinit { close(descriptor) }
-
-    private static func failure(_ path: String) -> CocoaError {
-        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
-    }
 }

@@ -92,9 +92,7 @@ package struct ExportBase {
                                                                      clock: ExportFile.clock(for: source.decks, timeZone: timeZone))
             return Written(summary: summary, through: source.dirty?.through, media: source.media)
         }
-        guard rename(next.path, file.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
-        }
+        guard rename(next.path, file.path) == 0 else { throw FileFailure.writing(file.path) }
         return written
     }
 
@@ -107,19 +105,14 @@ package struct ExportBase {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: file.path, configuration: configuration)
         defer { try? queue.close() }
-        var found: [String: URL] = [:]
+        var found = MediaFound(folder: folder)
         try queue.read { db in
             // Only notes that can name one: LIKE ignores the tag's case, as the field reader does.
             let rows = try String.fetchCursor(db, sql: "SELECT flds FROM notes WHERE instr(flds, '[sound:') > 0 OR flds LIKE '%<img%'")
             while let fields = try rows.next() {
-                for value in fields.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init) {
-                    for name in FieldText.images(value, html: true) + FieldText.sounds(value, html: true) where found[name] == nil {
-                        let media = folder.appendingPathComponent(name)
-                        if FileManager.default.fileExists(atPath: media.path) { found[name] = media }
-                    }
-                }
+                for value in fields.split(separator: "\u{1f}", omittingEmptySubsequences: false) { found.add(namedIn: String(value)) }
             }
         }
-        return found.keys.sorted().map { ($0, found[$0]!) }
+        return found.sorted
     }
 }

@@ -105,6 +105,25 @@ package struct Exporter {
     }
 }
 
+/// The pictures and sounds fields name, as Anki's HTML, that a media folder holds: each once,
+/// by name. What an export puts in its package beside the collection.
+struct MediaFound {
+    let folder: URL
+    private var files: [String: URL] = [:]
+
+    init(folder: URL) { self.folder = folder }
+
+    mutating func add(namedIn value: String) {
+        for name in FieldText.images(value, html: true) + FieldText.sounds(value, html: true) where files[name] == nil {
+            let file = folder.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: file.path) { files[name] = file }
+        }
+    }
+
+    /// By name.
+    var sorted: [(name: String, file: URL)] { files.keys.sorted().map { ($0, files[$0]!) } }
+}
+
 /// `maeil export`: decks written as an Anki text file (`txt`) or package (`apkg`,
 /// `apkg-legacy`, `colpkg`).
 /// An export that cannot start, in one sentence.

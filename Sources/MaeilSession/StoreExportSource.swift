@@ -31,7 +31,6 @@ package struct StoreExportSource: ExportSource {
     /// another deck than its note's is scheduled by that deck's (where that deck is not
     /// written, the card goes with its note, and by its note's deck's).
     let presets: [Int64: (preset: Preset, decay: Double)]
-    let mediaFolder: URL
     let now: Date
     package let decks: [ExportDeck]
     package let deckAnkiIDs: [String: Int64]
@@ -45,7 +44,7 @@ package struct StoreExportSource: ExportSource {
     package let dirty: SyncDirty?
     let only: [Int64]?
     private var types: [Int64: AnkiNoteType] = [:]
-    private var found: [String: URL] = [:]
+    private var found: MediaFound
     /// Place among new cards, counted across every deck written.
     private var position = 0
 
@@ -61,7 +60,7 @@ package struct StoreExportSource: ExportSource {
         sources = decks.map { (deck: $0.0, preset: $0.1) }
         presets = Dictionary(decks.map { deck, preset in (deck.id, (preset, FSRS(parameters: preset.scheduler.fsrsParameters).decay)) },
                              uniquingKeysWith: { first, _ in first })
-        self.mediaFolder = mediaFolder
+        found = MediaFound(folder: mediaFolder)
         self.now = now
         // A description from Anki is its HTML; Maeil's own is plain text.
         let studied = try Self.studiedToday(reading, decks: decks, now: now, timeZone: timeZone)
@@ -112,7 +111,7 @@ package struct StoreExportSource: ExportSource {
     }
 
     package var noteTypes: [AnkiNoteType] { types.values.sorted { $0.id < $1.id } }
-    package var media: [(name: String, file: URL)] { found.keys.sorted().map { ($0, found[$0]!) } }
+    package var media: [(name: String, file: URL)] { found.sorted }
 
     package mutating func forEachNote(ofDeck index: Int, history: Bool, _ body: (ExportNote, AnkiNoteType) throws -> Void) throws {
         // A pass over the decks starts at the first (a text export makes two): places count from there.
@@ -159,12 +158,7 @@ package struct StoreExportSource: ExportSource {
             let value = byName[name] ?? ""
             return note.html ? value : FieldText.html(fromPlain: value)
         }
-        for value in values {
-            for name in FieldText.images(value, html: true) + FieldText.sounds(value, html: true) where found[name] == nil {
-                let file = mediaFolder.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: file.path) { found[name] = file }
-            }
-        }
+        for value in values { found.add(namedIn: value) }
         let cards = rows.cards.map { card -> ExportCard in
             position += 1
             let history = rows.logs[card.id] ?? []

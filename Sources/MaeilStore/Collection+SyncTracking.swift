@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// The notes whose rows in Anki's file may differ from the base the last sync left: a normal
-/// sync exports only these and lays them over a copy of the base, instead of exporting the whole
-/// collection (SyncDelta). A superset is harmless (a note written back unchanged compares equal
+/// The notes whose rows in Anki's file may differ from the base the last sync left (or the file
+/// the last `.colpkg` was made of, `ExportBaseMark`): a normal sync exports only these and lays
+/// them over a copy of the base, instead of exporting the whole collection (SyncDelta). A superset is harmless (a note written back unchanged compares equal
 /// to the base); a note missing from it would be a change never sent, so every write that can
 /// change what the exporter writes for a note marks it, in a trigger, whoever makes the write.
 package struct SyncDirty: Sendable {
