@@ -29,8 +29,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-        // SHA-1 for the media list of Anki's current package format.
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .target(name: "MaeilCore", swiftSettings: swiftSettings),
@@ -70,15 +68,16 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // SHA-1 for Anki's note checksums and media lists.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "MaeilDecks",
             dependencies: [
-                "MaeilCore", "MaeilSQLite", "MaeilPrograms", "CZstd", "CSystemZlib",
+                "MaeilCore", "MaeilSQLite", "MaeilPrograms", "CZstd", "CSystemZlib", "CLibCrypto",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -100,7 +99,7 @@ let package = Package(
         .target(
             name: "MaeilSync",
             dependencies: ["MaeilCore", "MaeilDecks", "MaeilPrograms", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")],
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,4 +1,3 @@
-import Crypto
 import CZstd
 import Foundation
 import MaeilPrograms
@@ -90,7 +89,7 @@ package enum AnkiPackageWriter {
                 let data = try Data(contentsOf: item.file)
                 // MediaEntries { repeated MediaEntry entries = 1 } MediaEntry { name = 1; size = 2; sha1 = 3 }
                 var entry = Protobuf.bytes(1, Data(item.name.utf8)) + Protobuf.varint(2, UInt64(data.count))
-                entry += Protobuf.bytes(3, Data(Insecure.SHA1.hash(data: data)))
+                entry += Protobuf.bytes(3, Data(SHA1.digest(data)))
                 entries += Protobuf.bytes(1, entry)
                 try add(try Zstd.compress(data), named: "\(index)", to: archive, compress: false)
             }

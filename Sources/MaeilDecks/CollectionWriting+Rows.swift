@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MaeilPrograms
 import GRDB
@@ -9,7 +8,7 @@ import MaeilCore
 extension CollectionWriting {
     /// Anki's note checksum: the first 8 hex digits of the SHA-1 of the first field's sort text.
     static func checksum(_ sortText: String) -> Int64 {
-        let digest = Insecure.SHA1.hash(data: Data(sortText.utf8))
+        let digest = SHA1.digest(Data(sortText.utf8))
         return Int64(digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 

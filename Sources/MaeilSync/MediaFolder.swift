@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MaeilDecks
 import MaeilPrograms
@@ -31,11 +30,11 @@ package struct MediaFolder: Sendable {
     }
 
     package func sha1(of name: String) throws -> String {
-        Insecure.SHA1.hash(data: try Data(contentsOf: url.appendingPathComponent(name))).map { String(format: "%02x", $0) }.joined()
+        SHA1.hex(try Data(contentsOf: url.appendingPathComponent(name)))
     }
 
     package static func sha1(_ data: Data) -> String {
-        Insecure.SHA1.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA1.hex(data)
     }
 
     package func read(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
