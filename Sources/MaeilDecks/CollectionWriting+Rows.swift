@@ -30,8 +30,8 @@ extension CollectionWriting {
             let interval = state.phase == .relearning ? state.intervalDays : 0
             // A step scheduled in seconds stays a second (Anki's learning queue), even one that ends
             // past midnight; one that ran past the day's end was given the start of a later day,
-            // which Anki keeps as a day number (its day-learning queue).
-            guard let due = state.due, clock.dayNumber(of: due) > today, clock.start(ofDay: clock.dayNumber(of: due)) == due else {
+            // which Anki keeps as a day number (its day-learning queue) once that day has come too.
+            guard let due = state.due, clock.start(ofDay: clock.dayNumber(of: due)) == due else {
                 return (type, queue(1), Int64(state.due?.timeIntervalSince1970 ?? 0), interval, left)
             }
             return (type, queue(3), Int64(clock.dayNumber(of: due) - createdDay), interval, left)

@@ -68,6 +68,39 @@ struct PackageWriterTests {
         #expect(Set(written.map(\.0)).count == given.count)
     }
 
+    /// A learning step that ran past the day's end is Anki's day-learning card (queue 3, a day
+    /// number) whether its day is still to come, has come or has passed, as Anki keeps it; a
+    /// step in seconds stays in the learning queue. (Before, a day-learning card whose day had
+    /// come went out as queue 1 with the day's start in seconds: a sync run after the rollover
+    /// sent every such card back changed.)
+    @Test(arguments: [-1, 0, 2])
+    func dayLearningStaysADayNumberOnItsDayToo(daysPast: Int) throws {
+        let dueDay = 19_700
+        let learning = CardState(phase: .learning, step: 1, due: clock.start(ofDay: dueDay), reps: 2, lastReview: clock.start(ofDay: dueDay - 1))
+        let relearning = CardState(phase: .relearning, step: 0, intervalDays: 3, easePermille: 2500, due: clock.start(ofDay: dueDay),
+                                   reps: 6, lastReview: clock.start(ofDay: dueDay - 1))
+        let seconds = CardState(phase: .learning, step: 0, due: clock.start(ofDay: dueDay).addingTimeInterval(600), reps: 1,
+                                lastReview: clock.start(ofDay: dueDay))
+        let notes = [learning, relearning, seconds].enumerated().map { index, state in
+            ExportNote(guid: "note-\(index)", noteTypeID: type.id, values: ["front \(index)", "back"], tags: [], modified: 1_700_000_000,
+                       cards: [ExportCard(ordinal: 0, state: state, suspended: false, position: index)])
+        }
+        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)],
+                                          media: [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("collection.anki2")
+        _ = try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: clock.start(ofDay: dueDay + daysPast).addingTimeInterval(3600),
+                                                      clock: clock)
+        let (crt, cards) = try DatabaseQueue(path: file.path).read { db in
+            (try Int64.fetchOne(db, sql: "SELECT crt FROM col")!,
+             try Row.fetchAll(db, sql: "SELECT type, queue, due FROM cards ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64, $0[2] as Int64] })
+        }
+        let day = Int64(dueDay - clock.dayNumber(of: Date(timeIntervalSince1970: TimeInterval(crt))))
+        #expect(cards == [[1, 3, day], [3, 3, day], [1, 1, Int64(clock.start(ofDay: dueDay).timeIntervalSince1970) + 600]])
+    }
+
     /// A due date set in Maeil goes to Anki as the row Anki's own Set Due Date writes (read from
     /// Anki 26.9.3: a review card of interval 10 and ease 2300 set due in 3 days logs
     /// [ease 0, ivl 10, lastIvl 10, factor 2300, type 4]; a new card [0, 3, 0, 2500, 4]); a
