@@ -65,6 +65,89 @@ final class AnkiSyncServer {
     }
 }
 
+/// scripts/anki/phone.py serving one test's commands, one line each way: Anki's library loaded
+/// once, where a process for each command spent most of its time loading it.
+final class PhoneProcess: @unchecked Sendable {
+    let zone: String
+    private var process: Process?
+    private var input: FileHandle?
+    private var output: LineReader?
+    private let lock = NSLock()
+
+    /// A process for each command, as before the phone served a test whole: see
+    /// `newCardsStudiedHereCountOnThePhone`.
+    var processEach = false
+
+    init(zone: String) { self.zone = zone }
+
+    /// Runs one command; its JSON object, or a failure with what the phone said went wrong.
+    func run(_ arguments: [String]) throws -> [String: Any] {
+        if processEach {
+            let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path] + arguments,
+                                               environment: ["TZ": zone])
+            guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+                throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
+            }
+            return object
+        }
+        return try lock.withLock {
+            if process == nil { try start() }
+            var line = try JSONSerialization.data(withJSONObject: arguments)
+            line.append(0x0A)
+            try input!.write(contentsOf: line)
+            guard let answer = output!.next() else {
+                throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): the phone stopped")
+            }
+            guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
+                throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(String(decoding: answer, as: UTF8.self).prefix(1500))")
+            }
+            if let error = object["error"] as? String, object.count == 1 {
+                throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(error.suffix(1500))")
+            }
+            return object
+        }
+    }
+
+    private func start() throws {
+        let process = Process(), stdin = Pipe(), stdout = Pipe()
+        process.executableURL = URL(fileURLWithPath: AnkiPython.path!)
+        process.arguments = [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path, "serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TZ": zone]) { $1 }
+        (process.standardInput, process.standardOutput) = (stdin, stdout)
+        try process.run()
+        (self.process, input, output) = (process, stdin.fileHandleForWriting, LineReader(stdout.fileHandleForReading))
+    }
+
+    /// Closing its input ends the phone.
+    deinit {
+        try? input?.close()
+        process?.waitUntilExit()
+    }
+}
+
+/// Lines read from a pipe as they come.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    /// The next line without its newline; nil at the end.
+    func next() -> Data? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                return Data(line)
+            }
+            // What the pipe holds now (read(upToCount:) waits for the whole count).
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { return nil }
+            buffer.append(chunk)
+        }
+    }
+}
+
 /// Maeil and Anki's own client (scripts/anki/phone.py, the phone) sharing one collection through
 /// Anki's own sync server, on seeded collections with every feature seeded.py makes.
 @Suite("Sync through Anki's own server")
@@ -72,14 +155,11 @@ struct SyncTests {
     let folder = Fixture.temporaryDirectory()
     let zone = "Asia/Seoul"
     static let seeds = ["301", "302"]
+    /// The phone: one process for the test, started at its first command.
+    let phoneProcess = PhoneProcess(zone: "Asia/Seoul")
 
     func phone(_ arguments: [String]) throws -> [String: Any] {
-        let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path] + arguments,
-                                           environment: ["TZ": zone])
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
-        }
-        return object
+        try phoneProcess.run(arguments)
     }
 
     func seeded(_ arguments: [String]) throws -> [String: Any] {
@@ -470,6 +550,11 @@ struct SyncTests {
     /// log before).
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
     func newCardsStudiedHereCountOnThePhone() throws {
+        // Known open (issue 24): with the phone's commands run in one process, about 0.3 s each where a
+        // process each took a second, this test fails about one run in three (3 of 8 on 2026-12-07): after
+        // the whole merge below, the phone counts the answer given here itself ([0, 0, 0, 3]) and the next
+        // sync here finds nothing to send. Until that is understood the phone keeps its old pace here.
+        phoneProcess.processEach = true
         let seed = "328"
         let (server, collection, state, phonePath, login) = try sharedWithThePhone(seed)
         let deck = "Daily"

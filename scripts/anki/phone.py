@@ -116,6 +116,9 @@ client does, and prints one JSON object:
                                                    the media folder of PATH changes as listed (a
                                                    deletion through Anki's own trash), then media
                                                    syncs; prints each file's SHA-1 by name
+    phone.py serve                                 each line of standard input a JSON array of one
+                                                   of the commands above and its arguments; each
+                                                   answer one line, {"error": …} for one that failed
 """
 import hashlib
 import json
@@ -801,7 +804,26 @@ def media(path, endpoint, user, password, *edits):
     return {"files": files}
 
 
+def serve(commands):
+    """Runs one command per line of standard input, a JSON array [COMMAND, ARGUMENT…], and prints
+    its object on one line, or {"error": …}: a test's phone stays one process, where a process
+    for each command spent most of its time loading Anki's library."""
+    import traceback
+
+    for line in sys.stdin:
+        command, *arguments = json.loads(line)
+        try:
+            answer = commands[command](*arguments)
+        except Exception:
+            answer = {"error": traceback.format_exc()}
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    print(json.dumps({"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "add-at": add_at, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
-           "add-field": add_field, "differs": differs}[command](*arguments), ensure_ascii=False))
+    commands = {"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "add-at": add_at, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+           "add-field": add_field, "differs": differs}
+    if command == "serve":
+        serve(commands)
+    else:
+        print(json.dumps(commands[command](*arguments), ensure_ascii=False))
