@@ -11,6 +11,16 @@ struct PackageWriterTests {
                             templates: [.init(name: "Card 1", question: "{{Front}}", answer: "{{FrontSide}}<hr id=answer>{{Back}}")],
                             modified: 1_700_000_000, legacyJSON: "{}")
 
+    /// `notes` in one deck, written as Anki's collection file at `now`, in a folder of its own
+    /// (the caller removes it).
+    func written(_ notes: [ExportNote], now: Date) throws -> (file: URL, summary: ExportSummary) {
+        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)], media: [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("collection.anki2")
+        return (file, try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: now, clock: clock))
+    }
+
     /// Answers in one millisecond, on one card and across cards: each takes its own time as its
     /// id where it is free, else the next free one, in the order the cards and answers come (one
     /// that keeps its id, Anki's or one it went up under, before one that proposes it), as a
@@ -44,13 +54,8 @@ struct PackageWriterTests {
                                                                                 history: history)]))
         }
         #expect((seed > 5) == (Set(given.map(\.id)).count == given.count), "seeds 1–5 share milliseconds, 6 and 7 do not")
-        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)],
-                                          media: [])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("collection.anki2")
-        let summary = try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: clock.start(ofDay: 19_700), clock: clock)
+        let (file, summary) = try written(notes, now: clock.start(ofDay: 19_700))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         #expect(summary.decks.map(\.notes) == [40])
 
         // The rule, walked answer by answer: of answers with one id, one that keeps it first.
@@ -85,14 +90,8 @@ struct PackageWriterTests {
             ExportNote(guid: "note-\(index)", noteTypeID: type.id, values: ["front \(index)", "back"], tags: [], modified: 1_700_000_000,
                        cards: [ExportCard(ordinal: 0, state: state, suspended: false, position: index)])
         }
-        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)],
-                                          media: [])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("collection.anki2")
-        _ = try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: clock.start(ofDay: dueDay + daysPast).addingTimeInterval(3600),
-                                                      clock: clock)
+        let (file, _) = try written(notes, now: clock.start(ofDay: dueDay + daysPast).addingTimeInterval(3600))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let (crt, cards) = try DatabaseQueue(path: file.path).read { db in
             (try Int64.fetchOne(db, sql: "SELECT crt FROM col")!,
              try Row.fetchAll(db, sql: "SELECT type, queue, due FROM cards ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64, $0[2] as Int64] })
@@ -129,12 +128,8 @@ struct PackageWriterTests {
             ExportNote(guid: "n\(index)", noteTypeID: type.id, values: ["f", "b"], tags: [], modified: 1_700_000_000,
                        cards: [ExportCard(ordinal: 0, state: history.last!.after!, suspended: false, position: index, history: history)])
         }
-        var collection = ExportCollection(noteTypes: [type], decks: [ExportDeck(name: "Deck", preset: Preset(name: "Deck"), notes: notes)], media: [])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maeil-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("collection.anki2")
-        try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: day.addingTimeInterval(60), clock: clock)
+        let (file, _) = try written(notes, now: day.addingTimeInterval(60))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let rows = try DatabaseQueue(path: file.path).read { db in
             try Row.fetchAll(db, sql: "SELECT ease, ivl, lastIvl, factor, type FROM revlog ORDER BY id").map { row in (0..<5).map { row[$0] as Int } }
         }
