@@ -48,16 +48,18 @@ package enum Fixture {
                          reps: 5, lapses: lapses, streak: 3, lastReview: last)
     }
 
-    /// A POSIX TZ in which it is now about midday, so learning steps never cross the 04:00
-    /// rollover whatever time the tests run ("UTC-5" is five hours east of UTC): for the real
-    /// binary, which reads the real clock.
-    package static var middayTimeZone: String {
+    /// A POSIX TZ in which it was about midday when the test process started, so learning steps
+    /// never cross the 04:00 rollover whatever time the tests run ("UTC-5" is five hours east of
+    /// UTC): for the real binary, which reads the real clock. Chosen once: chosen at each use, a
+    /// test that ran the binary at 16:59 UTC and read its days at 17:00 read them in the next
+    /// zone, a day apart (CI, 2026-12-07).
+    package static let middayTimeZone: String = {
         let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
         var offset = 12 - hour
         if offset > 14 { offset -= 24 }
         if offset < -12 { offset += 24 }
         return "Etc/GMT\(offset >= 0 ? "-" : "+")\(abs(offset))"
-    }
+    }()
 
     /// Whether `condition` comes to hold within `timeout` (what another process does takes its time).
     package static func eventually(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
