@@ -68,7 +68,7 @@ final class AnkiSyncServer {
 /// scripts/anki/phone.py serving one test's commands, one line each way: Anki's library loaded
 /// once, where a process for each command spent most of its time loading it.
 final class PhoneProcess: @unchecked Sendable {
-    let zone: String
+    private static var script: String { AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path }
     private var process: Process?
     private var input: FileHandle?
     private var output: LineReader?
@@ -78,20 +78,18 @@ final class PhoneProcess: @unchecked Sendable {
     /// `newCardsStudiedHereCountOnThePhone`.
     var processEach = false
 
-    init(zone: String) { self.zone = zone }
-
-    /// Runs one command; its JSON object, or a failure with what the phone said went wrong.
-    func run(_ arguments: [String]) throws -> [String: Any] {
+    /// Runs one command in `zone` (the phone starts in the first command's); its JSON object, or
+    /// a failure with what the phone said went wrong.
+    func run(_ arguments: [String], zone: String) throws -> [String: Any] {
         if processEach {
-            let result = try Binary.runProgram(AnkiPython.path!, [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path] + arguments,
-                                               environment: ["TZ": zone])
+            let result = try Binary.runProgram(AnkiPython.path!, [Self.script] + arguments, environment: ["TZ": zone])
             guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
                 throw OneCollectionTests.Failure("phone.py \(arguments.first ?? ""): \(result.stderr.suffix(1500))")
             }
             return object
         }
         return try lock.withLock {
-            if process == nil { try start() }
+            if process == nil { try start(zone: zone) }
             var line = try JSONSerialization.data(withJSONObject: arguments)
             line.append(0x0A)
             try input!.write(contentsOf: line)
@@ -108,10 +106,10 @@ final class PhoneProcess: @unchecked Sendable {
         }
     }
 
-    private func start() throws {
+    private func start(zone: String) throws {
         let process = Process(), stdin = Pipe(), stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: AnkiPython.path!)
-        process.arguments = [AnkiPython.repository.appendingPathComponent("scripts/anki/phone.py").path, "serve"]
+        process.arguments = [Self.script, "serve"]
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TZ": zone]) { $1 }
         (process.standardInput, process.standardOutput) = (stdin, stdout)
         try process.run()
@@ -156,10 +154,10 @@ struct SyncTests {
     let zone = "Asia/Seoul"
     static let seeds = ["301", "302"]
     /// The phone: one process for the test, started at its first command.
-    let phoneProcess = PhoneProcess(zone: "Asia/Seoul")
+    let phoneProcess = PhoneProcess()
 
     func phone(_ arguments: [String]) throws -> [String: Any] {
-        try phoneProcess.run(arguments)
+        try phoneProcess.run(arguments, zone: zone)
     }
 
     func seeded(_ arguments: [String]) throws -> [String: Any] {
