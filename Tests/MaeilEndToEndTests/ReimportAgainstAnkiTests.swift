@@ -26,9 +26,11 @@ struct ReimportAgainstAnkiTests: SeededCollections {
     /// Anki's study changed that note too, tagging a leech: then the newer, Anki's, wins).
     // 201 seeds took 9.4 minutes alone on a slow two-core machine (99 by default now); the limit stops a hang, not
     // a slow machine.
-    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)))
-    func reimportMergesAsAnkiDoes() throws {
-        let made = try makeCollections(firstSeed: 500, perZone: Self.fewerSeedsPerZone)
+    // A case for each zone the collections are studied in, so that the zones run side by side.
+    @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)), .timeLimit(.minutes(40)),
+          arguments: zones)
+    func reimportMergesAsAnkiDoes(studiedIn: String) throws {
+        let made = try makeCollections(firstSeed: 500, perZone: Self.fewerSeedsPerZone, studiedIn: studiedIn)
         let start = SeededAnki.start
         func date(_ day: Int, _ minutes: Int = 0) -> Date {
             Date(timeIntervalSince1970: TimeInterval(start + day * 86_400 + 2 * 3600 + minutes * 60))

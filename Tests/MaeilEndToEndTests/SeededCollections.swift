@@ -29,11 +29,14 @@ extension SeededCollections {
     }
 
     /// Makes `perZone` collections in each zone; returns (seed, zone made in, zone studied in).
-    /// `only`: some of those seeds, comma-separated, to look into a failure.
-    func makeCollections(firstSeed: Int, only: String? = nil, perZone: Int = Self.seedsPerZone) throws -> [(seed: String, made: String, studied: String)] {
+    /// `only`: some of those seeds, comma-separated, to look into a failure. `studiedIn`: only
+    /// the collections studied in that zone, for a test that takes each zone as a case of its
+    /// own, so that a long suite's zones run side by side.
+    func makeCollections(firstSeed: Int, only: String? = nil, perZone: Int = Self.seedsPerZone,
+                         studiedIn: String? = nil) throws -> [(seed: String, made: String, studied: String)] {
         var made: [(String, String, String)] = []
         let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
-        for (index, zone) in Self.zones.enumerated() {
+        for (index, zone) in Self.zones.enumerated() where studiedIn.map({ $0 == Self.zones[(index + 1) % Self.zones.count] }) ?? true {
             let seeds = (0..<(chosen == nil ? perZone : 1000)).map { String(firstSeed + index * 1000 + $0) }.filter { chosen?.contains($0) ?? true }
             guard !seeds.isEmpty else { continue }
             try MadeOnce.shared.copy(seeds, zone: zone, to: folder) { missing, into in
