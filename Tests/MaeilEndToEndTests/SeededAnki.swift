@@ -1,4 +1,5 @@
 import Foundation
+import MaeilREPL
 import MaeilTestSupport
 
 /// scripts/anki/seeded.py and the real `maeil` side by side, each at a given moment under
@@ -69,14 +70,53 @@ struct SeededAnki {
 
     /// Runs maeil on `collection` in `zone` with the clock at Unix time `at`; returns its output.
     func maeil(_ arguments: [String], _ collection: String, _ zone: String, at: Int) throws -> String {
+        let result = try Binary.run([arguments[0], "--collection", collection] + arguments.dropFirst(), environment: environment(zone, at: at))
+        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)") }
+        return result.stdout
+    }
+
+    /// maeil's environment in `zone`, the clock at Unix time `at` (libfaketime).
+    func environment(_ zone: String, at: Int) -> [String: String] {
         let format = DateFormatter()
         format.dateFormat = "yyyy-MM-dd HH:mm:ss"
         format.timeZone = TimeZone(identifier: "UTC")
-        let result = try Binary.run([arguments[0], "--collection", collection] + arguments.dropFirst(), environment: [
-            "TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub",
-            "LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: Date(timeIntervalSince1970: TimeInterval(at))),
-        ])
-        if result.status != 0 { throw OneCollectionTests.Failure("maeil \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)") }
+        return ["TZ": zone, "HOME": folder.path, "XDG_DATA_HOME": folder.path, "MAEIL_SPEECH": "stub",
+                "LD_PRELOAD": AnkiPython.faketime, "FAKETIME": "@" + format.string(from: Date(timeIntervalSince1970: TimeInterval(at)))]
+    }
+
+    /// Runs `commands` at one prompt of maeil, as `maeil` does above: a process for each took
+    /// most of the suites' time here (a thousand searches, each one loading the program). Each word
+    /// is quoted as the prompt reads it back (`ShellWords`). Nothing may go to the error stream.
+    /// Answers the output.
+    func prompt(_ commands: [[String]], _ collection: String, _ zone: String, at: Int) throws -> String {
+        let lines = commands.map { words in
+            words.map(ShellWords.quoted).joined(separator: " ") + "\n"
+        }
+        let result = try Binary.run(["--collection", collection], input: lines.joined(), environment: environment(zone, at: at))
+        if result.status != 0 || !result.stderr.isEmpty {
+            throw OneCollectionTests.Failure("maeil at the prompt, \(commands.map { $0.joined(separator: " ") }): \(result.stdout)\(result.stderr)")
+        }
         return result.stdout
+    }
+
+    /// The JSON arrays `--json` commands printed one after another at a prompt, in turn: each
+    /// opens with a line "[" and closes with a line "]" (what is inside is indented).
+    static func jsonArrays(_ output: String) throws -> [[[String: Any]]] {
+        var arrays: [[[String: Any]]] = [], current: [Substring]?
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "[" || line == "[]" {
+                current = []
+            }
+            current?.append(line)
+            if line == "]" || line == "[]" {
+                guard let text = current?.joined(separator: "\n"),
+                      let array = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+                    throw OneCollectionTests.Failure("not a JSON array of objects: \(current ?? [])")
+                }
+                arrays.append(array)
+                current = nil
+            }
+        }
+        return arrays
     }
 }
