@@ -21,11 +21,12 @@ struct PackageWriterTests {
         return (file, try AnkiPackageWriter.writeCollectionFile(&collection, to: file, now: now, clock: clock))
     }
 
-    /// Answers in one millisecond, on one card and across cards: each takes its own time as its
-    /// id where it is free, else the next free one, in the order the cards and answers come (one
-    /// that keeps its id, Anki's or one it went up under, before one that proposes it), as a
-    /// writer that sorted every answer in memory and walked them once would give them. Seeds
-    /// 6 and 7 give every answer a millisecond of its own (the writer's quicker way).
+    /// Answers in one millisecond, on one card and across cards: one that keeps its id (Anki's,
+    /// or one it went up under) keeps it; each other takes its own time as its id where it is
+    /// free, else the next free one past the one before, in the order the cards and answers come,
+    /// as a writer that sorted every answer in memory and walked them once would give them.
+    /// Seeds 6 and 7 give every answer a millisecond of its own (the writer's quicker way).
+    /// (Before, an answer proposing the id of one kept a millisecond later pushed that one on.)
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
     func answersInOneMillisecondTakeTheNextFreeID(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -58,13 +59,21 @@ struct PackageWriterTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         #expect(summary.decks.map(\.notes) == [40])
 
-        // The rule, walked answer by answer: of answers with one id, one that keeps it first.
+        // The rule, walked answer by answer: an id kept stays (the first of two that keep one),
+        // then the others, past the one before and clear of those.
         var expected: [(id: Int64, tag: Int)] = []
-        var last = Int64.min
+        var taken = Set<Int64>(), moving: [(id: Int64, tag: Int)] = []
         for answer in given.sorted(by: { ($0.id, $0.kept ? 0 : 1, $0.tag) < ($1.id, $1.kept ? 0 : 1, $1.tag) }) {
+            if answer.kept, taken.insert(answer.id).inserted { expected.append((answer.id, answer.tag)) } else { moving.append((answer.id, answer.tag)) }
+        }
+        var last = Int64.min
+        for answer in moving {
             last = max(answer.id, last &+ 1)
+            while taken.contains(last) { last += 1 }
+            taken.insert(last)
             expected.append((last, answer.tag))
         }
+        expected.sort { $0.id < $1.id }
         let written = try DatabaseQueue(path: file.path).read { db in
             try Row.fetchAll(db, sql: "SELECT id, time FROM revlog ORDER BY id").map { ($0[0] as Int64, $0[1] as Int) }
         }

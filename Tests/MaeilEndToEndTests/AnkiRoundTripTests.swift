@@ -76,6 +76,11 @@ struct AnkiRoundTripTests {
         let ankiCounts = try #require(made["counts"] as? [String: [String: Int]])
         _ = try maeil(["import", folder.appendingPathComponent("custom-\(seed).colpkg").path, "--create"])
         #expect(try maeilCounts() == ankiCounts, "seed \(seed) \(made): Maeil's deck list against Anki's")
+        // What Anki's Check Database finds in Anki's own package, Maeil's carries as it came: Anki
+        // answering cards within a millisecond of each other logs an answer under the next free
+        // millisecond, and where that is in the next second, the card's last review time is a
+        // second before its log's (seen in 1 run in 7; "Added last review time to 2 cards").
+        let ankisOwn = try AnkiLibrary.run(["decks", folder.appendingPathComponent("custom-\(seed).colpkg").path])["check"] as? String
         for deck in ["Study::More", "Study"] {
             _ = try maeil(["review", deck], input: "3\n3\n")
             let package = folder.appendingPathComponent("maeil-\(UUID().uuidString).colpkg").path
@@ -83,7 +88,7 @@ struct AnkiRoundTripTests {
             let read = try AnkiLibrary.run(["decks", package])
             #expect(read["counts"] as? [String: [String: Int]] == (try maeilCounts()),
                     "seed \(seed), studied on in \(deck): Anki's deck list of Maeil's .colpkg \(read["counts"] ?? "nil") against Maeil's")
-            #expect(read["check"] as? String == "Database rebuilt and optimized.", "\(read["check"] ?? "")")
+            #expect(read["check"] as? String == ankisOwn, "\(read["check"] ?? "") where Anki's own package had \(ankisOwn ?? "")")
         }
     }
 
