@@ -425,8 +425,8 @@ struct CollectionWriting {
     /// past the one before. Where no two share an id, that is every answer's own: they go in
     /// as they are in one statement (0.10 s for 100,000 rows, where numbering them in SQL's
     /// window functions took 0.30 s). Before, one walk numbered every answer past the one
-    /// before, so answers given here in the second Anki's rows were made in moved Anki's row
-    /// in the next millisecond to another id (seen when Anki and Maeil answered in one second),
+    /// before: an answer given here in the same second as Anki's answers pushed Anki's answer
+    /// of the next millisecond to another id (seen when Anki and Maeil answered in one second),
     /// which a sync would have sent as another answer. (A scratch file has no journal to take
     /// back a failed statement: the rows go in again from the start.)
     static func moveAnswers(_ db: Database, usn: Int) throws {

@@ -12,8 +12,10 @@ extension Collection {
         let range: [DatabaseValueConvertible] = [presetID, Int64(start.timeIntervalSince1970), Int64(end.timeIntervalSince1970)]
         let due = "deck_id IN (SELECT id FROM deck WHERE preset_id = ?) AND phase = 'review' AND suspended = 0 AND due >= ? AND due < ?"
         return try read { db in
-            func offsets(_ seconds: [Int64]) -> [Int] {
-                seconds.map { clock.dayNumber(of: Date(timeIntervalSince1970: Double($0))) - today }.filter { (0..<days).contains($0) }
+            /// The day `seconds` falls on, counted from today, if within the horizon.
+            func offset(_ seconds: Int64) -> Int? {
+                let day = clock.dayNumber(of: Date(timeIntervalSince1970: Double(seconds))) - today
+                return (0..<days).contains(day) ? day : nil
             }
             // Counted by due time in SQLite: a review is due at the start of its day, so about one
             // row comes for each day. A row for each card took most of an answer's time.
@@ -21,12 +23,11 @@ extension Collection {
             let perDue = try Row.fetchAll(db.cachedStatement(sql: "SELECT due, count(*) FROM card WHERE \(due) GROUP BY due"),
                                           arguments: StatementArguments(range))
             for row in perDue {
-                let day = clock.dayNumber(of: Date(timeIntervalSince1970: Double(row[0] as Int64))) - today
-                if (0..<days).contains(day) { counts[day] += row[1] as Int }
+                if let day = offset(row[0]) { counts[day] += row[1] as Int }
             }
             let siblingDays = siblings
-                ? Set(offsets(try Int64.fetchAll(db, sql: "SELECT due FROM card WHERE note_id = ? AND id != ? AND \(due)",
-                                               arguments: StatementArguments([noteID, cardID] + range))))
+                ? Set(try Int64.fetchAll(db, sql: "SELECT due FROM card WHERE note_id = ? AND id != ? AND \(due)",
+                                         arguments: StatementArguments([noteID, cardID] + range)).compactMap(offset))
                 : []
             // Day numbers count from Thursday 1 January 1970.
             return LoadBalance(dueCounts: counts, siblingDays: siblingDays, easyDays: easyDays, tomorrowWeekday: (today + 1 + 3) % 7)
