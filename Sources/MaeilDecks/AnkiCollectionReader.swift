@@ -172,9 +172,7 @@ struct CollectionReading {
            let text = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) {
             try emit(.ankiConfig(String(decoding: text, as: UTF8.self)))
         }
-        // Buried cards come back the next day: the day after the collection last changed.
-        let changed = packageDate(Double(try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000)
-        let buriedUntil = days.clock.start(ofDay: days.clock.dayNumber(of: changed) + 1)
+        let buriedUntil = try buriedUntil(config: config, days: days)
         func buried(_ card: CardRow) -> Date? { card.queue == -2 || card.queue == -3 ? buriedUntil : nil }
         // The schema is the collection's own, whatever the package's entry name: a current package
         // may hold a schema-11 collection (Maeil writes one; Anki upgrades it when it opens it).
@@ -499,6 +497,22 @@ struct CollectionReading {
             }
             return DeckLimits(newPerDay: whole(normal, 7), reviewsPerDay: whole(normal, 6), newToday: day(9), reviewsToday: day(8))
         }
+    }
+
+    /// When the file's buried cards come back; nil where Anki would unbury them now. Anki lifts
+    /// every burial at its first deck list on a later day than the one it last did so on
+    /// (`lastUnburied`, a due day; or when that is over a week ahead), and marks no card changed
+    /// for it: a file may hold buried a card its device has long since unburied, and a card
+    /// buried there today stays buried through the hour a day starts being moved. An .apkg's
+    /// settings are of its own making: its cards come back the day after it was made.
+    func buriedUntil(config: [String: Any], days: AnkiDays) throws -> Date? {
+        guard !file.lowercased().hasSuffix(".apkg") else {
+            let made = packageDate(Double(try Int64.fetchOne(db, sql: "SELECT mod FROM col") ?? 0) / 1000)
+            return days.clock.start(ofDay: days.clock.dayNumber(of: made) + 1)
+        }
+        let today = Int64(days.clock.dayNumber(of: options.now) - days.createdDay)
+        guard let last = (config["lastUnburied"] as? NSNumber)?.int64Value, today <= last, last <= today + 7 else { return nil }
+        return days.start(ofDueDay: last + 1)
     }
 
     struct DeckAndType: Hashable {

@@ -390,8 +390,9 @@ struct CollectionWriting {
         let defaults: [String: Any] = ["nextPos": 1, "curDeck": 1, "activeDecks": [1], "sortType": "noteFld", "sortBackwards": false,
                                        "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0, "curModel": noteTypes.first?.id ?? 1]
         var kept = source.ankiConfig.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] } ?? defaults
-        // A day number counted from the old creation date: Anki sets it again when it next unburies.
-        kept["lastUnburied"] = nil
+        // Anki lifts the cards written buried (buried here until a later time today) on a later day
+        // than this one, counted from this file's creation day; without it, as soon as it opens.
+        kept["lastUnburied"] = today - createdDay
         var conf = kept.merging(["schedVer": 2, "fsrs": fsrs, "rollover": clock.rolloverHour,
                                  // Past every new card's place, as Anki keeps it.
                                  "nextPos": max((kept["nextPos"] as? NSNumber)?.int64Value ?? 0, lastNewPosition + 1),

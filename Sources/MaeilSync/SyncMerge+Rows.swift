@@ -118,6 +118,7 @@ extension SyncMerge {
             for row in try String.fetchAll(db, sql: "SELECT json_array(\(revlog)) FROM revlog WHERE usn = -1 ORDER BY id", arguments: [usn]) {
                 add(row, to: \.revlog)
             }
+            sentCards = Set(try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE usn = -1"))
             let cards = whole(["id", "nid", "did", "ord", "mod", "?", "type", "queue", "due", "ivl", "factor", "reps", "lapses", "left", "odue", "odid", "flags"])
             for row in try String.fetchAll(db, sql: "SELECT json_array(\(cards), coalesce(data, '')) FROM cards WHERE usn = -1 ORDER BY id", arguments: [usn]) {
                 add(row, to: \.cards)

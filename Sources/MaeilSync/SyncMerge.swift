@@ -28,6 +28,9 @@ package final class SyncMerge {
     /// of, the ones whose row the merge took (this side's was not the newer).
     package internal(set) var receivedCards: Set<Int64> = []
     package internal(set) var takenCards: Set<Int64> = []
+    /// Cards whose row went up (changed here), by Anki's id: with `takenCards`, the rows the
+    /// merge holds as both sides now do.
+    package internal(set) var sentCards: Set<Int64> = []
     /// Notes whose row from the server the merge took (this side's was not the newer), by Anki's id.
     package internal(set) var takenNotes: Set<Int64> = []
     /// Whether a note type the server sent differs from this side's in what Maeil makes of it

@@ -50,7 +50,9 @@ struct MixedDeckExportTests {
 
 /// Issue 23, point 7: a burial made in Maeil and still in force goes to Anki as the kind it
 /// is: buried by the learner (`b` in a review) in Anki's queue -3, by an answer to a sibling in
-/// -2; Anki, opening the .colpkg the same day, finds those cards buried and no others.
+/// -2; Anki, opening the .colpkg the same day at its deck list (which unburies what an earlier
+/// day buried), finds those cards buried and no others. (Before, the file named no day Anki last
+/// unburied on, and Anki's deck list unburied them all.)
 @Suite("A burial in force, exported")
 struct BurialExportTests {
     @Test(.enabled(if: AnkiPython.path != nil, Comment(rawValue: AnkiPython.missing)))
@@ -79,6 +81,7 @@ struct BurialExportTests {
             sys.path.insert(0, sys.argv[2])
             from seeded import open_any
             col = open_any(sys.argv[1])
+            col.sched.deck_due_tree()
             print(json.dumps({str(cid): col.get_card(cid).queue for cid in col.find_cards("is:buried")}))
             """
         let read = try Binary.runProgram(AnkiPython.path!, ["-c", script, package, AnkiPython.repository.appendingPathComponent("scripts/anki").path])

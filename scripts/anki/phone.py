@@ -35,6 +35,8 @@ client does, and prints one JSON object:
     phone.py delete PATH ENDPOINT USER PASSWORD GUID
                                                    on the collection at PATH: note GUID deleted;
                                                    then a normal sync; prints its id and its cards'
+    phone.py bury PATH ENDPOINT USER PASSWORD GUID  note GUID's first card buried by hand, from the
+                                                   deck list; then a normal sync; prints its id
     phone.py empty-card PATH ENDPOINT USER PASSWORD CARD
                                                    on the collection at PATH: the fields only card
                                                    CARD's front shows emptied, then Tools › Empty
@@ -79,6 +81,8 @@ client does, and prints one JSON object:
     phone.py deck-list PATH                        Anki's deck list of the collection at PATH, no
                                                    sync: {deck: [reviews, new cards, and its
                                                    counters: reviews and new cards answered today]}
+    phone.py buried PATH                           the ids of the cards Anki shows buried at PATH once
+                                                   its deck list has unburied what a new day brings
     phone.py config PATH ENDPOINT USER PASSWORD [KEY=JSON]...
                                                    the collection's config at PATH gets each KEY
                                                    set to the JSON value, then a normal sync;
@@ -131,6 +135,18 @@ from answering import answer_next, answer_next_good
 from seeded import read_one_open
 
 
+def opened(path):
+    """The collection at PATH as a person opens Anki to study: at its deck list, which on a new
+    day first unburies the cards buried on an earlier one (Anki does it there, not where it
+    queues cards, and marks no card changed for it). Answered without it, a card buries its
+    siblings on a day Anki has not yet unburied, and the next deck list unburies them again."""
+    from anki.collection import Collection
+
+    col = Collection(path)
+    col.sched.deck_due_tree()
+    return col
+
+
 def synced(path, endpoint, user, password, upload):
     from anki.collection import Collection
 
@@ -165,7 +181,9 @@ def download(folder, endpoint, user, password):
     read.pop("col")
     counts = {table: col.db.scalar(f"select count() from {table}") for table in ("notes", "cards", "revlog")}
     check = col.fix_integrity()[0]
-    # Anki queues the current deck's cards: each deck in turn, so every card due today is shown.
+    # Studied from the deck list, as a person opens Anki (`opened`). Anki queues the current
+    # deck's cards: each deck in turn, so every card due today is shown.
+    col.sched.deck_due_tree()
     rng, answered = random.Random(7), 0
     for deck in col.decks.all_names_and_ids():
         col.decks.select(deck.id)
@@ -291,6 +309,17 @@ def delete(path, endpoint, user, password, guid):
     required = sync_open(col, endpoint, user, password)
     col.close()
     return {"required": required, "note": note, "cards": cards}
+
+
+def bury(path, endpoint, user, password, guid):
+    """Note GUID's first card buried (the reviewer's Bury Card), from the deck list; then a
+    normal sync."""
+    col = opened(path)
+    card = col.db.scalar("select c.id from cards c join notes n on n.id = c.nid where n.guid = ? order by c.ord limit 1", guid)
+    col.sched.bury_cards([card], manual=True)
+    required = sync_open(col, endpoint, user, password)
+    col.close()
+    return {"required": required, "card": card}
 
 
 def delete_deck(path, endpoint, user, password, name):
@@ -419,9 +448,7 @@ def answer(path, endpoint, user, password, *guids):
 def answer_at(path, endpoint, user, password, ms, *guids):
     """`answer`, the first answer's log row under the id `ms` when given: a phone's answer in
     the millisecond an answer elsewhere was given."""
-    from anki.collection import Collection
-
-    col = Collection(path)
+    col = opened(path)
     before = set(col.db.list("select id from revlog"))
     from anki.scheduler.v3 import CardAnswer
 
@@ -448,9 +475,7 @@ def study(path, endpoint, user, password, deck, new, reviews):
     """DECK's options set to NEW new cards and REVIEWS reviews a day more than DECK counted
     today, then every card Anki shows in DECK answered Good, as far as those limits go; then a
     normal sync."""
-    from anki.collection import Collection
-
-    col = Collection(path)
+    col = opened(path)
     did = col.decks.id_for_name(deck)
     counted = [count if day == col.sched.today else 0 for day, count in (col.decks.get(did)["newToday"], col.decks.get(did)["revToday"])]
     config = col.decks.config_dict_for_deck_id(did)
@@ -471,11 +496,10 @@ def study(path, endpoint, user, password, deck, new, reviews):
 def answer_new(path, endpoint, user, password, deck, count):
     """COUNT of the new cards Anki shows in DECK answered Good, within the limits as they are
     (a learning card due meanwhile is left for later); then a normal sync."""
-    from anki.collection import Collection
     from anki.scheduler.v3 import CardAnswer
     from anki.scheduler_pb2 import QueuedCards
 
-    col = Collection(path)
+    col = opened(path)
     col.decks.select(col.decks.id_for_name(deck))
     answered = 0
     while answered < int(count):
@@ -505,10 +529,8 @@ def extend(path, endpoint, user, password, deck, new, reviews):
 
 
 def busy(path, endpoint, user, password, seed):
-    from anki.collection import Collection
-
     rng = random.Random(int(seed))
-    col = Collection(path)
+    col = opened(path)
     before = set(col.db.list("select id from revlog"))
     schema = col.db.scalar("select scm from col")
     decks = [deck for deck in col.decks.all_names_and_ids()
@@ -681,9 +703,9 @@ def options(path, deck):
     return {"name": config["name"], "new_per_day": config["new"]["perDay"], "reviews_per_day": config["rev"]["perDay"], "config": config}
 
 
-def deck_list(path):
-    """Anki's deck list, as a person opening Anki sees it: each deck's reviews and new cards, and
-    the reviews and new cards its counters say were answered today (read from a copy: the list unburies on a new day, and is no change to sync)."""
+def on_a_copy(path, read):
+    """What `read` answers of the collection at PATH as a person opening Anki sees it, read from a
+    copy: its deck list unburies on a new day, and that is no change to sync."""
     import shutil
     import tempfile
 
@@ -693,20 +715,37 @@ def deck_list(path):
     copy = os.path.join(folder, "collection.anki2")
     shutil.copy(path, copy)
     col = Collection(copy)
-    tree = {}
+    tree = col.sched.deck_due_tree()
+    try:
+        return read(col, tree)
+    finally:
+        col.close()
+        shutil.rmtree(folder)
 
-    def walk(node, prefix):
-        name = prefix + node.name
-        if name:
-            deck = col.decks.get(node.deck_id)
-            studied = [count if day == col.sched.today else 0 for day, count in (deck["revToday"], deck["newToday"])]
-            tree[name] = [node.review_count, node.new_count] + studied
-        for child in node.children:
-            walk(child, name + "::" if name else "")
-    walk(col.sched.deck_due_tree(), "")
-    col.close()
-    shutil.rmtree(folder)
-    return tree
+
+def deck_list(path):
+    """Anki's deck list, as a person opening Anki sees it: each deck's reviews and new cards, and
+    the reviews and new cards its counters say were answered today."""
+    def read(col, root):
+        tree = {}
+
+        def walk(node, prefix):
+            name = prefix + node.name
+            if name:
+                deck = col.decks.get(node.deck_id)
+                studied = [count if day == col.sched.today else 0 for day, count in (deck["revToday"], deck["newToday"])]
+                tree[name] = [node.review_count, node.new_count] + studied
+            for child in node.children:
+                walk(child, name + "::" if name else "")
+        walk(root, "")
+        return tree
+    return on_a_copy(path, read)
+
+
+def buried(path):
+    """The ids of the cards Anki shows as buried, once its deck list has unburied what a new day
+    brings back."""
+    return {"cards": on_a_copy(path, lambda col, _: col.db.list("select id from cards where queue in (-2, -3) order by id"))}
 
 
 def memory(path, guid):
@@ -821,7 +860,7 @@ def serve(commands):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    commands = {"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "add-at": add_at, "delete": delete, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
+    commands = {"download": download, "upload": upload, "sync": sync, "media": media, "change": change, "move": move, "custom": custom, "edit": edit, "add": add, "add-at": add_at, "delete": delete, "bury": bury, "empty-card": empty_card, "delete-card": delete_card, "delete-deck": delete_deck, "answer": answer, "answer-at": answer_at, "study": study, "answer-new": answer_new, "extend": extend, "busy": busy, "options": options, "deck-list": deck_list, "buried": buried, "memory": memory, "config": config, "deck": deck, "preset": preset, "new-options": new_options, "restyle": restyle, "new-type": new_type, "note-type": note_type,
            "add-field": add_field, "differs": differs}
     if command == "serve":
         serve(commands)

@@ -118,8 +118,11 @@ package struct FullSync {
     /// `answersNotCounted`: per Anki deck id, the answers a merge holds that the deck's counters
     /// never counted (`ImportOptions.answersNotCounted`); the base keeps those decks' counts as
     /// `download` has them, so this side's go up at the next sync.
+    /// `mergedCards`: for a merge, Anki's ids of the cards whose row it took from the server or
+    /// sent to it; the others keep this side's burials (`keepBurials`). Nil for a download,
+    /// which takes every row as it is.
     func replace(with download: Download, mark: SyncMark, calendar: Calendar, serverObjects: SyncObjects?,
-                 answersNotCounted: [Int64: AnkiAnsweredToday.Logged] = [:]) throws -> Backup? {
+                 answersNotCounted: [Int64: AnkiAnsweredToday.Logged] = [:], mergedCards: Set<Int64>? = nil) throws -> Backup? {
         let built = try Collection(path: download.work.appendingPathComponent("built.sqlite").path)
         var settings = ImportOptions()
         (settings.timeZone, settings.now, settings.answersNotCounted) = (timeZone, now, answersNotCounted)
@@ -130,6 +133,7 @@ package struct FullSync {
         try built.restoreMaeilDecks(from: collection, now: now)
         // A note or card that was here keeps its number (what `find` shows and commands take).
         try built.keepNumbers(of: collection)
+        if let mergedCards { try built.keepBurials(of: collection, except: mergedCards, timeZone: timeZone, now: now) }
         // The mark goes in with the contents, in the same copy: a sync killed after it is a finished one.
         _ = try built.takeChangeFlag()
         try built.settleChangeFlag()

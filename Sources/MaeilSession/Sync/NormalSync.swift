@@ -152,7 +152,7 @@ package struct NormalSync {
         let result = FullSync.Download(work: work, file: merged, contents: contents)
         let notCounted = try answersNotCounted(inDecks: merge.serverTakenDecks, of: merged, deletedThere: deletedThere)
         summary.backup = try full.replace(with: result, mark: newMark, calendar: calendar, serverObjects: try SyncMerge.storedObjects(in: merged),
-                                          answersNotCounted: notCounted)?.path
+                                          answersNotCounted: notCounted, mergedCards: merge.takenCards.union(merge.sentCards))?.path
         summary.recomputedCards = try recomputeMemory(ankiCardIDs: merge.changedOnBothSides)
         // As in place: the decks taken never counted the answers that went up beside them.
         if !notCounted.isEmpty { try full.collection.markChangedSinceSync() }

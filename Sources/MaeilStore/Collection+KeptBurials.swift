@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import MaeilCore
+
+extension Collection {
+    /// After a whole merge rebuilt this collection (numbered as `old` by `keepNumbers`), the
+    /// burials `old` held, on every card whose row neither side changed since the last sync:
+    /// all but `merged`, Anki's ids of the rows the merge took from the server or sent to it,
+    /// which both sides now hold as its file does. An Anki file says only that a card is
+    /// buried, and the day Anki last unburied on, and Anki unburies without a change to sync;
+    /// a burial here lasts to the start of the day after the one it was made on. Where the
+    /// merge moved the hour a day starts, that is the same day's start by the new hour, as
+    /// Anki counts it: a card buried by the old hour on a day the new hour has ended is back,
+    /// as the phone that moved the hour unburied it. One transaction.
+    package func keepBurials(of old: Collection, except merged: Set<Int64>, timeZone: TimeZone, now: Date) throws {
+        let held = try old.read { db in
+            try Dictionary(Row.fetchAll(db, sql: """
+                SELECT card.id, card.buried_until, card.buried_by_user, preset.rollover_hour FROM card
+                JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
+                WHERE card.buried_until > ?
+                """, arguments: [now.unixSeconds]).map { row -> (Int64, (until: Date, byUser: Bool, rollover: Int)) in
+                    (row[0], (Date(unixSeconds: row[1]), row[2], row[3]))
+                }, uniquingKeysWith: { first, _ in first })
+        }
+        try checkBeforeWriting()
+        try StoreError.during(path) {
+            try pool.write { db in
+                let cards = try Row.fetchAll(db, sql: """
+                    SELECT card.id, card.anki_id, card.buried_until, card.buried_by_user, preset.rollover_hour FROM card
+                    JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
+                    WHERE card.buried_until > ? OR card.id IN (SELECT value FROM json_each(?))
+                    """, arguments: [now.unixSeconds, "[\(held.keys.map(String.init).joined(separator: ","))]"])
+                let set = try db.makeStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?")
+                for card in cards {
+                    let (id, ankiID, until, byUser, rollover): (Int64, Int64?, Int64?, Bool, Int) = (card[0], card[1], card[2], card[3], card[4])
+                    if let ankiID, merged.contains(ankiID) { continue }
+                    let kept = held[id].flatMap { burial -> (until: Int64, byUser: Bool)? in
+                        let day = DayClock(timeZone: timeZone, rolloverHour: burial.rollover).dayNumber(of: burial.until)
+                        let ends = DayClock(timeZone: timeZone, rolloverHour: rollover).start(ofDay: day)
+                        return ends > now ? (ends.unixSeconds, burial.byUser) : nil
+                    }
+                    guard kept?.until != until || (kept?.byUser ?? false) != byUser else { continue }
+                    try set.execute(arguments: [kept?.until, kept?.byUser ?? false, id])
+                }
+            }
+        }
+    }
+}
