@@ -13,14 +13,19 @@ extension Collection {
     /// Anki counts it: a card buried by the old hour on a day the new hour has ended is back,
     /// as the phone that moved the hour unburied it. One transaction.
     package func keepBurials(of old: Collection, except merged: Set<Int64>, timeZone: TimeZone, now: Date) throws {
-        let held = try old.read { db in
-            try Dictionary(Row.fetchAll(db, sql: """
-                SELECT card.id, card.buried_until, card.buried_by_user, preset.rollover_hour FROM card
+        // By Anki's id; a card that has none yet (made here) by its number, which it keeps.
+        typealias Burial = (until: Date, byUser: Bool, rollover: Int)
+        let (byAnkiID, byNumber) = try old.read { db in
+            var held: (byAnkiID: [Int64: Burial], byNumber: [Int64: Burial]) = ([:], [:])
+            for row in try Row.fetchAll(db, sql: """
+                SELECT card.id, card.anki_id, card.buried_until, card.buried_by_user, preset.rollover_hour FROM card
                 JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
                 WHERE card.buried_until > ?
-                """, arguments: [now.unixSeconds]).map { row -> (Int64, (until: Date, byUser: Bool, rollover: Int)) in
-                    (row[0], (Date(unixSeconds: row[1]), row[2], row[3]))
-                }, uniquingKeysWith: { first, _ in first })
+                """, arguments: [now.unixSeconds]) {
+                let burial: Burial = (Date(unixSeconds: row[2]), row[3], row[4])
+                if let ankiID = row[1] as Int64? { held.byAnkiID[ankiID] = burial } else { held.byNumber[row[0]] = burial }
+            }
+            return held
         }
         try checkBeforeWriting()
         try StoreError.during(path) {
@@ -28,13 +33,14 @@ extension Collection {
                 let cards = try Row.fetchAll(db, sql: """
                     SELECT card.id, card.anki_id, card.buried_until, card.buried_by_user, preset.rollover_hour FROM card
                     JOIN deck ON deck.id = card.deck_id JOIN preset ON preset.id = deck.preset_id
-                    WHERE card.buried_until > ? OR card.id IN (SELECT value FROM json_each(?))
-                    """, arguments: [now.unixSeconds, "[\(held.keys.map(String.init).joined(separator: ","))]"])
+                    WHERE card.buried_until > ? OR card.anki_id IN (SELECT value FROM json_each(?)) OR card.id IN (SELECT value FROM json_each(?))
+                    """, arguments: [now.unixSeconds, "[\(byAnkiID.keys.map(String.init).joined(separator: ","))]",
+                                     "[\(byNumber.keys.map(String.init).joined(separator: ","))]"])
                 let set = try db.makeStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = ? WHERE id = ?")
                 for card in cards {
                     let (id, ankiID, until, byUser, rollover): (Int64, Int64?, Int64?, Bool, Int) = (card[0], card[1], card[2], card[3], card[4])
                     if let ankiID, merged.contains(ankiID) { continue }
-                    let kept = held[id].flatMap { burial -> (until: Int64, byUser: Bool)? in
+                    let kept = (ankiID.flatMap { byAnkiID[$0] } ?? byNumber[id]).flatMap { burial -> (until: Int64, byUser: Bool)? in
                         let day = DayClock(timeZone: timeZone, rolloverHour: burial.rollover).dayNumber(of: burial.until)
                         let ends = DayClock(timeZone: timeZone, rolloverHour: rollover).start(ofDay: day)
                         return ends > now ? (ends.unixSeconds, burial.byUser) : nil
