@@ -31,16 +31,33 @@ package struct PresetChange {
             let presetID = try writer.deck(id: deck.id).presetID
             var preset = try writer.preset(id: presetID)
             let wasFSRS = preset.scheduler.kind == .fsrs
+            let oldClock = preset.dayClock(in: timeZone)
             do throws(PresetKey.Problem) {
                 try key.set(value, on: &preset)
             } catch {
                 throw PresetChangeProblem(description: error.description)
             }
             let decks = try writer.decks().filter { $0.presetID == presetID }
+            try Self.moveBurials(decks: decks, from: oldClock, to: preset.dayClock(in: timeZone), now: now, in: writer)
             let switchesToFSRS = !wasFSRS && preset.scheduler.kind == .fsrs
             let memories = switchesToFSRS ? try Self.memoryStates(decks: decks, preset: preset, now: now, timeZone: timeZone, in: writer) : []
             for (card, state) in memories { try writer.setState(cardID: card, state, kind: .manual) }
             return Result(preset: try writer.save(preset), decks: decks, cardsWithMemory: memories.count)
+        }
+    }
+
+    /// A burial lasts to the start of the day after the one it was made on: where the hour a
+    /// day starts moves, to that day's start by the new hour, as Anki counts days (it lifts a
+    /// burial once a later day than its last unburied one has begun). Moved past the present,
+    /// a card buried on the day that has now ended is back.
+    static func moveBurials(decks: [Deck], from old: DayClock, to new: DayClock, now: Date, in writer: CollectionWriter) throws {
+        guard old != new else { return }
+        for deck in decks {
+            for card in try writer.cards(deckID: deck.id) {
+                guard let until = card.buriedUntil, until > now else { continue }
+                let moved = new.start(ofDay: old.dayNumber(of: until))
+                try writer.setBuriedUntil(cardID: card.id, moved > now ? moved : nil)
+            }
         }
     }
 

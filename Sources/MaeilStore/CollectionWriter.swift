@@ -295,6 +295,12 @@ package struct CollectionWriter {
         }
     }
 
+    /// When the card's burial ends; nil lifts it.
+    package func setBuriedUntil(cardID: Int64, _ until: Date?) throws {
+        try db.cachedStatement(sql: "UPDATE card SET buried_until = ?, buried_by_user = buried_by_user AND ? WHERE id = ?")
+            .execute(arguments: [until?.unixSeconds, until != nil, cardID])
+    }
+
     /// Moves a note and the given cards to another deck, each card under the name its template
     /// has there (a deck names the templates of each note type its own way). `apart`: cards that
     /// stay in a deck of their own (Anki's Change Deck on some of a note's cards), by card id.

@@ -110,4 +110,25 @@ struct PresetChangeTests {
                                                          now: clock.now, timeZone: Fixture.utc)
         #expect(try revlog() == logged)
     }
+
+    /// The hour a day starts, moved: a burial lasts to the start of the day after the one it
+    /// was made on, by the new hour, as Anki counts it (its deck list lifts a burial once a
+    /// later day than its last unburied one begins). At 05:00, by 6 o'clock, a card buried
+    /// today is buried until 06:00; by 8 o'clock, until 08:00; by 3 o'clock the day it was
+    /// buried on has ended, and it is back at once.
+    @Test(arguments: [(8, 8), (3, nil)] as [(Int, Int?)])
+    func movingTheHourADayStartsMovesBurials(to hour: Int, endsAt expected: Int?) throws {
+        let collection = try Fixture.collection()
+        let deck = try Fixture.wordDeck(collection, count: 2, templates: [Fixture.wordTemplates[0]])
+        let now = Date(timeIntervalSince1970: 1_796_619_600) // 2026-12-07 05:00 UTC
+        let change = PresetChange(collection: collection)
+        _ = try change.set(.rolloverHour, .text("6"), deck: deck, now: now, timeZone: Fixture.utc)
+        let buried = try #require(try collection.cards(deckID: deck.id).first).id
+        let sixOClock = now.addingTimeInterval(3600)
+        try collection.batch(now: now) { writer in try writer.setFlags(cardID: buried, buriedUntil: sixOClock) }
+        _ = try change.set(.rolloverHour, .text("\(hour)"), deck: deck, now: now, timeZone: Fixture.utc)
+        let cards = try collection.cards(deckID: deck.id)
+        #expect(cards.first { $0.id == buried }?.buriedUntil == expected.map { now.addingTimeInterval(Double($0 - 5) * 3600) })
+        #expect(cards.filter { $0.id != buried }.allSatisfy { $0.buriedUntil == nil })
+    }
 }
