@@ -46,17 +46,14 @@ package struct PresetChange {
         }
     }
 
-    /// A burial lasts to the start of the day after the one it was made on: where the hour a
-    /// day starts moves, to that day's start by the new hour, as Anki counts days (it lifts a
-    /// burial once a later day than its last unburied one has begun). Moved past the present,
-    /// a card buried on the day that has now ended is back.
+    /// Where the hour a day starts moves, every burial in force ends by the new hour
+    /// (`DayClock.burialEnd`).
     static func moveBurials(decks: [Deck], from old: DayClock, to new: DayClock, now: Date, in writer: CollectionWriter) throws {
         guard old != new else { return }
         for deck in decks {
             for card in try writer.cards(deckID: deck.id) {
                 guard let until = card.buriedUntil, until > now else { continue }
-                let moved = new.start(ofDay: old.dayNumber(of: until))
-                try writer.setBuriedUntil(cardID: card.id, moved > now ? moved : nil)
+                try writer.setBuriedUntil(cardID: card.id, new.burialEnd(until, countedBy: old, now: now))
             }
         }
     }

@@ -7,11 +7,10 @@ extension Collection {
     /// burials `old` held, on every card whose row neither side changed since the last sync:
     /// all but `merged`, Anki's ids of the rows the merge took from the server or sent to it,
     /// which both sides now hold as its file does. An Anki file says only that a card is
-    /// buried, and the day Anki last unburied on, and Anki unburies without a change to sync;
-    /// a burial here lasts to the start of the day after the one it was made on. Where the
-    /// merge moved the hour a day starts, that is the same day's start by the new hour, as
-    /// Anki counts it: a card buried by the old hour on a day the new hour has ended is back,
-    /// as the phone that moved the hour unburied it. One transaction.
+    /// buried, and the day Anki last unburied on, and Anki unburies without a change to sync.
+    /// Where the merge moved the hour a day starts, a burial ends by the new hour
+    /// (`DayClock.burialEnd`): a card buried by the old hour on a day the new hour has ended
+    /// is back, as the phone that moved the hour unburied it. One transaction.
     package func keepBurials(of old: Collection, except merged: Set<Int64>, timeZone: TimeZone, now: Date) throws {
         // By Anki's id; a card that has none yet (made here) by its number, which it keeps.
         typealias Burial = (until: Date, byUser: Bool, rollover: Int)
@@ -41,9 +40,9 @@ extension Collection {
                     let (id, ankiID, until, byUser, rollover): (Int64, Int64?, Int64?, Bool, Int) = (card[0], card[1], card[2], card[3], card[4])
                     if let ankiID, merged.contains(ankiID) { continue }
                     let kept = (ankiID.flatMap { byAnkiID[$0] } ?? byNumber[id]).flatMap { burial -> (until: Int64, byUser: Bool)? in
-                        let day = DayClock(timeZone: timeZone, rolloverHour: burial.rollover).dayNumber(of: burial.until)
-                        let ends = DayClock(timeZone: timeZone, rolloverHour: rollover).start(ofDay: day)
-                        return ends > now ? (ends.unixSeconds, burial.byUser) : nil
+                        DecodeCache.clock(timeZone: timeZone, rolloverHour: rollover)
+                            .burialEnd(burial.until, countedBy: DecodeCache.clock(timeZone: timeZone, rolloverHour: burial.rollover), now: now)
+                            .map { ($0.unixSeconds, burial.byUser) }
                     }
                     guard kept?.until != until || (kept?.byUser ?? false) != byUser else { continue }
                     try set.execute(arguments: [kept?.until, kept?.byUser ?? false, id])
