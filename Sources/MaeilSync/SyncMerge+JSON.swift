@@ -78,7 +78,7 @@ extension SyncMerge {
         return tags
     }
 
-    static func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
+    package static func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
 
     /// Whether a deck is a filtered one (Anki's `dyn`, written as a flag or a number).
     package static func isFiltered(_ deck: [String: Any]) -> Bool { normalized(deck["dyn"]) == "1" }

@@ -183,6 +183,27 @@ package final class SyncMerge {
         }
     }
 
+    /// The day this side last lifted the day's burials (`lastUnburied`, counted from the base's
+    /// creation day), where this side sends a card it buried and the base names an earlier day.
+    /// Anki's deck list lifts every card buried before the day its config names: a phone that
+    /// last came by on an earlier day would lift the card sent buried unless the config that
+    /// comes down names this side's day.
+    package func burialDay() throws -> Int64? {
+        guard changedHere, hasBase else { return nil }
+        return try queue.read { db in
+            let mine = try Self.config(db, schema: "main"), base = try Self.config(db, schema: "base")
+            guard let day = Self.int(mine["lastUnburied"]), let created = try Int64.fetchOne(db, sql: "SELECT crt FROM main.col"),
+                  let baseCreated = try Int64.fetchOne(db, sql: "SELECT crt FROM base.col") else { return nil }
+            let counted = day + Self.createdDay(created, mine) - Self.createdDay(baseCreated, base)
+            guard counted > Self.int(base["lastUnburied"]) ?? .min else { return nil }
+            let burying = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM main.cards c WHERE c.queue IN (-2, -3)
+                  AND NOT EXISTS (SELECT 1 FROM base.cards b WHERE b.id = c.id AND b.queue = c.queue))
+                """) ?? false
+            return burying ? counted : nil
+        }
+    }
+
     /// Moves the copy (and the base) to the server's calendar: review due days count from the
     /// creation date of the server's collection, which an export made here does not share. The
     /// copy takes `config` whole, the server's config as it now stands (nil: none came, and

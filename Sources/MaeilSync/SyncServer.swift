@@ -81,6 +81,17 @@ package struct SyncServer: Sendable {
         }
     }
 
+    /// The server's collection config and creation time as they stand, read the way
+    /// `changedSince` reads: a normal sync started with the server the newer side, its changes
+    /// asked for with none sent, then aborted, so the server changes nothing.
+    package func configAsItStands(usn: Int) throws -> (config: [String: Any], created: Int64)? {
+        defer { abort() }
+        _ = try start(minUsn: usn, localIsNewer: false)
+        let changes = try applyChanges(SyncObjects())
+        guard let config = changes.config, let created = changes.created else { return nil }
+        return (config, created)
+    }
+
     /// Tells the server a sync stopped half-way; it forgets what it was given.
     package func abort() {
         _ = try? connection.call("abort")

@@ -143,7 +143,7 @@ struct SyncTests {
     var zone = "Asia/Seoul"
     static let seeds = ["301", "302"]
     /// The phone: one process for the test, started at its first command.
-    let phoneProcess = PhoneProcess()
+    var phoneProcess = PhoneProcess()
 
     func phone(_ arguments: [String]) throws -> [String: Any] {
         try phoneProcess.run(arguments, zone: zone)

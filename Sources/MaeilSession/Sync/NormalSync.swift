@@ -60,8 +60,16 @@ package struct NormalSync {
             summary.sentDeletions = localGraves.cards.count + localGraves.notes.count
             // A setting of the collection's changed here: this side is the newer, as Anki's client
             // is after changing its config, and sends it; else the server's comes down.
-            let sentConfig = try merge.localConfig()
+            var sentConfig = try merge.localConfig()
             summary.sentSettings = sentConfig != nil
+            // A card buried here goes up with the day this side lifted burials on (see `burialDay`):
+            // over the server's config as it stands where no setting changed here, so nothing the
+            // phone set since the last sync is lost, as it would be under the base's.
+            if let day = try merge.burialDay(), var config = try sentConfig ?? server.configAsItStands(usn: mark.usn),
+               SyncMerge.int(config.config["lastUnburied"]) ?? .min < day {
+                config.config["lastUnburied"] = day
+                sentConfig = config
+            }
             let serverGraves = try server.start(minUsn: mark.usn, localIsNewer: sentConfig != nil)
             summary.receivedDeletions = serverGraves.cards.count + serverGraves.notes.count + serverGraves.decks.count
             deletedThere = serverGraves
