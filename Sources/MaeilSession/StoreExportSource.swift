@@ -170,8 +170,11 @@ package struct StoreExportSource: ExportSource {
             // where the last answer was given here, else the one the card came with.
             let answeredHere = history.last { $0.rating != nil }?.kind == .answer
             let retention = answeredHere ? preset.scheduler.desiredRetention : kept.retention ?? preset.scheduler.desiredRetention
-            // FSRS's decay and retention stay on a card forgotten, as on one with a memory.
-            let keepsFSRSData = card.state.memory != nil || (card.state.phase == .new && card.state.reps > 0 && preset.scheduler.kind == .fsrs)
+            // FSRS's decay and retention stay on a card forgotten, as on one with a memory: the
+            // retention Forget kept (ManualChange), until Anki works its memory out again and
+            // finds none (a move, which clears it).
+            let forgotten = card.state.phase == .new && card.state.reps > 0 && preset.scheduler.kind == .fsrs && kept.retention != nil
+            let keepsFSRSData = card.state.memory != nil || forgotten
             var exported = ExportCard(
                 ordinal: Exporter.ordinal(of: card, in: type), state: card.state, suspended: card.suspended,
                 buried: card.buriedUntil.map { $0 > now } ?? false, position: Int(kept.position ?? Int64(position)),

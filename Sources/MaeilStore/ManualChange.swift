@@ -143,7 +143,11 @@ extension Collection {
                 for id in moved {
                     let card = try Self.card(db, id: id)
                     let log = try reviewLog(db, cardID: id).map(\.entry)
-                    guard let state = memory.state(card, preset, log) else { continue }
+                    guard let state = memory.state(card, preset, log) else {
+                        // One it gives none (a new card, one forgotten too) keeps no retention or decay either.
+                        if preset.scheduler.kind == .fsrs { try db.execute(sql: "UPDATE card SET anki_retention = NULL WHERE id = ?", arguments: [id]) }
+                        continue
+                    }
                     // Anki stamps the options' desired retention on each card it gave a memory.
                     try db.execute(sql: "UPDATE card SET anki_retention = ? WHERE id = ?", arguments: [preset.scheduler.desiredRetention, id])
                     guard state != card.state else { continue }
@@ -159,6 +163,14 @@ extension Collection {
             for id in cardIDs {
                 let card = try Self.card(db, id: id)
                 let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
+                if case .forget = action, card.state.memory != nil {
+                    // Anki's Forget clears the memory and keeps the retention it was scheduled with:
+                    // the card's own from Anki unless it was last answered here (by the options').
+                    let log = try reviewLog(db, cardID: id).map(\.entry)
+                    let answeredHere = log.last { $0.rating != nil }?.kind == .answer
+                    try db.execute(sql: "UPDATE card SET anki_retention = CASE WHEN ?1 THEN ?2 ELSE coalesce(anki_retention, ?2) END WHERE id = ?3",
+                                   arguments: [answeredHere, preset.scheduler.desiredRetention, id])
+                }
                 _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, scheduler: scheduler, &binder)
             }
             // Both leave each card in a queue again, as Anki does: no longer suspended or buried.

@@ -481,6 +481,17 @@ enum Schema {
                 return true
             }
         }
+        // A forgotten card keeps the retention Forget kept, as its FSRS data (until a move finds
+        // it no memory): one forgotten before keeps what an export wrote for it, the options'.
+        migrator.registerMigration("v37") { db in
+            try db.execute(sql: """
+                UPDATE card SET anki_retention = (SELECT json_extract(preset.scheduler, '$.desiredRetention') FROM deck
+                                                    JOIN preset ON preset.id = deck.preset_id WHERE deck.id = card.deck_id)
+                WHERE phase = 'new' AND reps > 0 AND anki_retention IS NULL
+                  AND (SELECT json_extract(preset.scheduler, '$.kind') FROM deck JOIN preset ON preset.id = deck.preset_id
+                       WHERE deck.id = card.deck_id) = 'fsrs'
+                """)
+        }
         return migrator
     }
 

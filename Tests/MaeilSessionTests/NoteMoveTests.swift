@@ -53,4 +53,39 @@ import Testing
         #expect(try collection.card(id: card.id).state == before)
         #expect(try collection.reviewLog(cardID: card.id).count == answers.count)
     }
+
+    /// Anki's Forget clears a card's memory and keeps its retention and decay in the card's
+    /// data; Change Deck works the memory out again and, finding none (nothing answered since
+    /// the forget), clears them too (Anki 26.9.3: `{"dr":0.9,"decay":0.154,"lrt":…}` after
+    /// Forget, `{"lrt":…}` after a move to any deck). Before, Maeil's export kept them after the
+    /// move (the mirrored actions' seeds 1545 and 2532 found it).
+    @Test func aForgottenCardKeepsItsRetentionUntilAMoveFindsItNoMemory() throws {
+        let collection = try Fixture.collection()
+        var scheduler = SchedulerSettings(kind: .fsrs)
+        scheduler.desiredRetention = 0.85
+        let home = try Fixture.wordDeck(collection, name: "Korean", count: 1, templates: [Fixture.wordTemplates[0]],
+                                        preset: Preset(name: "Korean", scheduler: scheduler, burySiblings: false))
+        let away = try Fixture.wordDeck(collection, name: "Japanese", count: 1, templates: [Fixture.wordTemplates[0]],
+                                        preset: Preset(name: "Japanese", scheduler: scheduler, burySiblings: false))
+        let clock = TestClock(Fixture.noon)
+        let session = try Fixture.session(collection, clock: clock, deckIDs: [home.id])
+        let card = try #require(session.state.current?.card)
+        try session.send(.answer(.good))
+        try session.send(.answer(.good))
+        clock.advance(seconds: 86_400)
+        #expect(try collection.card(id: card.id).state.memory != nil)
+        let guid = try collection.note(id: card.noteID).guid
+        func exported() throws -> ExportCard {
+            let decks = try [home.id, away.id].map { try collection.deck(id: $0) }
+            let export = try Exporter(collection: collection).export(decks, now: clock.now, timeZone: Fixture.utc)
+            return try #require(export.decks.flatMap(\.notes).first { $0.guid == guid }?.cards.first)
+        }
+        try collection.forget(cardID: card.id, at: clock.now)
+        let forgotten = try exported()
+        #expect(forgotten.state.phase == .new && forgotten.state.reps == 2)
+        #expect(forgotten.desiredRetention == 0.85 && forgotten.decay != nil, "\(forgotten)")
+        try collection.apply(NoteMove.note(card.noteID, to: try collection.deck(id: away.id), now: clock.now, timeZone: Fixture.utc))
+        let moved = try exported()
+        #expect(moved.desiredRetention == nil && moved.decay == nil, "\(moved)")
+    }
 }
