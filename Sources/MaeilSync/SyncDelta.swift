@@ -236,6 +236,9 @@ package enum SyncDelta {
         }
         var config = try SyncMerge.config(db, schema: "delta")
         config["creationOffset"] = try SyncMerge.config(db, schema: "main")["creationOffset"]
+        // The day burials were last lifted counts from the creation day as due days do: left as the
+        // part counted it, it named another day under the base's (eight days back in one sync).
+        if dayShift != 0, let day = SyncMerge.int(config["lastUnburied"]) { config["lastUnburied"] = day + dayShift }
         if partsObjects {
             // Past every new card's place, as a whole export counts it: the part knows its own cards'.
             let lastNew = try Int64.fetchOne(db, sql: "SELECT coalesce(max(due), 0) FROM main.cards WHERE type = 0") ?? 0

@@ -167,14 +167,15 @@ struct ExportBaseTests {
     }
 
     /// What a `.colpkg` says of the collection beside its notes, each object whole: its settings
-    /// (but which note type was last used), its decks with their day's counts on calendar days
-    /// (the files' creation days differ), deck options and note types (but the deck a type was
+    /// (but which note type was last used; the day burials were last lifted on a calendar day),
+    /// its decks with their day's counts on calendar days (the files' creation days differ), deck options and note types (but the deck a type was
     /// last used in: a whole export names its first note's).
     static func objects(_ file: URL) throws -> [String: String] {
         try DatabaseQueue(path: file.path).read { db in
             var config = try SyncMerge.config(db, schema: "main")
             config["curModel"] = nil
             let created = SyncMerge.createdDay(try Int64.fetchOne(db, sql: "SELECT crt FROM col") ?? 0, config)
+            if let day = SyncMerge.int(config["lastUnburied"]) { config["lastUnburied"] = day + created }
             var models = try SyncMerge.objects(db, "models")
             for (key, value) in models { models[key] = (value as? [String: Any])?.filter { $0.key != "did" } }
             func text(_ object: Any) throws -> String {
