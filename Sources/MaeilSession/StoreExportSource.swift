@@ -166,10 +166,7 @@ package struct StoreExportSource: ExportSource {
             let (preset, decay) = card.deckID == note.deckID ? noteDeck : presets[card.deckID] ?? noteDeck
             // When Maeil last changed the card; Anki's own time for one untouched here.
             let changed = history.last { $0.kind != .imported }.map { Int64($0.time.timeIntervalSince1970) } ?? 0
-            // Anki keeps on a card the retention its last answer was scheduled for: the preset's
-            // where the last answer was given here, else the one the card came with.
-            let answeredHere = history.last { $0.rating != nil }?.kind == .answer
-            let retention = answeredHere ? preset.scheduler.desiredRetention : kept.retention ?? preset.scheduler.desiredRetention
+            let retention = kept.retention(after: history, options: preset.scheduler.desiredRetention)
             // FSRS's decay and retention stay on a card forgotten, as on one with a memory: the
             // retention Forget kept (ManualChange), until Anki works its memory out again and
             // finds none (a move, which clears it).

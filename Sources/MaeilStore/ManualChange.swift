@@ -164,12 +164,10 @@ extension Collection {
                 let card = try Self.card(db, id: id)
                 let preset = try Self.preset(db, id: try deck(db, id: card.deckID).presetID)
                 if case .forget = action, card.state.memory != nil {
-                    // Anki's Forget clears the memory and keeps the retention it was scheduled with:
-                    // the card's own from Anki unless it was last answered here (by the options').
-                    let log = try reviewLog(db, cardID: id).map(\.entry)
-                    let answeredHere = log.last { $0.rating != nil }?.kind == .answer
-                    try db.execute(sql: "UPDATE card SET anki_retention = CASE WHEN ?1 THEN ?2 ELSE coalesce(anki_retention, ?2) END WHERE id = ?3",
-                                   arguments: [answeredHere, preset.scheduler.desiredRetention, id])
+                    // Anki's Forget clears the memory and keeps the retention it was scheduled with.
+                    let kept = AnkiCardData(retention: try Double.fetchOne(db, sql: "SELECT anki_retention FROM card WHERE id = ?", arguments: [id]))
+                    let retention = kept.retention(after: try reviewLog(db, cardID: id).map(\.entry), options: preset.scheduler.desiredRetention)
+                    try db.execute(sql: "UPDATE card SET anki_retention = ? WHERE id = ?", arguments: [retention, id])
                 }
                 _ = try setState(db, card: card, next(card, preset), at: now, kind: .manual, scheduler: scheduler, &binder)
             }

@@ -66,6 +66,12 @@ package struct AnkiCardData: Hashable, Sendable {
     }
 
     var isEmpty: Bool { customData == nil && originalPosition == nil && position == nil && retention == nil }
+
+    /// The retention Anki keeps on the card, the one its last answer was scheduled for: the
+    /// options' (`options`) where that answer was given here, else the one the card came with.
+    package func retention(after history: [ReviewLogEntry], options: Double) -> Double {
+        history.last { $0.rating != nil }?.kind == .answer ? options : retention ?? options
+    }
 }
 
 /// A curriculum unit: a chapter, a "Day N". New cards come unit by unit, in position order.
